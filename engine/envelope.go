@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/zeebo/xxh3"
+)
+
+// Family identifies the filter family in an envelope.
+type Family uint16
+
+// Families known to this module. Values are part of the format.
+const (
+	FamilyClassic      Family = 1
+	FamilyBlocked      Family = 2
+	FamilyCounting     Family = 3
+	FamilyShifting     Family = 4
+	FamilyAssociation  Family = 5
+	FamilyMultiplicity Family = 6
+	FamilySpatial      Family = 7
+)
+
+func (f Family) String() string {
+	switch f {
+	case FamilyClassic:
+		return "classic"
+	case FamilyBlocked:
+		return "blocked"
+	case FamilyCounting:
+		return "counting"
+	case FamilyShifting:
+		return "shifting"
+	case FamilyAssociation:
+		return "association"
+	case FamilyMultiplicity:
+		return "multiplicity"
+	case FamilySpatial:
+		return "spatial"
+	}
+	return fmt.Sprintf("family(%d)", uint16(f))
+}
+
+// Envelope layout, little-endian, shared by every family:
+//
+//	0   8  magic "\x89FLTENG\n"
+//	8   2  format version of the family's payload
+//	10  2  family
+//	12  2  number of parameters (at most MaxParams)
+//	14  2  zero
+//	16  8  hash seed
+//	24  8  payload length in bytes
+//	32 64  parameters, unused slots zero
+//	96  8  XXH3-64 of the payload
+//	104 16 zero
+//	120 8  XXH3-64 of bytes 0..120
+//	128    payload
+//
+// The payload starts at a 64-byte offset so a reader may map a file and
+// use its words in place. Both checksums make any corrupted byte an error.
+const (
+	HeaderSize = 128
+	MaxParams  = 8
+)
+
+var magic = [8]byte{0x89, 'F', 'L', 'T', 'E', 'N', 'G', '\n'}
+
+// ErrFormat is wrapped by every decoding error.
+var ErrFormat = errors.New("filterengine: invalid serialized filter")
+
+func formatErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
+}
+
+// Header is the decoded envelope header.
+type Header struct {
+	Family  Family
+	Version uint16
+	Seed    uint64
+	Params  []uint64
+	// PayloadLen is set by the decoders; the encoders compute it.
+	PayloadLen uint64
+}
+
+func payloadChecksum(parts [][]byte) (uint64, uint64) {
+	h := xxh3.New()
+	var n uint64
+	for _, p := range parts {
+		_, _ = h.Write(p)
+		n += uint64(len(p))
+	}
+	return h.Sum64(), n
+}
+
+func encodeHeader(h Header, parts [][]byte) ([HeaderSize]byte, error) {
+	var b [HeaderSize]byte
+	if len(h.Params) > MaxParams {
+		return b, fmt.Errorf("filterengine: %d envelope parameters, at most %d", len(h.Params), MaxParams)
+	}
+	sum, n := payloadChecksum(parts)
+	copy(b[0:8], magic[:])
+	binary.LittleEndian.PutUint16(b[8:], h.Version)
+	binary.LittleEndian.PutUint16(b[10:], uint16(h.Family))
+	binary.LittleEndian.PutUint16(b[12:], uint16(len(h.Params)))
+	binary.LittleEndian.PutUint64(b[16:], h.Seed)
+	binary.LittleEndian.PutUint64(b[24:], n)
+	for i, p := range h.Params {
+		binary.LittleEndian.PutUint64(b[32+8*i:], p)
+	}
+	binary.LittleEndian.PutUint64(b[96:], sum)
+	binary.LittleEndian.PutUint64(b[120:], xxh3.Hash(b[:120]))
+	return b, nil
+}
+
+// AppendEnvelope appends the header and the payload parts to dst.
+func AppendEnvelope(dst []byte, h Header, parts ...[]byte) ([]byte, error) {
+	hdr, err := encodeHeader(h, parts)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, hdr[:]...)
+	for _, p := range parts {
+		dst = append(dst, p...)
+	}
+	return dst, nil
+}
+
+// WriteEnvelope writes the header and the payload parts to w.
+func WriteEnvelope(w io.Writer, h Header, parts ...[]byte) (int64, error) {
+	hdr, err := encodeHeader(h, parts)
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(hdr[:])
+	total := int64(n)
+	for _, p := range parts {
+		if err != nil {
+			break
+		}
+		n, err = w.Write(p)
+		total += int64(n)
+	}
+	return total, err
+}
+
+func decodeHeader(b []byte) (Header, error) {
+	var h Header
+	if len(b) < HeaderSize {
+		return h, formatErr("%d bytes, shorter than the %d-byte header", len(b), HeaderSize)
+	}
+	if [8]byte(b[0:8]) != magic {
+		return h, formatErr("bad magic")
+	}
+	if sum := binary.LittleEndian.Uint64(b[120:]); sum != xxh3.Hash(b[:120]) {
+		return h, formatErr("header checksum mismatch")
+	}
+	h.Version = binary.LittleEndian.Uint16(b[8:])
+	h.Family = Family(binary.LittleEndian.Uint16(b[10:]))
+	np := int(binary.LittleEndian.Uint16(b[12:]))
+	if np > MaxParams {
+		return h, formatErr("%d parameters, at most %d", np, MaxParams)
+	}
+	if binary.LittleEndian.Uint16(b[14:]) != 0 {
+		return h, formatErr("reserved header bytes not zero")
+	}
+	for _, z := range b[104:120] {
+		if z != 0 {
+			return h, formatErr("reserved header bytes not zero")
+		}
+	}
+	h.Seed = binary.LittleEndian.Uint64(b[16:])
+	h.PayloadLen = binary.LittleEndian.Uint64(b[24:])
+	h.Params = make([]uint64, np)
+	for i := range MaxParams {
+		v := binary.LittleEndian.Uint64(b[32+8*i:])
+		if i < np {
+			h.Params[i] = v
+		} else if v != 0 {
+			return h, formatErr("unused parameter slot %d not zero", i)
+		}
+	}
+	return h, nil
+}
+
+// DecodeEnvelope validates data and returns its header and payload, which
+// aliases data. It allocates only the header's parameter slice.
+func DecodeEnvelope(data []byte) (Header, []byte, error) {
+	h, err := decodeHeader(data)
+	if err != nil {
+		return h, nil, err
+	}
+	payload := data[HeaderSize:]
+	if h.PayloadLen != uint64(len(payload)) {
+		return h, nil, formatErr("payload length %d, but %d bytes follow the header", h.PayloadLen, len(payload))
+	}
+	if sum, _ := payloadChecksum([][]byte{payload}); sum != binary.LittleEndian.Uint64(data[96:]) {
+		return h, nil, formatErr("payload checksum mismatch")
+	}
+	return h, payload, nil
+}
+
+// readChunk bounds how far ReadEnvelope allocates ahead of the bytes it has
+// actually received, so a hostile length costs at most this much.
+const readChunk = 1 << 20
+
+// ReadEnvelope reads one envelope from r. It never allocates more than
+// twice the bytes r delivered plus 1 MiB, whatever length the header
+// claims, and reads nothing past the envelope.
+func ReadEnvelope(r io.Reader) (Header, []byte, int64, error) {
+	var hb [HeaderSize]byte
+	n, err := io.ReadFull(r, hb[:])
+	read := int64(n)
+	if err != nil {
+		return Header{}, nil, read, formatErr("reading header: %v", err)
+	}
+	h, err := decodeHeader(hb[:])
+	if err != nil {
+		return h, nil, read, err
+	}
+	want := h.PayloadLen
+	if want > MaxBits {
+		return h, nil, read, formatErr("payload length %d too large", want)
+	}
+	payload := make([]byte, 0, min(want, readChunk))
+	for uint64(len(payload)) < want {
+		if len(payload) == cap(payload) {
+			grown := make([]byte, len(payload), min(want, uint64(2*cap(payload))))
+			copy(grown, payload)
+			payload = grown
+		}
+		n, err := io.ReadFull(r, payload[len(payload):cap(payload)])
+		payload = payload[:len(payload)+n]
+		read += int64(n)
+		if err != nil {
+			return h, nil, read, formatErr("payload truncated after %d of %d bytes: %v", len(payload), want, err)
+		}
+	}
+	if sum, _ := payloadChecksum([][]byte{payload}); sum != binary.LittleEndian.Uint64(hb[96:]) {
+		return h, nil, read, formatErr("payload checksum mismatch")
+	}
+	return h, payload, read, nil
+}
+
+// Expect checks that h is the given family at the given version with
+// nparams parameters.
+func (h Header) Expect(f Family, version uint16, nparams int) error {
+	if h.Family != f {
+		return formatErr("family %v, want %v", h.Family, f)
+	}
+	if h.Version != version {
+		return formatErr("%v format version %d, this reader knows %d", f, h.Version, version)
+	}
+	if len(h.Params) != nparams {
+		return formatErr("%v with %d parameters, want %d", f, len(h.Params), nparams)
+	}
+	return nil
+}
+
+// Errorf returns a decoding error (wrapping ErrFormat) for a family's own
+// payload checks.
+func Errorf(format string, args ...any) error { return formatErr(format, args...) }

@@ -1,0 +1,63 @@
+package engine
+
+// Option configures any family's constructor. The options shared by every
+// family are defined here; a family defines its own through FamilyOption
+// and rejects any family option it does not know.
+type Option func(*Config)
+
+// HugePageMode says whether a filter's bits live in anonymous memory
+// advised for transparent huge pages.
+type HugePageMode uint8
+
+const (
+	// HugePagesAuto uses huge-page memory for arrays of at least
+	// HugePageThreshold bytes: large filters see fewer TLB misses per probe.
+	HugePagesAuto HugePageMode = iota
+	// HugePagesAlways maps every array (Linux; the heap elsewhere).
+	HugePagesAlways
+	// HugePagesNever keeps every array on the Go heap.
+	HugePagesNever
+)
+
+// HugePageThreshold is the array size from which HugePagesAuto maps memory:
+// 16 MiB, eight 2 MiB pages, where a random probe starts to miss the L2
+// TLB's reach with 4 KiB pages.
+const HugePageThreshold = 16 << 20
+
+// Config is the result of applying options.
+type Config struct {
+	Seed      uint64
+	HugePages HugePageMode
+	family    []any
+}
+
+// WithSeed sets the hash seed; filters combine or compare only with
+// filters of the same seed.
+func WithSeed(seed uint64) Option { return func(c *Config) { c.Seed = seed } }
+
+// WithHugePages chooses the storage of the bit array.
+func WithHugePages(mode HugePageMode) Option { return func(c *Config) { c.HugePages = mode } }
+
+// FamilyOption wraps a family-specific setting; the family reads it back
+// from Config.Family.
+func FamilyOption(v any) Option { return func(c *Config) { c.family = append(c.family, v) } }
+
+// Family returns the family-specific settings in the order given.
+func (c *Config) Family() []any { return c.family }
+
+// Apply folds opts over the defaults (seed 0, HugePagesAuto).
+func Apply(opts []Option) Config {
+	var c Config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// UnknownOption is the error a family returns for a family option it does
+// not understand.
+func UnknownOption(family string, v any) error {
+	return paramErr("option %T is not an option of %s", v, family)
+}

@@ -1,0 +1,45 @@
+//go:build linux
+
+package engine
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+const hugePageSize = 2 << 20
+
+// mapHuge maps nbytes of anonymous memory starting on a 2 MiB boundary and
+// advises the kernel to back it with transparent huge pages. The kernel
+// may ignore the advice (THP "never"); the memory is correct either way.
+// Raw mmap/munmap are used because the array is trimmed to an aligned
+// window, which unix.Munmap's bookkeeping of whole mappings refuses.
+func mapHuge(nbytes int) ([]byte, error) {
+	size := uintptr(nbytes+hugePageSize-1) &^ (hugePageSize - 1)
+	raw, _, errno := unix.Syscall6(unix.SYS_MMAP, 0, size+hugePageSize,
+		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS, ^uintptr(0), 0)
+	if errno != 0 {
+		return nil, errno
+	}
+	start := (raw + hugePageSize - 1) &^ (hugePageSize - 1)
+	if head := start - raw; head > 0 {
+		_ = munmap(raw, head)
+	}
+	if tail := raw + size + hugePageSize - (start + size); tail > 0 {
+		_ = munmap(start+size, tail)
+	}
+	// The mapping is outside the Go heap, so the address may become a pointer.
+	m := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&start))), size)
+	_ = unix.Madvise(m, unix.MADV_HUGEPAGE)
+	return m[:nbytes:size], nil
+}
+
+func munmap(addr, length uintptr) error {
+	if _, _, errno := unix.Syscall(unix.SYS_MUNMAP, addr, length, 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+func unmapErr(m []byte) error { return munmap(uintptrOf(m), uintptr(cap(m))) }

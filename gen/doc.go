@@ -1,0 +1,6 @@
+// Package gen holds the avo generators of the amd64 kernels in ../asm, one
+// main package per kernel family. `go generate ./...` here (or `make
+// generate` at the top) rewrites asm/<family>_amd64.s and
+// asm/<family>_stub_amd64.go; `make check-generate` fails when the committed
+// files differ from what the generators write.
+package gen
