@@ -3,3 +3,11 @@ module github.com/filterengine/filterengine/gen
 go 1.24
 
 replace github.com/filterengine/filterengine => ../
+
+require github.com/mmcloughlin/avo v0.5.0
+
+require (
+	golang.org/x/mod v0.6.0 // indirect
+	golang.org/x/sys v0.1.0 // indirect
+	golang.org/x/tools v0.2.0 // indirect
+)
