@@ -2,6 +2,21 @@
 
 package asm
 
-// hashUint64s dispatches the batch hash; the AVX2 and AVX-512 kernels are
-// added by gen/hash.
-func hashUint64s(dst, ks []uint64, key uint64) { hashUint64sGeneric(dst, ks, key) }
+// hashUint64s dispatches the batch hash once per call: the vector kernel
+// takes the largest multiple of its width, the Generic twin the tail.
+func hashUint64s(dst, ks []uint64, key uint64) {
+	var n int
+	switch level {
+	case AVX512:
+		n = len(ks) &^ 7
+		if n > 0 {
+			hashUint64sAVX512(dst[:n], ks[:n], key)
+		}
+	case AVX2:
+		n = len(ks) &^ 3
+		if n > 0 {
+			hashUint64sAVX2(dst[:n], ks[:n], key)
+		}
+	}
+	hashUint64sGeneric(dst[n:len(ks)], ks[n:], key)
+}

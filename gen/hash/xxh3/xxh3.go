@@ -1,0 +1,127 @@
+// Package xxh3 emits the vector form of XXH3-64 of one 8-byte key (the
+// function engine.HashUint64Keyed) for the avo generators: the batch hash
+// kernel in gen/hash and any kernel that fuses hashing with a filter probe.
+package xxh3
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// RRMXMXMul is XXH3's rrmxmx multiplier (engine's xxh3RRMXMXMul).
+const RRMXMXMul = 0x9fb21c651e98df25
+
+// AVX2 holds the broadcast constants of the AVX2 form.
+type AVX2 struct {
+	Key   reg.VecVirtual // per-seed key in every lane
+	MulLo reg.VecVirtual // RRMXMXMul in every lane (VPMULUDQ reads its low half)
+	MulHi reg.VecVirtual // RRMXMXMul >> 32 in every lane
+	Eight reg.VecVirtual // 8 in every lane
+}
+
+func broadcastYMM(v Op) reg.VecVirtual {
+	g := GP64()
+	MOVQ(v, g)
+	x := XMM()
+	MOVQ(g, x)
+	y := YMM()
+	VPBROADCASTQ(x, y)
+	return y
+}
+
+// NewAVX2 broadcasts key (a GP register holding engine.Uint64Key(seed))
+// and the constants into YMM registers.
+func NewAVX2(key reg.Register) AVX2 {
+	x := XMM()
+	MOVQ(key, x)
+	k := YMM()
+	VPBROADCASTQ(x, k)
+	return AVX2{
+		Key:   k,
+		MulLo: broadcastYMM(U64(RRMXMXMul)),
+		MulHi: broadcastYMM(U64(RRMXMXMul >> 32)),
+		Eight: broadcastYMM(U64(8)),
+	}
+}
+
+// mul64 sets h = h * RRMXMXMul lane-wise. AVX2 has no 64-bit multiply:
+// the low 64 bits of the product are lo(h)*lo(c) + (hi(h)*lo(c) +
+// lo(h)*hi(c)) << 32, from three VPMULUDQ partial products.
+func (c AVX2) mul64(h, t1, t2 reg.VecVirtual) {
+	VPSRLQ(U8(32), h, t1)
+	VPMULUDQ(c.MulLo, t1, t1)
+	VPMULUDQ(c.MulHi, h, t2)
+	VPADDQ(t1, t2, t1)
+	VPSLLQ(U8(32), t1, t1)
+	VPMULUDQ(c.MulLo, h, h)
+	VPADDQ(t1, h, h)
+}
+
+// Hash replaces the four keys in k by their hashes, using t1..t3 as
+// scratch.
+func (c AVX2) Hash(k, t1, t2, t3 reg.VecVirtual) {
+	// x = rotl(k, 32) ^ key: swapping the two dwords of each lane.
+	VPSHUFD(U8(0xb1), k, k)
+	VPXOR(c.Key, k, k)
+	// h ^= rotl(h, 49) ^ rotl(h, 24); the four shifted parts are disjoint
+	// halves of two rotations, so XOR joins them.
+	VPSLLQ(U8(49), k, t1)
+	VPSRLQ(U8(15), k, t2)
+	VPXOR(t1, t2, t1)
+	VPSLLQ(U8(24), k, t2)
+	VPSRLQ(U8(40), k, t3)
+	VPXOR(t2, t3, t2)
+	VPXOR(t1, t2, t1)
+	VPXOR(t1, k, k)
+	c.mul64(k, t1, t2)
+	// h ^= (h >> 35) + 8
+	VPSRLQ(U8(35), k, t1)
+	VPADDQ(c.Eight, t1, t1)
+	VPXOR(t1, k, k)
+	c.mul64(k, t1, t2)
+	// h ^= h >> 28
+	VPSRLQ(U8(28), k, t1)
+	VPXOR(t1, k, k)
+}
+
+// AVX512 holds the broadcast constants of the AVX-512 form.
+type AVX512 struct {
+	Key   reg.VecVirtual
+	Mul   reg.VecVirtual
+	Eight reg.VecVirtual
+}
+
+// NewAVX512 broadcasts key (a GP register) and the constants into ZMM
+// registers.
+func NewAVX512(key reg.Register) AVX512 {
+	k := ZMM()
+	VPBROADCASTQ(key, k)
+	m := GP64()
+	MOVQ(U64(RRMXMXMul), m)
+	mul := ZMM()
+	VPBROADCASTQ(m, mul)
+	e := GP64()
+	MOVQ(U64(8), e)
+	eight := ZMM()
+	VPBROADCASTQ(e, eight)
+	return AVX512{Key: k, Mul: mul, Eight: eight}
+}
+
+// Hash replaces the eight keys in k by their hashes, using t1, t2 as
+// scratch. VPMULLQ (AVX-512 DQ) multiplies 64-bit lanes; VPROLQ rotates;
+// VPTERNLOGQ 0x96 is a three-way XOR.
+func (c AVX512) Hash(k, t1, t2 reg.VecVirtual) {
+	VPROLQ(U8(32), k, k)
+	VPXORQ(c.Key, k, k)
+	VPROLQ(U8(49), k, t1)
+	VPROLQ(U8(24), k, t2)
+	VPTERNLOGQ(U8(0x96), t1, t2, k)
+	VPMULLQ(c.Mul, k, k)
+	VPSRLQ(U8(35), k, t1)
+	VPADDQ(c.Eight, t1, t1)
+	VPXORQ(t1, k, k)
+	VPMULLQ(c.Mul, k, k)
+	VPSRLQ(U8(28), k, t1)
+	VPXORQ(t1, k, k)
+}
