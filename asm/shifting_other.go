@@ -1,0 +1,7 @@
+//go:build !amd64 || !gc || purego
+
+package asm
+
+func shiftingTest(words []uint64, m uint64, pairs uint32, hs []uint64, out []bool) int {
+	return shiftingTestGeneric(words, m, pairs, hs, out)
+}
