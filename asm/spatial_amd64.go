@@ -1,0 +1,29 @@
+//go:build amd64 && gc && !purego
+
+package asm
+
+import "unsafe"
+
+// spatialCheckHashes runs the widest kernel on the largest multiple of its
+// block (8 keys AVX2, 16 AVX-512) and the generic loop on the rest. The
+// kernels compute the multiply-high reduction from two 32x32-bit products,
+// exact for m < 2^32; larger arrays stay generic.
+func spatialCheckHashes(cells []byte, m uint64, k uint32, shift uint, hs []uint64, out []uint16) int {
+	if level == Generic || m >= 1<<32 || len(hs) == 0 {
+		return spatialCheckHashesGeneric(cells, m, k, shift, hs, out)
+	}
+	mask := uint64(1)<<(8<<shift) - 1
+	var n, hits int
+	if level >= AVX512 {
+		n = len(hs) &^ 15
+		if n > 0 {
+			hits = int(spatialCheckAVX512(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(shift), mask))
+		}
+	} else {
+		n = len(hs) &^ 7
+		if n > 0 {
+			hits = int(spatialCheckAVX2(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(shift), mask))
+		}
+	}
+	return hits + spatialCheckHashesGeneric(cells, m, k, shift, hs[n:], out[n:])
+}

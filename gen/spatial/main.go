@@ -1,0 +1,218 @@
+// Command spatial generates the spatial Bloom filter's batch Check kernels
+// (asm/spatial_amd64.s): per key, k probes by double hashing, each reduced
+// to a cell with an exact 64-bit multiply-high built from two VPMULUDQ
+// (valid for m < 2^32), a 4-byte gather of the cell, and a running
+// unsigned minimum. A block stops probing once every key's minimum is 0.
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+//go:generate go run . -out ../../asm/spatial_amd64.s -stubs ../../asm/spatial_stub_amd64.go -pkg asm
+
+const signature = "func(cells *byte, hs []uint64, out []uint16, m, k, shift, mask uint64) (hits uint64)"
+
+func main() {
+	ConstraintExpr("amd64,gc,!purego")
+	checkAVX2()
+	checkAVX512()
+	Generate()
+}
+
+func checkAVX2() {
+	TEXT("spatialCheckAVX2", NOSPLIT, signature)
+	Pragma("noescape")
+	Doc("spatialCheckAVX2 is spatialCheckHashesGeneric for len(hs) a multiple of 8 and m < 2^32.")
+
+	base := Load(Param("cells"), GP64())
+	hp := Load(Param("hs").Base(), GP64())
+	n := Load(Param("hs").Len(), GP64())
+	op := Load(Param("out").Base(), GP64())
+	k := Load(Param("k"), GP64())
+	hits := GP64()
+	XORQ(hits, hits)
+
+	mv := YMM()
+	VPBROADCASTQ(paramAddr("m"), mv)
+	shiftx := XMM()
+	VMOVQ(paramAddr("shift"), shiftx)
+	cellMask := YMM()
+	VPBROADCASTD(paramAddr("mask"), cellMask)
+	ones := YMM()
+	VPCMPEQD(ones, ones, ones)
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+
+	ha, hb, da, db, acc := YMM(), YMM(), YMM(), YMM(), YMM()
+	j := GP64()
+
+	Label("block")
+	CMPQ(n, Imm(0))
+	JE(LabelRef("done"))
+	VMOVDQU(Mem{Base: hp}, ha)
+	VMOVDQU(Mem{Base: hp, Disp: 32}, hb)
+	VPSHUFD(Imm(0xb1), ha, da)
+	VPSHUFD(Imm(0xb1), hb, db)
+	VMOVDQA(ones, acc)
+	MOVQ(k, j)
+
+	Label("probe")
+	pa, pb := YMM(), YMM()
+	offsets(ha, mv, shiftx, pa)
+	offsets(hb, mv, shiftx, pb)
+	ga, gb, gm := XMM(), XMM(), XMM()
+	VPCMPEQD(gm, gm, gm)
+	VPGATHERQD(gm, Mem{Base: base, Index: pa, Scale: 1}, ga)
+	VPCMPEQD(gm, gm, gm)
+	VPGATHERQD(gm, Mem{Base: base, Index: pb, Scale: 1}, gb)
+	g := YMM()
+	VINSERTI128(Imm(1), gb, ga.AsY(), g)
+	VPAND(cellMask, g, g)
+	VPMINUD(g, acc, acc)
+	VPADDQ(da, ha, ha)
+	VPADDQ(db, hb, hb)
+	DECQ(j)
+	JZ(LabelRef("store"))
+	VPTEST(acc, acc)
+	JNZ(LabelRef("probe"))
+
+	Label("store")
+	hi := XMM()
+	VEXTRACTI128(Imm(1), acc, hi)
+	packed := XMM()
+	VPACKUSDW(hi, acc.AsX(), packed)
+	VMOVDQU(packed, Mem{Base: op})
+	eq := YMM()
+	VPCMPEQD(zero, acc, eq)
+	empty := GP64()
+	VMOVMSKPS(eq, empty.As32())
+	POPCNTQ(empty, empty)
+	ADDQ(Imm(8), hits)
+	SUBQ(empty, hits)
+
+	ADDQ(Imm(64), hp)
+	ADDQ(Imm(16), op)
+	SUBQ(Imm(8), n)
+	JMP(LabelRef("block"))
+
+	Label("done")
+	VZEROUPPER()
+	Store(hits, ReturnIndex(0))
+	RET()
+}
+
+// offsets sets pos to the byte offsets of the cells probed by the four
+// 64-bit lanes of g.
+func offsets(g, mv VecVirtual, shiftx VecVirtual, pos VecVirtual) {
+	lo, top := YMM(), YMM()
+	VPMULUDQ(mv, g, lo)
+	VPSRLQ(Imm(32), lo, lo)
+	VPSRLQ(Imm(32), g, top)
+	VPMULUDQ(mv, top, top)
+	VPADDQ(lo, top, pos)
+	VPSRLQ(Imm(32), pos, pos)
+	VPSLLQ(shiftx, pos, pos)
+}
+
+func checkAVX512() {
+	TEXT("spatialCheckAVX512", NOSPLIT, signature)
+	Pragma("noescape")
+	Doc("spatialCheckAVX512 is spatialCheckHashesGeneric for len(hs) a multiple of 16 and m < 2^32.")
+
+	base := Load(Param("cells"), GP64())
+	hp := Load(Param("hs").Base(), GP64())
+	n := Load(Param("hs").Len(), GP64())
+	op := Load(Param("out").Base(), GP64())
+	k := Load(Param("k"), GP64())
+	hits := GP64()
+	XORQ(hits, hits)
+
+	mv := ZMM()
+	VPBROADCASTQ(paramAddr("m"), mv)
+	shiftx := XMM()
+	VMOVQ(paramAddr("shift"), shiftx)
+	cellMask := ZMM()
+	VPBROADCASTD(paramAddr("mask"), cellMask)
+	ones := ZMM()
+	VPTERNLOGD(Imm(0xff), ones, ones, ones)
+
+	ha, hb, da, db, acc := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+	j := GP64()
+
+	Label("block512")
+	CMPQ(n, Imm(0))
+	JE(LabelRef("done512"))
+	VMOVDQU64(Mem{Base: hp}, ha)
+	VMOVDQU64(Mem{Base: hp, Disp: 64}, hb)
+	VPSHUFD(Imm(0xb1), ha, da)
+	VPSHUFD(Imm(0xb1), hb, db)
+	VMOVDQA64(ones, acc)
+	MOVQ(k, j)
+
+	Label("probe512")
+	pa, pb := ZMM(), ZMM()
+	offsets512(ha, mv, shiftx, pa)
+	offsets512(hb, mv, shiftx, pb)
+	ga, gb := YMM(), YMM()
+	ka, kb := K(), K()
+	KXNORW(ka, ka, ka)
+	VPGATHERQD(Mem{Base: base, Index: pa, Scale: 1}, ka, ga)
+	KXNORW(kb, kb, kb)
+	VPGATHERQD(Mem{Base: base, Index: pb, Scale: 1}, kb, gb)
+	g := ZMM()
+	VINSERTI64X4(Imm(1), gb, ga.AsZ(), g)
+	VPANDD(cellMask, g, g)
+	VPMINUD(g, acc, acc)
+	VPADDQ(da, ha, ha)
+	VPADDQ(db, hb, hb)
+	DECQ(j)
+	JZ(LabelRef("store512"))
+	live := K()
+	VPTESTMD(acc, acc, live)
+	KORTESTW(live, live)
+	JNZ(LabelRef("probe512"))
+
+	Label("store512")
+	VPMOVDW(acc, Mem{Base: op})
+	nonzero := K()
+	VPTESTMD(acc, acc, nonzero)
+	found := GP64()
+	KMOVW(nonzero, found.As32())
+	POPCNTQ(found, found)
+	ADDQ(found, hits)
+
+	ADDQ(Imm(128), hp)
+	ADDQ(Imm(32), op)
+	SUBQ(Imm(16), n)
+	JMP(LabelRef("block512"))
+
+	Label("done512")
+	VZEROUPPER()
+	Store(hits, ReturnIndex(0))
+	RET()
+}
+
+// offsets512 is offsets for the eight 64-bit lanes of a ZMM register.
+func offsets512(g, mv VecVirtual, shiftx VecVirtual, pos VecVirtual) {
+	lo, top := ZMM(), ZMM()
+	VPMULUDQ(mv, g, lo)
+	VPSRLQ(Imm(32), lo, lo)
+	VPSRLQ(Imm(32), g, top)
+	VPMULUDQ(mv, top, top)
+	VPADDQ(lo, top, pos)
+	VPSRLQ(Imm(32), pos, pos)
+	VPSLLQ(shiftx, pos, pos)
+}
+
+// paramAddr is the memory operand of a scalar parameter, for instructions
+// that broadcast straight from the argument frame.
+func paramAddr(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
