@@ -1,0 +1,68 @@
+package shifting
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// AddConcurrent inserts key with atomic ORs; safe beside the other
+// concurrent methods.
+func (f *Filter) AddConcurrent(key []byte) { f.TestAndAddHash(engine.HashSeed(key, f.seed)) }
+
+// AddHashConcurrent is AddHash with atomic ORs.
+func (f *Filter) AddHashConcurrent(h uint64) { f.TestAndAddHash(h) }
+
+// TestAndAdd inserts key and reports whether every bit it sets was already
+// set, that is whether key tested present before. It is lock-free and safe
+// beside the other concurrent methods: a pair's two bits may lie in two
+// words, so each bit is its own atomic OR, and a key two goroutines insert
+// at once may test absent for both.
+func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.HashSeed(key, f.seed)) }
+
+// TestAndAddHash is TestAndAdd of a hash.
+func (f *Filter) TestAndAddHash(h uint64) bool {
+	w := f.st.Words()
+	o := membershipOffset(h, f.k/2)
+	p := newProbe(h)
+	present := true
+	for range f.k / 2 {
+		pos := engine.Reduce(p.next(), f.m)
+		present = setBitAtomic(w, pos) && present
+		present = setBitAtomic(w, pos+o) && present
+	}
+	if f.m2 != 0 {
+		p.next()
+		present = setBitAtomic(w[f.base2:], engine.Reduce(p.next(), f.m2)) && present
+	}
+	runtime.KeepAlive(f.st)
+	return present
+}
+
+// TestConcurrent is Test with atomic loads, safe beside concurrent adds.
+func (f *Filter) TestConcurrent(key []byte) bool {
+	return f.TestHashConcurrent(engine.HashSeed(key, f.seed))
+}
+
+// TestHashConcurrent is TestHash with atomic loads.
+func (f *Filter) TestHashConcurrent(h uint64) bool {
+	w := f.st.Words()
+	o := membershipOffset(h, f.k/2)
+	want := 1 | uint64(1)<<o
+	p := newProbe(h)
+	ok := true
+	for range f.k / 2 {
+		if windowAtomic(w, engine.Reduce(p.next(), f.m))&want != want {
+			ok = false
+			break
+		}
+	}
+	if ok && f.m2 != 0 {
+		p.next()
+		q := engine.Reduce(p.next(), f.m2)
+		ok = atomic.LoadUint64(&w[f.base2+q>>6])&(1<<(q&63)) != 0
+	}
+	runtime.KeepAlive(f.st)
+	return ok
+}

@@ -1,0 +1,109 @@
+package shifting
+
+import (
+	"io"
+	"runtime"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// membershipVersion is the ShBF_M format: params (m, k, w̄, m2), payload
+// the padded first array then the second array, little-endian words.
+const membershipVersion = 1
+
+func (f *Filter) header() engine.Header {
+	return engine.Header{Family: engine.FamilyShifting, Version: membershipVersion, Seed: f.seed,
+		Params: []uint64{f.m, uint64(f.k), WBar, f.m2}}
+}
+
+// MarshalBinary encodes f in the engine envelope.
+func (f *Filter) MarshalBinary() ([]byte, error) {
+	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
+	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.st.Words()))
+	runtime.KeepAlive(f.st)
+	return out, err
+}
+
+// WriteTo writes the encoding of f to w.
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.st.Words()))
+	runtime.KeepAlive(f.st)
+	return n, err
+}
+
+// UnmarshalBinary replaces f with the filter encoded in data. Every field
+// is validated before the array is allocated.
+func (f *Filter) UnmarshalBinary(data []byte) error {
+	h, payload, err := engine.DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return f.decode(h, payload)
+}
+
+// ReadFrom replaces f with the filter read from r; it reads exactly one
+// encoding and allocates in proportion to the bytes actually read.
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
+	h, payload, n, err := engine.ReadEnvelope(r)
+	if err != nil {
+		return n, err
+	}
+	return n, f.decode(h, payload)
+}
+
+func (f *Filter) decode(h engine.Header, payload []byte) error {
+	if err := h.Expect(engine.FamilyShifting, membershipVersion, 4); err != nil {
+		return err
+	}
+	m, k, wbar, m2 := h.Params[0], h.Params[1], h.Params[2], h.Params[3]
+	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil || k%2 != 0 {
+		return engine.Errorf("shifting: m = %d, k = %d", m, k)
+	}
+	if wbar != WBar {
+		return engine.Errorf("shifting: w̄ = %d, this reader knows %d", wbar, WBar)
+	}
+	if m2 > engine.MaxBits {
+		return engine.Errorf("shifting: second array of %d bits", m2)
+	}
+	g := Filter{m: m, m2: m2, k: uint32(k), seed: h.Seed, base2: padWords(m)}
+	if uint64(len(payload)) != 8*g.words() {
+		return engine.Errorf("shifting: %d payload bytes for m = %d, m2 = %d, want %d", len(payload), m, m2, 8*g.words())
+	}
+	st, err := engine.NewStorage(g.words(), engine.HugePagesAuto)
+	if err != nil {
+		return err
+	}
+	engine.CopyWords(st.Words(), payload)
+	g.st = st
+	if err := g.checkPadding(); err != nil {
+		_ = st.Close()
+		return err
+	}
+	*f = g
+	return nil
+}
+
+// checkPadding rejects set bits no key can set: above bit m+55 of the
+// first array and at or above m2 in the second, so that every filter has
+// one encoding.
+func (f *Filter) checkPadding() error {
+	w := f.st.Words()
+	last := f.m + WBar - 2 // the highest bit h_i + o can reach
+	for i := last / 64; i < f.base2; i++ {
+		if w[i]&^lowBits(last+1-min(last+1, 64*i)) != 0 {
+			return engine.Errorf("shifting: padding bits set in word %d", i)
+		}
+	}
+	if f.m2%64 != 0 && w[f.words()-1]&^lowBits(f.m2%64) != 0 {
+		return engine.Errorf("shifting: bits set past the second array")
+	}
+	return nil
+}
+
+// lowBits returns a mask of the low min(n, 64) bits.
+func lowBits(n uint64) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<n - 1
+}

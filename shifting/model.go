@@ -1,0 +1,74 @@
+package shifting
+
+import (
+	"math"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// zeroFraction is the probability p' = (1 - 1/m)^(kn) that a given bit is
+// still zero after n keys have each set k bits.
+func zeroFraction(m, n uint64, k uint32) float64 {
+	return math.Exp(float64(k) * float64(n) * math.Log1p(-1/float64(m)))
+}
+
+// FPR is the paper's false-positive model of ShBF_M (Yang et al. 2016,
+// section 3.3) for m bits, n distinct keys and k bits per key (k/2 pairs):
+//
+//	f = (1 - p')^(k/2) · (1 - p' + p'^2/(w̄ - 1))^(k/2),  p' = (1 - 1/m)^(kn)
+//
+// The first factor is the chance that the k/2 bits h_i are set, the second
+// that their partners at h_i + o are set too; the p'^2/(w̄-1) term is the
+// positive correlation from keys that share both a position and the
+// offset. For w̄ = 57 it is within 1% of the classic (1 - p')^k.
+func FPR(m, n uint64, k uint32) float64 {
+	if m == 0 {
+		return 1
+	}
+	z := zeroFraction(m, n, k)
+	half := float64(k / 2)
+	return math.Pow(1-z, half) * math.Pow(1-z+z*z/(WBar-1), half)
+}
+
+// FPRSecondArray is FPR with the seed's second array of m2 bits, where
+// every key also sets one bit: a non-member must in addition hit a set
+// bit there, probability 1 - (1 - 1/m2)^n.
+func FPRSecondArray(m, m2, n uint64, k uint32) float64 {
+	return FPR(m, n, k) * -math.Expm1(float64(n)*math.Log1p(-1/float64(m2)))
+}
+
+// Size returns the smallest m, and the even k reaching it, for which the
+// model (FPR, or FPRSecondArray with m2 = m when second is set) of n keys
+// is at most p.
+func Size(n uint64, p float64, second bool) (m uint64, k uint32, err error) {
+	if err := engine.CheckNP(n, p); err != nil {
+		return 0, 0, err
+	}
+	model := func(m uint64, k uint32) float64 {
+		if second {
+			return FPRSecondArray(m, m, n, k)
+		}
+		return FPR(m, n, k)
+	}
+	for kk := uint32(2); kk <= MaxK; kk += 2 {
+		if model(engine.MaxBits, kk) > p {
+			continue
+		}
+		lo, hi := uint64(1), uint64(engine.MaxBits)
+		for lo < hi { // smallest m in [lo, hi] with model <= p
+			mid := lo + (hi-lo)/2
+			if model(mid, kk) <= p {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		if m == 0 || lo < m {
+			m, k = lo, kk
+		}
+	}
+	if m == 0 {
+		return 0, 0, paramErr(n, p)
+	}
+	return m, k, nil
+}

@@ -1,0 +1,50 @@
+package shifting
+
+import (
+	"math/bits"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// WBar is w̄ = w - 7 for w = 64-bit loads: a load of 8 bytes at byte
+// pos/8, shifted right by pos mod 8, holds bits pos .. pos+56 of the array
+// whatever pos is, so every bit a probe needs at offsets 0 .. WBar-1 comes
+// from one memory access (Yang et al. 2016, section 3.1: w̄ <= w + 1 - j
+// for all 1 <= j <= 8).
+const WBar = 57
+
+// padWords returns how many words an array of m probe positions needs so
+// that the 8-byte load at byte (m-1)/8 and the bit (m-1)+WBar-1 stay in
+// bounds: the words up to and including word (m-1)/64 + 1.
+func padWords(m uint64) uint64 { return (m-1)/64 + 2 }
+
+// phi is 2^64 divided by the golden ratio, the quadratic step of the probe
+// sequence.
+const phi = 0x9e3779b97f4a7c15
+
+// probe generates a key's raw 64-bit probe values by double hashing with a
+// quadratic term: a_0 = h, b_0 = rotl(h, 32), a_{j+1} = a_j + b_j,
+// b_{j+1} = b_j + φ (all mod 2^64). Position j is Reduce(a_j, m); the
+// quadratic term keeps keys with a small b_0 from probing a run of nearby
+// positions. asm.ShiftingTest computes the same sequence.
+type probe struct{ a, b uint64 }
+
+func newProbe(h uint64) probe { return probe{a: h, b: bits.RotateLeft64(h, 32)} }
+
+func (p *probe) next() uint64 {
+	v := p.a
+	p.a += p.b
+	p.b += phi
+	return v
+}
+
+// rawAt returns a_j in closed form: h + j·b_0 + φ·j(j-1)/2.
+func rawAt(h uint64, j uint64) uint64 {
+	return h + j*bits.RotateLeft64(h, 32) + phi*(j*(j-1)/2)
+}
+
+// membershipOffset is ShBF_M's o(e) = h_{k/2+1}(e) mod (w̄-1) + 1 in
+// [1, WBar-1], taken from the probe value after the k/2 positions.
+func membershipOffset(h uint64, pairs uint32) uint64 {
+	return engine.Reduce(rawAt(h, uint64(pairs)), WBar-1) + 1
+}
