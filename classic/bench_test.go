@@ -1,0 +1,108 @@
+package classic
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// batchSize is the keys per batch call in the benchmarks: large enough
+// that per-call overhead vanishes, small enough to stay in L1/L2 itself.
+const batchSize = 1024
+
+func reportNsPerKey(b *testing.B, keys int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(keys), "ns/key")
+}
+
+// BenchmarkClassic measures Add, Test on members and Test on non-members
+// in ns/key at p = 1%, for uint64 keys (batch hash included), pre-hashed
+// keys, and single-key calls, at each kernel level the CPU has.
+//
+//	go test -run '^$' -bench Classic -count 6 ./classic
+func BenchmarkClassic(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000} {
+		f, err := New(uint64(n), 0.01)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ks, absent := members(n), nonMembers(n)
+		f.AddUint64s(ks)
+		hs := make([]uint64, n)
+		asm.HashUint64s(hs, ks, 0)
+		out := make([]bool, batchSize)
+		for _, l := range asm.Available() {
+			restore, _ := asm.UseLevel(l)
+			b.Run(fmt.Sprintf("n=%d/kernel=%v/AddUint64s", n, l), func(b *testing.B) {
+				g, _ := New(uint64(n), 0.01)
+				keys := 0
+				for i := 0; b.Loop(); i++ {
+					off := (i * batchSize) % (n - batchSize)
+					g.AddUint64s(ks[off : off+batchSize])
+					keys += batchSize
+				}
+				reportNsPerKey(b, keys)
+			})
+			for _, set := range []struct {
+				name string
+				keys []uint64
+			}{{"member", ks}, {"nonmember", absent}} {
+				b.Run(fmt.Sprintf("n=%d/kernel=%v/TestUint64s/%s", n, l, set.name), func(b *testing.B) {
+					keys := 0
+					for i := 0; b.Loop(); i++ {
+						off := (i * batchSize) % (n - batchSize)
+						f.TestUint64s(set.keys[off:off+batchSize], out)
+						keys += batchSize
+					}
+					reportNsPerKey(b, keys)
+				})
+			}
+			restore()
+		}
+		b.Run(fmt.Sprintf("n=%d/TestHashes/member", n), func(b *testing.B) {
+			keys := 0
+			for i := 0; b.Loop(); i++ {
+				off := (i * batchSize) % (n - batchSize)
+				f.TestHashes(hs[off:off+batchSize], out)
+				keys += batchSize
+			}
+			reportNsPerKey(b, keys)
+		})
+		b.Run(fmt.Sprintf("n=%d/TestHash/member", n), func(b *testing.B) {
+			keys, hits := 0, 0
+			for i := 0; b.Loop(); i++ {
+				if f.TestHash(hs[i%n]) {
+					hits++
+				}
+				keys++
+			}
+			reportNsPerKey(b, keys)
+			if hits != keys {
+				b.Fatal("false negative")
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/Test/nonmember", n), func(b *testing.B) {
+			key := make([]byte, 8)
+			keys := 0
+			for i := 0; b.Loop(); i++ {
+				copy(key, keyBytes(absent[i%n]))
+				f.Test(key)
+				keys++
+			}
+			reportNsPerKey(b, keys)
+		})
+		f.Close()
+	}
+}
+
+// BenchmarkHashUint64 is the scalar XXH3 of one 8-byte key, the floor under
+// every single-key method.
+func BenchmarkHashUint64(b *testing.B) {
+	var s uint64
+	for i := 0; b.Loop(); i++ {
+		s += engine.HashUint64(uint64(i))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/key")
+	_ = s
+}

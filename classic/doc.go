@@ -1,0 +1,22 @@
+// Package classic is the standard Bloom filter of the seed documents: an
+// array of m bits and k probes spread over the whole array. It is the
+// scalar reference every other family is measured against.
+//
+// Layout: m bits in 64-bit words (64-byte aligned, huge pages when large).
+// A key's hash h gives the probes by double hashing with a quadratic term
+// (in the spirit of Dillinger & Manolios's enhanced double hashing) in
+// 64-bit arithmetic: a = h, b = rotl(h, 32)·φ | 1, probe i is Reduce(a, m),
+// then a += b, b += φ. Reduce is a multiply-high, so there is no division
+// on the hot path and m above 2^32 works.
+//
+// False-positive rate: after n distinct keys a non-member passes with
+// probability (1 - (1 - 1/m)^(kn))^k (engine.FPR). New sizes
+// m = -n ln p / (ln 2)^2 and k = round((m/n) ln 2): 9.59 bits per key and
+// k = 7 at p = 1%, measured 1.00% on 1e6 absent keys (TestFPR).
+//
+// Batch methods work in chunks of 32 keys with two passes: the first
+// computes and loads every probed word of the chunk with no branches, so
+// the cache misses of 32 keys overlap; the second tests or sets them from
+// L1. That is what keeps a filter of 1e8 keys near the memory system's
+// throughput rather than its latency.
+package classic

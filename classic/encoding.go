@@ -1,0 +1,87 @@
+package classic
+
+import (
+	"io"
+	"runtime"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// formatVersion is the classic payload format: params (m, k), payload the
+// ceil(m/64) words little-endian, bits at m and above zero.
+const formatVersion = 1
+
+func (f *Filter) header() engine.Header {
+	return engine.Header{Family: engine.FamilyClassic, Version: formatVersion, Seed: f.seed, Params: []uint64{f.m, uint64(f.k)}}
+}
+
+// MarshalBinary encodes f in the engine envelope.
+func (f *Filter) MarshalBinary() ([]byte, error) {
+	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
+	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.st.Words()))
+	runtime.KeepAlive(f.st)
+	return out, err
+}
+
+// WriteTo writes the encoding of f to w.
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.st.Words()))
+	runtime.KeepAlive(f.st)
+	return n, err
+}
+
+// UnmarshalBinary replaces f with the filter encoded in data. Every field
+// is validated before the bit array is allocated.
+func (f *Filter) UnmarshalBinary(data []byte) error {
+	h, payload, err := engine.DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return f.decode(h, payload)
+}
+
+// ReadFrom replaces f with the filter read from r; it reads exactly one
+// encoding and allocates in proportion to the bytes actually read.
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
+	h, payload, n, err := engine.ReadEnvelope(r)
+	if err != nil {
+		return n, err
+	}
+	return n, f.decode(h, payload)
+}
+
+func (f *Filter) decode(h engine.Header, payload []byte) error {
+	if err := h.Expect(engine.FamilyClassic, formatVersion, 2); err != nil {
+		return err
+	}
+	m, k := h.Params[0], h.Params[1]
+	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+		return engine.Errorf("classic: %v", err)
+	}
+	if uint64(len(payload)) != 8*wordsFor(m) {
+		return engine.Errorf("classic: %d payload bytes for m = %d, want %d", len(payload), m, 8*wordsFor(m))
+	}
+	st, err := engine.NewStorage(wordsFor(m), engine.HugePagesAuto)
+	if err != nil {
+		return err
+	}
+	engine.CopyWords(st.Words(), payload)
+	if err := checkWords(st.Words(), m); err != nil {
+		_ = st.Close()
+		return err
+	}
+	*f = Filter{st: st, m: m, k: uint32(k), seed: h.Seed}
+	return nil
+}
+
+func checkWords(words []uint64, m uint64) error {
+	if uint64(len(words)) != wordsFor(m) {
+		return engine.Errorf("classic: %d words for m = %d, want %d", len(words), m, wordsFor(m))
+	}
+	if tail := m % 64; tail != 0 && words[len(words)-1]>>tail != 0 {
+		return engine.Errorf("classic: bits set beyond m = %d", m)
+	}
+	return nil
+}
+
+var _ engine.Filter = (*Filter)(nil)

@@ -1,0 +1,198 @@
+package classic
+
+import (
+	"math/bits"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// Filter is a standard Bloom filter of m bits and k probes per key.
+//
+// The plain methods are not safe for concurrent use with writers. Any
+// number of goroutines may call AddConcurrent, AddHashConcurrent and
+// TestConcurrent at once (atomic OR and atomic loads; lock-free).
+type Filter struct {
+	st   *engine.Storage
+	m    uint64
+	k    uint32
+	seed uint64
+}
+
+// MaxK is the largest probe count NewMK accepts.
+const MaxK = engine.MaxK
+
+// New returns a filter sized for n keys at false-positive rate p:
+// m = ceil(-n ln p / (ln 2)^2) bits and k = round((m/n) ln 2) probes.
+func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
+	m, err := engine.OptimalBits(n, p)
+	if err != nil {
+		return nil, err
+	}
+	return NewMK(m, engine.OptimalK(m, n), opts...)
+}
+
+// NewMK returns a filter of exactly m bits and k probes.
+func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
+	if err := engine.CheckMK(m, k, MaxK); err != nil {
+		return nil, err
+	}
+	cfg := engine.Apply(opts)
+	for _, v := range cfg.Family() {
+		return nil, engine.UnknownOption("classic", v)
+	}
+	st, err := engine.NewStorage(wordsFor(m), cfg.HugePages)
+	if err != nil {
+		return nil, err
+	}
+	return &Filter{st: st, m: m, k: k, seed: cfg.Seed}, nil
+}
+
+// FromWords returns a filter of m bits and k probes whose bits are a copy
+// of words (len(words) == ceil(m/64), bits at m and above zero). It lets
+// another structure with this family's positions (classic.Probe), such as
+// a counting filter, ship its membership as a plain Bloom filter.
+func FromWords(words []uint64, m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
+	f, err := NewMK(m, k, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWords(words, m); err != nil {
+		return nil, err
+	}
+	copy(f.st.Words(), words)
+	return f, nil
+}
+
+func wordsFor(m uint64) uint64 { return (m + 63) / 64 }
+
+// M returns the number of bits.
+func (f *Filter) M() uint64 { return f.m }
+
+// K returns the number of probes per key.
+func (f *Filter) K() uint32 { return f.k }
+
+// Seed returns the hash seed.
+func (f *Filter) Seed() uint64 { return f.seed }
+
+// SizeBytes returns the bytes of the bit array.
+func (f *Filter) SizeBytes() uint64 { return 8 * wordsFor(f.m) }
+
+// HugePages reports whether the bits live in huge-page-advised memory.
+func (f *Filter) HugePages() bool { return f.st.HugePages() }
+
+// Close returns huge-page memory at once instead of at garbage collection.
+// The filter must not be used afterwards.
+func (f *Filter) Close() error { return f.st.Close() }
+
+// Add inserts key.
+func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
+
+// Test reports whether key may be in the set; false means certainly not.
+func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, f.seed)) }
+
+// TestAndAdd inserts key and reports whether it tested present before.
+func (f *Filter) TestAndAdd(key []byte) bool {
+	return f.TestAndAddHash(engine.HashSeed(key, f.seed))
+}
+
+// AddHash inserts a key by its hash (engine.HashSeed with this filter's
+// seed).
+func (f *Filter) AddHash(h uint64) {
+	w := f.st.Words()
+	p := NewProbe(h, f.m)
+	for range f.k {
+		i := p.Next()
+		w[i/64] |= 1 << (i % 64)
+	}
+	runtime.KeepAlive(f.st)
+}
+
+// TestHash reports whether a key with hash h may be in the set.
+func (f *Filter) TestHash(h uint64) bool {
+	w := f.st.Words()
+	p := NewProbe(h, f.m)
+	for range f.k {
+		i := p.Next()
+		if w[i/64]&(1<<(i%64)) == 0 {
+			runtime.KeepAlive(f.st)
+			return false
+		}
+	}
+	runtime.KeepAlive(f.st)
+	return true
+}
+
+// TestAndAddHash inserts h and reports whether it tested present before.
+func (f *Filter) TestAndAddHash(h uint64) bool {
+	w := f.st.Words()
+	p := NewProbe(h, f.m)
+	present := true
+	for range f.k {
+		i := p.Next()
+		bit := uint64(1) << (i % 64)
+		if w[i/64]&bit == 0 {
+			present = false
+			w[i/64] |= bit
+		}
+	}
+	runtime.KeepAlive(f.st)
+	return present
+}
+
+// AddConcurrent inserts key; safe to call from many goroutines at once and
+// together with TestConcurrent. Each probe is one atomic OR.
+func (f *Filter) AddConcurrent(key []byte) { f.AddHashConcurrent(engine.HashSeed(key, f.seed)) }
+
+// AddHashConcurrent is AddHash made of atomic ORs, lock-free.
+func (f *Filter) AddHashConcurrent(h uint64) {
+	w := f.st.Words()
+	p := NewProbe(h, f.m)
+	for range f.k {
+		i := p.Next()
+		atomic.OrUint64(&w[i/64], 1<<(i%64))
+	}
+	runtime.KeepAlive(f.st)
+}
+
+// TestConcurrent is Test with atomic loads, for use while other goroutines
+// call AddConcurrent. A key whose AddConcurrent returned before the call
+// tests true.
+func (f *Filter) TestConcurrent(key []byte) bool {
+	w := f.st.Words()
+	p := NewProbe(engine.HashSeed(key, f.seed), f.m)
+	for range f.k {
+		i := p.Next()
+		if atomic.LoadUint64(&w[i/64])&(1<<(i%64)) == 0 {
+			runtime.KeepAlive(f.st)
+			return false
+		}
+	}
+	runtime.KeepAlive(f.st)
+	return true
+}
+
+// PopCount returns the number of set bits.
+func (f *Filter) PopCount() uint64 {
+	var n int
+	for _, x := range f.st.Words() {
+		n += bits.OnesCount64(x)
+	}
+	runtime.KeepAlive(f.st)
+	return uint64(n)
+}
+
+// FillRatio returns the fraction of bits set.
+func (f *Filter) FillRatio() float64 { return float64(f.PopCount()) / float64(f.m) }
+
+// EstimatedFPR is the a-posteriori false-positive rate FillRatio^k: the
+// probability that k independent probes all land on set bits.
+func (f *Filter) EstimatedFPR() float64 { return engine.FPRFromFill(f.FillRatio(), f.k) }
+
+// EstimatedCount estimates the distinct keys added from the set bits
+// (Swamidass & Baldi): -(m/k) ln(1 - X/m). +Inf when every bit is set.
+func (f *Filter) EstimatedCount() float64 { return engine.EstimateCount(f.m, f.k, f.PopCount()) }
+
+// ExpectedFPR is the model's false-positive rate after n distinct keys.
+func (f *Filter) ExpectedFPR(n uint64) float64 { return engine.FPR(f.m, n, f.k) }

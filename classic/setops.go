@@ -1,0 +1,80 @@
+package classic
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+func (f *Filter) compatible(g *Filter) error {
+	if f.m != g.m || f.k != g.k || f.seed != g.seed {
+		return fmt.Errorf("%w: classic filters differ (m %d/%d, k %d/%d, seed %d/%d)",
+			engine.ErrParam, f.m, g.m, f.k, g.k, f.seed, g.seed)
+	}
+	return nil
+}
+
+// Union sets f to f ∪ g: afterwards f tests true for every key either
+// tested true for. The filters must have equal m, k and seed.
+func (f *Filter) Union(g *Filter) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	w, v := f.st.Words(), g.st.Words()
+	for i := range w {
+		w[i] |= v[i]
+	}
+	runtime.KeepAlive(f.st)
+	runtime.KeepAlive(g.st)
+	return nil
+}
+
+// Intersect sets f to the bitwise AND of f and g. It tests true for every
+// key added to both; its false-positive rate is at most that of either,
+// but higher than a filter built from the intersection itself.
+func (f *Filter) Intersect(g *Filter) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	w, v := f.st.Words(), g.st.Words()
+	for i := range w {
+		w[i] &= v[i]
+	}
+	runtime.KeepAlive(f.st)
+	runtime.KeepAlive(g.st)
+	return nil
+}
+
+// Equal reports whether f and g have the same parameters and bits.
+func (f *Filter) Equal(g *Filter) bool {
+	if f.compatible(g) != nil {
+		return false
+	}
+	w, v := f.st.Words(), g.st.Words()
+	eq := len(w) == len(v)
+	for i := 0; eq && i < len(w); i++ {
+		eq = w[i] == v[i]
+	}
+	runtime.KeepAlive(f.st)
+	runtime.KeepAlive(g.st)
+	return eq
+}
+
+// Clone returns an independent copy of f (on the heap or huge pages by the
+// same automatic rule as New).
+func (f *Filter) Clone() *Filter {
+	st, err := engine.NewStorage(wordsFor(f.m), engine.HugePagesAuto)
+	if err != nil {
+		panic(err) // f itself has this size, so it fits
+	}
+	copy(st.Words(), f.st.Words())
+	runtime.KeepAlive(f.st)
+	return &Filter{st: st, m: f.m, k: f.k, seed: f.seed}
+}
+
+// Reset clears every bit, keeping m, k and seed.
+func (f *Filter) Reset() {
+	clear(f.st.Words())
+	runtime.KeepAlive(f.st)
+}

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/zeebo/xxh3"
+)
+
+func TestHashUint64MatchesXXH3(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := []uint64{0, 1, math.MaxUint64, 1 << 32, 0xdeadbeef}
+	for range 10000 {
+		keys = append(keys, rng.Uint64())
+	}
+	seeds := []uint64{0, 1, 42, math.MaxUint64, 0x0123456789abcdef}
+	for _, k := range keys {
+		b := binary.LittleEndian.AppendUint64(nil, k)
+		if got, want := HashUint64(k), xxh3.Hash(b); got != want {
+			t.Fatalf("HashUint64(%#x) = %#x, xxh3 of its bytes %#x", k, got, want)
+		}
+		if Hash(b) != xxh3.Hash(b) {
+			t.Fatal("Hash is not XXH3-64")
+		}
+		for _, s := range seeds {
+			if got, want := HashUint64Seed(k, s), xxh3.HashSeed(b, s); got != want {
+				t.Fatalf("HashUint64Seed(%#x, %#x) = %#x, xxh3 %#x", k, s, got, want)
+			}
+			if HashSeed(b, s) != xxh3.HashSeed(b, s) {
+				t.Fatal("HashSeed is not seeded XXH3-64")
+			}
+		}
+	}
+}
+
+func TestReduce(t *testing.T) {
+	cases := []struct{ h, n, want uint64 }{
+		{0, 10, 0},
+		{math.MaxUint64, 10, 9},
+		{1 << 63, 10, 5},
+		{math.MaxUint64, 1<<33 + 1, 1 << 33},
+		{1 << 63, math.MaxUint64, 1<<63 - 1},
+	}
+	for _, c := range cases {
+		if got := Reduce(c.h, c.n); got != c.want {
+			t.Errorf("Reduce(%#x, %d) = %d, want %d", c.h, c.n, got, c.want)
+		}
+	}
+	// Uniform hashes fill the buckets evenly: a chi-square-free check that
+	// no bucket of 16 is off by more than 5 sigma over 160000 draws.
+	rng := rand.New(rand.NewPCG(5, 6))
+	var count [16]int
+	for range 160000 {
+		count[Reduce(rng.Uint64(), 16)]++
+	}
+	for b, c := range count {
+		if math.Abs(float64(c)-10000) > 5*math.Sqrt(10000) {
+			t.Errorf("bucket %d got %d of an expected 10000", b, c)
+		}
+	}
+}
