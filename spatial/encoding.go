@@ -1,0 +1,157 @@
+package spatial
+
+import (
+	"encoding/binary"
+	"io"
+	"runtime"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// Serialized form: the engine envelope, family spatial, version 1, with
+// parameters (m, k, areas, cell bytes, collisions) and the payload
+//
+//	cells            m cells, little-endian, zero-padded to 8 bytes
+//	members          areas x uint64, area 1 first
+//	self-collisions  areas x uint64
+//
+// The cells come first so they start 64-byte aligned in a file.
+const formatVersion = 1
+
+const nparams = 5
+
+func cellBytesPadded(m uint64, shift uint) uint64 { return (m<<shift + 7) &^ 7 }
+
+func (f *Filter) header() engine.Header {
+	return engine.Header{
+		Family: engine.FamilySpatial, Version: formatVersion, Seed: f.seed,
+		Params: []uint64{f.m, uint64(f.k), uint64(f.areas), uint64(f.CellBytes()), f.collisions.Load()},
+	}
+}
+
+// payloadParts returns the payload; the cells alias the filter.
+func (f *Filter) payloadParts() [][]byte {
+	n := cellBytesPadded(f.m, f.shift)
+	stats := make([]byte, 16*f.areas)
+	for i := range f.areas {
+		binary.LittleEndian.PutUint64(stats[8*i:], f.members[i+1].Load())
+		binary.LittleEndian.PutUint64(stats[8*(f.areas+i):], f.selfCollisions[i+1].Load())
+	}
+	return [][]byte{f.cells[:n], stats}
+}
+
+// MarshalBinary encodes the filter, its statistics included.
+func (f *Filter) MarshalBinary() ([]byte, error) {
+	parts := f.payloadParts()
+	out := make([]byte, 0, engine.HeaderSize+len(parts[0])+len(parts[1]))
+	out, err := engine.AppendEnvelope(out, f.header(), parts...)
+	runtime.KeepAlive(f.storage)
+	return out, err
+}
+
+// WriteTo writes MarshalBinary's bytes to w.
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	n, err := engine.WriteEnvelope(w, f.header(), f.payloadParts()...)
+	runtime.KeepAlive(f.storage)
+	return n, err
+}
+
+// UnmarshalBinary replaces f with the encoded filter. Any corrupted byte,
+// truncation or inconsistent field is an error wrapping engine.ErrFormat;
+// memory allocated is bounded by len(data).
+func (f *Filter) UnmarshalBinary(data []byte) error {
+	h, payload, err := engine.DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return f.decode(h, payload)
+}
+
+// ReadFrom reads one encoded filter from r into f.
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
+	h, payload, n, err := engine.ReadEnvelope(r)
+	if err != nil {
+		return n, err
+	}
+	return n, f.decode(h, payload)
+}
+
+// Decode returns the filter encoded in data.
+func Decode(data []byte) (*Filter, error) {
+	f := new(Filter)
+	if err := f.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *Filter) decode(h engine.Header, payload []byte) error {
+	if err := h.Expect(engine.FamilySpatial, formatVersion, nparams); err != nil {
+		return err
+	}
+	m, k, areas, cellBytes, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
+	if m == 0 || m > MaxCells || k == 0 || k > engine.MaxK || areas == 0 || areas > MaxAreas {
+		return engine.Errorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
+	}
+	shift := cellShift(int(areas))
+	if cellBytes != 1<<shift {
+		return engine.Errorf("spatial cells of %d bytes for %d areas, want %d", cellBytes, areas, 1<<shift)
+	}
+	ncells := cellBytesPadded(m, shift)
+	if uint64(len(payload)) != ncells+16*areas {
+		return engine.Errorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
+	}
+	cells, stats := payload[:ncells], payload[ncells:]
+	for _, b := range cells[m<<shift:] {
+		if b != 0 {
+			return engine.Errorf("spatial cell padding not zero")
+		}
+	}
+	if shift == 0 {
+		for _, c := range cells[:m] {
+			if uint64(c) > areas {
+				return engine.Errorf("spatial cell label %d above %d areas", c, areas)
+			}
+		}
+	} else {
+		for i := uint64(0); i < m; i++ {
+			if c := binary.LittleEndian.Uint16(cells[2*i:]); uint64(c) > areas {
+				return engine.Errorf("spatial cell label %d above %d areas", c, areas)
+			}
+		}
+	}
+	var members uint64
+	for i := range areas {
+		n := binary.LittleEndian.Uint64(stats[8*i:])
+		self := binary.LittleEndian.Uint64(stats[8*(areas+i):])
+		if n > 1<<56 || self > k*n {
+			return engine.Errorf("spatial area %d statistics inconsistent", i+1)
+		}
+		if members += n; members > 1<<56 {
+			return engine.Errorf("spatial member count overflows")
+		}
+	}
+	if collisions > k*members {
+		return engine.Errorf("spatial collisions %d above %d probes", collisions, k*members)
+	}
+	g, err := newFilter(m, uint32(k), int(areas), h.Seed, engine.HugePagesAuto)
+	if err != nil {
+		return engine.Errorf("spatial filter of %d cells: %v", m, err)
+	}
+	copy(g.cells, cells[:m<<shift])
+	for i := range areas {
+		g.members[i+1].Store(binary.LittleEndian.Uint64(stats[8*i:]))
+		g.selfCollisions[i+1].Store(binary.LittleEndian.Uint64(stats[8*(areas+i):]))
+	}
+	g.collisions.Store(collisions)
+	f.adopt(g)
+	return nil
+}
+
+// adopt moves g's state into f.
+func (f *Filter) adopt(g *Filter) {
+	f.m, f.k, f.areas, f.shift, f.seed = g.m, g.k, g.areas, g.shift, g.seed
+	f.storage, f.cells, f.words = g.storage, g.cells, g.words
+	f.members, f.selfCollisions = g.members, g.selfCollisions
+	f.collisions.Store(g.collisions.Load())
+}

@@ -1,0 +1,247 @@
+package spatial
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// MaxAreas is the largest number of areas: labels live in 16-bit cells.
+const MaxAreas = 65535
+
+// MaxCells bounds the cell array (2^43 cells, 16 TiB of 16-bit cells) so
+// byte sizes never overflow on the way to the storage.
+const MaxCells = 1 << 43
+
+// Filter is a spatial Bloom filter: m cells of 8 bits (up to 255 areas) or
+// 16 bits (up to 65535), each holding 0 or an area label. Insert and Check
+// are safe for concurrent use (cells rise by compare-and-swap); Merge,
+// UnmarshalBinary and Close are not.
+type Filter struct {
+	m     uint64
+	k     uint32
+	areas int
+	shift uint // log2 of the cell size in bytes
+	seed  uint64
+
+	storage *engine.Storage
+	cells   []byte   // m << shift bytes of little-endian cells plus asm.SpatialPad
+	words   []uint32 // the same memory, for atomic loads and CAS
+
+	// members[a] and selfCollisions[a] count area a's insertions and its
+	// probes that found the cell already at a; index 0 is unused.
+	members        []atomic.Uint64
+	selfCollisions []atomic.Uint64
+	collisions     atomic.Uint64
+}
+
+// New returns a filter for n keys over the given number of areas whose
+// a-priori false-positive rate (a key in no area reported in some area)
+// is at most p: m cells and k probes as for a classic Bloom filter with
+// m bits, since a cell is non-zero exactly when the bit would be set.
+func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error) {
+	m, k, err := Size(n, p)
+	if err != nil {
+		return nil, err
+	}
+	return NewMK(m, k, areas, opts...)
+}
+
+// NewAreas returns a filter sized by SizeAreas for the given number of
+// keys per area (counts[i] keys in area i+1).
+func NewAreas(counts []uint64, p float64, opts ...engine.Option) (*Filter, error) {
+	m, k, err := SizeAreas(counts, p)
+	if err != nil {
+		return nil, err
+	}
+	return NewMK(m, k, len(counts), opts...)
+}
+
+// NewMK returns a filter of exactly m cells and k probes per key.
+func NewMK(m uint64, k uint32, areas int, opts ...engine.Option) (*Filter, error) {
+	if err := engine.CheckMK(m, k, engine.MaxK); err != nil {
+		return nil, err
+	}
+	if m > MaxCells {
+		return nil, fmt.Errorf("%w: m = %d cells above the maximum %d", engine.ErrParam, m, uint64(MaxCells))
+	}
+	if areas < 1 || areas > MaxAreas {
+		return nil, fmt.Errorf("%w: %d areas outside [1, %d]", engine.ErrParam, areas, MaxAreas)
+	}
+	cfg := engine.Apply(opts)
+	for _, v := range cfg.Family() {
+		return nil, engine.UnknownOption("spatial", v)
+	}
+	return newFilter(m, k, areas, cfg.Seed, cfg.HugePages)
+}
+
+// cellShift is log2 of the cell size for an area count.
+func cellShift(areas int) uint {
+	if areas <= 255 {
+		return 0
+	}
+	return 1
+}
+
+func newFilter(m uint64, k uint32, areas int, seed uint64, mode engine.HugePageMode) (*Filter, error) {
+	shift := cellShift(areas)
+	nbytes := m<<shift + asm.SpatialPad
+	s, err := engine.NewStorage((nbytes+7)/8, mode)
+	if err != nil {
+		return nil, err
+	}
+	w := s.Words()
+	f := &Filter{
+		m: m, k: k, areas: areas, shift: shift, seed: seed,
+		storage:        s,
+		cells:          unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)),
+		words:          unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)),
+		members:        make([]atomic.Uint64, areas+1),
+		selfCollisions: make([]atomic.Uint64, areas+1),
+	}
+	return f, nil
+}
+
+// Cells returns m, the number of cells.
+func (f *Filter) Cells() uint64 { return f.m }
+
+// K returns the number of probes per key.
+func (f *Filter) K() uint32 { return f.k }
+
+// Areas returns the largest area label.
+func (f *Filter) Areas() int { return f.areas }
+
+// CellBytes returns the size of one cell: 1 or 2.
+func (f *Filter) CellBytes() int { return 1 << f.shift }
+
+// Seed returns the hash seed.
+func (f *Filter) Seed() uint64 { return f.seed }
+
+// Hash returns the hash the filter uses for key.
+func (f *Filter) Hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
+
+// HugePages reports whether the cells live in huge-page-advised memory.
+func (f *Filter) HugePages() bool { return f.storage.HugePages() }
+
+// Close releases the cells at once (mapped memory is otherwise returned
+// when the filter becomes garbage). The filter must not be used after.
+func (f *Filter) Close() error {
+	f.cells, f.words = nil, nil
+	return f.storage.Close()
+}
+
+func (f *Filter) areaErr(area int) error {
+	return fmt.Errorf("%w: area %d outside [1, %d]", engine.ErrParam, area, f.areas)
+}
+
+// Insert adds key to area: each of its k cells becomes max(cell, area).
+// The result is the filter the papers build by inserting areas in
+// ascending order, whatever the order here. Area 0 or above Areas() is an
+// error and changes nothing.
+func (f *Filter) Insert(key []byte, area int) error { return f.InsertHash(f.Hash(key), area) }
+
+// InsertHash is Insert for a key hashed with Hash.
+func (f *Filter) InsertHash(h uint64, area int) error {
+	if area < 1 || area > f.areas {
+		return f.areaErr(area)
+	}
+	f.insertHash(h, uint32(area))
+	runtime.KeepAlive(f.storage)
+	return nil
+}
+
+func (f *Filter) insertHash(h uint64, area uint32) {
+	delta := bits.RotateLeft64(h, 32)
+	var self, coll uint64
+	for range f.k {
+		old := f.raise(engine.Reduce(h, f.m), area)
+		if old != 0 {
+			coll++
+			if old == area {
+				self++
+			}
+		}
+		h += delta
+	}
+	f.members[area].Add(1)
+	if coll != 0 {
+		f.collisions.Add(coll)
+		if self != 0 {
+			f.selfCollisions[area].Add(self)
+		}
+	}
+}
+
+// locate returns the 32-bit word holding cell p and the cell's bit offset
+// in the word's little-endian value.
+func (f *Filter) locate(p uint64) (*uint32, uint) {
+	bit := p << (3 + f.shift)
+	return &f.words[bit>>5], uint(bit & 31)
+}
+
+func (f *Filter) cellMask() uint32 { return 1<<(8<<f.shift) - 1 }
+
+func loadLE(w *uint32) uint32 {
+	v := atomic.LoadUint32(w)
+	if bigEndian {
+		v = bits.ReverseBytes32(v)
+	}
+	return v
+}
+
+// cell returns the label in cell p.
+func (f *Filter) cell(p uint64) uint32 {
+	w, sh := f.locate(p)
+	return loadLE(w) >> sh & f.cellMask()
+}
+
+// raise sets cell p to max(cell, area) with compare-and-swap and returns
+// the value it held.
+func (f *Filter) raise(p uint64, area uint32) uint32 {
+	w, sh := f.locate(p)
+	mask := f.cellMask()
+	for {
+		raw := atomic.LoadUint32(w)
+		old := raw
+		if bigEndian {
+			old = bits.ReverseBytes32(raw)
+		}
+		v := old >> sh & mask
+		if v >= area {
+			return v
+		}
+		next := old&^(mask<<sh) | area<<sh
+		if bigEndian {
+			next = bits.ReverseBytes32(next)
+		}
+		if atomic.CompareAndSwapUint32(w, raw, next) {
+			return v
+		}
+	}
+}
+
+// Check returns the area key was inserted into: 0 if any of its k cells is
+// empty (key in no area, never wrong), else the smallest label among them.
+// A key inserted into area a never checks below a; it checks above a when
+// all its cells were overwritten by higher areas (the inter-set error).
+func (f *Filter) Check(key []byte) int { return f.CheckHash(f.Hash(key)) }
+
+// CheckHash is Check for a key hashed with Hash.
+func (f *Filter) CheckHash(h uint64) int {
+	delta := bits.RotateLeft64(h, 32)
+	least := uint32(MaxAreas)
+	for range f.k {
+		least = min(least, f.cell(engine.Reduce(h, f.m)))
+		if least == 0 {
+			break
+		}
+		h += delta
+	}
+	runtime.KeepAlive(f.storage)
+	return int(least)
+}

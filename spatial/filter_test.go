@@ -1,0 +1,317 @@
+package spatial
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+func TestNewErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		make func() (*Filter, error)
+	}{
+		{"n=0", func() (*Filter, error) { return New(0, 3, 0.01) }},
+		{"p=0", func() (*Filter, error) { return New(100, 3, 0) }},
+		{"p<0", func() (*Filter, error) { return New(100, 3, -0.5) }},
+		{"p=1", func() (*Filter, error) { return New(100, 3, 1) }},
+		{"p=NaN", func() (*Filter, error) { return New(100, 3, math.NaN()) }},
+		{"areas=0", func() (*Filter, error) { return New(100, 0, 0.01) }},
+		{"areas<0", func() (*Filter, error) { return New(100, -1, 0.01) }},
+		{"areas>65535", func() (*Filter, error) { return New(100, 65536, 0.01) }},
+		{"overflow", func() (*Filter, error) { return New(math.MaxUint64, 3, 1e-9) }},
+		{"m=0", func() (*Filter, error) { return NewMK(0, 3, 3) }},
+		{"k=0", func() (*Filter, error) { return NewMK(100, 0, 3) }},
+		{"k>MaxK", func() (*Filter, error) { return NewMK(100, engine.MaxK+1, 3) }},
+		{"m>MaxCells", func() (*Filter, error) { return NewMK(MaxCells+1, 3, 3) }},
+		{"unknown option", func() (*Filter, error) { return NewMK(100, 3, 3, engine.FamilyOption(42)) }},
+		{"SizeAreas none", func() (*Filter, error) { return NewAreas(nil, 0.01) }},
+		{"SizeAreas zero keys", func() (*Filter, error) { return NewAreas([]uint64{0, 0}, 0.01) }},
+		{"SizeAreas overflow", func() (*Filter, error) { return NewAreas([]uint64{math.MaxUint64, 2}, 0.01) }},
+		{"SizeAreas p=NaN", func() (*Filter, error) { return NewAreas([]uint64{5, 5}, math.NaN()) }},
+	}
+	for _, c := range cases {
+		f, err := c.make()
+		if err == nil || f != nil || !errors.Is(err, engine.ErrParam) {
+			t.Errorf("%s: got (%v, %v), want an ErrParam error", c.name, f, err)
+		}
+	}
+}
+
+func TestCellSize(t *testing.T) {
+	for _, c := range []struct{ areas, bytes int }{{1, 1}, {255, 1}, {256, 2}, {65535, 2}} {
+		f, err := NewMK(1000, 3, c.areas)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.CellBytes() != c.bytes {
+			t.Errorf("%d areas: %d-byte cells, want %d", c.areas, f.CellBytes(), c.bytes)
+		}
+	}
+}
+
+func TestOptions(t *testing.T) {
+	f, err := NewMK(1000, 3, 5, engine.WithSeed(99), engine.WithHugePages(engine.HugePagesAlways))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Seed() != 99 || f.Hash([]byte("x")) != engine.HashSeed([]byte("x"), 99) {
+		t.Errorf("WithSeed(99) ignored: seed %d", f.Seed())
+	}
+	g, err := NewMK(1000, 3, 5, engine.WithHugePages(engine.HugePagesNever))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.HugePages() {
+		t.Error("HugePagesNever filter lives in mapped memory")
+	}
+	if err := f.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestInsertAreaErrors(t *testing.T) {
+	f := mustNew(t, 100, 4, 0.01)
+	for _, a := range []int{0, -1, 5, 1 << 20} {
+		if err := f.Insert([]byte("k"), a); !errors.Is(err, engine.ErrParam) {
+			t.Errorf("Insert area %d: %v, want ErrParam", a, err)
+		}
+		if err := f.InsertHashes([]uint64{1, 2}, a); !errors.Is(err, engine.ErrParam) {
+			t.Errorf("InsertHashes area %d: %v, want ErrParam", a, err)
+		}
+		if err := f.InsertKeys([][]byte{[]byte("k")}, a); !errors.Is(err, engine.ErrParam) {
+			t.Errorf("InsertKeys area %d: %v, want ErrParam", a, err)
+		}
+		if err := f.InsertUint64s([]uint64{1}, a); !errors.Is(err, engine.ErrParam) {
+			t.Errorf("InsertUint64s area %d: %v, want ErrParam", a, err)
+		}
+	}
+	if s := f.Stats(); s.Members != 0 || s.NonZero != 0 {
+		t.Errorf("rejected inserts changed the filter: %d members, %d cells", s.Members, s.NonZero)
+	}
+}
+
+// insertShuffled inserts n keys per area, areas interleaved in a random
+// order, through the given insert form.
+func insertShuffled(t *testing.T, f *Filter, n int, form int, seed uint64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	order := r.Perm(f.Areas())
+	for _, i := range order {
+		area := i + 1
+		keys, ks := keysOf(uint64(area), n)
+		var err error
+		switch form {
+		case 0:
+			for _, key := range keys {
+				if err = f.Insert(key, area); err != nil {
+					break
+				}
+			}
+		case 1:
+			err = f.InsertKeys(keys, area)
+		case 2:
+			err = f.InsertUint64s(ks, area)
+		default:
+			hs := make([]uint64, n)
+			for j, key := range keys {
+				hs[j] = f.Hash(key)
+			}
+			err = f.InsertHashes(hs, area)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestNoFalseNegatives: an inserted key never checks 0 nor below its own
+// area, through every insert and check form, on every kernel, for both
+// cell sizes, with areas inserted in random order.
+func TestNoFalseNegatives(t *testing.T) {
+	for _, c := range []struct{ areas, n int }{{10, 2000}, {300, 100}} {
+		for form := range 4 {
+			f, err := New(uint64(c.n*c.areas), c.areas, 0.05, engine.WithSeed(uint64(form)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			insertShuffled(t, f, c.n, form, uint64(c.areas))
+			checkMembers(t, f, c.n)
+		}
+	}
+}
+
+// checkMembers verifies every key of every area on every kernel.
+func checkMembers(t *testing.T, f *Filter, n int) {
+	t.Helper()
+	forEachLevel(t, func(t *testing.T) {
+		out := make([]uint16, n)
+		for area := 1; area <= f.Areas(); area++ {
+			keys, ks := keysOf(uint64(area), n)
+			for _, got := range [][]uint16{checkAll(f, keys, ks, out, 0), checkAll(f, keys, ks, out, 1), checkAll(f, keys, ks, out, 2), checkAll(f, keys, ks, out, 3)} {
+				for i, v := range got {
+					if int(v) < area {
+						t.Fatalf("area %d key %d checks %d", area, i, v)
+					}
+				}
+			}
+		}
+	})
+}
+
+// checkAll answers every key through one form: 0 Check, 1 CheckKeys,
+// 2 CheckUint64s, 3 CheckHashes. It also checks the hit count.
+func checkAll(f *Filter, keys [][]byte, ks []uint64, out []uint16, form int) []uint16 {
+	out = out[:len(keys)]
+	hits := 0
+	switch form {
+	case 0:
+		for i, key := range keys {
+			out[i] = uint16(f.Check(key))
+			if out[i] != 0 {
+				hits++
+			}
+		}
+	case 1:
+		hits = f.CheckKeys(keys, out)
+	case 2:
+		hits = f.CheckUint64s(ks, out)
+	default:
+		hs := make([]uint64, len(keys))
+		for i, key := range keys {
+			hs[i] = f.Hash(key)
+		}
+		hits = f.CheckHashes(hs, out)
+	}
+	nonzero := 0
+	for _, v := range out {
+		if v != 0 {
+			nonzero++
+		}
+	}
+	if hits != nonzero {
+		panic("hit count differs from the non-zero answers")
+	}
+	return slices.Clone(out)
+}
+
+// TestBatchMatchesScalar compares every batch form with Check on absent
+// and present keys at sizes around the vector widths, on every kernel.
+func TestBatchMatchesScalar(t *testing.T) {
+	for _, areas := range []int{7, 1000} {
+		f := mustNew(t, 20000, areas, 0.2)
+		insertShuffled(t, f, 20000/areas, 3, 5)
+		forEachLevel(t, func(t *testing.T) {
+			for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 5000} {
+				keys, ks := keysOf(0xabc+uint64(n), n)
+				out := make([]uint16, n)
+				want := checkAll(f, keys, ks, out, 0)
+				for form := 1; form < 4; form++ {
+					if got := checkAll(f, keys, ks, out, form); !slices.Equal(got, want) {
+						t.Fatalf("areas %d n %d form %d differs from Check", areas, n, form)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestInsertOrder: max-insertion in any order builds the same cells as the
+// papers' ascending order.
+func TestInsertOrder(t *testing.T) {
+	a := mustNew(t, 5000, 5, 0.1)
+	b := mustNew(t, 5000, 5, 0.1)
+	for area := 1; area <= 5; area++ {
+		keys, _ := keysOf(uint64(area), 1000)
+		if err := a.InsertKeys(keys, area); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insertShuffled(t, b, 1000, 0, 9)
+	if !slices.Equal(a.cells, b.cells) {
+		t.Error("random-order insertion built different cells from ascending order")
+	}
+	if sa, sb := a.Stats(), b.Stats(); sa.Members != sb.Members || sa.NonZero != sb.NonZero {
+		t.Errorf("stats differ: %+v vs %+v", sa, sb)
+	}
+}
+
+func TestCheckAllocs(t *testing.T) {
+	f := mustNew(t, 1000, 3, 0.01)
+	keys, ks := keysOf(1, 1000)
+	hs := make([]uint64, len(keys))
+	for i, key := range keys {
+		hs[i] = f.Hash(key)
+	}
+	out := make([]uint16, len(keys))
+	forEachLevel(t, func(t *testing.T) {
+		for name, fn := range map[string]func(){
+			"CheckHashes":   func() { f.CheckHashes(hs, out) },
+			"CheckKeys":     func() { f.CheckKeys(keys, out) },
+			"CheckUint64s":  func() { f.CheckUint64s(ks, out) },
+			"InsertHashes":  func() { _ = f.InsertHashes(hs, 2) },
+			"InsertUint64s": func() { _ = f.InsertUint64s(ks, 3) },
+		} {
+			if a := testing.AllocsPerRun(5, fn); a != 0 {
+				t.Errorf("%s allocates %v times per batch", name, a)
+			}
+		}
+	})
+}
+
+func TestSize(t *testing.T) {
+	for _, c := range []struct {
+		n uint64
+		p float64
+	}{{1, 0.5}, {1000, 0.01}, {1e6, 0.001}, {1e6, 1e-6}} {
+		m, k, err := Size(c.n, c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fpr := engine.FPR(m, c.n, k); fpr > c.p {
+			t.Errorf("Size(%d, %v) = (%d, %d) with FPR %v", c.n, c.p, m, k, fpr)
+		}
+		if opt := engine.OptimalBitsFloat(c.n, c.p); float64(m) > 1.05*opt+64 {
+			t.Errorf("Size(%d, %v) = %d cells, optimum %.0f", c.n, c.p, m, opt)
+		}
+	}
+}
+
+func TestSizeAreas(t *testing.T) {
+	counts := []uint64{5000, 3000, 1000, 500, 100}
+	const p = 0.001
+	m, k, err := SizeAreas(counts, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, model, _ := apriori(m, k, counts)
+	for i, a := range model {
+		if a.fpr > p || a.isep > p {
+			t.Errorf("area %d: fpr %v isep %v above %v", i+1, a.fpr, a.isep, p)
+		}
+	}
+	var n uint64
+	for _, c := range counts {
+		n += c
+	}
+	mAll, _, _ := Size(n, p)
+	if m >= mAll {
+		t.Errorf("SizeAreas gave %d cells, no fewer than Size's %d", m, mAll)
+	}
+	// One fewer cell must break the bound for every k (m is minimal for k).
+	if fits := func(m uint64) bool {
+		_, model, _ := apriori(m, k, counts)
+		for _, a := range model {
+			if a.fpr > p || a.isep > p {
+				return false
+			}
+		}
+		return true
+	}; fits(m - 1) {
+		t.Errorf("SizeAreas m = %d is not minimal for k = %d", m, k)
+	}
+}

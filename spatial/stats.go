@@ -1,0 +1,168 @@
+package spatial
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+)
+
+// AreaStats are libSBF's per-area statistics; "a priori" figures come from
+// the model (see model.go) for the filter's m, k and member counts, the
+// others from the cells actually set.
+type AreaStats struct {
+	Area    int
+	Members uint64 // keys inserted into the area
+	// Cells is the number of cells holding this area's label.
+	Cells uint64
+	// SelfCollisions counts the area's probes that found the cell already
+	// at this label. It is exact when areas are inserted in ascending
+	// order (libSBF's rule); otherwise a probe that lands on a cell a
+	// higher area already raised is not seen as one, so it is a lower
+	// bound, and after Merge it is the sum of both filters' counts.
+	SelfCollisions uint64
+	// ExpectedCells is m (z(N_{>i}) - z(N_{>=i})).
+	ExpectedCells float64
+	// Emersion is Cells / (k Members - SelfCollisions): the share of the
+	// cells the area wrote that still show its label (NaN without members).
+	Emersion float64
+	// ExpectedEmersion is z(N_{>i}) = (1 - 1/m)^(k N_{>i}).
+	ExpectedEmersion float64
+	// FPR is the chance a key in no area checks as this area, from the
+	// cells: (C_{>=i}/m)^k - (C_{>i}/m)^k with C the cells at or above.
+	FPR        float64
+	FPRAPriori float64
+	// ISEP is the inter-set error probability, the chance a key of this
+	// area checks as a higher one: (1 - Emersion)^k a posteriori,
+	// (1 - z(N_{>i}))^k a priori.
+	ISEP        float64
+	ISEPAPriori float64
+	// Safeness is the a-priori chance that no key of the area is
+	// reported in a higher one: (1 - ISEPAPriori)^Members.
+	Safeness float64
+}
+
+// Stats are the whole filter's statistics (libSBF's set).
+type Stats struct {
+	Cells      uint64
+	CellBytes  int
+	K          uint32
+	Areas      int
+	Members    uint64
+	Collisions uint64 // probes that found a non-empty cell
+	NonZero    uint64 // cells holding a label
+	// Sparsity is the share of empty cells, 1 - NonZero/Cells.
+	Sparsity float64
+	// FPR is the chance a key in no area checks as some area:
+	// (NonZero/Cells)^k a posteriori, (1 - (1 - 1/m)^(k Members))^k a priori.
+	FPR        float64
+	FPRAPriori float64
+	// Safeness is the product of the areas' safeness.
+	Safeness float64
+	// Area[i] describes area i+1.
+	Area []AreaStats
+}
+
+// histogram counts the cells holding each label (index 0: empty cells).
+func (f *Filter) histogram() []uint64 {
+	hist := make([]uint64, f.areas+1)
+	mask := f.cellMask()
+	per := uint64(4 >> f.shift)
+	width := uint(8 << f.shift)
+	full := f.m / per
+	for i := range full {
+		v := loadLE(&f.words[i])
+		for range per {
+			hist[v&mask]++
+			v >>= width
+		}
+	}
+	for p := full * per; p < f.m; p++ {
+		hist[f.cell(p)]++
+	}
+	runtime.KeepAlive(f.storage)
+	return hist
+}
+
+// Stats computes every statistic; it scans the cells once (O(m)).
+func (f *Filter) Stats() Stats {
+	hist := f.histogram()
+	counts := make([]uint64, f.areas)
+	for i := range counts {
+		counts[i] = f.members[i+1].Load()
+	}
+	fpr, model, safeness := apriori(f.m, f.k, counts)
+	s := Stats{
+		Cells: f.m, CellBytes: f.CellBytes(), K: f.k, Areas: f.areas,
+		Collisions: f.collisions.Load(),
+		FPRAPriori: fpr,
+		Safeness:   safeness,
+		Area:       make([]AreaStats, f.areas),
+	}
+	kf := float64(f.k)
+	mf := float64(f.m)
+	var atOrAbove uint64 // C_{>i} while walking down
+	for i := f.areas; i >= 1; i-- {
+		a := &s.Area[i-1]
+		mo := model[i-1]
+		a.Area = i
+		a.Members = counts[i-1]
+		a.Cells = hist[i]
+		a.SelfCollisions = f.selfCollisions[i].Load()
+		a.ExpectedCells = mo.expectedCells
+		a.ExpectedEmersion = mo.expectedEmersion
+		a.FPRAPriori = mo.fpr
+		a.ISEPAPriori = mo.isep
+		a.Safeness = mo.safeness
+		above := math.Pow(float64(atOrAbove)/mf, kf)
+		atOrAbove += hist[i]
+		a.FPR = math.Pow(float64(atOrAbove)/mf, kf) - above
+		a.Emersion = math.NaN()
+		a.ISEP = math.NaN()
+		if wrote := kf*float64(a.Members) - float64(a.SelfCollisions); wrote > 0 {
+			a.Emersion = float64(a.Cells) / wrote
+			a.ISEP = math.Pow(1-a.Emersion, kf)
+		}
+		s.Members += a.Members
+	}
+	s.NonZero = atOrAbove
+	s.Sparsity = 1 - float64(s.NonZero)/mf
+	s.FPR = math.Pow(float64(s.NonZero)/mf, kf)
+	return s
+}
+
+// WriteSummary writes the statistics as a readable report: the filter's
+// figures, then one line per area.
+func (s Stats) WriteSummary(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "spatial Bloom filter: %d cells of %d byte(s), k = %d, %d areas\n", s.Cells, s.CellBytes, s.K, s.Areas)
+	fmt.Fprintf(b, "members %d, collisions %d, non-empty cells %d, sparsity %.6f\n", s.Members, s.Collisions, s.NonZero, s.Sparsity)
+	fmt.Fprintf(b, "FPR %.6g (a priori %.6g), safeness %.6g\n", s.FPR, s.FPRAPriori, s.Safeness)
+	fmt.Fprintf(b, "%6s %10s %10s %12s %10s %9s %9s %11s %11s %11s %11s %9s\n",
+		"area", "members", "cells", "exp.cells", "self-coll", "emersion", "exp.emer", "fpr", "fpr.prior", "isep", "isep.prior", "safeness")
+	for _, a := range s.Area {
+		fmt.Fprintf(b, "%6d %10d %10d %12.1f %10d %9s %9.6f %11.4g %11.4g %11s %11.4g %9.6f\n",
+			a.Area, a.Members, a.Cells, a.ExpectedCells, a.SelfCollisions, fmtRatio(a.Emersion, "%.6f"),
+			a.ExpectedEmersion, a.FPR, a.FPRAPriori, fmtRatio(a.ISEP, "%.4g"), a.ISEPAPriori, a.Safeness)
+	}
+	return b.Flush()
+}
+
+func fmtRatio(v float64, format string) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// WriteSummary writes Stats().WriteSummary(w).
+func (f *Filter) WriteSummary(w io.Writer) error { return f.Stats().WriteSummary(w) }
+
+// String is the summary of the filter's statistics.
+func (f *Filter) String() string {
+	var sb strings.Builder
+	_ = f.WriteSummary(&sb)
+	return sb.String()
+}
