@@ -1,0 +1,150 @@
+package asm
+
+import "github.com/filterengine/filterengine/engine"
+
+// The cache-line-blocked Bloom filter's scheme, shared by the blocked
+// family, its kernels and any family that converts to it. A filter is an
+// array of 64-byte lines of eight 64-bit words; a key with 64-bit hash h
+// and k probes touches exactly one line:
+//
+//	line = engine.Reduce(h, lines)
+//	g_0  = h * BlockedMul, g_(r+1) = g_r * BlockedMul
+//	round r < k/8 sets in every word w the bit (g_r >> (58 - 6w)) & 63;
+//	if k%8 != 0, a last round sets that bit of g_(k/8) only in the k%8
+//	words w with (w - s) & 7 < k%8, where s = (g_0 >> 13) & 7.
+//
+// The line comes from the high bits of h; the multiply spreads the low
+// bits over the top 48 bits of g, so the in-line bits stay independent of
+// the line even when the line count uses most of h. One bit per word
+// lets SIMD code build a key's whole 512-bit mask with one variable shift
+// per word and test it against the line with one AND-NOT.
+
+// BlockedMul is the odd multiplier that derives the in-line bits (the
+// 64-bit golden ratio).
+const BlockedMul = 0x9e3779b97f4a7c15
+
+// BlockedMaxK is the largest probe count of a blocked filter: eight full
+// rounds set (at most) 64 bits of a line.
+const BlockedMaxK = 64
+
+// BlockedLine returns the line index of hash h in a filter of lines lines.
+func BlockedLine(h, lines uint64) uint64 { return engine.Reduce(h, lines) }
+
+// BlockedMask returns the bits hash h sets with k probes, word by word of
+// its line. k must be in [1, BlockedMaxK].
+func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
+	g := h * BlockedMul
+	s := (g >> 13) & 7
+	for r := k >> 3; r > 0; r-- {
+		for w := range mask {
+			mask[w] |= 1 << ((g >> (58 - 6*uint(w))) & 63)
+		}
+		g *= BlockedMul
+	}
+	if rem := uint64(k & 7); rem != 0 {
+		for w := range mask {
+			if (uint64(w)-s)&7 < rem {
+				mask[w] |= 1 << ((g >> (58 - 6*uint(w))) & 63)
+			}
+		}
+	}
+	return mask
+}
+
+// blockedTestHash reports whether the line of h in words holds all its
+// bits.
+func blockedTestHash(words []uint64, k uint32, h uint64) bool {
+	base := BlockedLine(h, uint64(len(words))/8) * 8
+	line := words[base : base+8 : base+8]
+	m := BlockedMask(h, k)
+	var miss uint64
+	for w := range m {
+		miss |= m[w] &^ line[w]
+	}
+	return miss == 0
+}
+
+// checkBlocked panics on arguments no filter can pass; the kernels rely
+// on them.
+func checkBlocked(words []uint64, k uint32) {
+	if len(words) == 0 || len(words)%8 != 0 || k == 0 || k > BlockedMaxK {
+		panic("asm: blocked filter needs a whole number of lines and k in [1, 64]")
+	}
+}
+
+// BlockedTestHashes sets out[i] to whether hs[i] may be in the blocked
+// filter words (a whole number of 8-word lines) with k probes, and
+// returns the number of hits. out must be at least as long as hs.
+func BlockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
+	checkBlocked(words, k)
+	out = out[:len(hs)]
+	return blockedTest(words, k, hs, out)
+}
+
+// BlockedAddHashes adds every hash in hs to the blocked filter words with
+// k probes. Concurrent use needs the atomic form in the blocked family.
+func BlockedAddHashes(words []uint64, k uint32, hs []uint64) {
+	checkBlocked(words, k)
+	blockedAdd(words, k, hs)
+}
+
+// hashChunk is how many keys the uint64 forms hash at a time into a stack
+// buffer before probing.
+const hashChunk = 256
+
+// BlockedTestUint64s is BlockedTestHashes over
+// engine.HashUint64Seed(ks[i], seed).
+func BlockedTestUint64s(words []uint64, k uint32, ks []uint64, seed uint64, out []bool) int {
+	checkBlocked(words, k)
+	out = out[:len(ks)]
+	key := engine.Uint64Key(seed)
+	var buf [hashChunk]uint64
+	hits := 0
+	for len(ks) > 0 {
+		c := min(len(ks), hashChunk)
+		hashUint64s(buf[:c], ks[:c], key)
+		hits += blockedTest(words, k, buf[:c], out[:c])
+		ks, out = ks[c:], out[c:]
+	}
+	return hits
+}
+
+// BlockedAddUint64s is BlockedAddHashes over engine.HashUint64Seed(ks[i],
+// seed).
+func BlockedAddUint64s(words []uint64, k uint32, ks []uint64, seed uint64) {
+	checkBlocked(words, k)
+	key := engine.Uint64Key(seed)
+	var buf [hashChunk]uint64
+	for len(ks) > 0 {
+		c := min(len(ks), hashChunk)
+		hashUint64s(buf[:c], ks[:c], key)
+		blockedAdd(words, k, buf[:c])
+		ks = ks[c:]
+	}
+}
+
+// blockedTestGeneric is the specification of the batch test.
+func blockedTestGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
+	hits := 0
+	for i, h := range hs {
+		hit := blockedTestHash(words, k, h)
+		out[i] = hit
+		if hit {
+			hits++
+		}
+	}
+	return hits
+}
+
+// blockedAddGeneric is the specification of the batch add.
+func blockedAddGeneric(words []uint64, k uint32, hs []uint64) {
+	lines := uint64(len(words)) / 8
+	for _, h := range hs {
+		base := BlockedLine(h, lines) * 8
+		line := words[base : base+8 : base+8]
+		m := BlockedMask(h, k)
+		for w := range m {
+			line[w] |= m[w]
+		}
+	}
+}

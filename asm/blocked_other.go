@@ -1,0 +1,9 @@
+//go:build !amd64 || !gc || purego
+
+package asm
+
+func blockedTest(words []uint64, k uint32, hs []uint64, out []bool) int {
+	return blockedTestGeneric(words, k, hs, out)
+}
+
+func blockedAdd(words []uint64, k uint32, hs []uint64) { blockedAddGeneric(words, k, hs) }

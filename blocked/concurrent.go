@@ -1,0 +1,53 @@
+package blocked
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// AddHashConcurrent adds a key given its hash and may run on any number of
+// goroutines at once with other *Concurrent calls: it sets each word's bit
+// with an atomic OR, so no lock is taken and no bit is lost. Plain
+// methods (Add, AddHashes, Test, Union, ...) must not overlap with it;
+// readers that run beside concurrent writers use TestHashConcurrent.
+func (f *Filter) AddHashConcurrent(h uint64) {
+	base := Line(h, f.lines) * 8
+	line := f.words[base : base+8 : base+8]
+	m := Mask(h, f.k)
+	for w := range m {
+		if m[w] != 0 {
+			atomic.OrUint64(&line[w], m[w])
+		}
+	}
+	runtime.KeepAlive(f.storage)
+}
+
+// AddConcurrent is Add for concurrent writers (see AddHashConcurrent).
+func (f *Filter) AddConcurrent(key []byte) { f.AddHashConcurrent(f.hash(key)) }
+
+// AddHashesConcurrent adds every hash with AddHashConcurrent.
+func (f *Filter) AddHashesConcurrent(hs []uint64) {
+	for _, h := range hs {
+		f.AddHashConcurrent(h)
+	}
+}
+
+// TestHashConcurrent is TestHash with atomic loads, safe beside
+// concurrent AddHashConcurrent calls. A key whose AddHashConcurrent has
+// returned tests true.
+func (f *Filter) TestHashConcurrent(h uint64) bool {
+	base := Line(h, f.lines) * 8
+	line := f.words[base : base+8 : base+8]
+	m := Mask(h, f.k)
+	var miss uint64
+	for w := range m {
+		if m[w] != 0 {
+			miss |= m[w] &^ atomic.LoadUint64(&line[w])
+		}
+	}
+	runtime.KeepAlive(f.storage)
+	return miss == 0
+}
+
+// TestConcurrent is Test for readers beside concurrent writers.
+func (f *Filter) TestConcurrent(key []byte) bool { return f.TestHashConcurrent(f.hash(key)) }

@@ -1,0 +1,312 @@
+package blocked
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"runtime"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// Filter is a cache-line-blocked Bloom filter. Its methods are not safe
+// for concurrent use, except the *Concurrent ones among themselves (see
+// AddHashConcurrent).
+type Filter struct {
+	storage *engine.Storage
+	words   []uint64 // storage.Words(): lines*8 words
+	lines   uint64
+	k       uint32
+	seed    uint64
+	key     uint64 // engine.Uint64Key(seed), for the uint64 forms
+}
+
+var _ engine.Filter = (*Filter)(nil)
+
+func config(opts []engine.Option) (engine.Config, error) {
+	c := engine.Apply(opts)
+	for _, v := range c.Family() {
+		return c, engine.UnknownOption("blocked", v)
+	}
+	return c, nil
+}
+
+// New returns a filter sized for n keys at false-positive rate p: k and
+// the bits per key come from BitsPerKeyAndK(p), the array is rounded up to
+// whole lines.
+func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
+	if err := engine.CheckNP(n, p); err != nil {
+		return nil, err
+	}
+	bpk, k, err := BitsPerKeyAndK(p)
+	if err != nil {
+		return nil, err
+	}
+	m := math.Ceil(float64(n)*bpk/LineBits) * LineBits
+	if m > engine.MaxBits {
+		return nil, fmt.Errorf("%w: n = %d, p = %v needs %.3g bits, above the maximum %d", engine.ErrParam, n, p, m, uint64(engine.MaxBits))
+	}
+	return NewMK(uint64(m), k, opts...)
+}
+
+// NewMK returns a filter of m bits rounded up to whole 512-bit lines with
+// k probes per key, for experiments with a fixed array.
+func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
+	if err := engine.CheckMK(m, k, asm.BlockedMaxK); err != nil {
+		return nil, err
+	}
+	c, err := config(opts)
+	if err != nil {
+		return nil, err
+	}
+	lines := (m + LineBits - 1) / LineBits
+	s, err := engine.NewStorage(lines*8, c.HugePages)
+	if err != nil {
+		return nil, err
+	}
+	return newFilter(s, lines, k, c.Seed), nil
+}
+
+// FromWords returns a filter over a copy of words, which must hold a whole
+// number of lines laid out as Line and Mask say, with k probes. It is the
+// constructor for another structure that converts itself into an
+// equivalent blocked filter.
+func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error) {
+	if len(words) == 0 || len(words)%8 != 0 {
+		return nil, fmt.Errorf("%w: %d words are not a whole number of 8-word lines", engine.ErrParam, len(words))
+	}
+	f, err := NewMK(uint64(len(words))*64, k, opts...)
+	if err != nil {
+		return nil, err
+	}
+	copy(f.words, words)
+	return f, nil
+}
+
+func newFilter(s *engine.Storage, lines uint64, k uint32, seed uint64) *Filter {
+	return &Filter{storage: s, words: s.Words(), lines: lines, k: k, seed: seed, key: engine.Uint64Key(seed)}
+}
+
+// Line returns the index of the line a key with hash h occupies in a
+// filter of lines lines.
+func Line(h, lines uint64) uint64 { return asm.BlockedLine(h, lines) }
+
+// Mask returns the bits a key with hash h sets in its line, word by word,
+// with k probes (the layout in the package doc).
+func Mask(h uint64, k uint32) [8]uint64 { return asm.BlockedMask(h, k) }
+
+// M returns the number of bits, a multiple of 512.
+func (f *Filter) M() uint64 { return f.lines * LineBits }
+
+// K returns the number of probes per key.
+func (f *Filter) K() uint32 { return f.k }
+
+// Lines returns the number of 64-byte lines.
+func (f *Filter) Lines() uint64 { return f.lines }
+
+// Seed returns the hash seed.
+func (f *Filter) Seed() uint64 { return f.seed }
+
+// SizeBytes returns the size of the bit array.
+func (f *Filter) SizeBytes() uint64 { return f.lines * 64 }
+
+// HugePages reports whether the array lives in huge-page-advised memory.
+func (f *Filter) HugePages() bool { return f.storage.HugePages() }
+
+// Words returns the bit array (lines*8 words, laid out as Line and Mask
+// say). It aliases the filter and is invalid after Close.
+func (f *Filter) Words() []uint64 { return f.words }
+
+// Close releases a huge-page array at once instead of at garbage
+// collection. The filter must not be used afterwards.
+func (f *Filter) Close() error {
+	f.words, f.lines = nil, 0
+	return f.storage.Close()
+}
+
+func (f *Filter) hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
+
+// AddHash adds a key given its hash engine.HashSeed(key, f.Seed()).
+func (f *Filter) AddHash(h uint64) {
+	base := Line(h, f.lines) * 8
+	line := f.words[base : base+8 : base+8]
+	m := Mask(h, f.k)
+	for w := range m {
+		line[w] |= m[w]
+	}
+	runtime.KeepAlive(f.storage)
+}
+
+// TestHash reports whether the key with hash h may have been added.
+func (f *Filter) TestHash(h uint64) bool {
+	base := Line(h, f.lines) * 8
+	line := f.words[base : base+8 : base+8]
+	var miss uint64
+	if f.k == 8 {
+		g := h * asm.BlockedMul
+		for w := range 8 {
+			miss |= ^line[w] >> ((g >> (58 - 6*w)) & 63)
+		}
+		miss &= 1
+	} else {
+		m := Mask(h, f.k)
+		for w := range m {
+			miss |= m[w] &^ line[w]
+		}
+	}
+	runtime.KeepAlive(f.storage)
+	return miss == 0
+}
+
+// Add adds key.
+func (f *Filter) Add(key []byte) { f.AddHash(f.hash(key)) }
+
+// Test reports whether key may have been added; false is certain.
+func (f *Filter) Test(key []byte) bool { return f.TestHash(f.hash(key)) }
+
+// AddHashes adds every hash in hs with the batch kernel.
+func (f *Filter) AddHashes(hs []uint64) {
+	asm.BlockedAddHashes(f.words, f.k, hs)
+	runtime.KeepAlive(f.storage)
+}
+
+// TestHashes sets out[i] = TestHash(hs[i]) with the batch kernel and
+// returns the number of hits. out must be at least as long as hs.
+func (f *Filter) TestHashes(hs []uint64, out []bool) int {
+	n := asm.BlockedTestHashes(f.words, f.k, hs, out)
+	runtime.KeepAlive(f.storage)
+	return n
+}
+
+// AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
+func (f *Filter) AddUint64s(ks []uint64) {
+	asm.BlockedAddUint64s(f.words, f.k, ks, f.seed)
+	runtime.KeepAlive(f.storage)
+}
+
+// TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
+// and returns the number of hits. out must be at least as long as ks.
+func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
+	n := asm.BlockedTestUint64s(f.words, f.k, ks, f.seed, out)
+	runtime.KeepAlive(f.storage)
+	return n
+}
+
+// keyChunk is how many byte keys the batch forms hash at a time.
+const keyChunk = 256
+
+// AddKeys adds every key.
+func (f *Filter) AddKeys(keys [][]byte) {
+	var hs [keyChunk]uint64
+	for len(keys) > 0 {
+		c := min(len(keys), keyChunk)
+		for i, key := range keys[:c] {
+			hs[i] = f.hash(key)
+		}
+		f.AddHashes(hs[:c])
+		keys = keys[c:]
+	}
+}
+
+// TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
+// out must be at least as long as keys.
+func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
+	out = out[:len(keys)]
+	var hs [keyChunk]uint64
+	hits := 0
+	for len(keys) > 0 {
+		c := min(len(keys), keyChunk)
+		for i, key := range keys[:c] {
+			hs[i] = f.hash(key)
+		}
+		hits += f.TestHashes(hs[:c], out[:c])
+		keys, out = keys[c:], out[c:]
+	}
+	return hits
+}
+
+// compatible reports why g cannot be combined with f, if it cannot.
+func (f *Filter) compatible(g *Filter) error {
+	if f.lines != g.lines || f.k != g.k || f.seed != g.seed {
+		return fmt.Errorf("%w: blocked filters differ (lines %d/%d, k %d/%d, seed %d/%d)",
+			engine.ErrParam, f.lines, g.lines, f.k, g.k, f.seed, g.seed)
+	}
+	return nil
+}
+
+// Union adds every key of g to f: a bitwise OR. Both must have the same
+// size, k and seed.
+func (f *Filter) Union(g *Filter) error {
+	if err := f.compatible(g); err != nil {
+		return err
+	}
+	for i, w := range g.words {
+		f.words[i] |= w
+	}
+	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(g.storage)
+	return nil
+}
+
+// Equal reports whether f and g have the same parameters and bits.
+func (f *Filter) Equal(g *Filter) bool {
+	if f.compatible(g) != nil {
+		return false
+	}
+	for i, w := range g.words {
+		if f.words[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// Clone returns an independent copy of f with the same storage mode.
+func (f *Filter) Clone() (*Filter, error) {
+	mode := engine.HugePagesNever
+	if f.HugePages() {
+		mode = engine.HugePagesAlways
+	}
+	s, err := engine.NewStorage(f.lines*8, mode)
+	if err != nil {
+		return nil, err
+	}
+	g := newFilter(s, f.lines, f.k, f.seed)
+	copy(g.words, f.words)
+	runtime.KeepAlive(f.storage)
+	return g, nil
+}
+
+// Reset clears every bit.
+func (f *Filter) Reset() {
+	clear(f.words)
+	runtime.KeepAlive(f.storage)
+}
+
+// setBits counts the bits that are one.
+func (f *Filter) setBits() uint64 {
+	var n uint64
+	for _, w := range f.words {
+		n += uint64(bits.OnesCount64(w))
+	}
+	runtime.KeepAlive(f.storage)
+	return n
+}
+
+// FillRatio returns the fraction of bits that are one.
+func (f *Filter) FillRatio() float64 { return float64(f.setBits()) / float64(f.M()) }
+
+// EstimatedCount estimates the number of distinct keys added from the
+// number of set bits (Swamidass & Baldi): every key sets k bits spread
+// uniformly over the array, as in a standard Bloom filter.
+func (f *Filter) EstimatedCount() float64 { return engine.EstimateCount(f.M(), f.k, f.setBits()) }
+
+// EstimatedFPR is the model FPR at the estimated count.
+func (f *Filter) EstimatedFPR() float64 {
+	n := f.EstimatedCount()
+	if math.IsInf(n, 1) {
+		return 1
+	}
+	return FPR(f.M(), uint64(math.Round(n)), f.k)
+}

@@ -1,0 +1,112 @@
+package blocked
+
+import (
+	"io"
+	"runtime"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// formatVersion is the version of the serialized payload: the lines*8
+// words, little-endian, after an envelope whose parameters are
+// (bits, k).
+const formatVersion = 1
+
+func (f *Filter) header() engine.Header {
+	return engine.Header{Family: engine.FamilyBlocked, Version: formatVersion, Seed: f.seed, Params: []uint64{f.M(), uint64(f.k)}}
+}
+
+// MarshalBinary encodes the filter in the engine envelope.
+func (f *Filter) MarshalBinary() ([]byte, error) {
+	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
+	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.words))
+	runtime.KeepAlive(f.storage)
+	return out, err
+}
+
+// WriteTo writes MarshalBinary's bytes to w.
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.words))
+	runtime.KeepAlive(f.storage)
+	return n, err
+}
+
+// UnmarshalBinary replaces f by the filter encoded in data. Corrupted,
+// truncated or foreign bytes give an error wrapping engine.ErrFormat and
+// leave f unchanged.
+func (f *Filter) UnmarshalBinary(data []byte) error {
+	h, payload, err := engine.DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return f.decode(h, payload)
+}
+
+// ReadFrom reads one envelope from r and replaces f by its filter.
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
+	h, payload, n, err := engine.ReadEnvelope(r)
+	if err != nil {
+		return n, err
+	}
+	return n, f.decode(h, payload)
+}
+
+// Decode returns the filter encoded in data.
+func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
+	f := &Filter{}
+	if err := f.decodeWith(data, opts); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Read reads one filter from r.
+func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
+	h, payload, _, err := engine.ReadEnvelope(r)
+	if err != nil {
+		return nil, err
+	}
+	f := &Filter{}
+	return f, f.decodeOpts(h, payload, opts)
+}
+
+func (f *Filter) decodeWith(data []byte, opts []engine.Option) error {
+	h, payload, err := engine.DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return f.decodeOpts(h, payload, opts)
+}
+
+func (f *Filter) decode(h engine.Header, payload []byte) error {
+	mode := engine.HugePagesAuto
+	if f.storage != nil && f.storage.HugePages() {
+		mode = engine.HugePagesAlways
+	}
+	return f.decodeOpts(h, payload, []engine.Option{engine.WithHugePages(mode)})
+}
+
+func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
+	if err := h.Expect(engine.FamilyBlocked, formatVersion, 2); err != nil {
+		return err
+	}
+	m, k := h.Params[0], h.Params[1]
+	if m == 0 || m%LineBits != 0 || m > engine.MaxBits {
+		return engine.Errorf("blocked filter of %d bits, not a positive multiple of %d up to %d", m, LineBits, uint64(engine.MaxBits))
+	}
+	if k == 0 || k > asm.BlockedMaxK {
+		return engine.Errorf("blocked filter with k = %d, outside [1, %d]", k, asm.BlockedMaxK)
+	}
+	if uint64(len(payload)) != m/8 {
+		return engine.Errorf("blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
+	}
+	c := engine.Apply(opts)
+	s, err := engine.NewStorage(m/64, c.HugePages)
+	if err != nil {
+		return err
+	}
+	engine.CopyWords(s.Words(), payload)
+	*f = *newFilter(s, m/LineBits, uint32(k), h.Seed)
+	return nil
+}
