@@ -1,0 +1,181 @@
+package spatial
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// hashFor returns a hash whose two probes in an 8-cell filter are cells p0
+// and p1: the top three bits of h and of h + rotl(h, 32).
+func hashFor(p0, p1 uint64) uint64 { return p0<<61 | (p1-p0)&7<<29 }
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+
+// TestStatsHand builds an 8-cell, k = 2, 3-area filter whose every probe
+// is known and compares each statistic with figures worked out by hand
+// (fractions of q = 7/8, evaluated exactly).
+func TestStatsHand(t *testing.T) {
+	f, err := NewMK(8, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inserts := []struct {
+		p0, p1 uint64
+		area   int
+	}{
+		{0, 1, 1}, // A: cells 0, 1 <- 1
+		{1, 2, 1}, // B: cell 1 self-collision, cell 2 <- 1
+		{2, 3, 2}, // C: cell 2 1 -> 2 (collision), cell 3 <- 2
+		{3, 3, 3}, // D: cell 3 2 -> 3 (collision), then 3 again (self-collision)
+	}
+	for _, in := range inserts {
+		h := hashFor(in.p0, in.p1)
+		if asm.SpatialProbe(h, 0, 8) != in.p0 || asm.SpatialProbe(h, 1, 8) != in.p1 {
+			t.Fatalf("hashFor(%d, %d) probes %d, %d", in.p0, in.p1, asm.SpatialProbe(h, 0, 8), asm.SpatialProbe(h, 1, 8))
+		}
+		if err := f.InsertHash(h, in.area); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := f.cells[:8], []byte{1, 1, 2, 3, 0, 0, 0, 0}; string(got) != string(want) {
+		t.Fatalf("cells %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		p0, p1 uint64
+		want   int
+	}{{0, 1, 1}, {1, 2, 1}, {2, 3, 2}, {3, 3, 3}, {0, 3, 1}, {2, 2, 2}, {3, 4, 0}} {
+		if got := f.CheckHash(hashFor(c.p0, c.p1)); got != c.want {
+			t.Errorf("CheckHash(cells %d, %d) = %d, want %d", c.p0, c.p1, got, c.want)
+		}
+	}
+
+	s := f.Stats()
+	// Filter: 4 of 8 cells set; a priori z(4 keys) = (7/8)^8.
+	if s.Members != 4 || s.Collisions != 4 || s.NonZero != 4 || s.Sparsity != 0.5 || s.FPR != 0.25 {
+		t.Errorf("filter stats %+v", s)
+	}
+	if !near(s.FPRAPriori, 0.4308492554096155) || !near(s.Safeness, 0.6491048908686142) {
+		t.Errorf("a-priori FPR %v, safeness %v", s.FPRAPriori, s.Safeness)
+	}
+	want := []AreaStats{
+		// Area 1: 2 cells of 2*2-1 written; FPR (4/8)^2-(2/8)^2; a priori
+		// isep (1-z(2))^2 with z(2) = (7/8)^4.
+		{Area: 1, Members: 2, Cells: 2, SelfCollisions: 1, Emersion: 2.0 / 3, ISEP: 1.0 / 9, FPR: 0.1875,
+			ExpectedCells: 1.9405817985534668, ExpectedEmersion: 0.586181640625,
+			FPRAPriori: 0.25960362085379884, ISEPAPriori: 0.17124563455581665, Safeness: 0.686833798242791},
+		// Area 2: 1 cell of 2 written; FPR (2/8)^2-(1/8)^2; z(1) = (7/8)^2.
+		{Area: 2, Members: 1, Cells: 1, SelfCollisions: 0, Emersion: 0.5, ISEP: 0.25, FPR: 0.046875,
+			ExpectedCells: 1.435546875, ExpectedEmersion: 0.765625,
+			FPRAPriori: 0.11631399393081665, ISEPAPriori: 0.054931640625, Safeness: 0.945068359375},
+		// Area 3: 1 cell of 2-1 written, nothing above it.
+		{Area: 3, Members: 1, Cells: 1, SelfCollisions: 1, Emersion: 1, ISEP: 0, FPR: 0.015625,
+			ExpectedCells: 1.875, ExpectedEmersion: 1,
+			FPRAPriori: 0.054931640625, ISEPAPriori: 0, Safeness: 1},
+	}
+	for i, w := range want {
+		g := s.Area[i]
+		if g.Area != w.Area || g.Members != w.Members || g.Cells != w.Cells || g.SelfCollisions != w.SelfCollisions {
+			t.Errorf("area %d counts %+v, want %+v", w.Area, g, w)
+		}
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{
+			{"Emersion", g.Emersion, w.Emersion}, {"ISEP", g.ISEP, w.ISEP}, {"FPR", g.FPR, w.FPR},
+			{"ExpectedCells", g.ExpectedCells, w.ExpectedCells}, {"ExpectedEmersion", g.ExpectedEmersion, w.ExpectedEmersion},
+			{"FPRAPriori", g.FPRAPriori, w.FPRAPriori}, {"ISEPAPriori", g.ISEPAPriori, w.ISEPAPriori}, {"Safeness", g.Safeness, w.Safeness},
+		} {
+			if !near(c.got, c.want) {
+				t.Errorf("area %d %s = %v, want %v", w.Area, c.name, c.got, c.want)
+			}
+		}
+	}
+
+	summary := f.String()
+	for _, line := range []string{"8 cells of 1 byte(s), k = 2, 3 areas", "members 4, collisions 4, non-empty cells 4, sparsity 0.500000"} {
+		if !strings.Contains(summary, line) {
+			t.Errorf("summary lacks %q:\n%s", line, summary)
+		}
+	}
+	if n := strings.Count(summary, "\n"); n != 4+3 {
+		t.Errorf("summary has %d lines, want 7:\n%s", n, summary)
+	}
+}
+
+func TestStatsEmptyArea(t *testing.T) {
+	f := mustNew(t, 100, 3, 0.01)
+	_ = f.Insert([]byte("a"), 2)
+	s := f.Stats()
+	if !math.IsNaN(s.Area[0].Emersion) || !math.IsNaN(s.Area[0].ISEP) || s.Area[0].Safeness != 1 {
+		t.Errorf("area without members: %+v", s.Area[0])
+	}
+	if !strings.Contains(f.String(), " - ") {
+		t.Errorf("summary does not mark the undefined emersion:\n%s", f.String())
+	}
+}
+
+// TestAreaModel is the 10-area workload: 20000 keys per area in a filter
+// sized for 1% overall. On 1e6 absent keys the count checked as each area
+// lies inside the 99.9% binomial bounds of both the a-priori and the
+// a-posteriori area FPR, and for each area the members reported in a
+// higher area lie inside the bounds of the a-priori inter-set error and
+// of its a-posteriori estimate (1 - emersion)^k.
+func TestAreaModel(t *testing.T) {
+	const areas, perArea, absent = 10, 20000, 1_000_000
+	f := mustNew(t, areas*perArea, areas, 0.01)
+	for area := 1; area <= areas; area++ {
+		_, ks := keysOf(uint64(area), perArea)
+		if err := f.InsertUint64s(ks, area); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := f.Stats()
+
+	_, ks := keysOf(1000, absent)
+	out := make([]uint16, absent)
+	f.CheckUint64s(ks, out)
+	perLabel := make([]uint64, areas+1)
+	for _, v := range out {
+		perLabel[v]++
+	}
+	inside := func(what string, count, trials uint64, p float64) {
+		lo, hi := engine.BinomialBounds(trials, p, engine.Z999)
+		if float64(count) < lo || float64(count) > hi {
+			t.Errorf("%s: %d of %d, model %.4g expects [%.1f, %.1f]", what, count, trials, p, lo, hi)
+		}
+	}
+	positives := absent - perLabel[0]
+	inside("filter FPR a priori", positives, absent, s.FPRAPriori)
+	inside("filter FPR a posteriori", positives, absent, s.FPR)
+	for _, a := range s.Area {
+		inside("FPR a priori of area "+strconv.Itoa(a.Area), perLabel[a.Area], absent, a.FPRAPriori)
+		inside("FPR a posteriori of area "+strconv.Itoa(a.Area), perLabel[a.Area], absent, a.FPR)
+
+		_, ks := keysOf(uint64(a.Area), perArea)
+		f.CheckUint64s(ks, out[:perArea])
+		var above uint64
+		for _, v := range out[:perArea] {
+			if int(v) > a.Area {
+				above++
+			}
+		}
+		inside("inter-set error a priori of area "+strconv.Itoa(a.Area), above, perArea, a.ISEPAPriori)
+		inside("inter-set error a posteriori of area "+strconv.Itoa(a.Area), above, perArea, a.ISEP)
+		if math.Abs(float64(a.Cells)-a.ExpectedCells) > 5*math.Sqrt(a.ExpectedCells)+1 {
+			t.Errorf("area %d: %d cells, model expects %.1f", a.Area, a.Cells, a.ExpectedCells)
+		}
+	}
+	if testing.Verbose() {
+		_ = s.WriteSummary(testWriter{t})
+		t.Logf("measured per label: %v", perLabel)
+	}
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
