@@ -219,3 +219,14 @@ func (k *Keys) Write(w io.Writer) error {
 	}
 	return bw.Flush()
 }
+
+// Integers returns n distinct 8-byte keys, Mix64(first+i) for i < n, in
+// binary form. Ranges that do not overlap give disjoint key sets, so
+// members and non-members of a sized experiment never collide.
+func Integers(first uint64, n int) *Keys {
+	k := newKeys(0, Binary, n)
+	for i := range uint64(n) {
+		k.appendBinary(Mix64(first + i))
+	}
+	return k
+}

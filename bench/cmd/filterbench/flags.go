@@ -1,0 +1,193 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/bench/experiment"
+	"github.com/filterengine/filterengine/bench/filters"
+)
+
+// options are the command's flags before they become a Config.
+type options struct {
+	rows, krows, checkpoints, probes, sizedProbes, reps, batch int
+	bits                                                       uint64
+	k, kmin, kmax                                              uint
+	dists, format, filters, experiments, out, writeData        string
+	sizedN, sizedP, kernelN                                    string
+	quick                                                      bool
+}
+
+// quickValues replace the defaults of every flag not given explicitly
+// under -quick: the whole run then takes well under a minute here.
+var quickValues = map[string]string{
+	"rows": "200000", "krows": "100000", "probes": "100000",
+	"n": "100000", "p": "0.01,0.001", "sized-probes": "200000", "kernel-n": "100000",
+	"reps": "1", "checkpoints": "5",
+}
+
+func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("filterbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var((*count)(&o.rows), "rows", "rows of each data set streamed in experiment a (the seed used 1e8)")
+	fs.Uint64Var(&o.bits, "bits", 0, "bit array of experiments a and b; 0 scales the seed's 1e8 bits for 1e8 rows to one bit per row")
+	fs.UintVar(&o.k, "k", dataset.SeedK, "probes in experiment a")
+	fs.IntVar(&o.checkpoints, "checkpoints", 10, "FPR checkpoints while streaming in experiment a")
+	fs.Var((*count)(&o.probes), "probes", "never-inserted values tested at each checkpoint of a and b")
+	fs.Var((*count)(&o.krows), "krows", "rows of each data set in experiment b")
+	fs.UintVar(&o.kmin, "kmin", 2, "smallest k of experiment b")
+	fs.UintVar(&o.kmax, "kmax", 16, "largest k of experiment b")
+	fs.StringVar(&o.sizedN, "n", "1e6,1e7", "key counts of experiment c")
+	fs.StringVar(&o.sizedP, "p", "0.01,0.001", "target false-positive rates of experiment c")
+	fs.Var((*count)(&o.sizedProbes), "sized-probes", "non-member keys tested per filter in experiments c and d")
+	fs.StringVar(&o.kernelN, "kernel-n", "1e6,1e7", "key counts of experiment d (p = 1%)")
+	fs.IntVar(&o.reps, "reps", 3, "repetitions of each timing in c and d; the median is reported")
+	fs.IntVar(&o.batch, "batch", 4096, "keys per batch handed to a filter")
+	fs.StringVar(&o.dists, "dists", "normal,uniform,exponential", "data sets, comma-separated")
+	fs.StringVar(&o.format, "format", "text", "keys of the data sets: text (the seed's lines) or binary (8-byte float64)")
+	fs.StringVar(&o.filters, "filters", "all", "filters, comma-separated: names, 'ours', 'peers' or 'all'")
+	fs.StringVar(&o.experiments, "experiments", "all", "experiments to run, comma-separated subset of a,b,c,d")
+	fs.StringVar(&o.out, "out", "out", "output directory for report.md, CSV files and plots")
+	fs.StringVar(&o.writeData, "write-data", "", "also write each data set (rows values) to this directory, as the seed's files")
+	fs.BoolVar(&o.quick, "quick", false, "small sizes for a run under a minute (explicit flags still win)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: filterbench [flags]\n\nRuns the seed-004 experiments (a: seed configuration, b: k sweep, c: sized filters,\nd: kernels against generic) over this library's filters and peer libraries, and writes\na Markdown report, CSV files and plots.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// errUsage marks an error after which the usage is printed.
+var errUsage = errors.New("usage")
+
+// parseFlags reads args into a Config; any error is a usage error.
+func parseFlags(args []string, stderr io.Writer) (*options, experiment.Config, error) {
+	o := &options{rows: 10_000_000, probes: 1_000_000, krows: 2_000_000, sizedProbes: 1_000_000}
+	fs := newFlagSet(o, stderr)
+	if err := fs.Parse(args); err != nil {
+		return nil, experiment.Config{}, err // flag has printed the message and usage
+	}
+	if fs.NArg() > 0 {
+		return o, experiment.Config{}, usageErr(fs, "unexpected arguments %q", fs.Args())
+	}
+	if o.quick {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for name, v := range quickValues {
+			if !set[name] {
+				fs.Set(name, v)
+			}
+		}
+	}
+	c, err := o.config()
+	if err != nil {
+		return o, c, usageErr(fs, "%v", err)
+	}
+	return o, c, nil
+}
+
+func usageErr(fs *flag.FlagSet, format string, args ...any) error {
+	fmt.Fprintf(fs.Output(), "filterbench: "+format+"\n\n", args...)
+	fs.Usage()
+	return errUsage
+}
+
+func (o *options) config() (experiment.Config, error) {
+	c := experiment.Config{
+		Rows: o.rows, Bits: o.bits, K: uint32(o.k), Checkpoints: o.checkpoints, Probes: o.probes,
+		KRows: o.krows, KMin: uint32(o.kmin), KMax: uint32(o.kmax),
+		SizedProbes: o.sizedProbes, Reps: o.reps, Batch: o.batch,
+	}
+	var err error
+	positive := map[string]int{"rows": o.rows, "krows": o.krows, "checkpoints": o.checkpoints, "probes": o.probes,
+		"sized-probes": o.sizedProbes, "reps": o.reps, "batch": o.batch}
+	for _, name := range []string{"rows", "krows", "checkpoints", "probes", "sized-probes", "reps", "batch"} {
+		if positive[name] <= 0 {
+			return c, fmt.Errorf("-%s must be positive, got %d", name, positive[name])
+		}
+	}
+	if o.k < 1 || o.kmin < 1 || o.kmin > o.kmax || o.kmax > 64 {
+		return c, fmt.Errorf("need 1 <= -k, 1 <= -kmin <= -kmax <= 64 (got k = %d, kmin = %d, kmax = %d)", o.k, o.kmin, o.kmax)
+	}
+	if c.Experiments, err = experiment.ParseExperiments(o.experiments); err != nil {
+		return c, err
+	}
+	if c.Entries, err = filters.Select(o.filters); err != nil {
+		return c, err
+	}
+	if c.Format, err = dataset.ParseFormat(o.format); err != nil {
+		return c, err
+	}
+	for _, name := range splitList(o.dists) {
+		d, err := dataset.ParseDistribution(name)
+		if err != nil {
+			return c, err
+		}
+		c.Dists = append(c.Dists, d)
+	}
+	if len(c.Dists) == 0 {
+		return c, fmt.Errorf("-dists names no data set")
+	}
+	if c.SizedN, err = parseCounts("n", o.sizedN); err != nil {
+		return c, err
+	}
+	if c.KernelN, err = parseCounts("kernel-n", o.kernelN); err != nil {
+		return c, err
+	}
+	for _, s := range splitList(o.sizedP) {
+		p, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(p > 0 && p < 1) {
+			return c, fmt.Errorf("-p: %q is not a rate in (0, 1)", s)
+		}
+		c.SizedP = append(c.SizedP, p)
+	}
+	if len(c.SizedP) == 0 {
+		return c, fmt.Errorf("-p names no rate")
+	}
+	return c, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// parseCounts reads positive key counts, accepting 1e6-style notation.
+func parseCounts(flagName, s string) ([]uint64, error) {
+	var out []uint64
+	for _, f := range splitList(s) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || v < 1 || v > 1e10 || v != float64(uint64(v)) {
+			return nil, fmt.Errorf("-%s: %q is not a key count between 1 and 1e10", flagName, f)
+		}
+		out = append(out, uint64(v))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-%s names no key count", flagName)
+	}
+	return out, nil
+}
+
+// count is an int flag that also accepts 1e6-style notation.
+type count int
+
+func (c *count) String() string { return strconv.Itoa(int(*c)) }
+
+func (c *count) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v != float64(int(v)) || v > 1e12 {
+		return fmt.Errorf("%q is not a whole number", s)
+	}
+	*c = count(v)
+	return nil
+}

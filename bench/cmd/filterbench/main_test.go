@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/filterengine/filterengine/bench/filters"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// quickBits gives experiment a 10 bits per row in the tests (k = 10), so
+// its FPR sits near 1% where the comparison with the model has power;
+// the scaled default (one bit per row) saturates at 200k rows.
+const quickBits = "2000000"
+
+var (
+	quickOnce sync.Once
+	quickDir  string
+	quickOut  string
+	quickErr  string
+	quickCode int
+)
+
+// quickRun runs `filterbench -quick` once for every test of the package.
+func quickRun(t *testing.T) string {
+	t.Helper()
+	quickOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "filterbench-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		quickDir = dir
+		var out, errb bytes.Buffer
+		quickCode = run(context.Background(), []string{"-quick", "-bits", quickBits, "-out", dir}, &out, &errb, nil)
+		quickOut, quickErr = out.String(), errb.String()
+	})
+	if quickCode != 0 {
+		t.Fatalf("filterbench -quick exited %d\nstderr:\n%s", quickCode, quickErr)
+	}
+	return quickDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if quickDir != "" {
+		os.RemoveAll(quickDir)
+	}
+	os.Exit(code)
+}
+
+// Every registered entry has a row in table c, every entry with an (m, k)
+// form one in table a, and the terminal shows the same tables.
+func TestQuickReportHasEveryFilter(t *testing.T) {
+	dir := quickRun(t)
+	md, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	for _, s := range strings.Split(string(md), "### ")[1:] {
+		sections[s[:2]] = s
+	}
+	for _, want := range []string{"a.", "b.", "c.", "d."} {
+		if sections[want] == "" {
+			t.Fatalf("report has no table %s", want)
+		}
+	}
+	for _, e := range filters.All() {
+		row := "| " + e.Name + " |"
+		if !strings.Contains(sections["c."], row) {
+			t.Errorf("table c has no row for %s", e.Name)
+		}
+		if e.NewMK != nil && !strings.Contains(sections["a."], "| "+e.Name+" |") {
+			t.Errorf("table a has no row for %s", e.Name)
+		}
+		if e.Kind == filters.Ours && e.Kernels && !strings.Contains(sections["d."], row) {
+			t.Errorf("table d has no row for %s", e.Name)
+		}
+		if !strings.Contains(quickOut, e.Name) {
+			t.Errorf("terminal output does not mention %s", e.Name)
+		}
+	}
+}
+
+func TestQuickPlotsDecode(t *testing.T) {
+	dir := quickRun(t)
+	for _, pattern := range []string{"a_fpr_*", "a_time*", "b_fpr_k_*", "b_time_k_*", "c_nskey_*", "d_speedup*"} {
+		for _, ext := range []string{".png", ".svg"} {
+			files, _ := filepath.Glob(filepath.Join(dir, pattern+ext))
+			if len(files) == 0 {
+				t.Errorf("no plot %s%s", pattern, ext)
+			}
+			for _, f := range files {
+				checkImage(t, f)
+			}
+		}
+	}
+}
+
+func checkImage(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if strings.HasSuffix(path, ".png") {
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			return
+		}
+		if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 100 {
+			t.Errorf("%s: %v is too small to be a plot", path, b)
+		}
+		return
+	}
+	dec := xml.NewDecoder(f)
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Errorf("%s: not XML: %v", path, err)
+			return
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Errorf("%s: root element %q, want svg", path, root)
+	}
+}
+
+func readCSV(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func num(t *testing.T, row map[string]string, col string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(row[col], 64)
+	if err != nil {
+		t.Fatalf("column %s = %q: %v", col, row[col], err)
+	}
+	return v
+}
+
+// checkFPR asserts that false positives among tested keys fall inside the
+// 99.9% binomial range of the model; classic's model is recomputed here
+// from the m and k the run reports, not taken from the run.
+func checkFPR(t *testing.T, where string, row map[string]string, n float64) {
+	t.Helper()
+	model := num(t, row, "model_fpr")
+	if row["filter"] == "classic" {
+		model = engine.FPR(uint64(num(t, row, "m")), uint64(n), uint32(num(t, row, "k")))
+	}
+	if math.IsNaN(model) {
+		return
+	}
+	tested, fp := num(t, row, "tested"), num(t, row, "false_positives")
+	lo, hi := engine.BinomialBounds(uint64(tested), model, engine.Z999)
+	if fp < lo || fp > hi {
+		t.Errorf("%s %s: %v false positives in %v, model %v allows [%.0f, %.0f]", where, row["filter"], fp, tested, model, lo, hi)
+	}
+}
+
+func TestQuickFPRMatchesModels(t *testing.T) {
+	dir := quickRun(t)
+	checked := map[string]int{}
+	for _, r := range readCSV(t, filepath.Join(dir, "sized.csv")) {
+		if fn := num(t, r, "false_negatives"); fn != 0 {
+			t.Errorf("c %s n=%s: %v false negatives", r["filter"], r["n"], fn)
+		}
+		checkFPR(t, "c n="+r["n"]+" p="+r["p"], r, num(t, r, "n"))
+		checked[r["filter"]]++
+	}
+	for _, name := range []string{"stream.csv", "ksweep.csv"} {
+		for _, r := range readCSV(t, filepath.Join(dir, name)) {
+			checkFPR(t, name+" "+r["dist"]+" rows="+r["rows"]+" k="+r["k"], r, num(t, r, "distinct"))
+			checked[r["filter"]]++
+		}
+	}
+	if checked["classic"] == 0 {
+		t.Error("no classic FPR was checked")
+	}
+}
+
+func TestBadFlagsExitTwoWithUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"-no-such-flag"},
+		{"-rows", "-5"},
+		{"-rows", "many"},
+		{"-dists", "poisson"},
+		{"-filters", "cuckoo"},
+		{"-experiments", "z"},
+		{"-p", "1.5"},
+		{"-kmin", "9", "-kmax", "3"},
+		{"stray"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), args, &out, &errb, nil); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if !strings.Contains(errb.String(), "Usage: filterbench") {
+			t.Errorf("%v: no usage on stderr:\n%s", args, errb.String())
+		}
+	}
+}
+
+// A cancelled run stops at once and still writes a report marked as
+// interrupted.
+func TestCancelledRunWritesPartialReport(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	if code := run(ctx, []string{"-quick", "-out", dir}, &out, &errb, nil); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	md, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "Interrupted") {
+		t.Errorf("report of a cancelled run does not say it was interrupted")
+	}
+}

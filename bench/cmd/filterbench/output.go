@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/bench/experiment"
+	"github.com/filterengine/filterengine/bench/plots"
+	"github.com/filterengine/filterengine/bench/report"
+)
+
+// ReportFile is the Markdown report's name in the output directory.
+const ReportFile = "report.md"
+
+func newMeta(args []string, c experiment.Config, started time.Time) report.Meta {
+	m := report.Meta{
+		Command:  strings.TrimSpace("filterbench " + strings.Join(args, " ")),
+		Started:  started.Format(time.RFC3339),
+		Duration: time.Since(started).Round(time.Second).String(),
+		Machine:  fmt.Sprintf("%s, %d CPUs, %s, %s", cpuModel(), runtime.NumCPU(), runtime.GOOS+"/"+runtime.GOARCH, runtime.Version()),
+		Kernel:   fmt.Sprintf("%s (available: %v)", asm.Kernel(), asm.Available()),
+	}
+	var dists []string
+	for _, d := range c.Dists {
+		dists = append(dists, d.String())
+	}
+	if c.Experiments["a"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("a: data sets %s from seed 2022 as %s keys, %d rows, m = %d bits (the seed's 1e8 bits for 1e8 rows scaled to %d rows unless -bits), k = %d, %d checkpoints, %d never-inserted values tested at each",
+			strings.Join(dists, ", "), c.Format, c.Rows, c.StreamBits(), c.Rows, c.K, c.Checkpoints, c.Probes))
+	}
+	if c.Experiments["b"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("b: k = %d..%d, %d rows per data set, m = %d bits (a's bits per row)", c.KMin, c.KMax, c.KRows, c.KBits()))
+	}
+	if c.Experiments["c"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("c: n = %v, p = %v, 8-byte distinct keys, %d non-members, median of %d repetitions", c.SizedN, c.SizedP, c.SizedProbes, c.Reps))
+	}
+	if c.Experiments["d"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("d: n = %v, p = 0.01, levels %v, median of %d repetitions", c.KernelN, asm.Available(), c.Reps))
+	}
+	for _, e := range c.Entries {
+		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
+	}
+	return m
+}
+
+// cpuModel reads the CPU's name on Linux, or says it is unknown.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+// writeOutputs prints the tables and writes the CSV files, plots and
+// report into dir; it returns the paths written.
+func writeOutputs(dir string, meta report.Meta, r *experiment.Results, stdout io.Writer) ([]string, error) {
+	for _, t := range report.Tables(r) {
+		t.WriteText(stdout)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(stdout, "note: %s\n", n)
+	}
+	files, err := report.WriteCSV(dir, r)
+	if err != nil {
+		return files, err
+	}
+	pl, err := plots.WriteAll(dir, r)
+	if err != nil {
+		return files, err
+	}
+	for _, p := range pl {
+		files = append(files, filepath.Join(dir, p))
+	}
+	path := filepath.Join(dir, ReportFile)
+	f, err := os.Create(path)
+	if err != nil {
+		return files, err
+	}
+	report.WriteMarkdown(f, meta, r, pl)
+	if err := f.Close(); err != nil {
+		return files, err
+	}
+	return append([]string{path}, files...), nil
+}

@@ -1,0 +1,99 @@
+// Package experiment runs the bench's experiments over the filter
+// registry:
+//
+//	a  seed 004's configuration: each data set streamed into each filter of
+//	   m bits and k = 10 probes, FPR on never-inserted values at
+//	   checkpoints, total time per filter per distribution;
+//	b  FPR and time against k = 2..16 at the same bits per row;
+//	c  filters sized for p = 1% and 0.1% at n = 1e6 and 1e7: measured FPR,
+//	   bits per key, Add and Test ns/key per family and peer;
+//	d  every kernel level asm.Available() reports against the generic
+//	   reference, as a ratio.
+//
+// Every figure is measured in the run that reports it. Timings cover only
+// the filter calls: keys are generated beforehand and handed over in
+// batches (batch calls for this library, a loop per key for peers).
+package experiment
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/bench/filters"
+	"github.com/filterengine/filterengine/bench/progress"
+)
+
+// Names of the experiments, in run order.
+var Names = []string{"a", "b", "c", "d"}
+
+// ParseExperiments reads a comma-separated subset of Names ("" or "all"
+// for every one).
+func ParseExperiments(list string) (map[string]bool, error) {
+	out := map[string]bool{}
+	list = strings.TrimSpace(list)
+	if list == "" || list == "all" {
+		for _, n := range Names {
+			out[n] = true
+		}
+		return out, nil
+	}
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if !slices.Contains(Names, n) {
+			return nil, fmt.Errorf("unknown experiment %q (want a subset of %s)", n, strings.Join(Names, ","))
+		}
+		out[n] = true
+	}
+	return out, nil
+}
+
+// Config is one run's parameters; the command fills it from flags.
+type Config struct {
+	Experiments map[string]bool
+	Entries     []filters.Entry
+	Dists       []dataset.Distribution
+	Format      dataset.Format
+
+	// Rows streamed per data set in experiment a. Bits is a's array; 0
+	// scales the seed's 1e8 bits for 1e8 rows to one bit per row.
+	Rows        int
+	Bits        uint64
+	K           uint32
+	Checkpoints int
+	// Probes is the number of never-inserted values tested at each
+	// checkpoint of a and b.
+	Probes int
+
+	// KRows rows per data set for experiment b, over k = KMin..KMax, at
+	// a's bits per row.
+	KRows      int
+	KMin, KMax uint32
+
+	// SizedN and SizedP are c's key counts and target rates; SizedProbes
+	// the absent keys per filter. KernelN are d's key counts (p = 1%).
+	SizedN      []uint64
+	SizedP      []float64
+	SizedProbes int
+	KernelN     []uint64
+
+	// Reps repeats each timing of c and d; the median is reported.
+	Reps  int
+	Batch int
+
+	Progress *progress.Reporter
+}
+
+// StreamBits is the array of experiment a.
+func (c *Config) StreamBits() uint64 {
+	if c.Bits != 0 {
+		return c.Bits
+	}
+	return max(1, uint64(float64(c.Rows)*dataset.SeedBits/dataset.SeedRows))
+}
+
+// KBits is the array of experiment b: a's bits per row times KRows.
+func (c *Config) KBits() uint64 {
+	return max(1, uint64(float64(c.StreamBits())*float64(c.KRows)/float64(max(c.Rows, 1))))
+}

@@ -1,0 +1,100 @@
+package experiment
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/bench/filters"
+	"github.com/filterengine/filterengine/bench/progress"
+)
+
+// driver hands keys to filters in batches, timing only the filter calls
+// and stopping between batches when the context is cancelled.
+type driver struct {
+	ctx   context.Context
+	batch int
+	prog  *progress.Reporter
+	what  string
+	views [][]byte
+}
+
+func (d *driver) batchOf(keys *dataset.Keys, i, j int) filters.Batch {
+	d.views = keys.Views(d.views, i, j)
+	return filters.Batch{Keys: d.views, Ints: keys.Uint64s(i, j)}
+}
+
+// add inserts keys [from, to).
+func (d *driver) add(f filters.Filter, keys *dataset.Keys, from, to int) (time.Duration, error) {
+	var spent time.Duration
+	for i := from; i < to; i += d.batch {
+		if err := d.ctx.Err(); err != nil {
+			return spent, err
+		}
+		j := min(i+d.batch, to)
+		b := d.batchOf(keys, i, j)
+		t0 := time.Now()
+		f.Add(b)
+		spent += time.Since(t0)
+		d.prog.Advance(float64(j-i), d.what)
+	}
+	return spent, nil
+}
+
+// test tests keys [from, to) and returns how many tested present.
+func (d *driver) test(f filters.Filter, keys *dataset.Keys, from, to int) (int, time.Duration, error) {
+	var spent time.Duration
+	hits := 0
+	for i := from; i < to; i += d.batch {
+		if err := d.ctx.Err(); err != nil {
+			return hits, spent, err
+		}
+		j := min(i+d.batch, to)
+		b := d.batchOf(keys, i, j)
+		t0 := time.Now()
+		hits += f.Test(b)
+		spent += time.Since(t0)
+		d.prog.Advance(float64(j-i), d.what)
+	}
+	return hits, spent, nil
+}
+
+// build constructs a static filter from every key, timing the build.
+func (d *driver) build(e filters.Entry, keys *dataset.Keys) (filters.Filter, time.Duration, error) {
+	b := filters.Batch{Ints: keys.Uint64s(0, keys.Len())}
+	if b.Ints == nil {
+		b.Keys = keys.Views(nil, 0, keys.Len())
+	}
+	t0 := time.Now()
+	f, err := e.Build(b)
+	spent := time.Since(t0)
+	d.prog.Advance(float64(keys.Len()), d.what)
+	return f, spent, err
+}
+
+func nsPerKey(d time.Duration, keys int) float64 {
+	if keys == 0 {
+		return 0
+	}
+	return float64(d.Nanoseconds()) / float64(keys)
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func rate(hits, trials int) float64 {
+	if trials == 0 {
+		return 0
+	}
+	return float64(hits) / float64(trials)
+}

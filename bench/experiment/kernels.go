@@ -1,0 +1,80 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/bench/filters"
+)
+
+// kernelP is experiment d's target rate.
+const kernelP = 0.01
+
+// runKernels is experiment d: every entry whose batch calls dispatch on
+// kernels, at every level this CPU runs, against the generic level.
+func runKernels(d *driver, c *Config, r *Results) error {
+	var entries []filters.Entry
+	for _, e := range c.Entries {
+		if e.Kernels && !e.Static() {
+			entries = append(entries, e)
+		}
+	}
+	levels := asm.Available()
+	var total float64
+	for _, n := range c.KernelN {
+		total += float64(len(entries)*len(levels)*c.Reps) * float64(2*n+uint64(c.SizedProbes))
+	}
+	c.Progress.Phase(fmt.Sprintf("d: kernels %v against generic, n = %v, p = %v, %d reps", levels, c.KernelN, kernelP, c.Reps), total)
+	defer c.Progress.Done()
+	absent := dataset.Integers(absentFirst, c.SizedProbes)
+	for _, n := range c.KernelN {
+		members := dataset.Integers(0, int(n))
+		for _, e := range entries {
+			rows, err := kernelRows(d, c, e, n, levels, members, absent)
+			r.Kernels = append(r.Kernels, rows...)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func kernelRows(d *driver, c *Config, e filters.Entry, n uint64, levels []asm.Level, members, absent *dataset.Keys) ([]KernelRow, error) {
+	var rows []KernelRow
+	for _, l := range levels {
+		restore, err := asm.UseLevel(l)
+		if err != nil {
+			return rows, err
+		}
+		var add, member, absentNs []float64
+		var last measured
+		for rep := range c.Reps {
+			d.what = fmt.Sprintf("%s at %v, n = %d, rep %d/%d", e.Name, l, n, rep+1, c.Reps)
+			res, err := measure(d, e, n, kernelP, members, absent)
+			if err != nil {
+				restore()
+				return rows, err
+			}
+			add = append(add, nsPerKey(res.add, members.Len()))
+			member = append(member, nsPerKey(res.member, members.Len()))
+			absentNs = append(absentNs, nsPerKey(res.absent, absent.Len()))
+			last = res
+		}
+		restore()
+		rows = append(rows, KernelRow{
+			Filter: e.Name, Level: l.String(), N: n,
+			AddNs: median(add), TestMemberNs: median(member), TestAbsentNs: median(absentNs),
+			MemberHits: last.memberHits, AbsentHits: last.absentHits,
+		})
+	}
+	base := rows[0] // asm.Available starts with Generic
+	for i := range rows {
+		rows[i].AddSpeedup = base.AddNs / rows[i].AddNs
+		rows[i].TestMemberSpeedup = base.TestMemberNs / rows[i].TestMemberNs
+		rows[i].TestAbsentSpeedup = base.TestAbsentNs / rows[i].TestAbsentNs
+		rows[i].SameAnswers = rows[i].MemberHits == base.MemberHits && rows[i].AbsentHits == base.AbsentHits
+	}
+	return rows, nil
+}

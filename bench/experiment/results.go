@@ -1,0 +1,66 @@
+package experiment
+
+// StreamPoint is one checkpoint of experiment a (or the end of a run of
+// experiment b, where K varies).
+type StreamPoint struct {
+	Dist   string
+	Filter string
+	M      uint64 // bits actually built
+	K      uint32
+	Rows   int // rows inserted so far
+	// Distinct keys among them, which the model needs.
+	Distinct       int
+	Tested         int // never-inserted values tested
+	FalsePositives int
+	FPR            float64
+	// ModelFPR is the filter's own prediction for Distinct keys, NaN when
+	// it has none.
+	ModelFPR float64
+	// AddSeconds is the time spent in Add up to this point; TestNsPerKey
+	// the cost of the test at this point.
+	AddSeconds   float64
+	TestNsPerKey float64
+}
+
+// SizedRow is one filter of experiment c.
+type SizedRow struct {
+	Filter     string
+	N          uint64
+	P          float64
+	M          uint64
+	K          uint32
+	Bytes      uint64
+	BitsPerKey float64
+	// Median ns per key over the repetitions; for a static filter Add is
+	// its construction from all keys.
+	AddNs, TestMemberNs, TestAbsentNs float64
+	FalseNegatives                    int
+	Tested, FalsePositives            int
+	FPR, ModelFPR                     float64
+}
+
+// KernelRow is one filter at one kernel level of experiment d.
+type KernelRow struct {
+	Filter string
+	Level  string
+	N      uint64
+	// Median ns per key, and the generic level's median over this one's.
+	AddNs, TestMemberNs, TestAbsentNs                float64
+	AddSpeedup, TestMemberSpeedup, TestAbsentSpeedup float64
+	// Hits are the member and absent hits, equal on every level when the
+	// kernels agree with the reference.
+	MemberHits, AbsentHits int
+	SameAnswers            bool
+}
+
+// Results holds everything a run measured, including a partial run.
+type Results struct {
+	Stream  []StreamPoint
+	KSweep  []StreamPoint
+	Sized   []SizedRow
+	Kernels []KernelRow
+	// Notes say which entries an experiment left out and why.
+	Notes []string
+	// Interrupted is set when the run was cancelled before the end.
+	Interrupted bool
+}

@@ -1,0 +1,107 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/bench/filters"
+)
+
+// absentFirst starts the counter of non-member integer keys far above any
+// member counter, so members and non-members are disjoint.
+const absentFirst = 1 << 62
+
+// measured is one repetition of build/add, member test and absent test.
+type measured struct {
+	f                      filters.Filter
+	add, member, absent    time.Duration
+	memberHits, absentHits int
+}
+
+// measure builds e for members (n, p) and times Add, Test on members and
+// Test on non-members.
+func measure(d *driver, e filters.Entry, n uint64, p float64, members, absent *dataset.Keys) (measured, error) {
+	var r measured
+	var err error
+	if e.Static() {
+		r.f, r.add, err = d.build(e, members)
+		if err != nil {
+			return r, err
+		}
+	} else {
+		if r.f, err = e.NewNP(n, p); err != nil {
+			return r, fmt.Errorf("%s New(%d, %v): %w", e.Name, n, p, err)
+		}
+		if r.add, err = d.add(r.f, members, 0, members.Len()); err != nil {
+			return r, err
+		}
+	}
+	if r.memberHits, r.member, err = d.test(r.f, members, 0, members.Len()); err != nil {
+		return r, err
+	}
+	r.absentHits, r.absent, err = d.test(r.f, absent, 0, absent.Len())
+	return r, err
+}
+
+// runSized is experiment c.
+func runSized(d *driver, c *Config, r *Results) error {
+	var total float64
+	for _, n := range c.SizedN {
+		total += float64(len(c.SizedP)*len(c.Entries)*c.Reps) * float64(2*n+uint64(c.SizedProbes))
+	}
+	c.Progress.Phase(fmt.Sprintf("c: sized filters, n = %v, p = %v, %d reps", c.SizedN, c.SizedP, c.Reps), total)
+	defer c.Progress.Done()
+	absent := dataset.Integers(absentFirst, c.SizedProbes)
+	for _, n := range c.SizedN {
+		members := dataset.Integers(0, int(n))
+		for _, p := range c.SizedP {
+			for _, e := range c.Entries {
+				row, err := sizedRow(d, c, e, n, p, members, absent)
+				if err != nil {
+					return err
+				}
+				r.Sized = append(r.Sized, row)
+			}
+		}
+	}
+	return nil
+}
+
+func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, members, absent *dataset.Keys) (SizedRow, error) {
+	var add, member, absentNs []float64
+	var last measured
+	for rep := range c.Reps {
+		d.what = fmt.Sprintf("%s n = %d p = %v rep %d/%d", e.Name, n, p, rep+1, c.Reps)
+		res, err := measure(d, e, n, p, members, absent)
+		if err != nil {
+			return SizedRow{}, err
+		}
+		add = append(add, nsPerKey(res.add, members.Len()))
+		member = append(member, nsPerKey(res.member, members.Len()))
+		absentNs = append(absentNs, nsPerKey(res.absent, absent.Len()))
+		last = res
+	}
+	m, k := last.f.Params()
+	return SizedRow{
+		Filter: e.Name, N: n, P: p, M: m, K: k,
+		Bytes:          last.f.Bytes(),
+		BitsPerKey:     8 * float64(last.f.Bytes()) / float64(n),
+		AddNs:          median(add),
+		TestMemberNs:   median(member),
+		TestAbsentNs:   median(absentNs),
+		FalseNegatives: members.Len() - last.memberHits,
+		Tested:         absent.Len(),
+		FalsePositives: last.absentHits,
+		FPR:            rate(last.absentHits, absent.Len()),
+		ModelFPR:       modelOrNaN(last.f, n),
+	}, nil
+}
+
+func modelOrNaN(f filters.Filter, n uint64) float64 {
+	if m, ok := f.(filters.Modeled); ok {
+		return m.ModelFPR(n)
+	}
+	return math.NaN()
+}

@@ -1,0 +1,90 @@
+package filters
+
+import (
+	"math"
+
+	"github.com/filterengine/filterengine/classic"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// ours lists this library's families. Each is driven through its batch
+// calls: AddUint64s/TestUint64s for integer keys (hashing in batch on the
+// kernels), AddKeys/TestKeys for byte keys.
+func ours() []Entry {
+	return []Entry{
+		{
+			Name:    "classic",
+			Kind:    Ours,
+			About:   "classic.New / NewMK: m bits, k probes by double hashing over the whole array; batch calls",
+			Kernels: true,
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				return wrapClassic(classic.New(n, p))
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				return wrapClassic(classic.NewMK(m, k))
+			},
+		},
+	}
+}
+
+func wrapClassic(f *classic.Filter, err error) (Filter, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &batched[*classic.Filter]{
+		f:     f,
+		bytes: f.SizeBytes(),
+		m:     f.M(),
+		k:     f.K(),
+		model: func(n uint64) float64 { return engine.FPR(f.M(), n, f.K()) },
+	}, nil
+}
+
+// batchFilter is the batch surface every membership family shares.
+type batchFilter interface {
+	AddKeys(keys [][]byte)
+	TestKeys(keys [][]byte, out []bool) int
+	AddUint64s(ks []uint64)
+	TestUint64s(ks []uint64, out []bool) int
+}
+
+// batched adapts a family's batch calls; out is scratch for the answers.
+type batched[F batchFilter] struct {
+	f     F
+	bytes uint64
+	m     uint64
+	k     uint32
+	model func(n uint64) float64
+	out   []bool
+}
+
+func (a *batched[F]) Add(b Batch) {
+	if b.Ints != nil {
+		a.f.AddUint64s(b.Ints)
+		return
+	}
+	a.f.AddKeys(b.Keys)
+}
+
+func (a *batched[F]) Test(b Batch) int {
+	if cap(a.out) < b.Len() {
+		a.out = make([]bool, b.Len())
+	}
+	out := a.out[:b.Len()]
+	if b.Ints != nil {
+		return a.f.TestUint64s(b.Ints, out)
+	}
+	return a.f.TestKeys(b.Keys, out)
+}
+
+func (a *batched[F]) Bytes() uint64            { return a.bytes }
+func (a *batched[F]) Params() (uint64, uint32) { return a.m, a.k }
+
+// ModelFPR is the family's own prediction; families without one return
+// NaN through a nil model.
+func (a *batched[F]) ModelFPR(n uint64) float64 {
+	if a.model == nil {
+		return math.NaN()
+	}
+	return a.model(n)
+}

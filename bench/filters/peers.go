@@ -1,0 +1,223 @@
+package filters
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/FastFilter/xorfilter"
+	bloom "github.com/bits-and-blooms/bloom/v3"
+	boom "github.com/tylertreat/BoomFilters"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// Peers are driven key by key through their own []byte calls: none has a
+// batch API.
+func peers() []Entry {
+	return []Entry{
+		{
+			Name:  "bloom/v3",
+			Kind:  Peer,
+			About: "github.com/bits-and-blooms/bloom/v3 v3.7.1: NewWithEstimates / New(m, k), Add and Test per key",
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				if err := engine.CheckNP(n, p); err != nil {
+					return nil, err
+				}
+				return &bitsAndBlooms{bloom.NewWithEstimates(uint(n), p)}, nil
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				return &bitsAndBlooms{bloom.New(uint(m), uint(k))}, nil
+			},
+		},
+		{
+			Name:  "boom/classic",
+			Kind:  Peer,
+			About: "github.com/tylertreat/BoomFilters BloomFilter (FNV-64), per key; (m, k) reached through (n, p = 2^-k)",
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				if err := engine.CheckNP(n, p); err != nil {
+					return nil, err
+				}
+				f := boom.NewBloomFilter(uint(n), p)
+				return &boomClassic{f}, nil
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				n, p := boomNP(m, k)
+				return &boomClassic{boom.NewBloomFilter(n, p)}, nil
+			},
+		},
+		{
+			Name:  "boom/counting",
+			Kind:  Peer,
+			About: "github.com/tylertreat/BoomFilters CountingBloomFilter, 4-bit buckets, per key; (m, k) through (n, p = 2^-k)",
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				if err := engine.CheckNP(n, p); err != nil {
+					return nil, err
+				}
+				return &boomCounting{boom.NewCountingBloomFilter(uint(n), 4, p)}, nil
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				n, p := boomNP(m, k)
+				return &boomCounting{boom.NewCountingBloomFilter(n, 4, p)}, nil
+			},
+		},
+		{
+			Name:  "boom/scalable",
+			Kind:  Peer,
+			About: "github.com/tylertreat/BoomFilters ScalableBloomFilter(hint n, p, r = 0.8), per key; grows, so it has no (m, k) form",
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				if err := engine.CheckNP(n, p); err != nil {
+					return nil, err
+				}
+				return &boomScalable{boom.NewScalableBloomFilter(uint(n), p, 0.8)}, nil
+			},
+		},
+		{
+			Name:  "xor/binaryfuse8",
+			Kind:  Peer,
+			About: "github.com/FastFilter/xorfilter BinaryFuse8: static, built once from all keys (integer keys as is, byte keys through XXH3); a reference point, not a Bloom filter",
+			Build: func(keys Batch) (Filter, error) {
+				hs := keys.Ints
+				if hs == nil {
+					hs = make([]uint64, keys.Len())
+					for i, k := range keys.Keys {
+						hs[i] = engine.Hash(k)
+					}
+				} else {
+					hs = append([]uint64(nil), hs...) // the builder reorders its input
+				}
+				f, err := xorfilter.PopulateBinaryFuse8(hs)
+				if err != nil {
+					return nil, fmt.Errorf("binaryfuse8: %w", err)
+				}
+				return &binaryFuse8{f}, nil
+			},
+		},
+	}
+}
+
+// boomNP picks BoomFilters' (n, p) so that its sizing rules, m =
+// ceil(n |ln p| / (ln 2)^2) and k = ceil(log2(1/p)), land on k exactly and
+// on m within a few bits: p = 2^-k, n = m ln 2 / k.
+func boomNP(m uint64, k uint32) (uint, float64) {
+	n := uint(math.Floor(float64(m) * math.Ln2 / float64(k)))
+	return max(n, 1), math.Ldexp(1, -int(k))
+}
+
+type bitsAndBlooms struct{ f *bloom.BloomFilter }
+
+func (a *bitsAndBlooms) Add(b Batch) {
+	for _, k := range b.Keys {
+		a.f.Add(k)
+	}
+}
+
+func (a *bitsAndBlooms) Test(b Batch) int {
+	hits := 0
+	for _, k := range b.Keys {
+		if a.f.Test(k) {
+			hits++
+		}
+	}
+	return hits
+}
+
+func (a *bitsAndBlooms) Bytes() uint64             { return uint64(a.f.Cap()+7) / 8 }
+func (a *bitsAndBlooms) Params() (uint64, uint32)  { return uint64(a.f.Cap()), uint32(a.f.K()) }
+func (a *bitsAndBlooms) ModelFPR(n uint64) float64 { m, k := a.Params(); return engine.FPR(m, n, k) }
+
+type boomClassic struct{ f *boom.BloomFilter }
+
+func (a *boomClassic) Add(b Batch) {
+	for _, k := range b.Keys {
+		a.f.Add(k)
+	}
+}
+
+func (a *boomClassic) Test(b Batch) int {
+	hits := 0
+	for _, k := range b.Keys {
+		if a.f.Test(k) {
+			hits++
+		}
+	}
+	return hits
+}
+
+func (a *boomClassic) Bytes() uint64             { return uint64(a.f.Capacity()+7) / 8 }
+func (a *boomClassic) Params() (uint64, uint32)  { return uint64(a.f.Capacity()), uint32(a.f.K()) }
+func (a *boomClassic) ModelFPR(n uint64) float64 { m, k := a.Params(); return engine.FPR(m, n, k) }
+
+type boomCounting struct{ f *boom.CountingBloomFilter }
+
+func (a *boomCounting) Add(b Batch) {
+	for _, k := range b.Keys {
+		a.f.Add(k)
+	}
+}
+
+func (a *boomCounting) Test(b Batch) int {
+	hits := 0
+	for _, k := range b.Keys {
+		if a.f.Test(k) {
+			hits++
+		}
+	}
+	return hits
+}
+
+func (a *boomCounting) Bytes() uint64            { return uint64(a.f.Capacity()*4+7) / 8 }
+func (a *boomCounting) Params() (uint64, uint32) { return uint64(a.f.Capacity()), uint32(a.f.K()) }
+
+// ModelFPR is the standard model: a 4-bit counter is non-zero exactly
+// where a bit would be set, until counters saturate.
+func (a *boomCounting) ModelFPR(n uint64) float64 { m, k := a.Params(); return engine.FPR(m, n, k) }
+
+type boomScalable struct{ f *boom.ScalableBloomFilter }
+
+func (a *boomScalable) Add(b Batch) {
+	for _, k := range b.Keys {
+		a.f.Add(k)
+	}
+}
+
+func (a *boomScalable) Test(b Batch) int {
+	hits := 0
+	for _, k := range b.Keys {
+		if a.f.Test(k) {
+			hits++
+		}
+	}
+	return hits
+}
+
+// Bytes counts the bits of every stage the filter has grown.
+func (a *boomScalable) Bytes() uint64            { return uint64(a.f.Capacity()+7) / 8 }
+func (a *boomScalable) Params() (uint64, uint32) { return uint64(a.f.Capacity()), uint32(a.f.K()) }
+
+type binaryFuse8 struct{ f *xorfilter.BinaryFuse8 }
+
+func (a *binaryFuse8) Add(Batch) { panic("filters: binaryfuse8 is static; build it with Entry.Build") }
+
+func (a *binaryFuse8) Test(b Batch) int {
+	hits := 0
+	if b.Ints != nil {
+		for _, k := range b.Ints {
+			if a.f.Contains(k) {
+				hits++
+			}
+		}
+		return hits
+	}
+	for _, k := range b.Keys {
+		if a.f.Contains(engine.Hash(k)) {
+			hits++
+		}
+	}
+	return hits
+}
+
+func (a *binaryFuse8) Bytes() uint64            { return uint64(len(a.f.Fingerprints)) }
+func (a *binaryFuse8) Params() (uint64, uint32) { return 0, 0 }
+
+// ModelFPR is 2^-8: a non-member matches an 8-bit fingerprint by chance.
+func (a *binaryFuse8) ModelFPR(uint64) float64 { return 1.0 / 256 }

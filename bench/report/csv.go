@@ -1,0 +1,73 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/filterengine/filterengine/bench/experiment"
+)
+
+// CSVFiles names the CSV file of each experiment.
+var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv"}
+
+func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// WriteCSV writes one CSV file per experiment that has results into dir,
+// at full precision, and returns the paths written.
+func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
+	var paths []string
+	write := func(name string, header []string, rows [][]string) error {
+		if len(rows) == 0 {
+			return nil
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		w := csv.NewWriter(f)
+		w.Write(header)
+		w.WriteAll(rows)
+		if err := w.Error(); err != nil {
+			f.Close()
+			return err
+		}
+		paths = append(paths, path)
+		return f.Close()
+	}
+	pointHeader := []string{"dist", "filter", "m", "k", "rows", "distinct", "tested", "false_positives", "fpr", "model_fpr", "add_seconds", "test_ns_per_key"}
+	points := func(ps []experiment.StreamPoint) [][]string {
+		var out [][]string
+		for _, p := range ps {
+			out = append(out, []string{p.Dist, p.Filter, fmt.Sprint(p.M), fmt.Sprint(p.K), fmt.Sprint(p.Rows), fmt.Sprint(p.Distinct),
+				fmt.Sprint(p.Tested), fmt.Sprint(p.FalsePositives), g(p.FPR), g(p.ModelFPR), g(p.AddSeconds), g(p.TestNsPerKey)})
+		}
+		return out
+	}
+	if err := write(CSVFiles["a"], pointHeader, points(r.Stream)); err != nil {
+		return paths, err
+	}
+	if err := write(CSVFiles["b"], pointHeader, points(r.KSweep)); err != nil {
+		return paths, err
+	}
+	var sized [][]string
+	for _, s := range r.Sized {
+		sized = append(sized, []string{s.Filter, fmt.Sprint(s.N), g(s.P), fmt.Sprint(s.M), fmt.Sprint(s.K), fmt.Sprint(s.Bytes), g(s.BitsPerKey),
+			g(s.AddNs), g(s.TestMemberNs), g(s.TestAbsentNs), fmt.Sprint(s.FalseNegatives), fmt.Sprint(s.Tested), fmt.Sprint(s.FalsePositives), g(s.FPR), g(s.ModelFPR)})
+	}
+	if err := write(CSVFiles["c"], []string{"filter", "n", "p", "m", "k", "bytes", "bits_per_key", "add_ns_per_key", "test_member_ns_per_key",
+		"test_absent_ns_per_key", "false_negatives", "tested", "false_positives", "fpr", "model_fpr"}, sized); err != nil {
+		return paths, err
+	}
+	var kernels [][]string
+	for _, k := range r.Kernels {
+		kernels = append(kernels, []string{k.Filter, fmt.Sprint(k.N), k.Level, g(k.AddNs), g(k.TestMemberNs), g(k.TestAbsentNs),
+			g(k.AddSpeedup), g(k.TestMemberSpeedup), g(k.TestAbsentSpeedup), fmt.Sprint(k.MemberHits), fmt.Sprint(k.AbsentHits), fmt.Sprint(k.SameAnswers)})
+	}
+	err := write(CSVFiles["d"], []string{"filter", "n", "level", "add_ns_per_key", "test_member_ns_per_key", "test_absent_ns_per_key",
+		"add_speedup", "test_member_speedup", "test_absent_speedup", "member_hits", "absent_hits", "same_answers"}, kernels)
+	return paths, err
+}

@@ -1,0 +1,154 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/filterengine/filterengine/bench/experiment"
+)
+
+// Tables returns the report's tables for whatever the run measured.
+func Tables(r *experiment.Results) []Table {
+	var ts []Table
+	if len(r.Stream) > 0 {
+		ts = append(ts, StreamTable(r.Stream))
+	}
+	if len(r.KSweep) > 0 {
+		ts = append(ts, KSweepTables(r.KSweep)...)
+	}
+	if len(r.Sized) > 0 {
+		ts = append(ts, SizedTable(r.Sized))
+	}
+	if len(r.Kernels) > 0 {
+		ts = append(ts, KernelTable(r.Kernels))
+	}
+	return ts
+}
+
+// finalPoints keeps the last checkpoint of every (distribution, filter).
+func finalPoints(ps []experiment.StreamPoint) []experiment.StreamPoint {
+	var out []experiment.StreamPoint
+	for i, p := range ps {
+		if i+1 == len(ps) || ps[i+1].Dist != p.Dist || ps[i+1].Filter != p.Filter {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// StreamTable is experiment a's summary: each filter after the whole data
+// set.
+func StreamTable(ps []experiment.StreamPoint) Table {
+	t := Table{
+		Title:  "a. Seed configuration: every data set streamed into every filter",
+		Note:   "FPR measured on never-inserted values after the last row; model = the filter's own prediction for the distinct keys; add s = total time in Add; every checkpoint is in stream.csv.",
+		Header: []string{"data set", "filter", "m bits", "k", "rows", "distinct keys", "tested", "FPR", "model FPR", "add s", "add ns/row", "test ns/key"},
+	}
+	for _, p := range finalPoints(ps) {
+		t.Rows = append(t.Rows, []string{p.Dist, p.Filter, fmtCount(p.M), fmt.Sprint(p.K), fmtCount(p.Rows), fmtCount(p.Distinct),
+			fmtCount(p.Tested), fmtRate(p.FPR), fmtRate(p.ModelFPR), fmtSeconds(p.AddSeconds),
+			fmtNs(p.AddSeconds * 1e9 / float64(max(p.Rows, 1))), fmtNs(p.TestNsPerKey)})
+	}
+	return t
+}
+
+// KSweepTables is experiment b: per data set, FPR and add time for every
+// k and filter.
+func KSweepTables(ps []experiment.StreamPoint) []Table {
+	var dists, names []string
+	for _, p := range ps {
+		if !slices.Contains(dists, p.Dist) {
+			dists = append(dists, p.Dist)
+		}
+		if !slices.Contains(names, p.Filter) {
+			names = append(names, p.Filter)
+		}
+	}
+	var ts []Table
+	for _, dist := range dists {
+		t := Table{Header: []string{"k"}}
+		var sample experiment.StreamPoint
+		byK := map[uint32]map[string]experiment.StreamPoint{}
+		var ks []uint32
+		for _, p := range ps {
+			if p.Dist != dist {
+				continue
+			}
+			sample = p
+			if byK[p.K] == nil {
+				byK[p.K] = map[string]experiment.StreamPoint{}
+				ks = append(ks, p.K)
+			}
+			byK[p.K][p.Filter] = p
+		}
+		t.Title = fmt.Sprintf("b. FPR and add time against k: %s, %s rows (%s distinct), m = %s bits", dist, fmtCount(sample.Rows), fmtCount(sample.Distinct), fmtCount(sample.M))
+		t.Note = fmt.Sprintf("FPR on %s never-inserted values; time in seconds for all rows; every point is in ksweep.csv.", fmtCount(sample.Tested))
+		for _, n := range names {
+			t.Header = append(t.Header, n+" FPR")
+		}
+		for _, n := range names {
+			t.Header = append(t.Header, n+" s")
+		}
+		for _, k := range ks {
+			row := []string{fmt.Sprint(k)}
+			for _, n := range names {
+				row = append(row, cell(byK[k], n, func(p experiment.StreamPoint) string { return fmtRate(p.FPR) }))
+			}
+			for _, n := range names {
+				row = append(row, cell(byK[k], n, func(p experiment.StreamPoint) string { return fmtSeconds(p.AddSeconds) }))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+func cell(m map[string]experiment.StreamPoint, name string, f func(experiment.StreamPoint) string) string {
+	p, ok := m[name]
+	if !ok {
+		return "-"
+	}
+	return f(p)
+}
+
+// SizedTable is experiment c, with each filter's Test speed relative to
+// bits-and-blooms/bloom/v3 at the same n and p.
+func SizedTable(rows []experiment.SizedRow) Table {
+	t := Table{
+		Title:  "c. Filters sized for n keys at target p: 8-byte keys",
+		Note:   "ns/key are medians over the repetitions; FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test-member ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
+		Header: []string{"filter", "n", "p", "m bits", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "false neg.", "tested", "FPR", "model FPR", "Test vs bloom/v3"},
+	}
+	ref := map[string]float64{}
+	for _, r := range rows {
+		if r.Filter == "bloom/v3" {
+			ref[fmt.Sprint(r.N, r.P)] = r.TestMemberNs
+		}
+	}
+	for _, r := range rows {
+		vs := math.NaN()
+		if b, ok := ref[fmt.Sprint(r.N, r.P)]; ok {
+			vs = b / r.TestMemberNs
+		}
+		t.Rows = append(t.Rows, []string{r.Filter, fmtCount(r.N), fmt.Sprint(r.P), fmtCount(r.M), fmt.Sprint(r.K),
+			fmt.Sprintf("%.2f", r.BitsPerKey), fmtNs(r.AddNs), fmtNs(r.TestMemberNs), fmtNs(r.TestAbsentNs),
+			fmt.Sprint(r.FalseNegatives), fmtCount(r.Tested), fmtRate(r.FPR), fmtRate(r.ModelFPR), fmtRatio(vs)})
+	}
+	return t
+}
+
+// KernelTable is experiment d.
+func KernelTable(rows []experiment.KernelRow) Table {
+	t := Table{
+		Title:  "d. Kernel levels against the generic (scalar Go) reference, p = 1%",
+		Note:   "speed-up = generic ns/key over this level's (medians); same answers = member and non-member hits equal to generic's.",
+		Header: []string{"filter", "n", "level", "Add ns/key", "Test member ns/key", "Test absent ns/key", "Add speed-up", "Test member speed-up", "Test absent speed-up", "same answers"},
+	}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{r.Filter, fmtCount(r.N), r.Level, fmtNs(r.AddNs), fmtNs(r.TestMemberNs), fmtNs(r.TestAbsentNs),
+			fmtRatio(r.AddSpeedup), fmtRatio(r.TestMemberSpeedup), fmtRatio(r.TestAbsentSpeedup), fmt.Sprint(r.SameAnswers)})
+	}
+	return t
+}
