@@ -1,0 +1,109 @@
+package counting
+
+import (
+	"runtime"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// chunk is how many keys the key and integer batch forms hash at a time,
+// in a buffer on the stack.
+const chunk = 256
+
+// AddHashes inserts every hash of hs.
+func (f *Filter) AddHashes(hs []uint64) {
+	for _, h := range hs {
+		f.AddHash(h)
+	}
+}
+
+// TestHashes sets out[i] to TestHash(hs[i]) and returns how many are true;
+// out must be at least as long as hs. It runs the batch kernel of asm.
+func (f *Filter) TestHashes(hs []uint64, out []bool) int {
+	if len(hs) == 0 {
+		return 0
+	}
+	n := asm.CountingTestHashes(f.words, f.lines, f.k, f.wide, hs, out)
+	runtime.KeepAlive(f.storage)
+	return n
+}
+
+// RemoveHashes sets out[i] to RemoveHash(hs[i]), in order, and returns how
+// many were removed; out must be at least as long as hs.
+func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
+	out = out[:len(hs)]
+	n := 0
+	for i, h := range hs {
+		out[i] = f.RemoveHash(h)
+		if out[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// AddKeys inserts every key.
+func (f *Filter) AddKeys(keys [][]byte) {
+	for _, k := range keys {
+		f.AddHash(engine.HashSeed(k, f.seed))
+	}
+}
+
+// TestKeys sets out[i] to Test(keys[i]) and returns how many are true.
+func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
+	out = out[:len(keys)]
+	var hs [chunk]uint64
+	n := 0
+	for len(keys) > 0 {
+		m := min(len(keys), chunk)
+		for i, k := range keys[:m] {
+			hs[i] = engine.HashSeed(k, f.seed)
+		}
+		n += f.TestHashes(hs[:m], out[:m])
+		keys, out = keys[m:], out[m:]
+	}
+	return n
+}
+
+// AddUint64s inserts the 8 little-endian bytes of every key, hashed in
+// batch.
+func (f *Filter) AddUint64s(ks []uint64) {
+	var hs [chunk]uint64
+	for len(ks) > 0 {
+		m := min(len(ks), chunk)
+		asm.HashUint64s(hs[:m], ks[:m], f.seed)
+		f.AddHashes(hs[:m])
+		ks = ks[m:]
+	}
+}
+
+// TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
+// and returns how many are true.
+func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
+	out = out[:len(ks)]
+	var hs [chunk]uint64
+	n := 0
+	for len(ks) > 0 {
+		m := min(len(ks), chunk)
+		asm.HashUint64s(hs[:m], ks[:m], f.seed)
+		n += f.TestHashes(hs[:m], out[:m])
+		ks, out = ks[m:], out[m:]
+	}
+	return n
+}
+
+// RemoveUint64s sets out[i] to Remove of the 8 little-endian bytes of
+// ks[i] and returns how many were removed.
+func (f *Filter) RemoveUint64s(ks []uint64, out []bool) int {
+	out = out[:len(ks)]
+	var hs [chunk]uint64
+	n := 0
+	for len(ks) > 0 {
+		m := min(len(ks), chunk)
+		asm.HashUint64s(hs[:m], ks[:m], f.seed)
+		n += f.RemoveHashes(hs[:m], out[:m])
+		ks, out = ks[m:], out[m:]
+	}
+	return n
+}

@@ -1,0 +1,118 @@
+package counting
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+// Eight goroutines add and remove their own distinct keys in random
+// interleavings (some keys several times). After every operation each
+// key the goroutine currently holds tests present; at the end, with every
+// key removed, every counter is zero again (nothing saturates at this
+// load), so no update was lost or torn.
+func TestConcurrentAddRemove(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		const goroutines, ops = 8, 3000
+		f := mustNew(t, goroutines*ops/2, 0.01, WithCounterBits(bits))
+		var wg sync.WaitGroup
+		errs := make(chan string, goroutines)
+		for g := range goroutines {
+			wg.Go(func() {
+				r := rand.New(rand.NewPCG(uint64(g), 99))
+				held := map[uint64]int{} // hash -> times added and not removed
+				var keys []uint64
+				out := make([]bool, 64)
+				for op := range ops {
+					switch x := r.IntN(10); {
+					case x < 5 || len(keys) == 0: // a new key
+						h := r.Uint64()
+						keys = append(keys, h)
+						held[h]++
+						if op%2 == 0 {
+							f.AddHash(h)
+						} else {
+							f.TestAndAddHash(h)
+						}
+						if !f.TestHash(h) {
+							errs <- "a key just added tests absent"
+							return
+						}
+					case x < 7: // add a held key again
+						h := keys[r.IntN(len(keys))]
+						held[h]++
+						if !f.TestAndAddHash(h) {
+							errs <- "TestAndAdd of a held key reported absent"
+							return
+						}
+					default: // remove one insertion of a held key
+						i := r.IntN(len(keys))
+						h := keys[i]
+						if !f.RemoveHash(h) {
+							errs <- "Remove of a held key failed"
+							return
+						}
+						if held[h]--; held[h] == 0 {
+							delete(held, h)
+							keys[i] = keys[len(keys)-1]
+							keys = keys[:len(keys)-1]
+						}
+					}
+					if op%97 == 0 {
+						for start := 0; start < len(keys); start += len(out) {
+							batch := keys[start:min(len(keys), start+len(out))]
+							if n := f.TestHashes(batch, out); n != len(batch) {
+								errs <- "a held key tests absent in a batch"
+								return
+							}
+						}
+					}
+				}
+				for h, c := range held {
+					for range c {
+						if !f.RemoveHash(h) {
+							errs <- "final Remove of a held key failed"
+							return
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+		if sat := f.Saturated(); sat != 0 {
+			t.Logf("%d counters saturated; skipping the all-zero check", sat)
+		} else if nz := f.Nonzero(); nz != 0 {
+			t.Errorf("%d counters nonzero after every goroutine removed all its keys", nz)
+		}
+	})
+}
+
+// Concurrent increments of the same counters are never lost: 8 goroutines
+// add one key 1000 times each and the 8-bit counters saturate at exactly
+// 255, the 4-bit ones at 15.
+func TestConcurrentSameKey(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		f := mustNew(t, 100, 0.01, WithCounterBits(bits))
+		g, _ := NewMK(f.Counters(), f.K(), WithCounterBits(bits))
+		const goroutines = 8
+		var wg sync.WaitGroup
+		for range goroutines {
+			wg.Go(func() {
+				for range 20 {
+					f.Add([]byte("shared"))
+				}
+			})
+		}
+		wg.Wait()
+		for range goroutines * 20 {
+			g.Add([]byte("shared"))
+		}
+		if f.Count([]byte("shared")) != g.Count([]byte("shared")) {
+			t.Errorf("concurrent count %d, sequential %d", f.Count([]byte("shared")), g.Count([]byte("shared")))
+		}
+	})
+}

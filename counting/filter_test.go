@@ -1,0 +1,314 @@
+package counting
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+func TestNewErrors(t *testing.T) {
+	bad := []struct {
+		name string
+		f    func() (*Filter, error)
+	}{
+		{"n=0", func() (*Filter, error) { return New(0, 0.01) }},
+		{"p=0", func() (*Filter, error) { return New(10, 0) }},
+		{"p<0", func() (*Filter, error) { return New(10, -0.5) }},
+		{"p=1", func() (*Filter, error) { return New(10, 1) }},
+		{"p>1", func() (*Filter, error) { return New(10, 2) }},
+		{"p=NaN", func() (*Filter, error) { return New(10, math.NaN()) }},
+		{"p=Inf", func() (*Filter, error) { return New(10, math.Inf(1)) }},
+		{"overflow", func() (*Filter, error) { return New(1<<62, 1e-9) }},
+		{"m=0", func() (*Filter, error) { return NewMK(0, 3) }},
+		{"k=0", func() (*Filter, error) { return NewMK(1000, 0) }},
+		{"k>cap", func() (*Filter, error) { return NewMK(1000, engine.MaxK+1) }},
+		{"m>cap", func() (*Filter, error) { return NewMK(engine.MaxBits+1, 3) }},
+		{"counter bits", func() (*Filter, error) { return New(10, 0.01, WithCounterBits(5)) }},
+		{"foreign option", func() (*Filter, error) { return New(10, 0.01, engine.FamilyOption(struct{}{})) }},
+	}
+	for _, c := range bad {
+		f, err := c.f()
+		if err == nil || f != nil {
+			t.Errorf("%s: got filter %v, error %v; want an error", c.name, f != nil, err)
+		} else if !errors.Is(err, engine.ErrParam) {
+			t.Errorf("%s: error %v does not wrap engine.ErrParam", c.name, err)
+		}
+	}
+}
+
+func TestNewMKGeometry(t *testing.T) {
+	f, err := NewMK(1000, 7, WithCounterBits(8), engine.WithSeed(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Lines() != 16 || f.Counters() != 1024 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
+		t.Errorf("NewMK(1000, 7, 8-bit) = %d lines, %d counters, k %d, %d bits, seed %d",
+			f.Lines(), f.Counters(), f.K(), f.CounterBits(), f.Seed())
+	}
+}
+
+func TestHugePagesOption(t *testing.T) {
+	f := mustNew(t, 1000, 0.01, engine.WithHugePages(engine.HugePagesNever))
+	if f.HugePages() {
+		t.Error("HugePagesNever filter lives in huge-page memory")
+	}
+	g := mustNew(t, 1000, 0.01, engine.WithHugePages(engine.HugePagesAlways))
+	g.AddHash(1)
+	if !g.TestHash(1) {
+		t.Error("huge-page filter lost a key")
+	}
+	if err := g.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+// Every added key tests present through every entry point, on every
+// kernel level, for both counter widths and a non-zero seed.
+func TestNoFalseNegatives(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		const n = 20000
+		f := mustNew(t, n, 0.01, WithCounterBits(bits), engine.WithSeed(42))
+		ks := make([]uint64, n)
+		keys := make([][]byte, n)
+		for i := range ks {
+			ks[i] = uint64(i)*0x9e3779b97f4a7c15 + 1
+			keys[i] = []byte{byte(i), byte(i >> 8), byte(i >> 16), 'k'}
+		}
+		f.AddUint64s(ks[:n/2])
+		for _, k := range ks[n/2:] {
+			f.Add(engine.WordsBytes([]uint64{k}))
+		}
+		f.AddKeys(keys)
+		hs := make([]uint64, n)
+		for i, k := range ks {
+			hs[i] = engine.HashUint64Seed(k, 42)
+		}
+		forEachLevel(t, func(t *testing.T) {
+			out := make([]bool, n)
+			if got := f.TestUint64s(ks, out); got != n {
+				t.Errorf("TestUint64s: %d of %d present", got, n)
+			}
+			if got := f.TestKeys(keys, out); got != n {
+				t.Errorf("TestKeys: %d of %d present", got, n)
+			}
+			if got := f.TestHashes(hs, out); got != n {
+				t.Errorf("TestHashes: %d of %d present", got, n)
+			}
+			for i, h := range hs {
+				if !f.TestHash(h) || !f.Test(keys[i]) || f.Count(keys[i]) == 0 {
+					t.Fatalf("key %d absent from single-key methods", i)
+				}
+			}
+		})
+	})
+}
+
+// The batch test answers exactly what TestHash answers, on every level,
+// for filters of assorted fill and geometry.
+func TestBatchMatchesSingle(t *testing.T) {
+	for _, c := range []struct {
+		counters uint64
+		k        uint32
+		bits     int
+		added    int
+	}{{128, 1, 4, 5}, {1000, 7, 4, 300}, {1000, 13, 8, 100}, {1 << 16, 20, 4, 5000}, {1 << 12, engine.MaxK, 8, 200}} {
+		f, err := NewMK(c.counters, c.k, WithCounterBits(c.bits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.AddHashes(randomHashes(c.added, 1))
+		hs := append(randomHashes(3000, 2), randomHashes(c.added, 1)...)
+		want := make([]bool, len(hs))
+		wantHits := 0
+		for i, h := range hs {
+			want[i] = f.TestHash(h)
+			if want[i] {
+				wantHits++
+			}
+		}
+		forEachLevel(t, func(t *testing.T) {
+			out := make([]bool, len(hs))
+			if got := f.TestHashes(hs, out); got != wantHits || !slices.Equal(out, want) {
+				t.Errorf("%+v: TestHashes gave %d hits, TestHash %d (answers equal: %v)", c, got, wantHits, slices.Equal(out, want))
+			}
+		})
+	}
+}
+
+// Adding keys and removing the same keys restores every counter exactly
+// when nothing saturated, whatever was in the filter before.
+func TestAddRemoveRestores(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		f := mustNew(t, 10000, 0.01, WithCounterBits(bits))
+		base := randomHashes(5000, 3)
+		f.AddHashes(base)
+		before := f.wordsCopy()
+		extra := randomHashes(5000, 4)
+		f.AddHashes(extra)
+		f.AddHashes(extra[:100]) // some twice
+		if f.Saturated() != 0 {
+			t.Skipf("%d counters saturated; the property needs none", f.Saturated())
+		}
+		out := make([]bool, len(extra))
+		if n := f.RemoveHashes(extra, out); n != len(extra) {
+			t.Fatalf("RemoveHashes removed %d of %d added keys", n, len(extra))
+		}
+		for _, h := range extra[:100] {
+			if !f.RemoveHash(h) {
+				t.Fatal("second Remove of a key added twice failed")
+			}
+		}
+		if !slices.Equal(f.words, before) {
+			t.Error("adding then removing the same keys did not restore the counters")
+		}
+		if n := f.RemoveHashes(base, out); n != len(base) {
+			t.Fatalf("removed %d of %d base keys", n, len(base))
+		}
+		if f.Nonzero() != 0 {
+			t.Errorf("%d counters nonzero after removing every key", f.Nonzero())
+		}
+	})
+}
+
+// A key added 20 times saturates its counters; 20 removes leave it
+// present because saturated counters are never decremented.
+func TestStickySaturation(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		f := mustNew(t, 1000, 0.01, WithCounterBits(bits))
+		key := []byte("hot key")
+		for range 20 {
+			f.Add(key)
+		}
+		wantCount := uint32(min(20, 1<<bits-1))
+		if got := f.Count(key); got != wantCount {
+			t.Errorf("Count after 20 adds = %d, want %d", got, wantCount)
+		}
+		if bits == 4 && f.Saturated() != uint64(f.distinctCells(key)) {
+			t.Errorf("Saturated() = %d, want the key's %d cells", f.Saturated(), f.distinctCells(key))
+		}
+		for i := range 20 {
+			if !f.Remove(key) {
+				t.Fatalf("Remove %d of a key added 20 times failed", i+1)
+			}
+		}
+		if bits == 4 && !f.Test(key) {
+			t.Error("key absent after 20 adds and 20 removes: saturation was not sticky")
+		}
+		if bits == 8 && f.Count(key) != 0 {
+			t.Errorf("8-bit counters did not saturate at 20, yet Count = %d after removing all", f.Count(key))
+		}
+	})
+}
+
+// distinctCells is how many different counters a key has.
+func (f *Filter) distinctCells(key []byte) int {
+	_, mask := f.cells(engine.HashSeed(key, f.seed))
+	n := 0
+	for _, m := range mask {
+		n += popcount(m)
+	}
+	return n
+}
+
+func TestRemoveAbsentIsNoop(t *testing.T) {
+	f := mustNew(t, 1000, 0.01)
+	f.AddHashes(randomHashes(1000, 5))
+	before := f.wordsCopy()
+	tried := 0
+	for _, h := range randomHashes(2000, 6) {
+		if f.TestHash(h) {
+			continue
+		}
+		tried++
+		if f.RemoveHash(h) {
+			t.Fatal("Remove of an absent key returned true")
+		}
+	}
+	if tried < 1000 || !slices.Equal(f.words, before) {
+		t.Errorf("Remove of %d absent keys changed the counters", tried)
+	}
+}
+
+func TestCountAndTestAndAdd(t *testing.T) {
+	f := mustNew(t, 100000, 0.001)
+	key := []byte("counted")
+	if f.TestAndAdd(key) {
+		t.Error("TestAndAdd of a new key in an empty filter reported present")
+	}
+	if !f.TestAndAdd(key) {
+		t.Error("TestAndAdd of a key just added reported absent")
+	}
+	f.Add(key)
+	if got := f.Count(key); got != 3 {
+		t.Errorf("Count after 3 inserts = %d", got)
+	}
+	f.Remove(key)
+	if got := f.Count(key); got != 2 {
+		t.Errorf("Count after 3 inserts and 1 remove = %d", got)
+	}
+	if f.Count([]byte("never")) != 0 {
+		t.Error("Count of a key never added in a near-empty filter is not 0")
+	}
+}
+
+// The measured false-positive rate on 1e6 absent keys lies within the
+// 99.9% binomial bounds of ModelFPR for the filter actually built.
+func TestFPRWithinModel(t *testing.T) {
+	for _, c := range []struct {
+		n    uint64
+		p    float64
+		bits int
+	}{{100000, 0.01, 4}, {50000, 0.001, 4}, {100000, 0.02, 8}} {
+		f := mustNew(t, c.n, c.p, WithCounterBits(c.bits))
+		for i := range c.n {
+			f.AddHash(engine.HashUint64(i))
+		}
+		const trials = 1000000
+		hs := make([]uint64, 4096)
+		out := make([]bool, len(hs))
+		fp := 0
+		for base := uint64(0); base < trials; base += uint64(len(hs)) {
+			m := min(uint64(len(hs)), trials-base)
+			for i := range m {
+				hs[i] = engine.HashUint64(1<<40 + base + i)
+			}
+			fp += f.TestHashes(hs[:m], out[:m])
+		}
+		model := f.FPR(c.n)
+		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		if float64(fp) < lo || float64(fp) > hi {
+			t.Errorf("%+v: %d false positives in %d, model %.5f allows [%.0f, %.0f]", c, fp, trials, model, lo, hi)
+		}
+		if model > c.p {
+			t.Errorf("%+v: sized filter's model FPR %.5f above the target", c, model)
+		}
+	}
+}
+
+func TestBatchesDoNotAllocate(t *testing.T) {
+	f := mustNew(t, 10000, 0.01)
+	hs := randomHashes(1000, 7)
+	out := make([]bool, len(hs))
+	for name, fn := range map[string]func(){
+		"AddHashes":    func() { f.AddHashes(hs) },
+		"TestHashes":   func() { f.TestHashes(hs, out) },
+		"RemoveHashes": func() { f.RemoveHashes(hs, out) },
+		"AddUint64s":   func() { f.AddUint64s(hs) },
+		"TestUint64s":  func() { f.TestUint64s(hs, out) },
+	} {
+		if a := testing.AllocsPerRun(20, fn); a != 0 {
+			t.Errorf("%s allocates %.1f times per call", name, a)
+		}
+	}
+}
+
+func TestEstimateCount(t *testing.T) {
+	f := mustNew(t, 100000, 0.01)
+	f.AddHashes(randomHashes(50000, 8))
+	if est := f.EstimateCount(); est < 48000 || est > 52000 {
+		t.Errorf("EstimateCount = %.0f for 50000 keys", est)
+	}
+}
