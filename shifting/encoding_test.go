@@ -1,0 +1,177 @@
+package shifting
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares data with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, data []byte) []byte {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run Golden -update to create it)", err)
+	}
+	return want
+}
+
+func TestMembershipRoundTrip(t *testing.T) {
+	ks := members(memberBase, 5000)
+	for name, f := range newFilters(t) {
+		f.AddUint64s(ks)
+		data, err := f.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g Filter
+		if err := g.UnmarshalBinary(data); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var buf bytes.Buffer
+		if n, err := f.WriteTo(&buf); err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), data) {
+			t.Fatalf("%s: WriteTo wrote %d bytes, %v; differs from MarshalBinary", name, n, err)
+		}
+		buf.WriteString("trailing")
+		var h Filter
+		if n, err := h.ReadFrom(&buf); err != nil || n != int64(len(data)) {
+			t.Fatalf("%s: ReadFrom read %d, %v", name, n, err)
+		}
+		for _, r := range []*Filter{&g, &h} {
+			if r.M() != f.M() || r.K() != f.K() || r.Seed() != f.Seed() || r.SecondArrayBits() != f.SecondArrayBits() {
+				t.Fatalf("%s: parameters changed in the round trip", name)
+			}
+			forEachLevel(t, func(t *testing.T) {
+				out := make([]bool, len(ks))
+				if hits := r.TestUint64s(ks, out); hits != len(ks) {
+					t.Fatalf("%s: %d of %d keys after the round trip", name, hits, len(ks))
+				}
+				absent := members(absentBase, 5000)
+				want := make([]bool, len(absent))
+				f.TestUint64s(absent, want)
+				r.TestUint64s(absent, out)
+				for i := range want {
+					if want[i] != out[i] {
+						t.Fatalf("%s: absent key %d answers differently after the round trip", name, absent[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestMembershipCorruption flips every byte of a small encoding in turn;
+// each must be an error.
+func TestMembershipCorruption(t *testing.T) {
+	f, err := NewMK(300, 4, WithSecondArray())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.AddUint64s(members(memberBase, 20))
+	data, _ := f.MarshalBinary()
+	for i := range data {
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x5a
+		var g Filter
+		if err := g.UnmarshalBinary(bad); !errors.Is(err, engine.ErrFormat) {
+			t.Fatalf("byte %d corrupted: error %v", i, err)
+		}
+	}
+	for n := range len(data) {
+		var g Filter
+		if err := g.UnmarshalBinary(data[:n]); err == nil {
+			t.Fatalf("truncated to %d bytes: no error", n)
+		}
+	}
+}
+
+// TestMembershipPadding rejects an encoding, checksums recomputed, with a
+// bit set where no key can set one.
+func TestMembershipPadding(t *testing.T) {
+	f, _ := NewMK(100, 4)
+	last := f.M() + WBar - 2
+	for _, bit := range []uint64{last + 1, 64*padWords(f.M()) - 1} {
+		g, _ := NewMK(100, 4)
+		g.st.Words()[bit/64] |= 1 << (bit % 64)
+		data, _ := g.MarshalBinary()
+		var h Filter
+		if err := h.UnmarshalBinary(data); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("padding bit %d set: error %v", bit, err)
+		}
+	}
+	g, _ := NewMK(100, 4)
+	g.st.Words()[last/64] |= 1 << (last % 64)
+	data, _ := g.MarshalBinary()
+	var h Filter
+	if err := h.UnmarshalBinary(data); err != nil {
+		t.Errorf("highest reachable bit %d set: %v", last, err)
+	}
+}
+
+func FuzzMembershipDecode(f *testing.F) {
+	g, _ := NewMK(200, 4, WithSecondArray())
+	g.AddUint64s(members(memberBase, 10))
+	data, _ := g.MarshalBinary()
+	f.Add(data)
+	f.Add(data[:engine.HeaderSize])
+	f.Add([]byte("\x89FLTENG\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var h Filter
+		if err := h.UnmarshalBinary(data); err != nil {
+			return
+		}
+		if h.SizeBytes() > uint64(len(data)) {
+			t.Fatalf("decoded %d bytes of array from %d bytes of input", h.SizeBytes(), len(data))
+		}
+		out := make([]bool, 3)
+		h.TestUint64s([]uint64{1, 2, 3}, out)
+		h.AddHash(12345)
+		if !h.TestHash(12345) {
+			t.Fatal("false negative on a decoded filter")
+		}
+	})
+}
+
+// TestMembershipGolden decodes the pinned encoding of New(1000, 0.01) with
+// seed 3 holding keys 0..999 and checks its answers.
+func TestMembershipGolden(t *testing.T) {
+	f, err := New(1000, 0.01, engine.WithSeed(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := members(0, 1000)
+	f.AddUint64s(ks)
+	data, _ := f.MarshalBinary()
+	want := golden(t, "membership.golden", data)
+	if !bytes.Equal(data, want) {
+		t.Error("encoding differs from testdata/membership.golden: the format or the probe positions changed")
+	}
+	var g Filter
+	if err := g.UnmarshalBinary(want); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]bool, len(ks))
+	if hits := g.TestUint64s(ks, out); hits != len(ks) {
+		t.Fatalf("golden filter holds %d of %d keys", hits, len(ks))
+	}
+	absent := members(absentBase, 100000)
+	out = make([]bool, len(absent))
+	fp := g.TestUint64s(absent, out)
+	lo, hi := engine.BinomialBounds(uint64(len(absent)), g.ModelFPR(1000), engine.Z999)
+	if float64(fp) < lo || float64(fp) > hi {
+		t.Errorf("golden filter: %d false positives in %d, bounds [%.0f, %.0f]", fp, len(absent), lo, hi)
+	}
+}
