@@ -1,0 +1,176 @@
+package asm
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+var blockedSizes = []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000}
+
+var blockedKs = []uint32{1, 2, 5, 7, 8, 9, 10, 15, 16, 17, 24, 63, 64}
+
+// randomFilter returns lines*8 words with each bit set with chance about
+// fill/8 (fill in 0..8).
+func randomFilter(r *rand.Rand, lines, fill int) []uint64 {
+	words := make([]uint64, lines*8)
+	for i := range words {
+		w := ^uint64(0)
+		for range 8 - fill {
+			w &= r.Uint64()
+		}
+		if fill == 0 {
+			w = 0
+		}
+		words[i] = w
+	}
+	return words
+}
+
+// compareBlocked checks the current level against the generic twins on
+// one filter and batch: test answers, hit count, and the words after add.
+func compareBlocked(t testing.TB, words []uint64, k uint32, hs []uint64) {
+	t.Helper()
+	want := make([]bool, len(hs)+1)
+	got := make([]bool, len(hs)+1)
+	wantHits := blockedTestGeneric(words, k, hs, want[:len(hs)])
+	if hits := BlockedTestHashes(words, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
+		t.Fatalf("%s: BlockedTestHashes(lines=%d, k=%d, n=%d) = %d hits, generic %d (answers equal: %v)",
+			Kernel(), len(words)/8, k, len(hs), hits, wantHits, slices.Equal(got, want))
+	}
+	wantWords := slices.Clone(words)
+	blockedAddGeneric(wantWords, k, hs)
+	gotWords := slices.Clone(words)
+	BlockedAddHashes(gotWords, k, hs)
+	if !slices.Equal(gotWords, wantWords) {
+		t.Fatalf("%s: BlockedAddHashes(lines=%d, k=%d, n=%d) set other bits than the generic twin", Kernel(), len(words)/8, k, len(hs))
+	}
+}
+
+func TestBlockedKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	forEachLevel(t, func(t *testing.T) {
+		for _, lines := range []int{1, 3, 64, 1 << 15} { // the last is above the prefetch size
+			for _, k := range blockedKs {
+				for _, fill := range []int{0, 5, 7, 8} {
+					words := randomFilter(r, lines, fill)
+					for _, n := range blockedSizes {
+						hs := make([]uint64, n)
+						for i := range hs {
+							hs[i] = r.Uint64()
+						}
+						compareBlocked(t, words, k, hs)
+					}
+				}
+			}
+		}
+	})
+}
+
+// Keys added with the kernels all test present with the kernels, and the
+// uint64 forms equal hashing then probing.
+func TestBlockedUint64s(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	forEachLevel(t, func(t *testing.T) {
+		for _, n := range append(blockedSizes, 257, 3000) {
+			for _, k := range []uint32{6, 8, 9} {
+				words := make([]uint64, 8*40)
+				ks := make([]uint64, n)
+				for i := range ks {
+					ks[i] = r.Uint64()
+				}
+				BlockedAddUint64s(words, k, ks, 77)
+				hs := make([]uint64, n)
+				HashUint64s(hs, ks, 77)
+				ref := make([]uint64, len(words))
+				blockedAddGeneric(ref, k, hs)
+				if !slices.Equal(words, ref) {
+					t.Fatalf("n=%d k=%d: BlockedAddUint64s differs from hash then add", n, k)
+				}
+				out := make([]bool, n)
+				if hits := BlockedTestUint64s(words, k, ks, 77, out); hits != n {
+					t.Fatalf("n=%d k=%d: %d of %d added keys found", n, k, hits, n)
+				}
+			}
+		}
+	})
+}
+
+func TestBlockedAllocs(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		words := make([]uint64, 8*100)
+		hs, out := make([]uint64, 1000), make([]bool, 1000)
+		for name, f := range map[string]func(){
+			"TestHashes":  func() { BlockedTestHashes(words, 8, hs, out) },
+			"AddHashes":   func() { BlockedAddHashes(words, 9, hs) },
+			"TestUint64s": func() { BlockedTestUint64s(words, 8, hs, 1, out) },
+			"AddUint64s":  func() { BlockedAddUint64s(words, 8, hs, 1) },
+		} {
+			if a := testing.AllocsPerRun(10, f); a != 0 {
+				t.Errorf("%s allocates %v times per call", name, a)
+			}
+		}
+	})
+}
+
+func TestBlockedBadArgs(t *testing.T) {
+	for _, c := range []struct {
+		words int
+		k     uint32
+	}{{0, 8}, {7, 8}, {8, 0}, {8, BlockedMaxK + 1}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("words=%d k=%d accepted", c.words, c.k)
+				}
+			}()
+			BlockedTestHashes(make([]uint64, c.words), c.k, nil, nil)
+		}()
+	}
+}
+
+func FuzzBlockedKernels(f *testing.F) {
+	f.Add(uint8(8), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
+	f.Add(uint8(10), uint16(1), uint8(0), []byte{})
+	f.Fuzz(func(t *testing.T, k uint8, lines uint16, fill uint8, data []byte) {
+		kk := uint32(k)%BlockedMaxK + 1
+		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), int(lines%300)+1, int(fill%9))
+		hs := make([]uint64, len(data)/8)
+		for i := range hs {
+			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
+		}
+		for _, l := range Available() {
+			restore, err := UseLevel(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareBlocked(t, words, kk, hs)
+			restore()
+		}
+	})
+}
+
+func BenchmarkBlockedTestHashes(b *testing.B) {
+	const batch = 1024
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, lines := range []int{1 << 12, 1 << 20} {
+		words := randomFilter(r, lines, 6)
+		hs := make([]uint64, batch)
+		for i := range hs {
+			hs[i] = r.Uint64()
+		}
+		out := make([]bool, batch)
+		for _, l := range Available() {
+			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", lines*64, l), func(b *testing.B) {
+				restore, _ := UseLevel(l)
+				defer restore()
+				for b.Loop() {
+					BlockedTestHashes(words, 8, hs, out)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
+			})
+		}
+	}
+}

@@ -1,0 +1,322 @@
+// Command blocked generates the cache-line-blocked filter's batch kernels,
+// asm.blocked{Test,Add}{AVX2,AVX512}, twins of asm.blockedTestGeneric and
+// asm.blockedAddGeneric (the scheme is documented in asm/blocked.go).
+//
+// Per key the line index comes from a scalar MULX (multiply-high by the
+// line count) and g = h*BlockedMul from a scalar IMUL; g is broadcast to
+// every lane, shifted right by 58-6w in lane w, masked to 6 bits, and used
+// as a variable left shift of 1: one bit per 64-bit word. The whole mask
+// (two YMM or one ZMM) is then ANDed-NOT with the line for a test, or
+// ORed into it for an add. A key needs one round per eight probes; k = 8
+// has its own loop without the round counter. Over large filters the
+// caller passes a prefetch distance: the kernel issues PREFETCHT0 for the
+// line of the key that many places ahead.
+package main
+
+//go:generate go run . -out ../../asm/blocked_amd64.s -stubs ../../asm/blocked_stub_amd64.go -pkg asm
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+var (
+	shifts, lanebits, mul, six3, one Mem
+)
+
+func main() {
+	// avo v0.5.0 parses the comma form; it writes "amd64 && gc && !purego".
+	ConstraintExpr("amd64,gc,!purego")
+	shifts = GLOBL("blockedShifts", RODATA|NOPTR)
+	for w := range 8 {
+		DATA(8*w, U64(58-6*w))
+	}
+	lanebits = GLOBL("blockedLaneBits", RODATA|NOPTR)
+	for w := range 8 {
+		DATA(8*w, U64(1<<w))
+	}
+	mul = GLOBL("blockedMul", RODATA|NOPTR)
+	DATA(0, U64(0x9e3779b97f4a7c15))
+	six3 = GLOBL("blockedSixBits", RODATA|NOPTR)
+	DATA(0, U64(63))
+	one = GLOBL("blockedOne", RODATA|NOPTR)
+	DATA(0, U64(1))
+
+	for _, isa := range []isa{avx2{}, avx512{}} {
+		kernel(isa, true)
+		kernel(isa, false)
+	}
+	Generate()
+}
+
+// isa emits the vector half of a kernel for one instruction set.
+type isa interface {
+	name() string
+	setup()
+	// clear zeroes the mask accumulator.
+	clear()
+	// round ORs the bits of g (all eight words, or the enabled ones if
+	// enable is not nil) into the mask.
+	round(g reg.Register, enable reg.Register)
+	// test sets ZF when the line at p holds the whole mask.
+	test(p reg.Register)
+	// add ORs the mask into the line at p.
+	add(p reg.Register)
+}
+
+// gp holds the scalar state of a kernel.
+type gp struct {
+	words, hp, outp, n, hits, k, dist, rem2 reg.Register
+}
+
+func kernel(v isa, test bool) {
+	op := "Add"
+	sig := "func(words []uint64, hs []uint64, k uint32, dist int)"
+	if test {
+		op = "Test"
+		sig = "func(words []uint64, hs []uint64, out []bool, k uint32, dist int) int"
+	}
+	name := fmt.Sprintf("blocked%s%s", op, v.name())
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s is blocked%sGeneric; dist > 0 prefetches the line of the key dist places ahead.", name, op))
+	var s gp
+	s.words = Load(Param("words").Base(), GP64())
+	lines := Load(Param("words").Len(), reg.RDX)
+	SHRQ(U8(3), lines) // MULX multiplies by RDX: the line count stays there.
+	s.hp = Load(Param("hs").Base(), GP64())
+	s.n = Load(Param("hs").Len(), GP64())
+	if test {
+		s.outp = Load(Param("out").Base(), GP64())
+		s.hits = GP64()
+		XORQ(s.hits, s.hits)
+	}
+	s.k = Load(Param("k"), GP64())
+	s.dist = Load(Param("dist"), GP64())
+	// rem2 = ((1 << (k%8)) - 1) * 0x101: the partial round's enabled words,
+	// doubled so a shift left by s and right by 8 rotates them.
+	s.rem2 = GP64()
+	MOVQ(s.k, s.rem2)
+	ANDQ(U8(7), s.rem2)
+	t := GP64()
+	MOVQ(U64(1), t)
+	SHLXQ(s.rem2, t, s.rem2)
+	DECQ(s.rem2)
+	IMUL3Q(U32(0x101), s.rem2, s.rem2)
+	SHRQ(U8(3), s.k) // full rounds
+	v.setup()
+
+	for _, general := range []bool{false, true} {
+		loops := fmt.Sprintf("%s_k8", name)
+		if general {
+			loops = fmt.Sprintf("%s_any", name)
+			Label(loops)
+		} else {
+			// k = 8: one full round and no partial one.
+			CMPQ(s.k, U8(1))
+			JNE(LabelRef(name + "_any"))
+			CMPQ(s.rem2, U8(0))
+			JNE(LabelRef(name + "_any"))
+		}
+		TESTQ(s.dist, s.dist)
+		JZ(LabelRef(loops + "_plain"))
+		Label(loops + "_prefetch")
+		CMPQ(s.n, s.dist)
+		JLE(LabelRef(loops + "_plain"))
+		body(v, s, test, general, true)
+		JMP(LabelRef(loops + "_prefetch"))
+		Label(loops + "_plain")
+		TESTQ(s.n, s.n)
+		JZ(LabelRef(name + "_done"))
+		body(v, s, test, general, false)
+		JMP(LabelRef(loops + "_plain"))
+	}
+	Label(name + "_done")
+	VZEROUPPER()
+	if test {
+		Store(s.hits, ReturnIndex(0))
+	}
+	RET()
+}
+
+// body processes the key at hp and advances hp, outp and n.
+func body(v isa, s gp, test, general, prefetch bool) {
+	if prefetch {
+		ph, plo, pline := GP64(), GP64(), GP64()
+		MOVQ(Mem{Base: s.hp, Index: s.dist, Scale: 8}, ph)
+		MULXQ(ph, plo, pline)
+		SHLQ(U8(6), pline)
+		PREFETCHT0(Mem{Base: s.words, Index: pline, Scale: 1})
+	}
+	h, lo, line := GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: s.hp}, h)
+	MULXQ(h, lo, line)
+	SHLQ(U8(6), line)
+	ADDQ(s.words, line)
+	g := GP64()
+	MOVQ(h, g)
+	IMULQ(mul, g)
+	v.clear()
+	if !general {
+		v.round(g, nil)
+	} else {
+		r := GP64()
+		MOVQ(s.k, r)
+		done := fmt.Sprintf("L%d_rounds_done", label())
+		loop := fmt.Sprintf("L%d_round", label())
+		TESTQ(r, r)
+		JZ(LabelRef(done))
+		Label(loop)
+		v.round(g, nil)
+		IMULQ(mul, g)
+		DECQ(r)
+		JNZ(LabelRef(loop))
+		Label(done)
+		partial := fmt.Sprintf("L%d_partial_done", label())
+		TESTQ(s.rem2, s.rem2)
+		JZ(LabelRef(partial))
+		// s = (g0 >> 13) & 7, then e = rotl8(enabled words, s).
+		e := GP64()
+		MOVQ(h, e)
+		IMULQ(mul, e)
+		SHRQ(U8(13), e)
+		ANDQ(U8(7), e)
+		SHLXQ(e, s.rem2, e)
+		SHRQ(U8(8), e)
+		v.round(g, e)
+		Label(partial)
+	}
+	if test {
+		v.test(line)
+		b := GP8()
+		SETEQ(b)
+		MOVB(b, Mem{Base: s.outp})
+		t := GP64()
+		MOVBQZX(b, t)
+		ADDQ(t, s.hits)
+		INCQ(s.outp)
+	} else {
+		v.add(line)
+	}
+	ADDQ(U8(8), s.hp)
+	DECQ(s.n)
+}
+
+var labels int
+
+func label() int { labels++; return labels }
+
+type avx2 struct{}
+
+var y struct {
+	sh0, sh1, lb0, lb1, six3, one, m0, m1 reg.VecVirtual
+}
+
+func (avx2) name() string { return "AVX2" }
+
+func (avx2) setup() {
+	for _, p := range []*reg.VecVirtual{&y.sh0, &y.sh1, &y.lb0, &y.lb1, &y.six3, &y.one, &y.m0, &y.m1} {
+		*p = YMM()
+	}
+	VMOVDQU(shifts, y.sh0)
+	VMOVDQU(shifts.Offset(32), y.sh1)
+	VMOVDQU(lanebits, y.lb0)
+	VMOVDQU(lanebits.Offset(32), y.lb1)
+	VPBROADCASTQ(six3, y.six3)
+	VPBROADCASTQ(one, y.one)
+}
+
+func (avx2) clear() {
+	VPXOR(y.m0, y.m0, y.m0)
+	VPXOR(y.m1, y.m1, y.m1)
+}
+
+func (a avx2) round(g, enable reg.Register) {
+	x, gv, t0, t1 := XMM(), YMM(), YMM(), YMM()
+	MOVQ(g, x)
+	VPBROADCASTQ(x, gv)
+	VPSRLVQ(y.sh0, gv, t0)
+	VPSRLVQ(y.sh1, gv, t1)
+	VPAND(y.six3, t0, t0)
+	VPAND(y.six3, t1, t1)
+	VPSLLVQ(t0, y.one, t0)
+	VPSLLVQ(t1, y.one, t1)
+	if enable != nil {
+		ex, ev, e0, e1 := XMM(), YMM(), YMM(), YMM()
+		MOVQ(enable, ex)
+		VPBROADCASTQ(ex, ev)
+		VPAND(y.lb0, ev, e0)
+		VPAND(y.lb1, ev, e1)
+		VPCMPEQQ(y.lb0, e0, e0)
+		VPCMPEQQ(y.lb1, e1, e1)
+		VPAND(e0, t0, t0)
+		VPAND(e1, t1, t1)
+	}
+	VPOR(t0, y.m0, y.m0)
+	VPOR(t1, y.m1, y.m1)
+}
+
+func (avx2) test(p reg.Register) {
+	l0, l1 := YMM(), YMM()
+	VMOVDQU(Mem{Base: p}, l0)
+	VMOVDQU(Mem{Base: p, Disp: 32}, l1)
+	VPANDN(y.m0, l0, l0)
+	VPANDN(y.m1, l1, l1)
+	VPOR(l0, l1, l0)
+	VPTEST(l0, l0)
+}
+
+func (avx2) add(p reg.Register) {
+	VPOR(Mem{Base: p}, y.m0, y.m0)
+	VPOR(Mem{Base: p, Disp: 32}, y.m1, y.m1)
+	VMOVDQU(y.m0, Mem{Base: p})
+	VMOVDQU(y.m1, Mem{Base: p, Disp: 32})
+}
+
+type avx512 struct{}
+
+var z struct {
+	sh, six3, one, m reg.VecVirtual
+}
+
+func (avx512) name() string { return "AVX512" }
+
+func (avx512) setup() {
+	z.sh, z.six3, z.one, z.m = ZMM(), ZMM(), ZMM(), ZMM()
+	VMOVDQU64(shifts, z.sh)
+	VPBROADCASTQ(six3, z.six3)
+	VPBROADCASTQ(one, z.one)
+}
+
+func (avx512) clear() { VPXORQ(z.m, z.m, z.m) }
+
+func (avx512) round(g, enable reg.Register) {
+	gv, t := ZMM(), ZMM()
+	VPBROADCASTQ(g, gv)
+	VPSRLVQ(z.sh, gv, t)
+	VPANDQ(z.six3, t, t)
+	if enable != nil {
+		k := K()
+		KMOVB(enable.(reg.GPVirtual).As32(), k)
+		VPSLLVQ_Z(t, z.one, k, t)
+	} else {
+		VPSLLVQ(t, z.one, t)
+	}
+	VPORQ(t, z.m, z.m)
+}
+
+func (avx512) test(p reg.Register) {
+	l, k := ZMM(), K()
+	VMOVDQU64(Mem{Base: p}, l)
+	VPANDNQ(z.m, l, l)
+	VPTESTMQ(l, l, k)
+	KORTESTB(k, k)
+}
+
+func (avx512) add(p reg.Register) {
+	VPORQ(Mem{Base: p}, z.m, z.m)
+	VMOVDQU64(z.m, Mem{Base: p})
+}
