@@ -1,5 +1,7 @@
 package experiment
 
+import "slices"
+
 // StreamPoint is one checkpoint of experiment a (or the end of a run of
 // experiment b, where K varies).
 type StreamPoint struct {
@@ -63,4 +65,11 @@ type Results struct {
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.
 	Interrupted bool
+}
+
+// note records a note once.
+func (r *Results) note(s string) {
+	if !slices.Contains(r.Notes, s) {
+		r.Notes = append(r.Notes, s)
+	}
 }

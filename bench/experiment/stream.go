@@ -1,11 +1,14 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/filterengine/filterengine/bench/dataset"
 	"github.com/filterengine/filterengine/bench/filters"
+	"github.com/filterengine/filterengine/engine"
 )
 
 // streamable lists the entries with an (m, k) form and notes the others.
@@ -13,7 +16,7 @@ func streamable(c *Config, r *Results, exp string) []filters.Entry {
 	var out []filters.Entry
 	for _, e := range c.Entries {
 		if e.NewMK == nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: %s left out: it has no fixed (m, k) form", exp, e.Name))
+			r.note(fmt.Sprintf("%s: %s left out: it has no fixed (m, k) form", exp, e.Name))
 			continue
 		}
 		out = append(out, e)
@@ -85,6 +88,16 @@ func runKSweep(d *driver, c *Config, r *Results, data dataSets) error {
 	m := c.KBits()
 	ks := int(c.KMax - c.KMin + 1)
 	total := float64(len(c.Dists)*len(entries)*ks) * float64(c.KRows+c.Probes)
+	type skip struct {
+		ks     []uint32
+		reason error
+	}
+	skipped, order := map[string]*skip{}, []string(nil)
+	defer func() {
+		for _, name := range order {
+			r.note(fmt.Sprintf("b: %s rejects k = %v: %v", name, skipped[name].ks, skipped[name].reason))
+		}
+	}()
 	c.Progress.Phase(fmt.Sprintf("b: k = %d..%d, %d rows, m = %d bits", c.KMin, c.KMax, c.KRows, m), total)
 	defer c.Progress.Done()
 	for _, dist := range c.Dists {
@@ -97,6 +110,15 @@ func runKSweep(d *driver, c *Config, r *Results, data dataSets) error {
 			for _, e := range entries {
 				d.what = fmt.Sprintf("%s into %s, k = %d", dist, e.Name, k)
 				f, err := e.NewMK(m, k)
+				if errors.Is(err, engine.ErrParam) {
+					if skipped[e.Name] == nil {
+						skipped[e.Name] = &skip{reason: err}
+						order = append(order, e.Name)
+					}
+					skipped[e.Name].ks = appendUnique(skipped[e.Name].ks, k)
+					c.Progress.Advance(float64(c.KRows+c.Probes), d.what)
+					continue
+				}
 				if err != nil {
 					return fmt.Errorf("b: %s NewMK(%d, %d): %w", e.Name, m, k, err)
 				}
@@ -164,4 +186,11 @@ func (s dataSets) get(d dataset.Distribution, rows int) (*dataset.Keys, *dataset
 		s.absent[d] = a
 	}
 	return s.keys[d], s.absent[d], nil
+}
+
+func appendUnique(ks []uint32, k uint32) []uint32 {
+	if slices.Contains(ks, k) {
+		return ks
+	}
+	return append(ks, k)
 }

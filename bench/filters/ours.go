@@ -3,8 +3,10 @@ package filters
 import (
 	"math"
 
+	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/classic"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/shifting"
 )
 
 // ours lists this library's families. Each is driven through its batch
@@ -24,7 +26,61 @@ func ours() []Entry {
 				return wrapClassic(classic.NewMK(m, k))
 			},
 		},
+		{
+			Name:    "blocked",
+			Kind:    Ours,
+			About:   "blocked.New / NewMK: one 64-byte line per key (m rounded up to whole lines); batch calls",
+			Kernels: true,
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				return wrapBlocked(blocked.New(n, p))
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				return wrapBlocked(blocked.NewMK(m, k))
+			},
+		},
+		{
+			Name:    "shifting",
+			Kind:    Ours,
+			About:   "shifting.New / NewMK (ShBF_M): k/2 positions, each bit pair read with one unaligned load; batch calls",
+			Kernels: true,
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				return wrapShifting(shifting.New(n, p))
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				return wrapShifting(shifting.NewMK(m, k))
+			},
+		},
+		{
+			Name:    "shifting+2nd",
+			Kind:    Ours,
+			About:   "shifting with WithSecondArray, the improved variant of seed 004 section 4: a second m-bit array, one more bit per key (twice the memory at a given m); batch calls",
+			Kernels: true,
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				return wrapShifting(shifting.New(n, p, shifting.WithSecondArray()))
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				return wrapShifting(shifting.NewMK(m, k, shifting.WithSecondArray()))
+			},
+		},
+		spatialEntry(),
 	}
+}
+
+func wrapBlocked(f *blocked.Filter, err error) (Filter, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &batched[*blocked.Filter]{
+		f: f, bytes: f.SizeBytes(), m: f.M(), k: f.K(),
+		model: func(n uint64) float64 { return blocked.FPR(f.M(), n, f.K()) },
+	}, nil
+}
+
+func wrapShifting(f *shifting.Filter, err error) (Filter, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &batched[*shifting.Filter]{f: f, bytes: f.SizeBytes(), m: f.M(), k: f.K(), model: f.ModelFPR}, nil
 }
 
 func wrapClassic(f *classic.Filter, err error) (Filter, error) {
