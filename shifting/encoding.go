@@ -69,34 +69,23 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	if uint64(len(payload)) != 8*g.words() {
 		return engine.Errorf("shifting: %d payload bytes for m = %d, m2 = %d, want %d", len(payload), m, m2, 8*g.words())
 	}
+	// Bits no key can set (above m+55 in the first array, at or above m2
+	// in the second) must be zero, so that every filter has one encoding.
+	if err := checkPaddingBytes(payload[:8*g.base2], m+WBar-2); err != nil {
+		return err
+	}
+	if m2 > 0 {
+		if err := checkPaddingBytes(payload[8*g.base2:], m2-1); err != nil {
+			return err
+		}
+	}
 	st, err := engine.NewStorage(g.words(), engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
 	engine.CopyWords(st.Words(), payload)
 	g.st = st
-	if err := g.checkPadding(); err != nil {
-		_ = st.Close()
-		return err
-	}
 	*f = g
-	return nil
-}
-
-// checkPadding rejects set bits no key can set: above bit m+55 of the
-// first array and at or above m2 in the second, so that every filter has
-// one encoding.
-func (f *Filter) checkPadding() error {
-	w := f.st.Words()
-	last := f.m + WBar - 2 // the highest bit h_i + o can reach
-	for i := last / 64; i < f.base2; i++ {
-		if w[i]&^lowBits(last+1-min(last+1, 64*i)) != 0 {
-			return engine.Errorf("shifting: padding bits set in word %d", i)
-		}
-	}
-	if f.m2%64 != 0 && w[f.words()-1]&^lowBits(f.m2%64) != 0 {
-		return engine.Errorf("shifting: bits set past the second array")
-	}
 	return nil
 }
 
@@ -106,4 +95,22 @@ func lowBits(n uint64) uint64 {
 		return ^uint64(0)
 	}
 	return 1<<n - 1
+}
+
+// checkPaddingBytes is checkPadding of a little-endian payload, before it
+// is copied: only the last one or two words can hold padding.
+func checkPaddingBytes(payload []byte, last uint64) error {
+	var tail [2]uint64
+	from := min(last/64, uint64(len(payload)/8))
+	n := uint64(len(payload)/8) - from
+	if n > 2 {
+		return engine.Errorf("shifting: %d words past the highest bit", n)
+	}
+	engine.CopyWords(tail[:n], payload[8*from:])
+	for i := range n {
+		if tail[i]&^lowBits(last+1-min(last+1, 64*(from+i))) != 0 {
+			return engine.Errorf("shifting: padding bits set in word %d", from+i)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,77 @@
+package shifting
+
+import (
+	"io"
+	"runtime"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// associationVersion is the ShBF_A format: params (m, k, w̄), payload the
+// padded array as little-endian words.
+const associationVersion = 1
+
+func (a *Association) header() engine.Header {
+	return engine.Header{Family: engine.FamilyAssociation, Version: associationVersion, Seed: a.seed,
+		Params: []uint64{a.m, uint64(a.k), WBar}}
+}
+
+// MarshalBinary encodes a in the engine envelope.
+func (a *Association) MarshalBinary() ([]byte, error) {
+	out := make([]byte, 0, engine.HeaderSize+a.SizeBytes())
+	out, err := engine.AppendEnvelope(out, a.header(), engine.WordsBytes(a.st.Words()))
+	runtime.KeepAlive(a.st)
+	return out, err
+}
+
+// WriteTo writes the encoding of a to w.
+func (a *Association) WriteTo(w io.Writer) (int64, error) {
+	n, err := engine.WriteEnvelope(w, a.header(), engine.WordsBytes(a.st.Words()))
+	runtime.KeepAlive(a.st)
+	return n, err
+}
+
+// UnmarshalBinary replaces a with the filter encoded in data.
+func (a *Association) UnmarshalBinary(data []byte) error {
+	h, payload, err := engine.DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return a.decode(h, payload)
+}
+
+// ReadFrom replaces a with the filter read from r, allocating in
+// proportion to the bytes read.
+func (a *Association) ReadFrom(r io.Reader) (int64, error) {
+	h, payload, n, err := engine.ReadEnvelope(r)
+	if err != nil {
+		return n, err
+	}
+	return n, a.decode(h, payload)
+}
+
+func (a *Association) decode(h engine.Header, payload []byte) error {
+	if err := h.Expect(engine.FamilyAssociation, associationVersion, 3); err != nil {
+		return err
+	}
+	m, k, wbar := h.Params[0], h.Params[1], h.Params[2]
+	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+		return engine.Errorf("shifting association: %v", err)
+	}
+	if wbar != WBar {
+		return engine.Errorf("shifting association: w̄ = %d, this reader knows %d", wbar, WBar)
+	}
+	if uint64(len(payload)) != 8*padWords(m) {
+		return engine.Errorf("shifting association: %d payload bytes for m = %d, want %d", len(payload), m, 8*padWords(m))
+	}
+	if err := checkPaddingBytes(payload, m+WBar-2); err != nil {
+		return err
+	}
+	st, err := engine.NewStorage(padWords(m), engine.HugePagesAuto)
+	if err != nil {
+		return err
+	}
+	engine.CopyWords(st.Words(), payload)
+	*a = Association{st: st, m: m, k: uint32(k), seed: h.Seed}
+	return nil
+}

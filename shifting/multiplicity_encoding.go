@@ -1,0 +1,100 @@
+package shifting
+
+import (
+	"io"
+	"runtime"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// multiplicityVersion is the ShBF_x format: params (m, k, w̄, maxCount,
+// counters 0 or 1), payload the padded array as little-endian words, then
+// with counters one byte per bit 0 .. m+maxCount-2.
+const multiplicityVersion = 1
+
+func (x *Multiplicity) header() engine.Header {
+	withCounters := uint64(0)
+	if x.counts != nil {
+		withCounters = 1
+	}
+	return engine.Header{Family: engine.FamilyMultiplicity, Version: multiplicityVersion, Seed: x.seed,
+		Params: []uint64{x.m, uint64(x.k), WBar, uint64(x.maxCount), withCounters}}
+}
+
+// MarshalBinary encodes x in the engine envelope.
+func (x *Multiplicity) MarshalBinary() ([]byte, error) {
+	out := make([]byte, 0, engine.HeaderSize+x.SizeBytes())
+	out, err := engine.AppendEnvelope(out, x.header(), engine.WordsBytes(x.st.Words()), x.counts)
+	runtime.KeepAlive(x.st)
+	return out, err
+}
+
+// WriteTo writes the encoding of x to w.
+func (x *Multiplicity) WriteTo(w io.Writer) (int64, error) {
+	n, err := engine.WriteEnvelope(w, x.header(), engine.WordsBytes(x.st.Words()), x.counts)
+	runtime.KeepAlive(x.st)
+	return n, err
+}
+
+// UnmarshalBinary replaces x with the filter encoded in data.
+func (x *Multiplicity) UnmarshalBinary(data []byte) error {
+	h, payload, err := engine.DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return x.decode(h, payload)
+}
+
+// ReadFrom replaces x with the filter read from r, allocating in
+// proportion to the bytes read.
+func (x *Multiplicity) ReadFrom(r io.Reader) (int64, error) {
+	h, payload, n, err := engine.ReadEnvelope(r)
+	if err != nil {
+		return n, err
+	}
+	return n, x.decode(h, payload)
+}
+
+func (x *Multiplicity) decode(h engine.Header, payload []byte) error {
+	if err := h.Expect(engine.FamilyMultiplicity, multiplicityVersion, 5); err != nil {
+		return err
+	}
+	m, k, wbar, maxCount, withCounters := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
+	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+		return engine.Errorf("shifting multiplicity: %v", err)
+	}
+	if wbar != WBar || maxCount == 0 || maxCount > MaxCount || withCounters > 1 {
+		return engine.Errorf("shifting multiplicity: w̄ = %d, maximum count %d, counters %d", wbar, maxCount, withCounters)
+	}
+	g := Multiplicity{m: m, k: uint32(k), maxCount: uint32(maxCount), seed: h.Seed}
+	wordBytes := 8 * padWords(m)
+	want := wordBytes
+	if withCounters == 1 {
+		want += g.counterLen()
+	}
+	if uint64(len(payload)) != want {
+		return engine.Errorf("shifting multiplicity: %d payload bytes, want %d", len(payload), want)
+	}
+	last := g.counterLen() - 1
+	if err := checkPaddingBytes(payload[:wordBytes], last); err != nil {
+		return err
+	}
+	st, err := engine.NewStorage(padWords(m), engine.HugePagesAuto)
+	if err != nil {
+		return err
+	}
+	engine.CopyWords(st.Words(), payload[:wordBytes])
+	g.st = st
+	if withCounters == 1 {
+		g.counts = append([]uint8(nil), payload[wordBytes:]...)
+		w := st.Words()
+		for pos, c := range g.counts {
+			if (c != 0) != (w[pos>>6]>>(pos&63)&1 != 0) {
+				_ = st.Close()
+				return engine.Errorf("shifting multiplicity: counter %d is %d but its bit disagrees", pos, c)
+			}
+		}
+	}
+	*x = g
+	return nil
+}
