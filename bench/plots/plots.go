@@ -66,6 +66,7 @@ type figure struct {
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
+	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.Legend.Top = true
@@ -184,6 +185,7 @@ func groupedBars(p *plot.Plot, categories, groups []string, value func(category,
 		p.Add(b)
 		p.Legend.Add(g, b)
 	}
+	p.Legend.Left = false
 	p.NominalX(shortNames(categories)...)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign = draw.XRight

@@ -67,7 +67,7 @@ var errUsage = errors.New("usage")
 
 // parseFlags reads args into a Config; any error is a usage error.
 func parseFlags(args []string, stderr io.Writer) (*options, experiment.Config, error) {
-	o := &options{rows: 10_000_000, probes: 1_000_000, krows: 2_000_000, sizedProbes: 1_000_000}
+	o := &options{rows: 10_000_000, probes: 500_000, krows: 1_000_000, sizedProbes: 1_000_000}
 	fs := newFlagSet(o, stderr)
 	if err := fs.Parse(args); err != nil {
 		return nil, experiment.Config{}, err // flag has printed the message and usage

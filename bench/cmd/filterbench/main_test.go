@@ -258,3 +258,27 @@ func TestCancelledRunWritesPartialReport(t *testing.T) {
 		t.Errorf("report of a cancelled run does not say it was interrupted")
 	}
 }
+
+// -write-data writes each data set as the seed's files: one line per
+// value, the first of normal(0, 1) from seed 2022 being -0.0869598.
+func TestWriteData(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	var out, errb bytes.Buffer
+	args := []string{"-quick", "-rows", "1000", "-dists", "normal,exponential", "-write-data", data,
+		"-experiments", "d", "-kernel-n", "1000", "-sized-probes", "1000", "-filters", "classic", "-out", dir}
+	if code := run(context.Background(), args, &out, &errb, nil); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(data, "normal.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 1000 || lines[0] != "-0.0869598" {
+		t.Errorf("normal.txt: %d lines, first %q", len(lines), lines[0])
+	}
+	if _, err := os.Stat(filepath.Join(data, "exponential.txt")); err != nil {
+		t.Error(err)
+	}
+}

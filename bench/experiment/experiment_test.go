@@ -1,0 +1,135 @@
+package experiment
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/bench/filters"
+)
+
+func TestCheckpoints(t *testing.T) {
+	if got := checkpoints(100, 4); !slices.Equal(got, []int{25, 50, 75, 100}) {
+		t.Errorf("checkpoints(100, 4) = %v", got)
+	}
+	if got := checkpoints(3, 10); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("checkpoints(3, 10) = %v", got)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestParseExperiments(t *testing.T) {
+	all, err := ParseExperiments("")
+	if err != nil || len(all) != len(Names) {
+		t.Errorf("ParseExperiments(\"\") = %v, %v", all, err)
+	}
+	if got, err := ParseExperiments("c, a"); err != nil || !got["a"] || !got["c"] || got["b"] {
+		t.Errorf("ParseExperiments(c, a) = %v, %v", got, err)
+	}
+	if _, err := ParseExperiments("a,e"); err == nil {
+		t.Error("ParseExperiments accepted e")
+	}
+}
+
+func TestStreamBitsScaleWithRows(t *testing.T) {
+	c := Config{Rows: dataset.SeedRows / 100, KRows: dataset.SeedRows / 1000}
+	if got := c.StreamBits(); got != dataset.SeedBits/100 {
+		t.Errorf("StreamBits at 1e6 rows = %d, want %d", got, dataset.SeedBits/100)
+	}
+	if got := c.KBits(); got != dataset.SeedBits/1000 {
+		t.Errorf("KBits = %d, want %d", got, dataset.SeedBits/1000)
+	}
+	c.Bits = 12345
+	if c.StreamBits() != 12345 {
+		t.Errorf("StreamBits ignores Bits")
+	}
+}
+
+func smallConfig(t *testing.T, exps string) Config {
+	t.Helper()
+	es, err := ParseExperiments(exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := filters.Select("classic,bloom/v3,xor/binaryfuse8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		Experiments: es, Entries: entries, Dists: []dataset.Distribution{dataset.Uniform},
+		Rows: 20_000, Bits: 200_000, K: 10, Checkpoints: 4, Probes: 20_000,
+		KRows: 10_000, KMin: 2, KMax: 4,
+		SizedN: []uint64{10_000}, SizedP: []float64{0.01}, SizedProbes: 20_000, KernelN: []uint64{10_000},
+		Reps: 2, Batch: 1000,
+	}
+}
+
+// A small run of every experiment fills every result with the expected
+// shape, and every member is found.
+func TestRunShapes(t *testing.T) {
+	r, err := Run(context.Background(), smallConfig(t, "all"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Interrupted {
+		t.Fatal("uncancelled run reports an interruption")
+	}
+	// a and b: classic and bloom/v3 have (m, k); binaryfuse8 is noted.
+	if len(r.Stream) != 2*4 {
+		t.Errorf("a: %d points, want 8", len(r.Stream))
+	}
+	if len(r.KSweep) != 2*3 {
+		t.Errorf("b: %d points, want 6", len(r.KSweep))
+	}
+	for _, p := range r.Stream {
+		if p.Distinct <= 0 || p.Distinct > p.Rows || p.AddSeconds <= 0 {
+			t.Errorf("a: implausible point %+v", p)
+		}
+	}
+	if len(r.Sized) != 3 {
+		t.Errorf("c: %d rows, want 3", len(r.Sized))
+	}
+	for _, s := range r.Sized {
+		if s.FalseNegatives != 0 || s.AddNs <= 0 || s.TestMemberNs <= 0 || s.Tested != 20_000 {
+			t.Errorf("c: implausible row %+v", s)
+		}
+	}
+	if want := len(asm.Available()); len(r.Kernels) != want {
+		t.Errorf("d: %d rows, want one per level (%d)", len(r.Kernels), want)
+	}
+	for _, k := range r.Kernels {
+		if !k.SameAnswers {
+			t.Errorf("d: level %s answers differently from generic: %+v", k.Level, k)
+		}
+	}
+	if len(r.Notes) == 0 {
+		t.Error("no note says binaryfuse8 was left out of a and b")
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := Run(ctx, smallConfig(t, "all"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Interrupted {
+		t.Error("cancelled run does not report the interruption")
+	}
+	if len(r.Stream) != 0 {
+		t.Errorf("cancelled run measured %d points", len(r.Stream))
+	}
+}

@@ -1,0 +1,111 @@
+package filters
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"github.com/filterengine/filterengine/bench/dataset"
+)
+
+func intBatch(first uint64, n int) Batch {
+	keys := dataset.Integers(first, n)
+	return Batch{Keys: keys.Views(nil, 0, n), Ints: keys.Uint64s(0, n)}
+}
+
+// Every entry finds every key it was given, through the integer form
+// and, for dynamic filters, through the byte form alone: the adapters
+// drive both paths to the same answers.
+func TestEntriesHaveNoFalseNegatives(t *testing.T) {
+	const n = 20_000
+	b := intBatch(0, n)
+	bytesOnly := Batch{Keys: b.Keys}
+	for _, e := range All() {
+		var f Filter
+		var err error
+		if e.Static() {
+			f, err = e.Build(b)
+		} else {
+			f, err = e.NewNP(n, 0.01)
+			if err == nil {
+				f.Add(b)
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		if hits := f.Test(b); hits != n {
+			t.Errorf("%s: %d of %d members found through integer keys", e.Name, hits, n)
+		}
+		if !e.Static() {
+			if hits := f.Test(bytesOnly); hits != n {
+				t.Errorf("%s: %d of %d members found through byte keys", e.Name, hits, n)
+			}
+		}
+		if f.Bytes() == 0 {
+			t.Errorf("%s: Bytes() = 0", e.Name)
+		}
+	}
+}
+
+// NewMK builds about the asked geometry: k exactly, m within one cache
+// line (blocked rounds up to lines, BoomFilters reaches m through n and p).
+func TestNewMKGeometry(t *testing.T) {
+	const m, k = 100_000, 10
+	for _, e := range All() {
+		if e.NewMK == nil {
+			continue
+		}
+		f, err := e.NewMK(m, k)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		gm, gk := f.Params()
+		if gk != k || gm+512 < m || gm > m+512 {
+			t.Errorf("%s: NewMK(%d, %d) built m = %d, k = %d", e.Name, m, k, gm, gk)
+		}
+	}
+}
+
+func TestBoomNP(t *testing.T) {
+	for _, k := range []uint32{1, 2, 7, 10, 16} {
+		n, p := boomNP(1_000_000, k)
+		if n == 0 || p <= 0 || p >= 1 {
+			t.Fatalf("boomNP(1e6, %d) = %d, %v", k, n, p)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	all, err := Select("all")
+	if err != nil || len(all) != len(All()) {
+		t.Fatalf("Select(all) = %d entries, %v", len(all), err)
+	}
+	peersOnly, err := Select("peers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range peersOnly {
+		if e.Kind != Peer {
+			t.Errorf("Select(peers) returned %s", e.Name)
+		}
+	}
+	two, err := Select("bloom/v3, classic")
+	if err != nil || len(two) != 2 || two[0].Name != "classic" {
+		t.Errorf("Select(bloom/v3, classic) = %v, %v; want classic then bloom/v3", Names(two), err)
+	}
+	if _, err := Select("classic,cuckoo"); err == nil || !strings.Contains(err.Error(), "cuckoo") {
+		t.Errorf("Select with an unknown name: %v", err)
+	}
+}
+
+// Batch.Keys[i] must be the little-endian bytes of Batch.Ints[i]; the
+// integer calls of our families rely on it.
+func TestIntBatchBytesAreLittleEndian(t *testing.T) {
+	b := intBatch(5, 3)
+	for i, k := range b.Ints {
+		if binary.LittleEndian.Uint64(b.Keys[i]) != k {
+			t.Fatalf("key %d bytes %x are not %x", i, b.Keys[i], k)
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/filterengine/filterengine/bench/experiment"
+)
+
+func TestFormats(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{fmtRate(math.NaN()), "-"},
+		{fmtRate(0), "0"},
+		{fmtRate(0.0123456), "0.0123"},
+		{fmtRate(0.000123), "1.230e-04"},
+		{fmtCount(1234567), "1,234,567"},
+		{fmtCount(12), "12"},
+		{fmtRatio(3.14159), "3.14x"},
+		{fmtRatio(math.Inf(1)), "-"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestMarkdownTableShape(t *testing.T) {
+	var buf bytes.Buffer
+	Table{Title: "T", Header: []string{"a", "b"}, Rows: [][]string{{"1", "2"}, {"3", "4"}}}.WriteMarkdown(&buf)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	want := []string{"### T", "", "| a | b |", "|---|---:|", "| 1 | 2 |", "| 3 | 4 |"}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("markdown:\n%s\nwant:\n%s", buf.String(), strings.Join(want, "\n"))
+	}
+}
+
+func TestSizedTableComparesWithBloomV3(t *testing.T) {
+	rows := []experiment.SizedRow{
+		{Filter: "classic", N: 10, P: 0.01, TestMemberNs: 10},
+		{Filter: "bloom/v3", N: 10, P: 0.01, TestMemberNs: 50},
+		{Filter: "classic", N: 20, P: 0.01, TestMemberNs: 10},
+	}
+	tab := SizedTable(rows)
+	last := len(tab.Header) - 1
+	if got := tab.Rows[0][last]; got != "5.00x" {
+		t.Errorf("classic vs bloom/v3 = %q, want 5.00x", got)
+	}
+	if got := tab.Rows[2][last]; got != "-" {
+		t.Errorf("without bloom/v3 at that n: %q, want -", got)
+	}
+}
+
+func TestFinalPoints(t *testing.T) {
+	ps := []experiment.StreamPoint{
+		{Dist: "normal", Filter: "a", Rows: 1}, {Dist: "normal", Filter: "a", Rows: 2},
+		{Dist: "normal", Filter: "b", Rows: 2}, {Dist: "uniform", Filter: "a", Rows: 2},
+	}
+	got := finalPoints(ps)
+	if len(got) != 3 || got[0].Rows != 2 {
+		t.Errorf("finalPoints = %+v", got)
+	}
+}
