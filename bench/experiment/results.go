@@ -52,7 +52,9 @@ type KernelRow struct {
 	// Hits are the member and absent hits, equal on every level when the
 	// kernels agree with the reference.
 	MemberHits, AbsentHits int
-	SameAnswers            bool
+	// Checksum folds the outputs of a kernel that is not a filter.
+	Checksum    uint64
+	SameAnswers bool
 }
 
 // Results holds everything a run measured, including a partial run.

@@ -54,7 +54,12 @@ func (t Table) WriteMarkdown(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-func fmtNs(ns float64) string { return fmt.Sprintf("%.1f", ns) }
+func fmtNs(ns float64) string {
+	if math.IsNaN(ns) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", ns)
+}
 
 func fmtRatio(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
