@@ -5,6 +5,7 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/classic"
+	"github.com/filterengine/filterengine/counting"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/shifting"
 )
@@ -62,6 +63,18 @@ func ours() []Entry {
 				return wrapShifting(shifting.NewMK(m, k, shifting.WithSecondArray()))
 			},
 		},
+		{
+			Name:    "counting",
+			Kind:    Ours,
+			About:   "counting.New / NewMK: 4-bit counters, one 64-byte line per key; (m, k) means m counters (4m bits), as spatial's m cells; batch calls",
+			Kernels: true,
+			NewNP: func(n uint64, p float64) (Filter, error) {
+				return wrapCounting(counting.New(n, p))
+			},
+			NewMK: func(m uint64, k uint32) (Filter, error) {
+				return wrapCounting(counting.NewMK(m, k))
+			},
+		},
 		spatialEntry(),
 	}
 }
@@ -74,6 +87,13 @@ func wrapBlocked(f *blocked.Filter, err error) (Filter, error) {
 		f: f, bytes: f.SizeBytes(), m: f.M(), k: f.K(),
 		model: func(n uint64) float64 { return blocked.FPR(f.M(), n, f.K()) },
 	}, nil
+}
+
+func wrapCounting(f *counting.Filter, err error) (Filter, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &batched[*counting.Filter]{f: f, bytes: f.Lines() * 64, m: f.Counters(), k: f.K(), model: f.FPR}, nil
 }
 
 func wrapShifting(f *shifting.Filter, err error) (Filter, error) {

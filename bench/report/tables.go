@@ -67,7 +67,6 @@ func KSweepTables(ps []experiment.StreamPoint) []Table {
 	}
 	var ts []Table
 	for _, dist := range dists {
-		t := Table{Header: []string{"k"}}
 		var sample experiment.StreamPoint
 		byK := map[uint32]map[string]experiment.StreamPoint{}
 		var ks []uint32
@@ -75,32 +74,35 @@ func KSweepTables(ps []experiment.StreamPoint) []Table {
 			if p.Dist != dist {
 				continue
 			}
-			sample = p
+			if sample.Filter == "" {
+				sample = p
+			}
 			if byK[p.K] == nil {
 				byK[p.K] = map[string]experiment.StreamPoint{}
 				ks = append(ks, p.K)
 			}
 			byK[p.K][p.Filter] = p
 		}
-		t.Title = fmt.Sprintf("b. FPR and add time against k: %s, %s rows (%s distinct), m = %s bits", dist, fmtCount(sample.Rows), fmtCount(sample.Distinct), fmtCount(sample.M))
-		t.Note = fmt.Sprintf("FPR on %s never-inserted values; time in seconds for all rows; every point is in ksweep.csv.", fmtCount(sample.Tested))
-		for _, n := range names {
-			t.Header = append(t.Header, n+" FPR")
+		where := fmt.Sprintf("%s, %s rows (%s distinct), m = %s bits", dist, fmtCount(sample.Rows), fmtCount(sample.Distinct), fmtCount(sample.M))
+		fpr := Table{
+			Title:  "b. FPR against k: " + where,
+			Note:   fmt.Sprintf("FPR on %s never-inserted values; '-' where a filter rejects that k; every point is in ksweep.csv.", fmtCount(sample.Tested)),
+			Header: append([]string{"k"}, names...),
 		}
-		for _, n := range names {
-			t.Header = append(t.Header, n+" s")
+		secs := Table{
+			Title:  "b. Add time (seconds for all rows) against k: " + where,
+			Header: append([]string{"k"}, names...),
 		}
 		for _, k := range ks {
-			row := []string{fmt.Sprint(k)}
+			frow, srow := []string{fmt.Sprint(k)}, []string{fmt.Sprint(k)}
 			for _, n := range names {
-				row = append(row, cell(byK[k], n, func(p experiment.StreamPoint) string { return fmtRate(p.FPR) }))
+				frow = append(frow, cell(byK[k], n, func(p experiment.StreamPoint) string { return fmtRate(p.FPR) }))
+				srow = append(srow, cell(byK[k], n, func(p experiment.StreamPoint) string { return fmtSeconds(p.AddSeconds) }))
 			}
-			for _, n := range names {
-				row = append(row, cell(byK[k], n, func(p experiment.StreamPoint) string { return fmtSeconds(p.AddSeconds) }))
-			}
-			t.Rows = append(t.Rows, row)
+			fpr.Rows = append(fpr.Rows, frow)
+			secs.Rows = append(secs.Rows, srow)
 		}
-		ts = append(ts, t)
+		ts = append(ts, fpr, secs)
 	}
 	return ts
 }
