@@ -8,6 +8,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/bench/dataset"
 	"github.com/filterengine/filterengine/bench/filters"
+	"github.com/filterengine/filterengine/engine"
 )
 
 func TestCheckpoints(t *testing.T) {
@@ -131,5 +132,31 @@ func TestRunCancelled(t *testing.T) {
 	}
 	if len(r.Stream) != 0 {
 		t.Errorf("cancelled run measured %d points", len(r.Stream))
+	}
+}
+
+// Binary keys (the 8 bytes of each float64) stream through the same
+// path; classic's FPR after every checkpoint stays inside the 99.9%
+// binomial range of its model for the distinct keys inserted.
+func TestStreamBinaryKeys(t *testing.T) {
+	c := smallConfig(t, "a")
+	c.Format = dataset.Binary
+	c.Dists = dataset.Distributions
+	r, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Stream) != 3*2*4 {
+		t.Fatalf("%d points, want 24", len(r.Stream))
+	}
+	for _, p := range r.Stream {
+		if p.Filter != "classic" {
+			continue
+		}
+		model := engine.FPR(p.M, uint64(p.Distinct), p.K)
+		lo, hi := engine.BinomialBounds(uint64(p.Tested), model, engine.Z999)
+		if fp := float64(p.FalsePositives); fp < lo || fp > hi {
+			t.Errorf("%s rows %d: %v false positives, model %v allows [%.0f, %.0f]", p.Dist, p.Rows, fp, model, lo, hi)
+		}
 	}
 }

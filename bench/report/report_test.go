@@ -38,14 +38,17 @@ func TestMarkdownTableShape(t *testing.T) {
 
 func TestSizedTableComparesWithBloomV3(t *testing.T) {
 	rows := []experiment.SizedRow{
-		{Filter: "classic", N: 10, P: 0.01, TestMemberNs: 10},
-		{Filter: "bloom/v3", N: 10, P: 0.01, TestMemberNs: 50},
-		{Filter: "classic", N: 20, P: 0.01, TestMemberNs: 10},
+		{Filter: "classic", N: 10, P: 0.01, TestMemberNs: 10, TestAbsentNs: 4},
+		{Filter: "bloom/v3", N: 10, P: 0.01, TestMemberNs: 50, TestAbsentNs: 10},
+		{Filter: "classic", N: 20, P: 0.01, TestMemberNs: 10, TestAbsentNs: 4},
 	}
 	tab := SizedTable(rows)
 	last := len(tab.Header) - 1
-	if got := tab.Rows[0][last]; got != "5.00x" {
-		t.Errorf("classic vs bloom/v3 = %q, want 5.00x", got)
+	if got := tab.Rows[0][last-1]; got != "5.00x" {
+		t.Errorf("classic vs bloom/v3 on members = %q, want 5.00x", got)
+	}
+	if got := tab.Rows[0][last]; got != "2.50x" {
+		t.Errorf("classic vs bloom/v3 on non-members = %q, want 2.50x", got)
 	}
 	if got := tab.Rows[2][last]; got != "-" {
 		t.Errorf("without bloom/v3 at that n: %q, want -", got)

@@ -120,23 +120,23 @@ func cell(m map[string]experiment.StreamPoint, name string, f func(experiment.St
 func SizedTable(rows []experiment.SizedRow) Table {
 	t := Table{
 		Title:  "c. Filters sized for n keys at target p: 8-byte keys",
-		Note:   "ns/key are medians over the repetitions; FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test-member ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
-		Header: []string{"filter", "n", "p", "m bits", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "false neg.", "tested", "FPR", "model FPR", "Test vs bloom/v3"},
+		Note:   "ns/key are medians over the repetitions; FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
+		Header: []string{"filter", "n", "p", "m bits", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "false neg.", "tested", "FPR", "model FPR", "Test member vs bloom/v3", "Test absent vs bloom/v3"},
 	}
-	ref := map[string]float64{}
+	ref := map[string]experiment.SizedRow{}
 	for _, r := range rows {
 		if r.Filter == "bloom/v3" {
-			ref[fmt.Sprint(r.N, r.P)] = r.TestMemberNs
+			ref[fmt.Sprint(r.N, r.P)] = r
 		}
 	}
 	for _, r := range rows {
-		vs := math.NaN()
+		vsMember, vsAbsent := math.NaN(), math.NaN()
 		if b, ok := ref[fmt.Sprint(r.N, r.P)]; ok {
-			vs = b / r.TestMemberNs
+			vsMember, vsAbsent = b.TestMemberNs/r.TestMemberNs, b.TestAbsentNs/r.TestAbsentNs
 		}
 		t.Rows = append(t.Rows, []string{r.Filter, fmtCount(r.N), fmt.Sprint(r.P), fmtCount(r.M), fmt.Sprint(r.K),
 			fmt.Sprintf("%.2f", r.BitsPerKey), fmtNs(r.AddNs), fmtNs(r.TestMemberNs), fmtNs(r.TestAbsentNs),
-			fmt.Sprint(r.FalseNegatives), fmtCount(r.Tested), fmtRate(r.FPR), fmtRate(r.ModelFPR), fmtRatio(vs)})
+			fmt.Sprint(r.FalseNegatives), fmtCount(r.Tested), fmtRate(r.FPR), fmtRate(r.ModelFPR), fmtRatio(vsMember), fmtRatio(vsAbsent)})
 	}
 	return t
 }
