@@ -1,0 +1,116 @@
+package asm
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// countingFilter returns words of a counting filter of lines lines with
+// keys random hashes added (as the counting package does, without CAS).
+func countingFilter(r *rand.Rand, lines uint64, k uint32, wide bool, keys int) []uint64 {
+	words := make([]uint64, lines*CountingLineWords)
+	cellMask, one := uint64(127), uint64(1)
+	if wide {
+		cellMask = 63
+	}
+	for range keys {
+		h := r.Uint64()
+		line := words[engine.Reduce(h, lines)*CountingLineWords:]
+		x, round := CountingProbes(h, 0), uint64(0)
+		for j := range k {
+			if j%CountingChunksPerWord == 0 && j > 0 {
+				round++
+				x = CountingProbes(h, round)
+			}
+			c := x & cellMask
+			x >>= CountingChunkBits
+			line[c>>3&7] |= one << CountingShift(c) // a count of 1 (or more, on repeats)
+		}
+	}
+	// Random saturated and high counters must read as nonzero too.
+	for i := range words {
+		if r.IntN(16) == 0 {
+			words[i] |= 0xf0f0 << (8 * r.IntN(6))
+		}
+	}
+	return words
+}
+
+// checkCountingTest compares the kernel in use with the Generic twin.
+func checkCountingTest(t *testing.T, words []uint64, lines uint64, k uint32, wide bool, hs []uint64) {
+	t.Helper()
+	want := make([]bool, len(hs)+1)
+	got := make([]bool, len(hs)+1)
+	got[len(hs)], want[len(hs)] = true, true // a sentinel past the end stays
+	wantHits := countingTestHashesGeneric(words, lines, k, wide, hs, want[:len(hs)])
+	gotHits := CountingTestHashes(words, lines, k, wide, hs, got[:len(hs)])
+	if gotHits != wantHits || !slices.Equal(got, want) {
+		t.Fatalf("%v, %d lines, k %d, wide %v, %d hashes: %d hits vs generic %d (answers equal: %v)",
+			Current(), lines, k, wide, len(hs), gotHits, wantHits, slices.Equal(got, want))
+	}
+}
+
+func TestCountingTestMatchesGeneric(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(1, 2))
+		for _, wide := range []bool{false, true} {
+			for _, c := range []struct {
+				lines uint64
+				k     uint32
+				keys  int
+			}{{1, 1, 3}, {1, 7, 20}, {3, 9, 10}, {17, 10, 100}, {1000, 18, 5000}, {64, engine.MaxK, 100}, {4096, 6, 40000}} {
+				words := countingFilter(r, c.lines, c.k, wide, c.keys)
+				for _, n := range []int{0, 1, 7, 8, 9, 12, 13, 15, 16, 17, 63, 64, 65, 1000} {
+					hs := make([]uint64, n)
+					for i := range hs {
+						hs[i] = r.Uint64()
+					}
+					checkCountingTest(t, words, c.lines, c.k, wide, hs)
+				}
+			}
+		}
+	})
+}
+
+func TestCountingTestDoesNotAllocate(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(3, 4))
+		words := countingFilter(r, 100, 8, false, 500)
+		hs := make([]uint64, 100)
+		out := make([]bool, 100)
+		if a := testing.AllocsPerRun(10, func() { CountingTestHashes(words, 100, 8, false, hs, out) }); a != 0 {
+			t.Errorf("%v allocates %.1f times", Current(), a)
+		}
+	})
+}
+
+func FuzzCountingTest(f *testing.F) {
+	f.Add(uint64(1), uint64(5), uint8(7), false, 20, 33)
+	f.Add(uint64(2), uint64(300), uint8(64), true, 1000, 17)
+	f.Fuzz(func(t *testing.T, seed, lines uint64, k uint8, wide bool, keys, n int) {
+		lines = lines%2048 + 1
+		k = k%engine.MaxK + 1
+		keys, n = keys&4095, n&2047
+		r := rand.New(rand.NewPCG(seed, lines))
+		words := countingFilter(r, lines, uint32(k), wide, keys)
+		hs := make([]uint64, n)
+		for i := range hs {
+			hs[i] = r.Uint64()
+			if i%3 == 0 && keys > 0 {
+				// replay a hash from the same generator state family: present keys
+				hs[i] = rand.New(rand.NewPCG(seed, lines)).Uint64()
+			}
+		}
+		for _, l := range Available() {
+			restore, err := UseLevel(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCountingTest(t, words, lines, uint32(k), wide, hs)
+			restore()
+		}
+	})
+}
