@@ -4,6 +4,7 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -95,6 +96,16 @@ func filterNames(ps []experiment.StreamPoint) []string {
 	return out
 }
 
+// palette has a distinct colour for each of the registry's entries (the
+// Tableau 10 colours plus two), so no two series share one.
+var palette = []color.RGBA{
+	{31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255}, {214, 39, 40, 255},
+	{148, 103, 189, 255}, {140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255},
+	{188, 189, 34, 255}, {23, 190, 207, 255}, {0, 0, 0, 255}, {255, 215, 0, 255},
+}
+
+func colour(i int) color.Color { return palette[i%len(palette)] }
+
 // addLine draws one series with the i-th colour and marker.
 func addLine(p *plot.Plot, i int, name string, xys plotter.XYs, dashed bool) error {
 	if len(xys) == 0 {
@@ -104,8 +115,8 @@ func addLine(p *plot.Plot, i int, name string, xys plotter.XYs, dashed bool) err
 	if err != nil {
 		return err
 	}
-	l.Color = plotutil.Color(i)
-	s.Color = plotutil.Color(i)
+	l.Color = colour(i)
+	s.Color = colour(i)
 	s.Shape = plotutil.Shape(i)
 	if dashed {
 		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
@@ -115,6 +126,20 @@ func addLine(p *plot.Plot, i int, name string, xys plotter.XYs, dashed bool) err
 	p.Add(l, s)
 	p.Legend.Add(name, l, s)
 	return nil
+}
+
+// legendRoom widens the x range of a line plot by 45% on the right and
+// puts the legend there, clear of the lines.
+func legendRoom(p *plot.Plot) {
+	p.X.Max += 0.45 * (p.X.Max - p.X.Min)
+	p.Legend.Left = false
+	p.Legend.Top = true
+}
+
+// headroom lifts the top of a bar plot 10% above its tallest bar.
+func headroom(p *plot.Plot) {
+	p.Y.Min = 0
+	p.Y.Max *= 1.1
 }
 
 // streamFPR: FPR against rows inserted, one line per filter, and
@@ -142,6 +167,7 @@ func streamFPR(ps []experiment.StreamPoint, dist string) figure {
 			}
 		}
 	}
+	legendRoom(f.p)
 	return f
 }
 
@@ -179,7 +205,7 @@ func groupedBars(p *plot.Plot, categories, groups []string, value func(category,
 		if err != nil {
 			return err
 		}
-		b.Color = plotutil.Color(gi)
+		b.Color = colour(gi)
 		b.LineStyle.Width = 0
 		b.Offset = w * vg.Length(float64(gi)-float64(len(groups)-1)/2)
 		p.Add(b)
@@ -187,6 +213,7 @@ func groupedBars(p *plot.Plot, categories, groups []string, value func(category,
 	}
 	p.Legend.Left = false
 	p.NominalX(shortNames(categories)...)
+	headroom(p)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign = draw.XRight
 	return nil
@@ -229,6 +256,7 @@ func kFPR(ps []experiment.StreamPoint, dist string) figure {
 			}
 		}
 	}
+	legendRoom(f.p)
 	return f
 }
 
@@ -248,6 +276,7 @@ func kTime(ps []experiment.StreamPoint, dist string) figure {
 			return f
 		}
 	}
+	legendRoom(f.p)
 	return f
 }
 
@@ -269,7 +298,7 @@ func sizedKeys(rows []experiment.SizedRow) []sizedKey {
 
 // sizedNs: Add, Test member and Test absent ns/key per filter at one (n, p).
 func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
-	f := figure{name: fmt.Sprintf("c_nskey_n%d_p%v", n, p)}
+	f := figure{name: fmt.Sprintf("c_nskey_n%s_p%v", shortCount(n), p)}
 	f.p = newPlot(fmt.Sprintf("c. ns per key, n = %d, p = %v (8-byte keys)", n, p), "", "ns/key")
 	var names []string
 	byName := map[string]experiment.SizedRow{}
@@ -294,14 +323,17 @@ func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
 }
 
 // kernelSpeedup: Test-member speed-up over generic per filter and n, one
-// bar per level.
+// bar per level above generic (which is 1 by definition).
 func kernelSpeedup(rows []experiment.KernelRow) figure {
 	f := figure{name: "d_speedup"}
-	f.p = newPlot("d. Test speed-up of each kernel level over generic (p = 1%)", "", "speed-up (x)")
+	f.p = newPlot("d. Test (members) speed-up over the generic kernel, p = 1% (generic = 1)", "", "speed-up (x)")
 	var cats, levels []string
 	val := map[[2]string]float64{}
 	for _, r := range rows {
-		c := fmt.Sprintf("%s n=%d", r.Filter, r.N)
+		if r.Level == "generic" {
+			continue
+		}
+		c := fmt.Sprintf("%s %s", strings.TrimPrefix(r.Filter, "asm."), shortCount(r.N))
 		if !slices.Contains(cats, c) {
 			cats = append(cats, c)
 		}
@@ -312,4 +344,24 @@ func kernelSpeedup(rows []experiment.KernelRow) figure {
 	}
 	f.err = groupedBars(f.p, cats, levels, func(c, l string) float64 { return val[[2]string{c, l}] })
 	return f
+}
+
+// shortCount writes powers of ten as 1e6.
+func shortCount(n uint64) string {
+	e := 0
+	for v := n; v >= 10 && v%10 == 0; v /= 10 {
+		e++
+	}
+	if e >= 3 && n == pow10(e)*(n/pow10(e)) && n/pow10(e) < 10 {
+		return fmt.Sprintf("%de%d", n/pow10(e), e)
+	}
+	return fmt.Sprint(n)
+}
+
+func pow10(e int) uint64 {
+	p := uint64(1)
+	for range e {
+		p *= 10
+	}
+	return p
 }
