@@ -35,7 +35,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("filterbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Var((*count)(&o.rows), "rows", "rows of each data set streamed in experiment a (the seed used 1e8)")
-	fs.Uint64Var(&o.bits, "bits", 0, "bit array of experiments a and b; 0 scales the seed's 1e8 bits for 1e8 rows to one bit per row")
+	fs.Var((*count64)(&o.bits), "bits", "bit array of experiments a and b; 0 scales the seed's 1e8 bits for 1e8 rows to one bit per row")
 	fs.UintVar(&o.k, "k", dataset.SeedK, "probes in experiment a")
 	fs.IntVar(&o.checkpoints, "checkpoints", 10, "FPR checkpoints while streaming in experiment a")
 	fs.Var((*count)(&o.probes), "probes", "never-inserted values tested at each checkpoint of a and b")
@@ -189,5 +189,19 @@ func (c *count) Set(s string) error {
 		return fmt.Errorf("%q is not a whole number", s)
 	}
 	*c = count(v)
+	return nil
+}
+
+// count64 is a uint64 flag that also accepts 1e8-style notation.
+type count64 uint64
+
+func (c *count64) String() string { return strconv.FormatUint(uint64(*c), 10) }
+
+func (c *count64) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || v != float64(uint64(v)) || v > 1<<48 {
+		return fmt.Errorf("%q is not a whole number of bits", s)
+	}
+	*c = count64(v)
 	return nil
 }

@@ -32,8 +32,12 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 		dists = append(dists, d.String())
 	}
 	if c.Experiments["a"] {
-		m.Settings = append(m.Settings, fmt.Sprintf("a: data sets %s from seed 2022 as %s keys, %d rows, m = %d bits (the seed's 1e8 bits for 1e8 rows scaled to %d rows unless -bits), k = %d, %d checkpoints, %d never-inserted values tested at each",
-			strings.Join(dists, ", "), c.Format, c.Rows, c.StreamBits(), c.Rows, c.K, c.Checkpoints, c.Probes))
+		how := "the seed's 1e8 bits for 1e8 rows scaled to one bit per row; -bits 1e8 is the seed's array"
+		if c.Bits != 0 {
+			how = "set by -bits"
+		}
+		m.Settings = append(m.Settings, fmt.Sprintf("a: data sets %s from seed 2022 as %s keys, %d rows, m = %d bits (%s), k = %d, %d checkpoints, %d never-inserted values tested at each",
+			strings.Join(dists, ", "), c.Format, c.Rows, c.StreamBits(), how, c.K, c.Checkpoints, c.Probes))
 	}
 	if c.Experiments["b"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("b: k = %d..%d, %d rows per data set, m = %d bits (a's bits per row)", c.KMin, c.KMax, c.KRows, c.KBits()))
