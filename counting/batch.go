@@ -11,10 +11,33 @@ import (
 // in a buffer on the stack.
 const chunk = 256
 
+// group is how many keys AddHashes and RemoveHashes touch ahead of their
+// CASes. A locked CAS waits for every earlier load, so one key at a time
+// serializes the cache misses; loading a word of group lines first lets
+// those misses overlap and the CASes then hit the cache.
+const group = 16
+
+// touch loads one word of each hash's line and returns them ORed, so the
+// loads are not dead code.
+func (f *Filter) touch(hs []uint64) uint64 {
+	var acc uint64
+	for _, h := range hs {
+		acc |= load(&f.words[engine.Reduce(h, f.lines)*asm.CountingLineWords])
+	}
+	return acc
+}
+
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) {
-	for _, h := range hs {
-		f.AddHash(h)
+	for len(hs) > 0 {
+		m := min(len(hs), group)
+		if f.touch(hs[:m]) == 1<<63 {
+			runtime.Gosched() // never taken in practice; keeps the loads live
+		}
+		for _, h := range hs[:m] {
+			f.AddHash(h)
+		}
+		hs = hs[m:]
 	}
 }
 
@@ -35,6 +58,9 @@ func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	n := 0
 	for i, h := range hs {
+		if i%group == 0 && f.touch(hs[i:min(len(hs), i+group)]) == 1<<63 {
+			runtime.Gosched()
+		}
 		out[i] = f.RemoveHash(h)
 		if out[i] {
 			n++
@@ -45,8 +71,14 @@ func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
 
 // AddKeys inserts every key.
 func (f *Filter) AddKeys(keys [][]byte) {
-	for _, k := range keys {
-		f.AddHash(engine.HashSeed(k, f.seed))
+	var hs [chunk]uint64
+	for len(keys) > 0 {
+		m := min(len(keys), chunk)
+		for i, k := range keys[:m] {
+			hs[i] = engine.HashSeed(k, f.seed)
+		}
+		f.AddHashes(hs[:m])
+		keys = keys[m:]
 	}
 }
 
