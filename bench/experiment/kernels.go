@@ -29,7 +29,6 @@ func runKernels(d *driver, c *Config, r *Results) error {
 		total += float64(len(levels)*c.Reps) * float64(n)
 	}
 	c.Progress.Phase(fmt.Sprintf("d: kernels %v against generic, n = %v, p = %v, %d reps", levels, c.KernelN, kernelP, c.Reps), total)
-	defer c.Progress.Done()
 	absent := dataset.Integers(absentFirst, c.SizedProbes)
 	for _, n := range c.KernelN {
 		members := dataset.Integers(0, int(n))

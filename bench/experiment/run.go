@@ -32,10 +32,12 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 		if err := s.run(); err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				r.Interrupted = true
+				c.Progress.Note("   stopped: %v", err)
 				return r, nil
 			}
 			return r, err
 		}
+		c.Progress.Done()
 	}
 	return r, nil
 }

@@ -52,7 +52,6 @@ func runSized(d *driver, c *Config, r *Results) error {
 		total += float64(len(c.SizedP)*len(c.Entries)*c.Reps) * float64(2*n+uint64(c.SizedProbes))
 	}
 	c.Progress.Phase(fmt.Sprintf("c: sized filters, n = %v, p = %v, %d reps", c.SizedN, c.SizedP, c.Reps), total)
-	defer c.Progress.Done()
 	absent := dataset.Integers(absentFirst, c.SizedProbes)
 	for _, n := range c.SizedN {
 		members := dataset.Integers(0, int(n))

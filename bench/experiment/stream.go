@@ -40,7 +40,6 @@ func runStream(d *driver, c *Config, r *Results, data dataSets) error {
 	cps := checkpoints(c.Rows, c.Checkpoints)
 	total := float64(len(c.Dists)*len(entries)) * float64(c.Rows+len(cps)*c.Probes)
 	c.Progress.Phase(fmt.Sprintf("a: seed configuration, %d rows, m = %d bits, k = %d", c.Rows, m, c.K), total)
-	defer c.Progress.Done()
 	for _, dist := range c.Dists {
 		keys, absent, err := data.get(dist, c.Rows)
 		if err != nil {
@@ -99,7 +98,6 @@ func runKSweep(d *driver, c *Config, r *Results, data dataSets) error {
 		}
 	}()
 	c.Progress.Phase(fmt.Sprintf("b: k = %d..%d, %d rows, m = %d bits", c.KMin, c.KMax, c.KRows, m), total)
-	defer c.Progress.Done()
 	for _, dist := range c.Dists {
 		keys, absent, err := data.get(dist, c.KRows)
 		if err != nil {
