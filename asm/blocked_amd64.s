@@ -34,7 +34,7 @@ DATA blockedOne<>+0(SB)/8, $0x0000000000000001
 GLOBL blockedOne<>(SB), RODATA|NOPTR, $8
 
 // func blockedTestAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
-// Requires: AVX, AVX2, BMI2, MMX+, SSE2
+// Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·blockedTestAVX2(SB), NOSPLIT, $0-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
@@ -79,7 +79,7 @@ blockedTestAVX2_k8_prefetch:
 	IMULQ        blockedMul<>+0(SB), R8
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
-	MOVQ         R8, X2
+	VMOVQ        R8, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPSRLVQ      Y1, Y2, Y2
@@ -114,7 +114,7 @@ blockedTestAVX2_k8_plain:
 	IMULQ        blockedMul<>+0(SB), R8
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
-	MOVQ         R8, X2
+	VMOVQ        R8, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPSRLVQ      Y1, Y2, Y2
@@ -163,7 +163,7 @@ blockedTestAVX2_any_prefetch:
 	JZ         L1_rounds_done
 
 L2_round:
-	MOVQ         R12, X8
+	VMOVQ        R12, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -185,7 +185,7 @@ L1_rounds_done:
 	ANDQ         $0x07, R11
 	SHLXQ        R11, R10, R11
 	SHRQ         $0x08, R11
-	MOVQ         R12, X8
+	VMOVQ        R12, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -193,7 +193,7 @@ L1_rounds_done:
 	VPAND        Y4, Y8, Y8
 	VPSLLVQ      Y9, Y5, Y9
 	VPSLLVQ      Y8, Y5, Y8
-	MOVQ         R11, X10
+	VMOVQ        R11, X10
 	VPBROADCASTQ X10, Y10
 	VPAND        Y2, Y10, Y11
 	VPAND        Y3, Y10, Y10
@@ -236,7 +236,7 @@ blockedTestAVX2_any_plain:
 	JZ    L4_rounds_done
 
 L5_round:
-	MOVQ         R11, X8
+	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -258,7 +258,7 @@ L4_rounds_done:
 	ANDQ         $0x07, R9
 	SHLXQ        R9, R10, R9
 	SHRQ         $0x08, R9
-	MOVQ         R11, X8
+	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -266,7 +266,7 @@ L4_rounds_done:
 	VPAND        Y4, Y8, Y8
 	VPSLLVQ      Y9, Y5, Y9
 	VPSLLVQ      Y8, Y5, Y8
-	MOVQ         R9, X10
+	VMOVQ        R9, X10
 	VPBROADCASTQ X10, Y10
 	VPAND        Y2, Y10, Y11
 	VPAND        Y3, Y10, Y10
@@ -299,7 +299,7 @@ blockedTestAVX2_done:
 	RET
 
 // func blockedAddAVX2(words []uint64, hs []uint64, k uint32, dist int)
-// Requires: AVX, AVX2, BMI2, MMX+, SSE2
+// Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·blockedAddAVX2(SB), NOSPLIT, $0-64
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
@@ -342,7 +342,7 @@ blockedAddAVX2_k8_prefetch:
 	IMULQ        blockedMul<>+0(SB), SI
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPSRLVQ      Y1, Y2, Y2
@@ -370,7 +370,7 @@ blockedAddAVX2_k8_plain:
 	IMULQ        blockedMul<>+0(SB), SI
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPSRLVQ      Y1, Y2, Y2
@@ -412,7 +412,7 @@ blockedAddAVX2_any_prefetch:
 	JZ         L7_rounds_done
 
 L8_round:
-	MOVQ         R10, X8
+	VMOVQ        R10, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -434,7 +434,7 @@ L7_rounds_done:
 	ANDQ         $0x07, R9
 	SHLXQ        R9, R8, R9
 	SHRQ         $0x08, R9
-	MOVQ         R10, X8
+	VMOVQ        R10, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -442,7 +442,7 @@ L7_rounds_done:
 	VPAND        Y4, Y8, Y8
 	VPSLLVQ      Y9, Y5, Y9
 	VPSLLVQ      Y8, Y5, Y8
-	MOVQ         R9, X10
+	VMOVQ        R9, X10
 	VPBROADCASTQ X10, Y10
 	VPAND        Y2, Y10, Y11
 	VPAND        Y3, Y10, Y10
@@ -478,7 +478,7 @@ blockedAddAVX2_any_plain:
 	JZ    L10_rounds_done
 
 L11_round:
-	MOVQ         R9, X8
+	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -500,7 +500,7 @@ L10_rounds_done:
 	ANDQ         $0x07, DI
 	SHLXQ        DI, R8, DI
 	SHRQ         $0x08, DI
-	MOVQ         R9, X8
+	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -508,7 +508,7 @@ L10_rounds_done:
 	VPAND        Y4, Y8, Y8
 	VPSLLVQ      Y9, Y5, Y9
 	VPSLLVQ      Y8, Y5, Y8
-	MOVQ         DI, X10
+	VMOVQ        DI, X10
 	VPBROADCASTQ X10, Y10
 	VPAND        Y2, Y10, Y11
 	VPAND        Y3, Y10, Y10

@@ -5,22 +5,22 @@
 #include "textflag.h"
 
 // func hashUint64sAVX2(dst []uint64, ks []uint64, key uint64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·hashUint64sAVX2(SB), NOSPLIT, $0-56
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         ks_base+24(FP), CX
 	MOVQ         ks_len+32(FP), DX
 	MOVQ         key+48(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	MOVQ         $0x9fb21c651e98df25, BX
-	MOVQ         BX, X1
+	VMOVQ        BX, X1
 	VPBROADCASTQ X1, Y1
 	MOVQ         $0x000000009fb21c65, BX
-	MOVQ         BX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	MOVQ         $0x0000000000000008, BX
-	MOVQ         BX, X3
+	VMOVQ        BX, X3
 	VPBROADCASTQ X3, Y3
 
 loop8:

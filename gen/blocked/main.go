@@ -236,7 +236,7 @@ func (avx2) clear() {
 
 func (a avx2) round(g, enable reg.Register) {
 	x, gv, t0, t1 := XMM(), YMM(), YMM(), YMM()
-	MOVQ(g, x)
+	VMOVQ(g, x)
 	VPBROADCASTQ(x, gv)
 	VPSRLVQ(y.sh0, gv, t0)
 	VPSRLVQ(y.sh1, gv, t1)
@@ -246,7 +246,7 @@ func (a avx2) round(g, enable reg.Register) {
 	VPSLLVQ(t1, y.one, t1)
 	if enable != nil {
 		ex, ev, e0, e1 := XMM(), YMM(), YMM(), YMM()
-		MOVQ(enable, ex)
+		VMOVQ(enable, ex)
 		VPBROADCASTQ(ex, ev)
 		VPAND(y.lb0, ev, e0)
 		VPAND(y.lb1, ev, e1)

@@ -24,7 +24,7 @@ func broadcastYMM(v Op) reg.VecVirtual {
 	g := GP64()
 	MOVQ(v, g)
 	x := XMM()
-	MOVQ(g, x)
+	VMOVQ(g, x)
 	y := YMM()
 	VPBROADCASTQ(x, y)
 	return y
@@ -34,7 +34,7 @@ func broadcastYMM(v Op) reg.VecVirtual {
 // and the constants into YMM registers.
 func NewAVX2(key reg.Register) AVX2 {
 	x := XMM()
-	MOVQ(key, x)
+	VMOVQ(key, x)
 	k := YMM()
 	VPBROADCASTQ(x, k)
 	return AVX2{
