@@ -150,7 +150,7 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 
 // adopt moves g's state into f.
 func (f *Filter) adopt(g *Filter) {
-	f.m, f.k, f.areas, f.shift, f.seed = g.m, g.k, g.areas, g.shift, g.seed
+	f.m, f.k, f.areas, f.shift, f.seed, f.mask = g.m, g.k, g.areas, g.shift, g.seed, g.mask
 	f.storage, f.cells, f.words = g.storage, g.cells, g.words
 	f.members, f.selfCollisions = g.members, g.selfCollisions
 	f.collisions.Store(g.collisions.Load())

@@ -28,6 +28,7 @@ type Filter struct {
 	areas int
 	shift uint // log2 of the cell size in bytes
 	seed  uint64
+	mask  uint32 // a cell's bits: 0xff or 0xffff
 
 	storage *engine.Storage
 	cells   []byte   // m << shift bytes of little-endian cells plus asm.SpatialPad
@@ -97,7 +98,7 @@ func newFilter(m uint64, k uint32, areas int, seed uint64, mode engine.HugePageM
 	}
 	w := s.Words()
 	f := &Filter{
-		m: m, k: k, areas: areas, shift: shift, seed: seed,
+		m: m, k: k, areas: areas, shift: shift, seed: seed, mask: 1<<(8<<shift) - 1,
 		storage:        s,
 		cells:          unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)),
 		words:          unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)),
@@ -184,8 +185,6 @@ func (f *Filter) locate(p uint64) (*uint32, uint) {
 	return &f.words[bit>>5], uint(bit & 31)
 }
 
-func (f *Filter) cellMask() uint32 { return 1<<(8<<f.shift) - 1 }
-
 func loadLE(w *uint32) uint32 {
 	v := atomic.LoadUint32(w)
 	if bigEndian {
@@ -197,14 +196,14 @@ func loadLE(w *uint32) uint32 {
 // cell returns the label in cell p.
 func (f *Filter) cell(p uint64) uint32 {
 	w, sh := f.locate(p)
-	return loadLE(w) >> sh & f.cellMask()
+	return loadLE(w) >> sh & f.mask
 }
 
 // raise sets cell p to max(cell, area) with compare-and-swap and returns
 // the value it held.
 func (f *Filter) raise(p uint64, area uint32) uint32 {
 	w, sh := f.locate(p)
-	mask := f.cellMask()
+	mask := f.mask
 	for {
 		raw := atomic.LoadUint32(w)
 		old := raw

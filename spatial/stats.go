@@ -68,7 +68,7 @@ type Stats struct {
 // histogram counts the cells holding each label (index 0: empty cells).
 func (f *Filter) histogram() []uint64 {
 	hist := make([]uint64, f.areas+1)
-	mask := f.cellMask()
+	mask := f.mask
 	per := uint64(4 >> f.shift)
 	width := uint(8 << f.shift)
 	full := f.m / per

@@ -140,6 +140,7 @@ func TestAreaModel(t *testing.T) {
 	out := make([]uint16, absent)
 	f.CheckUint64s(ks, out)
 	perLabel := make([]uint64, areas+1)
+	var aboveOwn []uint64
 	for _, v := range out {
 		perLabel[v]++
 	}
@@ -164,6 +165,7 @@ func TestAreaModel(t *testing.T) {
 				above++
 			}
 		}
+		aboveOwn = append(aboveOwn, above)
 		inside("inter-set error a priori of area "+strconv.Itoa(a.Area), above, perArea, a.ISEPAPriori)
 		inside("inter-set error a posteriori of area "+strconv.Itoa(a.Area), above, perArea, a.ISEP)
 		if math.Abs(float64(a.Cells)-a.ExpectedCells) > 5*math.Sqrt(a.ExpectedCells)+1 {
@@ -172,7 +174,7 @@ func TestAreaModel(t *testing.T) {
 	}
 	if testing.Verbose() {
 		_ = s.WriteSummary(testWriter{t})
-		t.Logf("measured per label: %v", perLabel)
+		t.Logf("absent keys per label: %v; members above their area: %v", perLabel, aboveOwn)
 	}
 }
 
