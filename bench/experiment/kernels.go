@@ -25,7 +25,7 @@ func runKernels(d *driver, c *Config, r *Results) error {
 	levels := asm.Available()
 	var total float64
 	for _, n := range c.KernelN {
-		total += float64(len(entries)*len(levels)*c.Reps) * float64(2*n+uint64(c.SizedProbes))
+		total += float64(len(entries)*len(levels)*c.Reps) * repKeys(n, c.SizedProbes)
 		total += float64(len(levels)*c.Reps) * float64(n)
 	}
 	c.Progress.Phase(fmt.Sprintf("d: kernels %v against generic, n = %v, p = %v, %d reps", levels, c.KernelN, kernelP, c.Reps), total)
@@ -65,7 +65,7 @@ func kernelRows(d *driver, c *Config, e filters.Entry, n uint64, levels []asm.Le
 				return rows, err
 			}
 			add = append(add, nsPerKey(res.add, members.Len()))
-			member = append(member, nsPerKey(res.member, members.Len()))
+			member = append(member, nsPerKey(res.member, timedMembers(members, absent)))
 			absentNs = append(absentNs, nsPerKey(res.absent, absent.Len()))
 			last = res
 		}

@@ -34,7 +34,8 @@ type SizedRow struct {
 	Bytes      uint64
 	BitsPerKey float64
 	// Median ns per key over the repetitions; for a static filter Add is
-	// its construction from all keys.
+	// its construction from all keys. Test member times the first
+	// min(N, Tested) members; FalseNegatives counts over all N.
 	AddNs, TestMemberNs, TestAbsentNs float64
 	FalseNegatives                    int
 	Tested, FalsePositives            int
@@ -49,8 +50,8 @@ type KernelRow struct {
 	// Median ns per key, and the generic level's median over this one's.
 	AddNs, TestMemberNs, TestAbsentNs                float64
 	AddSpeedup, TestMemberSpeedup, TestAbsentSpeedup float64
-	// Hits are the member and absent hits, equal on every level when the
-	// kernels agree with the reference.
+	// Hits are the member (over the timed members) and absent hits, equal
+	// on every level when the kernels agree with the reference.
 	MemberHits, AbsentHits int
 	// Checksum folds the outputs of a kernel that is not a filter.
 	Checksum    uint64

@@ -120,7 +120,7 @@ func cell(m map[string]experiment.StreamPoint, name string, f func(experiment.St
 func SizedTable(rows []experiment.SizedRow) Table {
 	t := Table{
 		Title:  "c. Filters sized for n keys at target p: 8-byte keys",
-		Note:   "ns/key are medians over the repetitions; FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
+		Note:   "ns/key are medians over the repetitions; Add inserts all n keys, Test member times the first min(n, tested) of them (false neg. counts over all n); FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
 		Header: []string{"filter", "n", "p", "m bits", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "false neg.", "tested", "FPR", "model FPR", "Test member vs bloom/v3", "Test absent vs bloom/v3"},
 	}
 	ref := map[string]experiment.SizedRow{}

@@ -44,7 +44,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.UintVar(&o.kmax, "kmax", 16, "largest k of experiment b")
 	fs.StringVar(&o.sizedN, "n", "1e6,1e7", "key counts of experiment c")
 	fs.StringVar(&o.sizedP, "p", "0.01,0.001", "target false-positive rates of experiment c")
-	fs.Var((*count)(&o.sizedProbes), "sized-probes", "non-member keys tested per filter in experiments c and d")
+	fs.Var((*count)(&o.sizedProbes), "sized-probes", "non-member keys tested per filter in experiments c and d (and members timed)")
 	fs.StringVar(&o.kernelN, "kernel-n", "1e6,1e7", "key counts of experiment d (p = 1%)")
 	fs.IntVar(&o.reps, "reps", 3, "repetitions of each timing in c and d; the median is reported")
 	fs.IntVar(&o.batch, "batch", 4096, "keys per batch handed to a filter")
@@ -67,7 +67,7 @@ var errUsage = errors.New("usage")
 
 // parseFlags reads args into a Config; any error is a usage error.
 func parseFlags(args []string, stderr io.Writer) (*options, experiment.Config, error) {
-	o := &options{rows: 10_000_000, probes: 500_000, krows: 1_000_000, sizedProbes: 1_000_000}
+	o := &options{rows: 5_000_000, probes: 500_000, krows: 500_000, sizedProbes: 1_000_000}
 	fs := newFlagSet(o, stderr)
 	if err := fs.Parse(args); err != nil {
 		return nil, experiment.Config{}, err // flag has printed the message and usage
