@@ -18,9 +18,8 @@ TEXT ·shiftingTestAVX2(SB), NOSPLIT, $0-56
 	MOVL         CX, R8
 	MOVQ         R8, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         CX, R8
-	SHRQ         $0x20, R8
-	MOVQ         R8, X1
+	SHRQ         $0x20, CX
+	MOVQ         CX, X1
 	VPBROADCASTQ X1, Y1
 	MOVQ         $0x9e3779b97f4a7c15, R8
 	MOVQ         R8, X2
@@ -28,19 +27,23 @@ TEXT ·shiftingTestAVX2(SB), NOSPLIT, $0-56
 	MOVQ         $0x0000000000000038, R8
 	MOVQ         R8, X3
 	VPBROADCASTQ X3, Y3
-	MOVQ         $0x0101010101010101, CX
-	XORQ         R8, R8
+	MOVQ         $0x0101010101010101, R8
 	XORQ         R9, R9
+	XORQ         R10, R10
 
 shiftingTestAVX2_keys:
-	CMPQ    R9, DI
+	CMPQ    R10, DI
 	JAE     shiftingTestAVX2_done
-	VMOVDQU (BX)(R9*8), Y4
+	VMOVDQU (BX)(R10*8), Y4
 
 	// b = rotl(h, 32): swap the 32-bit halves of every lane.
 	VPSHUFD  $0xb1, Y4, Y5
 	VPCMPEQQ Y6, Y6, Y6
-	MOVQ     DX, R10
+	MOVQ     DX, R11
+
+	// m below 2^32 (512 MiB) needs two of the four products.
+	TESTQ CX, CX
+	JZ    shiftingTestAVX2_pairs32
 
 shiftingTestAVX2_pairs:
 	// pos = Reduce(a, m) = high 64 bits of a·m from four 32x32 products.
@@ -69,9 +72,33 @@ shiftingTestAVX2_pairs:
 	VPAND      Y7, Y6, Y6
 	VPADDQ     Y5, Y4, Y4
 	VPADDQ     Y2, Y5, Y5
-	DECQ       R10
+	DECQ       R11
 	JNZ        shiftingTestAVX2_pairs
+	JMP        shiftingTestAVX2_tail
 
+shiftingTestAVX2_pairs32:
+	// pos = Reduce(a, m) for m < 2^32: (ah·m + (al·m >> 32)) >> 32.
+	VPSRLQ   $0x20, Y4, Y7
+	VPMULUDQ Y0, Y7, Y7
+	VPMULUDQ Y0, Y4, Y8
+	VPSRLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y7
+
+	// Gather the 8 bytes at words + pos/8 and shift each lane by pos mod 8.
+	VPSRLQ     $0x03, Y7, Y9
+	VPSLLQ     $0x3d, Y7, Y10
+	VPSRLQ     $0x3d, Y10, Y10
+	VPCMPEQQ   Y8, Y8, Y8
+	VPGATHERQQ Y8, (AX)(Y9*1), Y7
+	VPSRLVQ    Y10, Y7, Y7
+	VPAND      Y7, Y6, Y6
+	VPADDQ     Y5, Y4, Y4
+	VPADDQ     Y2, Y5, Y5
+	DECQ       R11
+	JNZ        shiftingTestAVX2_pairs32
+
+shiftingTestAVX2_tail:
 	// o = Reduce(a, 56) + 1; want = 1 | 1<<o; hit where acc & want == want.
 	VPMULUDQ  Y3, Y4, Y8
 	VPSRLQ    $0x20, Y8, Y8
@@ -86,19 +113,19 @@ shiftingTestAVX2_pairs:
 	VPOR      Y9, Y10, Y10
 	VPAND     Y10, Y6, Y6
 	VPCMPEQQ  Y6, Y10, Y6
-	VMOVMSKPD Y6, R10
-	POPCNTQ   R10, R11
-	ADDQ      R11, R8
+	VMOVMSKPD Y6, R11
+	POPCNTQ   R11, R12
+	ADDQ      R12, R9
 
 	// Spread the lane bits into one byte per lane (0 or 1) and store them.
-	PDEPQ CX, R10, R11
-	MOVL  R11, (SI)(R9*1)
-	ADDQ  $0x04, R9
+	PDEPQ R8, R11, R12
+	MOVL  R12, (SI)(R10*1)
+	ADDQ  $0x04, R10
 	JMP   shiftingTestAVX2_keys
 
 shiftingTestAVX2_done:
 	VZEROUPPER
-	MOVQ R8, ret+48(FP)
+	MOVQ R9, ret+48(FP)
 	RET
 
 // func shiftingTestAVX512(words *uint64, m uint64, pairs uint64, hs *uint64, out *bool, n int) int
@@ -114,26 +141,29 @@ TEXT ·shiftingTestAVX512(SB), NOSPLIT, $0-56
 	// Broadcast the constants: m split in 32-bit halves for the multiply-high.
 	MOVL         CX, R8
 	VPBROADCASTQ R8, Z0
-	MOVQ         CX, R8
-	SHRQ         $0x20, R8
-	VPBROADCASTQ R8, Z1
+	SHRQ         $0x20, CX
+	VPBROADCASTQ CX, Z1
 	MOVQ         $0x9e3779b97f4a7c15, R8
 	VPBROADCASTQ R8, Z2
 	MOVQ         $0x0000000000000038, R8
 	VPBROADCASTQ R8, Z3
-	MOVQ         $0x0101010101010101, CX
-	XORQ         R8, R8
+	MOVQ         $0x0101010101010101, R8
 	XORQ         R9, R9
+	XORQ         R10, R10
 
 shiftingTestAVX512_keys:
-	CMPQ      R9, DI
+	CMPQ      R10, DI
 	JAE       shiftingTestAVX512_done
-	VMOVDQU64 (BX)(R9*8), Z4
+	VMOVDQU64 (BX)(R10*8), Z4
 
 	// b = rotl(h, 32): swap the 32-bit halves of every lane.
 	VPSHUFD    $0xb1, Z4, Z5
 	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	MOVQ       DX, R10
+	MOVQ       DX, R11
+
+	// m below 2^32 (512 MiB) needs two of the four products.
+	TESTQ CX, CX
+	JZ    shiftingTestAVX512_pairs32
 
 shiftingTestAVX512_pairs:
 	// pos = Reduce(a, m) = high 64 bits of a·m from four 32x32 products.
@@ -162,9 +192,33 @@ shiftingTestAVX512_pairs:
 	VPANDQ     Z7, Z6, Z6
 	VPADDQ     Z5, Z4, Z4
 	VPADDQ     Z2, Z5, Z5
-	DECQ       R10
+	DECQ       R11
 	JNZ        shiftingTestAVX512_pairs
+	JMP        shiftingTestAVX512_tail
 
+shiftingTestAVX512_pairs32:
+	// pos = Reduce(a, m) for m < 2^32: (ah·m + (al·m >> 32)) >> 32.
+	VPSRLQ   $0x20, Z4, Z7
+	VPMULUDQ Z0, Z7, Z7
+	VPMULUDQ Z0, Z4, Z8
+	VPSRLQ   $0x20, Z8, Z8
+	VPADDQ   Z8, Z7, Z7
+	VPSRLQ   $0x20, Z7, Z7
+
+	// Gather the 8 bytes at words + pos/8 and shift each lane by pos mod 8.
+	VPSRLQ     $0x03, Z7, Z9
+	VPSLLQ     $0x3d, Z7, Z10
+	VPSRLQ     $0x3d, Z10, Z10
+	KXNORB     K2, K2, K2
+	VPGATHERQQ (AX)(Z9*1), K2, Z7
+	VPSRLVQ    Z10, Z7, Z7
+	VPANDQ     Z7, Z6, Z6
+	VPADDQ     Z5, Z4, Z4
+	VPADDQ     Z2, Z5, Z5
+	DECQ       R11
+	JNZ        shiftingTestAVX512_pairs32
+
+shiftingTestAVX512_tail:
 	// o = Reduce(a, 56) + 1; want = 1 | 1<<o; hit where acc & want == want.
 	VPMULUDQ   Z3, Z4, Z8
 	VPSRLQ     $0x20, Z8, Z8
@@ -178,18 +232,18 @@ shiftingTestAVX512_pairs:
 	VPSLLVQ    Z7, Z9, Z10
 	VPORQ      Z9, Z10, Z10
 	VPANDQ     Z10, Z6, Z6
-	VPCMPEQQ   Z6, Z10, K2
-	KMOVB      K2, R10
-	POPCNTQ    R10, R11
-	ADDQ       R11, R8
+	VPCMPEQQ   Z6, Z10, K3
+	KMOVB      K3, R11
+	POPCNTQ    R11, R12
+	ADDQ       R12, R9
 
 	// Spread the lane bits into one byte per lane (0 or 1) and store them.
-	PDEPQ CX, R10, R11
-	MOVQ  R11, (SI)(R9*1)
-	ADDQ  $0x08, R9
+	PDEPQ R8, R11, R12
+	MOVQ  R12, (SI)(R10*1)
+	ADDQ  $0x08, R10
 	JMP   shiftingTestAVX512_keys
 
 shiftingTestAVX512_done:
 	VZEROUPPER
-	MOVQ R8, ret+48(FP)
+	MOVQ R9, ret+48(FP)
 	RET

@@ -65,9 +65,10 @@ func kernel(name string, lanes int) {
 	t := GP64()
 	MOVL(m.As32(), t.As32())
 	broadcast(v, t, mlo)
-	MOVQ(m, t)
-	SHRQ(U8(32), t)
-	broadcast(v, t, mhi)
+	mhiGP := GP64()
+	MOVQ(m, mhiGP)
+	SHRQ(U8(32), mhiGP)
+	broadcast(v, mhiGP, mhi)
 	MOVQ(U64(phi), t)
 	broadcast(v, t, vphi)
 	MOVQ(U64(offMod), t)
@@ -93,21 +94,27 @@ func kernel(name string, lanes int) {
 	j := GP64()
 	MOVQ(pairs, j)
 	ah, tv, u, w := v.new(), v.new(), v.new(), v.new()
+	Comment("m below 2^32 (512 MiB) needs two of the four products.")
+	TESTQ(mhiGP, mhiGP)
+	JZ(LabelRef(name + "_pairs32"))
+
 	Label(name + "_pairs")
 	Comment("pos = Reduce(a, m) = high 64 bits of a·m from four 32x32 products.")
 	mulhi(a, mlo, mhi, ah, tv, u, w)
-	Comment("Gather the 8 bytes at words + pos/8 and shift each lane by pos mod 8.")
-	VPSRLQ(U8(3), ah, u)
-	VPSLLQ(U8(61), ah, w)
-	VPSRLQ(U8(61), w, w)
-	gather(v, words, u, ah, tv)
-	VPSRLVQ(w, ah, ah)
-	and(v, ah, acc, acc)
-	VPADDQ(b, a, a)
-	VPADDQ(vphi, b, b)
-	DECQ(j)
-	JNZ(LabelRef(name + "_pairs"))
+	probePair(v, name+"_pairs", words, a, b, acc, vphi, j, ah, tv, u, w)
+	JMP(LabelRef(name + "_tail"))
 
+	Label(name + "_pairs32")
+	Comment("pos = Reduce(a, m) for m < 2^32: (ah·m + (al·m >> 32)) >> 32.")
+	VPSRLQ(U8(32), a, ah)
+	VPMULUDQ(mlo, ah, ah)
+	VPMULUDQ(mlo, a, tv)
+	VPSRLQ(U8(32), tv, tv)
+	VPADDQ(tv, ah, ah)
+	VPSRLQ(U8(32), ah, ah)
+	probePair(v, name+"_pairs32", words, a, b, acc, vphi, j, ah, tv, u, w)
+
+	Label(name + "_tail")
 	Comment("o = Reduce(a, 56) + 1; want = 1 | 1<<o; hit where acc & want == want.")
 	VPMULUDQ(c56, a, tv)
 	VPSRLQ(U8(32), tv, tv)
@@ -142,6 +149,23 @@ func kernel(name string, lanes int) {
 	VZEROUPPER()
 	Store(hits, ReturnIndex(0))
 	RET()
+}
+
+// probePair gathers the window at pos (in pos), ANDs it into acc, steps
+// the probe sequence and loops to label while j counts down; tv, u and w
+// are scratch.
+func probePair(v vec, label string, words GPVirtual, a, b, acc, vphi VecVirtual, j GPVirtual, pos, tv, u, w VecVirtual) {
+	Comment("Gather the 8 bytes at words + pos/8 and shift each lane by pos mod 8.")
+	VPSRLQ(U8(3), pos, u)
+	VPSLLQ(U8(61), pos, w)
+	VPSRLQ(U8(61), w, w)
+	gather(v, words, u, pos, tv)
+	VPSRLVQ(w, pos, pos)
+	and(v, pos, acc, acc)
+	VPADDQ(b, a, a)
+	VPADDQ(vphi, b, b)
+	DECQ(j)
+	JNZ(LabelRef(label))
 }
 
 // mulhi sets hi to the high 64 bits of a·m per lane, with m split into
