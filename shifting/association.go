@@ -125,6 +125,9 @@ func (a *Association) Seed() uint64 { return a.seed }
 // SizeBytes returns the bytes of the array with its padding.
 func (a *Association) SizeBytes() uint64 { return 8 * padWords(a.m) }
 
+// HugePages reports whether the bits live in huge-page-advised memory.
+func (a *Association) HugePages() bool { return a.st.HugePages() }
+
 // Close returns huge-page memory at once; the filter must not be used
 // afterwards.
 func (a *Association) Close() error { return a.st.Close() }

@@ -257,6 +257,7 @@ func TestFPR(t *testing.T) {
 		{"NewMK m/n=10 k=10", func() (*Filter, error) { return NewMK(10*n, 10) }},
 		{"NewMK m/n=6 k=4", func() (*Filter, error) { return NewMK(6*n, 4) }},
 		{"second array m/n=10 k=10", func() (*Filter, error) { return NewMK(10*n, 10, WithSecondArray()) }},
+		{"same memory as the second array: m/n=20 k=14", func() (*Filter, error) { return NewMK(20*n, 14) }},
 	}
 	for _, c := range cases {
 		f, err := c.make()
@@ -272,5 +273,32 @@ func TestFPR(t *testing.T) {
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%s: %d false positives, model %.1f, 99.9%% bounds [%.1f, %.1f]", c.name, fp, model*trials, lo, hi)
 		}
+	}
+}
+
+// TestOptionsAllTypes checks WithSeed and WithHugePages on the association
+// and multiplicity constructors.
+func TestOptionsAllTypes(t *testing.T) {
+	key := []byte("k")
+	h := engine.HashSeed(key, 13)
+	a, err := NewAssociation(100, 0.01, engine.WithSeed(13), engine.WithHugePages(engine.HugePagesAlways))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	_ = a.Add(key, InS2)
+	if a.Seed() != 13 || !a.QueryHash(h).Has(OnlyS2) {
+		t.Error("association: the seed is not the one Add used")
+	}
+	if !a.HugePages() {
+		t.Log("huge-page mapping unavailable; storage fell back to the heap")
+	}
+	x, err := NewMultiplicity(100, 0.01, 10, engine.WithSeed(13), engine.WithHugePages(engine.HugePagesNever))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = x.Add(key, 7)
+	if x.Seed() != 13 || x.CountHash(h) < 7 || x.HugePages() {
+		t.Error("multiplicity: the seed is not the one Add used, or HugePagesNever ignored")
 	}
 }

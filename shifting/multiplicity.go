@@ -97,6 +97,9 @@ func (x *Multiplicity) HasCounters() bool { return x.counts != nil }
 // SizeBytes returns the bytes of the array with its padding and counters.
 func (x *Multiplicity) SizeBytes() uint64 { return 8*padWords(x.m) + uint64(len(x.counts)) }
 
+// HugePages reports whether the bits live in huge-page-advised memory.
+func (x *Multiplicity) HugePages() bool { return x.st.HugePages() }
+
 // Close returns huge-page memory at once; the filter must not be used
 // afterwards.
 func (x *Multiplicity) Close() error { return x.st.Close() }
