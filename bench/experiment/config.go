@@ -5,8 +5,9 @@
 //	   m bits and k = 10 probes, FPR on never-inserted values at
 //	   checkpoints, total time per filter per distribution;
 //	b  FPR and time against k = 2..16 at the same bits per row;
-//	c  filters sized for p = 1% and 0.1% at n = 1e6 and 1e7: measured FPR,
-//	   bits per key, Add and Test ns/key per family and peer;
+//	c  filters sized for n keys at target rate p (the command's default
+//	   cells: 1e6 keys at 1% and 0.1%, 1e7 at 1%): measured FPR, bits per
+//	   key, Add and Test ns/key per family and peer;
 //	d  every kernel level asm.Available() reports against the generic
 //	   reference, as a ratio.
 //
@@ -71,10 +72,9 @@ type Config struct {
 	KRows      int
 	KMin, KMax uint32
 
-	// SizedN and SizedP are c's key counts and target rates; SizedProbes
-	// the absent keys per filter. KernelN are d's key counts (p = 1%).
-	SizedN      []uint64
-	SizedP      []float64
+	// Sized are c's (key count, target rate) cells; SizedProbes the
+	// absent keys per filter. KernelN are d's key counts (p = 1%).
+	Sized       []Cell
 	SizedProbes int
 	KernelN     []uint64
 
@@ -97,3 +97,11 @@ func (c *Config) StreamBits() uint64 {
 func (c *Config) KBits() uint64 {
 	return max(1, uint64(float64(c.StreamBits())*float64(c.KRows)/float64(max(c.Rows, 1))))
 }
+
+// Cell is one (n keys, target rate p) configuration of experiment c.
+type Cell struct {
+	N uint64
+	P float64
+}
+
+func (c Cell) String() string { return fmt.Sprintf("n = %d at p = %v", c.N, c.P) }

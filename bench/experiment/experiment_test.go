@@ -72,7 +72,7 @@ func smallConfig(t *testing.T, exps string) Config {
 		Experiments: es, Entries: entries, Dists: []dataset.Distribution{dataset.Uniform},
 		Rows: 20_000, Bits: 200_000, K: 10, Checkpoints: 4, Probes: 20_000,
 		KRows: 10_000, KMin: 2, KMax: 4,
-		SizedN: []uint64{10_000}, SizedP: []float64{0.01}, SizedProbes: 20_000, KernelN: []uint64{10_000},
+		Sized: []Cell{{10_000, 0.01}}, SizedProbes: 20_000, KernelN: []uint64{10_000},
 		Reps: 2, Batch: 1000,
 	}
 }

@@ -57,21 +57,22 @@ func repKeys(n uint64, probes int) float64 {
 // runSized is experiment c.
 func runSized(d *driver, c *Config, r *Results) error {
 	var total float64
-	for _, n := range c.SizedN {
-		total += float64(len(c.SizedP)*len(c.Entries)) * (float64(c.Reps)*repKeys(n, c.SizedProbes) + float64(n))
+	for _, cell := range c.Sized {
+		total += float64(len(c.Entries)) * (float64(c.Reps)*repKeys(cell.N, c.SizedProbes) + float64(cell.N))
 	}
-	c.Progress.Phase(fmt.Sprintf("c: sized filters, n = %v, p = %v, %d reps", c.SizedN, c.SizedP, c.Reps), total)
+	c.Progress.Phase(fmt.Sprintf("c: sized filters, %v, %d reps", c.Sized, c.Reps), total)
 	absent := dataset.Integers(absentFirst, c.SizedProbes)
-	for _, n := range c.SizedN {
-		members := dataset.Integers(0, int(n))
-		for _, p := range c.SizedP {
-			for _, e := range c.Entries {
-				row, err := sizedRow(d, c, e, n, p, members, absent)
-				if err != nil {
-					return err
-				}
-				r.Sized = append(r.Sized, row)
+	var members *dataset.Keys
+	for _, cell := range c.Sized {
+		if members == nil || members.Len() != int(cell.N) {
+			members = dataset.Integers(0, int(cell.N))
+		}
+		for _, e := range c.Entries {
+			row, err := sizedRow(d, c, e, cell.N, cell.P, members, absent)
+			if err != nil {
+				return err
 			}
+			r.Sized = append(r.Sized, row)
 		}
 	}
 	return nil

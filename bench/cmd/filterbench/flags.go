@@ -19,7 +19,7 @@ type options struct {
 	bits                                                       uint64
 	k, kmin, kmax                                              uint
 	dists, format, filters, experiments, out, writeData        string
-	sizedN, sizedP, kernelN                                    string
+	sized, kernelN                                             string
 	quick                                                      bool
 }
 
@@ -27,7 +27,7 @@ type options struct {
 // under -quick: the whole run then takes well under a minute here.
 var quickValues = map[string]string{
 	"rows": "200000", "krows": "100000", "probes": "100000",
-	"n": "100000", "p": "0.01,0.001", "sized-probes": "200000", "kernel-n": "100000",
+	"sized": "1e5@0.01,1e5@0.001", "sized-probes": "200000", "kernel-n": "100000",
 	"reps": "1", "checkpoints": "5",
 }
 
@@ -42,10 +42,9 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.Var((*count)(&o.krows), "krows", "rows of each data set in experiment b")
 	fs.UintVar(&o.kmin, "kmin", 2, "smallest k of experiment b")
 	fs.UintVar(&o.kmax, "kmax", 16, "largest k of experiment b")
-	fs.StringVar(&o.sizedN, "n", "1e6,1e7", "key counts of experiment c")
-	fs.StringVar(&o.sizedP, "p", "0.01,0.001", "target false-positive rates of experiment c")
+	fs.StringVar(&o.sized, "sized", "1e6@0.01,1e6@0.001,1e7@0.01", "cells n@p of experiment c: filters for n keys at target rate p")
 	fs.Var((*count)(&o.sizedProbes), "sized-probes", "non-member keys tested per filter in experiments c and d (and members timed)")
-	fs.StringVar(&o.kernelN, "kernel-n", "1e6,1e7", "key counts of experiment d (p = 1%)")
+	fs.StringVar(&o.kernelN, "kernel-n", "1e6", "key counts of experiment d (p = 1%)")
 	fs.IntVar(&o.reps, "reps", 3, "repetitions of each timing in c and d; the median is reported")
 	fs.IntVar(&o.batch, "batch", 4096, "keys per batch handed to a filter")
 	fs.StringVar(&o.dists, "dists", "normal,uniform,exponential", "data sets, comma-separated")
@@ -133,21 +132,11 @@ func (o *options) config() (experiment.Config, error) {
 	if len(c.Dists) == 0 {
 		return c, fmt.Errorf("-dists names no data set")
 	}
-	if c.SizedN, err = parseCounts("n", o.sizedN); err != nil {
+	if c.Sized, err = parseCells(o.sized); err != nil {
 		return c, err
 	}
 	if c.KernelN, err = parseCounts("kernel-n", o.kernelN); err != nil {
 		return c, err
-	}
-	for _, s := range splitList(o.sizedP) {
-		p, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(p > 0 && p < 1) {
-			return c, fmt.Errorf("-p: %q is not a rate in (0, 1)", s)
-		}
-		c.SizedP = append(c.SizedP, p)
-	}
-	if len(c.SizedP) == 0 {
-		return c, fmt.Errorf("-p names no rate")
 	}
 	return c, nil
 }
@@ -160,6 +149,30 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// parseCells reads n@p pairs such as 1e6@0.01.
+func parseCells(s string) ([]experiment.Cell, error) {
+	var out []experiment.Cell
+	for _, f := range splitList(s) {
+		ns, ps, ok := strings.Cut(f, "@")
+		if !ok {
+			return nil, fmt.Errorf("-sized: %q is not n@p (such as 1e6@0.01)", f)
+		}
+		n, err := parseCounts("sized", ns)
+		if err != nil {
+			return nil, err
+		}
+		p, err := strconv.ParseFloat(ps, 64)
+		if err != nil || !(p > 0 && p < 1) {
+			return nil, fmt.Errorf("-sized: %q is not a rate in (0, 1)", ps)
+		}
+		out = append(out, experiment.Cell{N: n[0], P: p})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-sized names no cell")
+	}
+	return out, nil
 }
 
 // parseCounts reads positive key counts, accepting 1e6-style notation.

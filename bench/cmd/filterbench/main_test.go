@@ -226,7 +226,8 @@ func TestBadFlagsExitTwoWithUsage(t *testing.T) {
 		{"-dists", "poisson"},
 		{"-filters", "cuckoo"},
 		{"-experiments", "z"},
-		{"-p", "1.5"},
+		{"-sized", "1e6@1.5"},
+		{"-sized", "1e6"},
 		{"-kmin", "9", "-kmax", "3"},
 		{"stray"},
 	} {
