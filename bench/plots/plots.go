@@ -5,8 +5,10 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -128,6 +130,29 @@ func addLine(p *plot.Plot, i int, name string, xys plotter.XYs, dashed bool) err
 	return nil
 }
 
+// compactTicks labels large counts as 2M or 500k.
+type compactTicks struct{}
+
+func (compactTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = compact(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+func compact(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 4, 64) + "M"
+	case a >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'g', 4, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
 // legendRoom widens the x range of a line plot by 45% on the right and
 // puts the legend there, clear of the lines.
 func legendRoom(p *plot.Plot) {
@@ -147,7 +172,8 @@ func headroom(p *plot.Plot) {
 func streamFPR(ps []experiment.StreamPoint, dist string) figure {
 	f := figure{name: "a_fpr_" + dist}
 	sample := firstOf(ps, dist)
-	f.p = newPlot(fmt.Sprintf("a. FPR as %s rows stream in (m = %d bits, k = %d)", dist, sample.M, sample.K), "rows inserted", "false-positive rate")
+	f.p = newPlot(fmt.Sprintf("a. FPR as %s rows stream in (m = %s bits, k = %d)", dist, compact(float64(sample.M)), sample.K), "rows inserted", "false-positive rate")
+	f.p.X.Tick.Marker = compactTicks{}
 	for i, name := range filterNames(ps) {
 		var xys, model plotter.XYs
 		for _, p := range ps {
@@ -232,7 +258,7 @@ func shortNames(ns []string) []string {
 func kFPR(ps []experiment.StreamPoint, dist string) figure {
 	f := figure{name: "b_fpr_k_" + dist}
 	sample := firstOf(ps, dist)
-	f.p = newPlot(fmt.Sprintf("b. FPR against k: %s, %d rows, m = %d bits", dist, sample.Rows, sample.M), "k (probes)", "false-positive rate (log)")
+	f.p = newPlot(fmt.Sprintf("b. FPR against k: %s, %s rows, m = %s bits", dist, compact(float64(sample.Rows)), compact(float64(sample.M))), "k (probes)", "false-positive rate (log)")
 	f.p.Y.Scale = plot.LogScale{}
 	f.p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	for i, name := range filterNames(ps) {
@@ -264,7 +290,7 @@ func kFPR(ps []experiment.StreamPoint, dist string) figure {
 func kTime(ps []experiment.StreamPoint, dist string) figure {
 	f := figure{name: "b_time_k_" + dist}
 	sample := firstOf(ps, dist)
-	f.p = newPlot(fmt.Sprintf("b. Add time against k: %s, %d rows", dist, sample.Rows), "k (probes)", "seconds")
+	f.p = newPlot(fmt.Sprintf("b. Add time against k: %s, %s rows", dist, compact(float64(sample.Rows))), "k (probes)", "seconds")
 	for i, name := range filterNames(ps) {
 		var xys plotter.XYs
 		for _, p := range ps {

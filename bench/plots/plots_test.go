@@ -9,3 +9,11 @@ func TestShortCount(t *testing.T) {
 		}
 	}
 }
+
+func TestCompact(t *testing.T) {
+	for v, want := range map[float64]string{2e6: "2M", 12.5e6: "12.5M", 5e5: "500k", 42: "42", 0: "0"} {
+		if got := compact(v); got != want {
+			t.Errorf("compact(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
