@@ -161,9 +161,10 @@ func (a *Association) AddHash(h uint64, s Sets) error {
 		return paramErrorf("sets %d: want InS1, InS2 or InBoth", s)
 	}
 	w := a.st.Words()
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range a.k {
-		setBit(w, engine.Reduce(p.next(), a.m)+off)
+		setBit(w, engine.Reduce(pa, a.m)+off)
+		pa, pb = pa+pb, pb+phi
 	}
 	runtime.KeepAlive(a.st)
 	return nil
@@ -179,13 +180,14 @@ func (a *Association) Query(key []byte) Answer { return a.QueryHash(engine.HashS
 func (a *Association) QueryHash(h uint64) Answer {
 	w := a.st.Words()
 	o1, o2 := associationOffsets(h, a.k)
-	acc := ^uint64(0)
-	p := newProbe(h)
+	acc, any := ^uint64(0), uint64(1|1<<o1|1<<o2)
+	pa, pb := probeStart(h)
 	for range a.k {
-		acc &= window(w, engine.Reduce(p.next(), a.m))
-		if acc&(1|1<<o1|1<<o2) == 0 {
+		acc &= window(w, engine.Reduce(pa, a.m))
+		if acc&any == 0 {
 			break
 		}
+		pa, pb = pa+pb, pb+phi
 	}
 	runtime.KeepAlive(a.st)
 	var ans Answer

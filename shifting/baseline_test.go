@@ -21,20 +21,22 @@ func newBaselineBloom(m uint64, k uint32) *baselineBloom {
 }
 
 func (f *baselineBloom) addHash(h uint64) {
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range f.k {
-		i := engine.Reduce(p.next(), f.m)
+		i := engine.Reduce(pa, f.m)
 		f.w[i>>6] |= 1 << (i & 63)
+		pa, pb = pa+pb, pb+phi
 	}
 }
 
 func (f *baselineBloom) testHash(h uint64) bool {
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range f.k {
-		i := engine.Reduce(p.next(), f.m)
+		i := engine.Reduce(pa, f.m)
 		if f.w[i>>6]&(1<<(i&63)) == 0 {
 			return false
 		}
+		pa, pb = pa+pb, pb+phi
 	}
 	return true
 }
@@ -53,21 +55,23 @@ func newBaselineCounting(m uint64, k uint32) *baselineCounting {
 }
 
 func (f *baselineCounting) addHash(h uint64, count uint32) {
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range f.k {
-		i := engine.Reduce(p.next(), f.m)
+		i := engine.Reduce(pa, f.m)
 		f.c[i] = uint8(min(uint32(f.c[i])+count, 255))
+		pa, pb = pa+pb, pb+phi
 	}
 }
 
 func (f *baselineCounting) countHash(h uint64) uint32 {
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	least := uint8(255)
 	for range f.k {
-		least = min(least, f.c[engine.Reduce(p.next(), f.m)])
+		least = min(least, f.c[engine.Reduce(pa, f.m)])
 		if least == 0 {
 			break
 		}
+		pa, pb = pa+pb, pb+phi
 	}
 	return uint32(least)
 }

@@ -135,7 +135,8 @@ func BenchmarkAssociationQuery(b *testing.B) {
 			var both int
 			for i := 0; b.Loop(); i++ {
 				h := qs[i&(queryCount-1)]
-				if bf1.testHash(h) && bf2.testHash(h) {
+				in1, in2 := bf1.testHash(h), bf2.testHash(h) // both answers, as Query gives
+				if in1 && in2 {
 					both++
 				}
 			}

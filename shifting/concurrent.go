@@ -25,16 +25,17 @@ func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.Ha
 func (f *Filter) TestAndAddHash(h uint64) bool {
 	w := f.st.Words()
 	o := membershipOffset(h, f.k/2)
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	present := true
 	for range f.k / 2 {
-		pos := engine.Reduce(p.next(), f.m)
+		pos := engine.Reduce(pa, f.m)
 		present = setBitAtomic(w, pos) && present
 		present = setBitAtomic(w, pos+o) && present
+		pa, pb = pa+pb, pb+phi
 	}
 	if f.m2 != 0 {
-		p.next()
-		present = setBitAtomic(w[f.base2:], engine.Reduce(p.next(), f.m2)) && present
+		pa, pb = pa+pb, pb+phi
+		present = setBitAtomic(w[f.base2:], engine.Reduce(pa, f.m2)) && present
 	}
 	runtime.KeepAlive(f.st)
 	return present
@@ -50,17 +51,18 @@ func (f *Filter) TestHashConcurrent(h uint64) bool {
 	w := f.st.Words()
 	o := membershipOffset(h, f.k/2)
 	want := 1 | uint64(1)<<o
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	ok := true
 	for range f.k / 2 {
-		if windowAtomic(w, engine.Reduce(p.next(), f.m))&want != want {
+		if windowAtomic(w, engine.Reduce(pa, f.m))&want != want {
 			ok = false
 			break
 		}
+		pa, pb = pa+pb, pb+phi
 	}
 	if ok && f.m2 != 0 {
-		p.next()
-		q := engine.Reduce(p.next(), f.m2)
+		pa, pb = pa+pb, pb+phi
+		q := engine.Reduce(pa, f.m2)
 		ok = atomic.LoadUint64(&w[f.base2+q>>6])&(1<<(q&63)) != 0
 	}
 	runtime.KeepAlive(f.st)

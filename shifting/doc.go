@@ -41,6 +41,39 @@
 // in two words) and read with atomic loads of the two aligned words that
 // hold the window.
 //
+// # Association (ShBF_A): Association, NewAssociation
+//
+// Two sets S1, S2 in one array (the paper's section 4). A key sets k bits
+// h_i + off with off = 0 for S1 - S2, o1 in [1, 28] for S1 ∩ S2 and
+// o2 = o1 + [1, 28] for S2 - S1, so a query reads each of its k windows
+// once and sees all three candidates. Query returns an Answer, the set of
+// outcomes it cannot rule out: one outcome is the paper's clear answer,
+// several an unclear one, none a certain "in neither". A member's true
+// outcome is always in its answer. A wrong outcome survives with
+// f = (1 - p')^k, so the clear-answer rate is (1 - f)^2: at p = 1%
+// (m = 9.59 bits per insertion, k = 7) 96.89% of 90,000 members measured
+// clear against the model's 96.89%, and 4.64% of 1e6 non-members were not
+// answered "in neither" (model 1 - (1 - f)^3 = 4.62%) (TestAssociationAnswers).
+// A key added to both sets separately, rather than once with InBoth, is
+// answered "S1 only or S2 only or both", never clear.
+//
+// # Multiplicity (ShBF_x): Multiplicity, NewMultiplicity
+//
+// A key occurring c times (1 <= c <= 57) sets k bits h_i + c - 1 (the
+// paper's section 5); a query ANDs its k windows and answers the largest c
+// whose bits survive, so it never under-reports, and a larger count
+// survives with f = (1 - p')^k each. With counts uniform in [1, 16] at
+// p = 1%, 92.73% of 1e5 keys got their exact count (model 92.79%)
+// (TestMultiplicityNeverUnder). Updates: WithCounters adds the paper's
+// counting variant, an 8-bit counter behind every bit (9x the memory);
+// Update(key, from, to) decrements the counters of the old count and
+// increments those of the new one, each bit mirroring its counter. It
+// needs the key's true current count — as the paper's variant does, the
+// filter cannot learn it from its own over-reporting answer — and refuses
+// a from whose counters are not all set. Saturated counters stay at 255,
+// so saturation can only over-report. Without counters a key can only be
+// raised (Add with a larger count).
+//
 // Batch tests run in the asm.ShiftingTest kernels: per vector of hashes
 // the multiply-high reductions, one VPGATHERQQ of unaligned words per pair
 // and VPSRLVQ by p mod 8 (AVX2, 4 keys; AVX-512, 8 keys).

@@ -117,15 +117,16 @@ func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, 
 func (f *Filter) AddHash(h uint64) {
 	w := f.st.Words()
 	o := membershipOffset(h, f.k/2)
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range f.k / 2 {
-		pos := engine.Reduce(p.next(), f.m)
+		pos := engine.Reduce(pa, f.m)
 		setBit(w, pos)
 		setBit(w, pos+o)
+		pa, pb = pa+pb, pb+phi
 	}
 	if f.m2 != 0 {
-		p.next() // a_{k/2} gave the offset
-		setBit(w[f.base2:], engine.Reduce(p.next(), f.m2))
+		pa, pb = pa+pb, pb+phi // a_{k/2} gave the offset
+		setBit(w[f.base2:], engine.Reduce(pa, f.m2))
 	}
 	runtime.KeepAlive(f.st)
 }
@@ -136,17 +137,18 @@ func (f *Filter) TestHash(h uint64) bool {
 	w := f.st.Words()
 	o := membershipOffset(h, f.k/2)
 	want := 1 | uint64(1)<<o
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range f.k / 2 {
-		if window(w, engine.Reduce(p.next(), f.m))&want != want {
+		if window(w, engine.Reduce(pa, f.m))&want != want {
 			runtime.KeepAlive(f.st)
 			return false
 		}
+		pa, pb = pa+pb, pb+phi
 	}
 	ok := true
 	if f.m2 != 0 {
-		p.next()
-		q := engine.Reduce(p.next(), f.m2)
+		pa, pb = pa+pb, pb+phi
+		q := engine.Reduce(pa, f.m2)
 		ok = w[f.base2+q>>6]&(1<<(q&63)) != 0
 	}
 	runtime.KeepAlive(f.st)

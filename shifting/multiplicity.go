@@ -118,9 +118,10 @@ func (x *Multiplicity) AddHash(h uint64, count uint32) error {
 	}
 	w := x.st.Words()
 	off := uint64(count - 1)
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range x.k {
-		pos := engine.Reduce(p.next(), x.m) + off
+		pos := engine.Reduce(pa, x.m) + off
+		pa, pb = pa+pb, pb+phi
 		setBit(w, pos)
 		if x.counts != nil && x.counts[pos] < math.MaxUint8 {
 			x.counts[pos]++
@@ -138,12 +139,13 @@ func (x *Multiplicity) Count(key []byte) uint32 { return x.CountHash(engine.Hash
 func (x *Multiplicity) CountHash(h uint64) uint32 {
 	w := x.st.Words()
 	acc := lowBits(uint64(x.maxCount))
-	p := newProbe(h)
+	pa, pb := probeStart(h)
 	for range x.k {
-		acc &= window(w, engine.Reduce(p.next(), x.m))
+		acc &= window(w, engine.Reduce(pa, x.m))
 		if acc == 0 {
 			break
 		}
+		pa, pb = pa+pb, pb+phi
 	}
 	runtime.KeepAlive(x.st)
 	return uint32(bits.Len64(acc))
@@ -173,16 +175,18 @@ func (x *Multiplicity) UpdateHash(h uint64, from, to uint32) error {
 		return nil
 	}
 	if from > 0 {
-		p := newProbe(h)
+		pa, pb := probeStart(h)
 		for range x.k {
-			if x.counts[engine.Reduce(p.next(), x.m)+uint64(from-1)] == 0 {
+			if x.counts[engine.Reduce(pa, x.m)+uint64(from-1)] == 0 {
 				return paramErrorf("key was not recorded with count %d", from)
 			}
+			pa, pb = pa+pb, pb+phi
 		}
 		w := x.st.Words()
-		p = newProbe(h)
+		pa, pb = probeStart(h)
 		for range x.k {
-			pos := engine.Reduce(p.next(), x.m) + uint64(from-1)
+			pos := engine.Reduce(pa, x.m) + uint64(from-1)
+			pa, pb = pa+pb, pb+phi
 			if c := x.counts[pos]; c < math.MaxUint8 {
 				x.counts[pos] = c - 1
 				if c == 1 {

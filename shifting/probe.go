@@ -22,21 +22,14 @@ func padWords(m uint64) uint64 { return (m-1)/64 + 2 }
 // sequence.
 const phi = 0x9e3779b97f4a7c15
 
-// probe generates a key's raw 64-bit probe values by double hashing with a
-// quadratic term: a_0 = h, b_0 = rotl(h, 32), a_{j+1} = a_j + b_j,
-// b_{j+1} = b_j + φ (all mod 2^64). Position j is Reduce(a_j, m); the
-// quadratic term keeps keys with a small b_0 from probing a run of nearby
-// positions. asm.ShiftingTest computes the same sequence.
-type probe struct{ a, b uint64 }
-
-func newProbe(h uint64) probe { return probe{a: h, b: bits.RotateLeft64(h, 32)} }
-
-func (p *probe) next() uint64 {
-	v := p.a
-	p.a += p.b
-	p.b += phi
-	return v
-}
+// probeStart begins a key's sequence of raw 64-bit probe values, double
+// hashing with a quadratic term: a_0 = h, b_0 = rotl(h, 32), then
+// a_{j+1} = a_j + b_j and b_{j+1} = b_j + φ (all mod 2^64), which callers
+// step inline as "pa, pb = pa+pb, pb+phi" so both stay in registers.
+// Position j is Reduce(a_j, m); the quadratic term keeps keys with a small
+// b_0 from probing a run of nearby positions. asm.ShiftingTest computes
+// the same sequence.
+func probeStart(h uint64) (a, b uint64) { return h, bits.RotateLeft64(h, 32) }
 
 // rawAt returns a_j in closed form: h + j·b_0 + φ·j(j-1)/2.
 func rawAt(h uint64, j uint64) uint64 {
