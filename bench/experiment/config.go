@@ -104,4 +104,4 @@ type Cell struct {
 	P float64
 }
 
-func (c Cell) String() string { return fmt.Sprintf("n = %d at p = %v", c.N, c.P) }
+func (c Cell) String() string { return fmt.Sprintf("%d@%v", c.N, c.P) }

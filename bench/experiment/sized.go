@@ -60,7 +60,7 @@ func runSized(d *driver, c *Config, r *Results) error {
 	for _, cell := range c.Sized {
 		total += float64(len(c.Entries)) * (float64(c.Reps)*repKeys(cell.N, c.SizedProbes) + float64(cell.N))
 	}
-	c.Progress.Phase(fmt.Sprintf("c: sized filters, %v, %d reps", c.Sized, c.Reps), total)
+	c.Progress.Phase(fmt.Sprintf("c: sized filters, n@p = %v, %d reps", c.Sized, c.Reps), total)
 	absent := dataset.Integers(absentFirst, c.SizedProbes)
 	var members *dataset.Keys
 	for _, cell := range c.Sized {

@@ -43,7 +43,7 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 		m.Settings = append(m.Settings, fmt.Sprintf("b: k = %d..%d, %d rows per data set, m = %d bits (a's bits per row)", c.KMin, c.KMax, c.KRows, c.KBits()))
 	}
 	if c.Experiments["c"] {
-		m.Settings = append(m.Settings, fmt.Sprintf("c: %v, 8-byte distinct keys, %d non-members, median of %d repetitions", c.Sized, c.SizedProbes, c.Reps))
+		m.Settings = append(m.Settings, fmt.Sprintf("c: n@p = %v, 8-byte distinct keys, %d non-members, median of %d repetitions", c.Sized, c.SizedProbes, c.Reps))
 	}
 	if c.Experiments["d"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("d: n = %v, p = 0.01, levels %v, median of %d repetitions", c.KernelN, asm.Available(), c.Reps))
