@@ -233,9 +233,12 @@ func (f *Filter) Check(key []byte) int { return f.CheckHash(f.Hash(key)) }
 // CheckHash is Check for a key hashed with Hash.
 func (f *Filter) CheckHash(h uint64) int {
 	delta := bits.RotateLeft64(h, 32)
+	m, words, mask := f.m, f.words, f.mask
+	cellBits := 3 + f.shift
 	least := uint32(MaxAreas)
 	for range f.k {
-		least = min(least, f.cell(engine.Reduce(h, f.m)))
+		bit := engine.Reduce(h, m) << cellBits
+		least = min(least, loadLE(&words[bit>>5])>>(bit&31)&mask)
 		if least == 0 {
 			break
 		}
