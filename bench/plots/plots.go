@@ -239,6 +239,8 @@ func groupedBars(p *plot.Plot, categories, groups []string, value func(category,
 	}
 	p.Legend.Left = false
 	p.NominalX(shortNames(categories)...)
+	// Room for the outer bars of the first and last groups.
+	p.X.Min, p.X.Max = -0.6, float64(len(categories))-0.4
 	headroom(p)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign = draw.XRight
