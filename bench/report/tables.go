@@ -42,8 +42,8 @@ func finalPoints(ps []experiment.StreamPoint) []experiment.StreamPoint {
 func StreamTable(ps []experiment.StreamPoint) Table {
 	t := Table{
 		Title:  "a. Seed configuration: every data set streamed into every filter",
-		Note:   "FPR measured on never-inserted values after the last row; model = the filter's own prediction for the distinct keys. Six-digit text keys repeat, so the FPR follows the distinct keys, not the rows. add s = total time in Add; every checkpoint is in stream.csv.",
-		Header: []string{"data set", "filter", "m bits", "k", "rows", "distinct keys", "tested", "FPR", "model FPR", "add s", "add ns/row", "test ns/key"},
+		Note:   "FPR measured on never-inserted values after the last row; model = the filter's own prediction for the distinct keys. m counts bits (counters for counting, cells for spatial). Six-digit text keys repeat, so the FPR follows the distinct keys, not the rows. add s = total time in Add; every checkpoint is in stream.csv.",
+		Header: []string{"data set", "filter", "m", "k", "rows", "distinct keys", "tested", "FPR", "model FPR", "add s", "add ns/row", "test ns/key"},
 	}
 	for _, p := range finalPoints(ps) {
 		t.Rows = append(t.Rows, []string{p.Dist, p.Filter, fmtCount(p.M), fmt.Sprint(p.K), fmtCount(p.Rows), fmtCount(p.Distinct),
@@ -120,8 +120,8 @@ func cell(m map[string]experiment.StreamPoint, name string, f func(experiment.St
 func SizedTable(rows []experiment.SizedRow) Table {
 	t := Table{
 		Title:  "c. Filters sized for n keys at target p: 8-byte keys",
-		Note:   "ns/key are medians over the repetitions; Add inserts all n keys, Test member times the first min(n, tested) of them (false neg. counts over all n); FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
-		Header: []string{"filter", "n", "p", "m bits", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "false neg.", "tested", "FPR", "model FPR", "Test member vs bloom/v3", "Test absent vs bloom/v3"},
+		Note:   "m counts bits (counters for counting, cells for spatial; bits/key is the memory); ns/key are medians over the repetitions; Add inserts all n keys, Test member times the first min(n, tested) of them (false neg. counts over all n); FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
+		Header: []string{"filter", "n", "p", "m", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "false neg.", "tested", "FPR", "model FPR", "Test member vs bloom/v3", "Test absent vs bloom/v3"},
 	}
 	ref := map[string]experiment.SizedRow{}
 	for _, r := range rows {
