@@ -15,6 +15,7 @@ type Meta struct {
 	Duration string
 	Machine  string
 	Kernel   string
+	Commit   string
 	Settings []string
 	Filters  []string // "name: about" lines
 }
@@ -26,7 +27,7 @@ func WriteMarkdown(w io.Writer, m Meta, r *experiment.Results, plots []string) {
 	if r.Interrupted {
 		fmt.Fprintf(w, "**Interrupted**: the run was stopped before the end; below is what it measured until then.\n\n")
 	}
-	fmt.Fprintf(w, "- command: `%s`\n- started: %s, took %s\n- machine: %s\n- kernel in use: %s\n", m.Command, m.Started, m.Duration, m.Machine, m.Kernel)
+	fmt.Fprintf(w, "- command: `%s`\n- source: %s\n- started: %s, took %s\n- machine: %s\n- kernel in use: %s\n", m.Command, m.Commit, m.Started, m.Duration, m.Machine, m.Kernel)
 	for _, s := range m.Settings {
 		fmt.Fprintf(w, "- %s\n", s)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -26,6 +27,7 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 		Duration: time.Since(started).Round(time.Second).String(),
 		Machine:  fmt.Sprintf("%s, %d CPUs, %s, %s", cpuModel(), runtime.NumCPU(), runtime.GOOS+"/"+runtime.GOARCH, runtime.Version()),
 		Kernel:   fmt.Sprintf("%s (available: %v)", asm.Kernel(), asm.Available()),
+		Commit:   sourceCommit(),
 	}
 	var dists []string
 	for _, d := range c.Dists {
@@ -52,6 +54,17 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
 	}
 	return m
+}
+
+// sourceCommit names the checkout the command was built from, as git
+// describes it ("-dirty" for uncommitted changes), or "unknown" outside a
+// git checkout.
+func sourceCommit() string {
+	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=12").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // cpuModel reads the CPU's name on Linux, or says it is unknown.
