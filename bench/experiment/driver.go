@@ -60,6 +60,24 @@ func (d *driver) test(f filters.Filter, keys *dataset.Keys, from, to int) (int, 
 	return hits, spent, nil
 }
 
+// remove removes keys [from, to) and returns how many were removed.
+func (d *driver) remove(f filters.Remover, keys *dataset.Keys, from, to int) (int, time.Duration, error) {
+	var spent time.Duration
+	removed := 0
+	for i := from; i < to; i += d.batch {
+		if err := d.ctx.Err(); err != nil {
+			return removed, spent, err
+		}
+		j := min(i+d.batch, to)
+		b := d.batchOf(keys, i, j)
+		t0 := time.Now()
+		removed += f.Remove(b)
+		spent += time.Since(t0)
+		d.prog.Advance(float64(j-i), d.what)
+	}
+	return removed, spent, nil
+}
+
 // build constructs a static filter from every key, timing the build.
 func (d *driver) build(e filters.Entry, keys *dataset.Keys) (filters.Filter, time.Duration, error) {
 	b := filters.Batch{Ints: keys.Uint64s(0, keys.Len())}

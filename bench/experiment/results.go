@@ -37,9 +37,13 @@ type SizedRow struct {
 	// its construction from all keys. Test member times the first
 	// min(N, Tested) members; FalseNegatives counts over all N.
 	AddNs, TestMemberNs, TestAbsentNs float64
-	FalseNegatives                    int
-	Tested, FalsePositives            int
-	FPR, ModelFPR                     float64
+	// RemoveNs is the median time to remove the timed members, NaN for
+	// filters without Remove; Removed how many the last repetition removed.
+	RemoveNs               float64
+	Removed                int
+	FalseNegatives         int
+	Tested, FalsePositives int
+	FPR, ModelFPR          float64
 }
 
 // KernelRow is one filter at one kernel level of experiment d.

@@ -15,9 +15,10 @@ const absentFirst = 1 << 62
 
 // measured is one repetition of build/add, member test and absent test.
 type measured struct {
-	f                      filters.Filter
-	add, member, absent    time.Duration
-	memberHits, absentHits int
+	f                           filters.Filter
+	add, member, absent, remove time.Duration
+	memberHits, absentHits      int
+	removed                     int
 }
 
 // measure builds e for members (n, p) and times Add of every member, Test
@@ -79,8 +80,10 @@ func runSized(d *driver, c *Config, r *Results) error {
 }
 
 func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, members, absent *dataset.Keys) (SizedRow, error) {
-	var add, member, absentNs []float64
+	var add, member, absentNs, removeNs []float64
 	var last measured
+	found := 0
+	timed := timedMembers(members, absent)
 	for rep := range c.Reps {
 		d.what = fmt.Sprintf("%s n = %d p = %v rep %d/%d", e.Name, n, p, rep+1, c.Reps)
 		res, err := measure(d, e, n, p, members, absent)
@@ -88,17 +91,30 @@ func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, member
 			return SizedRow{}, err
 		}
 		add = append(add, nsPerKey(res.add, members.Len()))
-		member = append(member, nsPerKey(res.member, timedMembers(members, absent)))
+		member = append(member, nsPerKey(res.member, timed))
 		absentNs = append(absentNs, nsPerKey(res.absent, absent.Len()))
+		if rep == c.Reps-1 {
+			// No false negatives: every member, once, untimed, before
+			// any removal.
+			d.what = fmt.Sprintf("%s n = %d p = %v: every member", e.Name, n, p)
+			if found, _, err = d.test(res.f, members, 0, members.Len()); err != nil {
+				return SizedRow{}, err
+			}
+		}
+		if rm, ok := res.f.(filters.Remover); ok {
+			d.what = fmt.Sprintf("%s n = %d p = %v rep %d/%d: remove", e.Name, n, p, rep+1, c.Reps)
+			if res.removed, res.remove, err = d.remove(rm, members, 0, timed); err != nil {
+				return SizedRow{}, err
+			}
+			removeNs = append(removeNs, nsPerKey(res.remove, timed))
+		}
 		last = res
 	}
-	// No false negatives: every member, once, untimed.
-	d.what = fmt.Sprintf("%s n = %d p = %v: every member", e.Name, n, p)
-	found, _, err := d.test(last.f, members, 0, members.Len())
-	if err != nil {
-		return SizedRow{}, err
-	}
 	m, k := last.f.Params()
+	removeMedian := math.NaN()
+	if len(removeNs) > 0 {
+		removeMedian = median(removeNs)
+	}
 	return SizedRow{
 		Filter: e.Name, N: n, P: p, M: m, K: k,
 		Bytes:          last.f.Bytes(),
@@ -106,6 +122,8 @@ func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, member
 		AddNs:          median(add),
 		TestMemberNs:   median(member),
 		TestAbsentNs:   median(absentNs),
+		RemoveNs:       removeMedian,
+		Removed:        last.removed,
 		FalseNegatives: members.Len() - found,
 		Tested:         absent.Len(),
 		FalsePositives: last.absentHits,

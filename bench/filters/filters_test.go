@@ -109,3 +109,31 @@ func TestIntBatchBytesAreLittleEndian(t *testing.T) {
 		}
 	}
 }
+
+// A Remover removes every key it holds, through integer and byte keys.
+func TestRemoversRemoveMembers(t *testing.T) {
+	const n = 10_000
+	ints := intBatch(0, n)
+	bytesOnly := Batch{Keys: intBatch(n, n).Keys}
+	for _, e := range All() {
+		if e.Static() {
+			continue
+		}
+		f, err := e.NewNP(2*n, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rm, ok := f.(Remover)
+		if !ok {
+			continue
+		}
+		f.Add(ints)
+		f.Add(bytesOnly)
+		if got := rm.Remove(ints); got != n {
+			t.Errorf("%s: removed %d of %d integer keys", e.Name, got, n)
+		}
+		if got := rm.Remove(bytesOnly); got != n {
+			t.Errorf("%s: removed %d of %d byte keys", e.Name, got, n)
+		}
+	}
+}

@@ -93,7 +93,29 @@ func wrapCounting(f *counting.Filter, err error) (Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &batched[*counting.Filter]{f: f, bytes: f.Lines() * 64, m: f.Counters(), k: f.K(), model: f.FPR}, nil
+	return &countingFilter{batched[*counting.Filter]{f: f, bytes: f.Lines() * 64, m: f.Counters(), k: f.K(), model: f.FPR}}, nil
+}
+
+// countingFilter adds Remove: RemoveUint64s for integer keys, Remove per
+// key for byte keys (the family has no byte-key batch remove).
+type countingFilter struct {
+	batched[*counting.Filter]
+}
+
+func (a *countingFilter) Remove(b Batch) int {
+	if b.Ints != nil {
+		if cap(a.out) < b.Len() {
+			a.out = make([]bool, b.Len())
+		}
+		return a.f.RemoveUint64s(b.Ints, a.out[:b.Len()])
+	}
+	n := 0
+	for _, k := range b.Keys {
+		if a.f.Remove(k) {
+			n++
+		}
+	}
+	return n
 }
 
 func wrapShifting(f *shifting.Filter, err error) (Filter, error) {

@@ -165,6 +165,16 @@ func (a *boomCounting) Test(b Batch) int {
 	return hits
 }
 
+func (a *boomCounting) Remove(b Batch) int {
+	n := 0
+	for _, k := range b.Keys {
+		if a.f.TestAndRemove(k) {
+			n++
+		}
+	}
+	return n
+}
+
 func (a *boomCounting) Bytes() uint64            { return uint64(a.f.Capacity()*4+7) / 8 }
 func (a *boomCounting) Params() (uint64, uint32) { return uint64(a.f.Capacity()), uint32(a.f.K()) }
 

@@ -50,6 +50,12 @@ type Modeled interface {
 	ModelFPR(n uint64) float64
 }
 
+// Remover is a Filter that deletes keys (the counting filters). Remove
+// returns how many keys of the batch it removed.
+type Remover interface {
+	Remove(b Batch) int
+}
+
 // Entry is one filter in the registry.
 type Entry struct {
 	Name string

@@ -120,8 +120,8 @@ func cell(m map[string]experiment.StreamPoint, name string, f func(experiment.St
 func SizedTable(rows []experiment.SizedRow) Table {
 	t := Table{
 		Title:  "c. Filters sized for n keys at target p: 8-byte keys",
-		Note:   "m counts bits (counters for counting, cells for spatial; bits/key is the memory); ns/key are medians over the repetitions; Add inserts all n keys, Test member times the first min(n, tested) of them (false neg. counts over all n); FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
-		Header: []string{"filter", "n", "p", "m", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "false neg.", "tested", "FPR", "model FPR", "Test member vs bloom/v3", "Test absent vs bloom/v3"},
+		Note:   "m counts bits (counters for counting, cells for spatial; bits/key is the memory); ns/key are medians over the repetitions; Add inserts all n keys, Test member and Remove (counting filters) time the first min(n, tested) of them (false neg. counts over all n, before removal); FPR on distinct non-member keys; model = the filter's own prediction; vs bloom/v3 = bloom/v3's Test ns/key over this filter's, same n and p, same run. Static filters are built once: their Add is the build.",
+		Header: []string{"filter", "n", "p", "m", "k", "bits/key", "Add ns/key", "Test member ns/key", "Test absent ns/key", "Remove ns/key", "false neg.", "tested", "FPR", "model FPR", "Test member vs bloom/v3", "Test absent vs bloom/v3"},
 	}
 	ref := map[string]experiment.SizedRow{}
 	for _, r := range rows {
@@ -135,7 +135,7 @@ func SizedTable(rows []experiment.SizedRow) Table {
 			vsMember, vsAbsent = b.TestMemberNs/r.TestMemberNs, b.TestAbsentNs/r.TestAbsentNs
 		}
 		t.Rows = append(t.Rows, []string{r.Filter, fmtCount(r.N), fmt.Sprint(r.P), fmtCount(r.M), fmt.Sprint(r.K),
-			fmt.Sprintf("%.2f", r.BitsPerKey), fmtNs(r.AddNs), fmtNs(r.TestMemberNs), fmtNs(r.TestAbsentNs),
+			fmt.Sprintf("%.2f", r.BitsPerKey), fmtNs(r.AddNs), fmtNs(r.TestMemberNs), fmtNs(r.TestAbsentNs), fmtNs(r.RemoveNs),
 			fmt.Sprint(r.FalseNegatives), fmtCount(r.Tested), fmtRate(r.FPR), fmtRate(r.ModelFPR), fmtRatio(vsMember), fmtRatio(vsAbsent)})
 	}
 	return t

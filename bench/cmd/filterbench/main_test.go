@@ -317,3 +317,27 @@ func TestWriteData(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The counting filters remove every timed member (each tests present, so
+// each must be removable); the others report no Remove.
+func TestQuickRemove(t *testing.T) {
+	dir := quickRun(t)
+	removers := map[string]bool{}
+	for _, r := range readCSV(t, filepath.Join(dir, "sized.csv")) {
+		if math.IsNaN(num(t, r, "remove_ns_per_key")) {
+			continue
+		}
+		removers[r["filter"]] = true
+		if want := min(num(t, r, "n"), num(t, r, "tested")); num(t, r, "removed") != want {
+			t.Errorf("%s n=%s: removed %s of %v members", r["filter"], r["n"], r["removed"], want)
+		}
+	}
+	for _, name := range []string{"counting", "boom/counting"} {
+		if !removers[name] {
+			t.Errorf("no Remove timing for %s", name)
+		}
+	}
+	if len(removers) != 2 {
+		t.Errorf("Remove timed for %v, want only the counting filters", removers)
+	}
+}
