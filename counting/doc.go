@@ -28,5 +28,18 @@
 //
 // ToBloom returns the membership-only twin (type Bloom): one bit per
 // counter, same layout, a quarter of the memory, answering every key
-// exactly as the counting filter did.
+// exactly as the counting filter did. It is its own type because neither
+// classic (probes over the whole array) nor blocked (512-bit lines) has
+// 128-cell lines.
+//
+// Speed (AMD EPYC Zen 3 VM, 2 shared cores, p = 1%, 8-byte keys; the
+// machine was loaded by other jobs, so ratios from one run are what
+// carry): beside tylertreat/BoomFilters' CountingBloomFilter in one bench
+// run (bench module, experiment c), Add 99 against 556 ns/key and Test 21
+// against 193 at 1e6 keys (5.6x, 9.1x), 128 against 1124 and 24 against
+// 495 at 1e7 (8.8x, 20.6x). TestHashes runs a branch-free AVX2 kernel with
+// prefetch: 14.8 ns/key against 95 for the generic loop at 1e6, 30 against
+// 122 at 1e7. An Add costs about one CAS per touched word (~10 ns each
+// here), so it is CAS-bound in cache; two goroutines add 1.68x (1e6) and
+// 1.31x (1e7) as fast as one, and remove+re-add pairs scale 1.81x-1.93x.
 package counting
