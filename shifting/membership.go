@@ -29,7 +29,7 @@ type Filter struct {
 
 // New returns a membership filter sized for n keys at false-positive rate
 // p by the paper's model (FPR, or FPRSecondArray with WithSecondArray):
-// the smallest m over even k. At p = 1% that is m = 9.67 n bits and k = 6
+// the smallest m over even k. At p = 1% that is m = 9.69 n bits and k = 6
 // (the classic Bloom filter needs 9.59 n with k = 7).
 func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 	_, second, err := membershipConfig(opts)
