@@ -86,13 +86,21 @@ func TestMultiplicityNeverUnder(t *testing.T) {
 	if over := float64(n - exact); over < lo || over > hi {
 		t.Errorf("%v over-reports, model %.1f, bounds [%.1f, %.1f]", over, (1-model)*n, lo, hi)
 	}
+	// 1e6 absent keys: each of the maxCount counts survives with f, so a
+	// key reports 0 with probability (1 - f)^maxCount.
+	const absent = 1000000
 	var zero uint64
-	for _, k := range members(absentBase, 100000) {
+	for _, k := range members(absentBase, absent) {
 		if x.Count(keyOf(k)) == 0 {
 			zero++
 		}
 	}
-	t.Logf("absent keys reported 0: %.3f%%", float64(zero)/1000)
+	pz := 1 - x.OverReportRate(n, 0)
+	lo, hi = engine.BinomialBounds(absent, pz, engine.Z999)
+	t.Logf("absent keys reported 0: %.3f%%, model %.3f%%", 100*float64(zero)/absent, 100*pz)
+	if float64(zero) < lo || float64(zero) > hi {
+		t.Errorf("%d of %d absent keys reported 0, bounds [%.1f, %.1f]", zero, absent, lo, hi)
+	}
 }
 
 // TestMultiplicityUpdate moves counts down and up with the counting
