@@ -7,78 +7,59 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// probeWindow is how many probe positions one chunk of a batch computes
-// before it consumes them: a chunk holds probeWindow/k keys (at least one).
-// 256 positions keep both buffers (4 KiB) in L1.
-const probeWindow = 256
-
 // hashChunk is how many keys AddKeys/TestKeys/AddUint64s/TestUint64s hash
 // into a stack buffer before handing them to the hash batch.
 const hashChunk = 256
 
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) {
-	var pos [probeWindow]uint64
-	w := f.st.Words()
-	per := max(1, probeWindow/int(f.k))
-	var touched uint64
-	for len(hs) > 0 {
-		c := hs[:min(per, len(hs))]
-		hs = hs[len(c):]
-		// Pass 1: every position of the chunk, each word loaded once with
-		// no branch, so the misses of the whole chunk are in flight at once.
-		n := 0
-		for _, h := range c {
-			p := NewProbe(h, f.m)
-			for range f.k {
-				i := p.Next()
-				pos[n] = i
-				touched |= w[i/64]
-				n++
-			}
-		}
-		// Pass 2: set the bits; the lines are in L1 now.
-		for _, i := range pos[:n] {
-			w[i/64] |= 1 << (i % 64)
-		}
-	}
-	runtime.KeepAlive(touched)
+	addRange(f.st.Words(), f.m, f.k, hs)
 	runtime.KeepAlive(f.st)
 }
 
 // TestHashes sets out[i] to TestHash(hs[i]) and returns how many are true.
 // out must be at least as long as hs.
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
-	var pos, val [probeWindow]uint64
-	out = out[:len(hs)]
-	w := f.st.Words()
-	k := int(f.k)
-	per := max(1, probeWindow/k)
-	hits := 0
-	for base := 0; base < len(hs); base += per {
-		c := hs[base:min(base+per, len(hs))]
-		// Pass 1: gather the probed words of the whole chunk.
-		n := 0
-		for _, h := range c {
-			p := NewProbe(h, f.m)
-			for range k {
-				i := p.Next()
-				pos[n] = i
-				val[n] = w[i/64]
-				n++
-			}
-		}
-		// Pass 2: test, branch-free, from the gathered words.
-		for j := range c {
-			acc := uint64(1)
-			for q := j * k; q < (j+1)*k; q++ {
-				acc &= val[q] >> (pos[q] % 64)
-			}
-			out[base+j] = acc != 0
-			hits += int(acc)
+	hits := testRange(f.st.Words(), f.m, f.k, hs, out[:len(hs)])
+	runtime.KeepAlive(f.st)
+	return hits
+}
+
+// addRange and testRange are AddHash and TestHash over a slice, as plain
+// functions of few live values: the Go compiler keeps them in registers,
+// where a method call per key or a larger loop body spills them to the
+// stack at twice the cost (measured 12-16 against 20-27 ns/key in L1).
+
+func addRange(w []uint64, m uint64, k uint32, hs []uint64) {
+	for _, h := range hs {
+		a, b := h, second(h)
+		for range k {
+			i := reduce(a, m)
+			w[i/64] |= 1 << (i % 64)
+			a, b = a+b, b+phi
 		}
 	}
-	runtime.KeepAlive(f.st)
+}
+
+func testRange(w []uint64, m uint64, k uint32, hs []uint64, out []bool) int {
+	hits := 0
+	out = out[:len(hs)]
+	for j, h := range hs {
+		a, b := h, second(h)
+		hit := true
+		for range k {
+			i := reduce(a, m)
+			if w[i/64]&(1<<(i%64)) == 0 {
+				hit = false
+				break
+			}
+			a, b = a+b, b+phi
+		}
+		out[j] = hit
+		if hit {
+			hits++
+		}
+	}
 	return hits
 }
 

@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"encoding/binary"
 	"fmt"
 	"testing"
 
@@ -86,7 +87,7 @@ func BenchmarkClassic(b *testing.B) {
 			key := make([]byte, 8)
 			keys := 0
 			for i := 0; b.Loop(); i++ {
-				copy(key, keyBytes(absent[i%n]))
+				binary.LittleEndian.PutUint64(key, absent[i%n])
 				f.Test(key)
 				keys++
 			}

@@ -100,25 +100,27 @@ func (f *Filter) TestAndAdd(key []byte) bool {
 // AddHash inserts a key by its hash (engine.HashSeed with this filter's
 // seed).
 func (f *Filter) AddHash(h uint64) {
-	w := f.st.Words()
-	p := NewProbe(h, f.m)
+	w, m := f.st.Words(), f.m
+	a, b := h, second(h)
 	for range f.k {
-		i := p.Next()
+		i := reduce(a, m)
 		w[i/64] |= 1 << (i % 64)
+		a, b = a+b, b+phi
 	}
 	runtime.KeepAlive(f.st)
 }
 
 // TestHash reports whether a key with hash h may be in the set.
 func (f *Filter) TestHash(h uint64) bool {
-	w := f.st.Words()
-	p := NewProbe(h, f.m)
+	w, m := f.st.Words(), f.m
+	a, b := h, second(h)
 	for range f.k {
-		i := p.Next()
+		i := reduce(a, m)
 		if w[i/64]&(1<<(i%64)) == 0 {
 			runtime.KeepAlive(f.st)
 			return false
 		}
+		a, b = a+b, b+phi
 	}
 	runtime.KeepAlive(f.st)
 	return true
