@@ -131,32 +131,42 @@ func (f *Filter) hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
 func (f *Filter) AddHash(h uint64) {
 	base := Line(h, f.lines) * 8
 	line := f.words[base : base+8 : base+8]
-	m := Mask(h, f.k)
-	for w := range m {
-		line[w] |= m[w]
+	g := h * asm.BlockedMul
+	s := g >> 13
+	for r := f.k >> 3; r > 0; r-- {
+		for w := range 8 {
+			line[w] |= 1 << ((g >> (58 - 6*w)) & 63)
+		}
+		g *= asm.BlockedMul
+	}
+	for j := range uint64(f.k & 7) {
+		w := (s + j) & 7
+		line[w] |= 1 << ((g >> (58 - 6*w)) & 63)
 	}
 	runtime.KeepAlive(f.storage)
 }
 
 // TestHash reports whether the key with hash h may have been added.
 func (f *Filter) TestHash(h uint64) bool {
+	// Mask's scheme spelled out: the full rounds, then the k%8 words from
+	// s on, without building the [8]uint64 (a third of the cost in cache).
 	base := Line(h, f.lines) * 8
 	line := f.words[base : base+8 : base+8]
+	g := h * asm.BlockedMul
+	s := g >> 13
 	var miss uint64
-	if f.k == 8 {
-		g := h * asm.BlockedMul
+	for r := f.k >> 3; r > 0; r-- {
 		for w := range 8 {
 			miss |= ^line[w] >> ((g >> (58 - 6*w)) & 63)
 		}
-		miss &= 1
-	} else {
-		m := Mask(h, f.k)
-		for w := range m {
-			miss |= m[w] &^ line[w]
-		}
+		g *= asm.BlockedMul
+	}
+	for j := range uint64(f.k & 7) {
+		w := (s + j) & 7
+		miss |= ^line[w] >> ((g >> (58 - 6*w)) & 63)
 	}
 	runtime.KeepAlive(f.storage)
-	return miss == 0
+	return miss&1 == 0
 }
 
 // Add adds key.
