@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -11,20 +12,6 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
-
-// forEachLevel runs f once per kernel level this CPU has.
-func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	for _, l := range asm.Available() {
-		t.Run(l.String(), func(t *testing.T) {
-			restore, err := asm.UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer restore()
-			f(t)
-		})
-	}
-}
 
 func randomKeys(seed uint64, n int) []uint64 {
 	r := rand.New(rand.NewPCG(seed, seed^0x5eed))
@@ -156,7 +143,7 @@ func checkAnswers(t *testing.T, f *Filter, ks []uint64, nIn int) {
 }
 
 func TestNoFalseNegatives(t *testing.T) {
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for _, k := range []uint32{1, 3, 6, 8, 9, 10, 16, 23, 64} {
 			for how := range 5 {
 				t.Run(fmt.Sprintf("k=%d/add=%d", k, how), func(t *testing.T) {
@@ -175,7 +162,7 @@ func TestNoFalseNegatives(t *testing.T) {
 
 // Every add path sets exactly the same bits.
 func TestAddPathsAgree(t *testing.T) {
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for _, k := range []uint32{2, 8, 10} {
 			ks := randomKeys(uint64(k), 777)
 			var ref *Filter
@@ -302,7 +289,7 @@ func TestHugePagesAndClose(t *testing.T) {
 }
 
 func TestBatchAllocs(t *testing.T) {
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		f, _ := New(10_000, 0.01)
 		ks := randomKeys(5, 1000)
 		hs := make([]uint64, len(ks))

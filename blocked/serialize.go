@@ -36,47 +36,34 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 // truncated or foreign bytes give an error wrapping engine.ErrFormat and
 // leave f unchanged.
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	h, payload, err := engine.DecodeEnvelope(data)
-	if err != nil {
-		return err
-	}
-	return f.decode(h, payload)
+	return engine.Unmarshal(data, f.decode)
 }
 
 // ReadFrom reads one envelope from r and replaces f by its filter.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	h, payload, n, err := engine.ReadEnvelope(r)
-	if err != nil {
-		return n, err
-	}
-	return n, f.decode(h, payload)
+	return engine.ReadFrom(r, f.decode)
 }
 
-// Decode returns the filter encoded in data.
+// Decode returns the filter encoded in data; opts choose its storage.
 func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
 	f := &Filter{}
-	if err := f.decodeWith(data, opts); err != nil {
+	if err := engine.Unmarshal(data, f.decodeWith(opts)); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// Read reads one filter from r.
+// Read reads one filter from r; opts choose its storage.
 func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
-	h, payload, _, err := engine.ReadEnvelope(r)
-	if err != nil {
+	f := &Filter{}
+	if _, err := engine.ReadFrom(r, f.decodeWith(opts)); err != nil {
 		return nil, err
 	}
-	f := &Filter{}
-	return f, f.decodeOpts(h, payload, opts)
+	return f, nil
 }
 
-func (f *Filter) decodeWith(data []byte, opts []engine.Option) error {
-	h, payload, err := engine.DecodeEnvelope(data)
-	if err != nil {
-		return err
-	}
-	return f.decodeOpts(h, payload, opts)
+func (f *Filter) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
+	return func(h engine.Header, payload []byte) error { return f.decodeOpts(h, payload, opts) }
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {

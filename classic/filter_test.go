@@ -3,6 +3,7 @@ package classic
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -33,24 +34,10 @@ func nonMembers(n int) []uint64 {
 	return ks
 }
 
-// forEachLevel runs f under every kernel level this CPU has.
-func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	for _, l := range asm.Available() {
-		t.Run(l.String(), func(t *testing.T) {
-			restore, err := asm.UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer restore()
-			f(t)
-		})
-	}
-}
-
 func TestNoFalseNegatives(t *testing.T) {
 	const n = 1_000_000
 	ks := members(n)
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		f, err := New(n, 0.01)
 		if err != nil {
 			t.Fatal(err)
@@ -93,7 +80,7 @@ func TestAddPathsAgree(t *testing.T) {
 		"AddHashesConcurrent": func(f *Filter) { f.AddHashesConcurrent(hs) },
 		"TestAndAdd":          func(f *Filter) { forEach(keys, func(k []byte) { f.TestAndAdd(k) }) },
 	}
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		var ref *Filter
 		for name, add := range adders {
 			f, err := NewMK(40_000, 5, engine.WithSeed(7))
@@ -135,7 +122,7 @@ func TestBatchMatchesSingle(t *testing.T) {
 		for range 3000 / k {
 			f.AddHash(rng.Uint64())
 		}
-		forEachLevel(t, func(t *testing.T) {
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
 			for _, size := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1000} {
 				ks := make([]uint64, size)
 				for i := range ks {

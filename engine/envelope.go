@@ -261,3 +261,23 @@ func (h Header) Expect(f Family, version uint16, nparams int) error {
 // Errorf returns a decoding error (wrapping ErrFormat) for a family's own
 // payload checks.
 func Errorf(format string, args ...any) error { return formatErr(format, args...) }
+
+// Unmarshal validates data as exactly one envelope and hands its header
+// and payload to decode: every family's UnmarshalBinary.
+func Unmarshal(data []byte, decode func(Header, []byte) error) error {
+	h, payload, err := DecodeEnvelope(data)
+	if err != nil {
+		return err
+	}
+	return decode(h, payload)
+}
+
+// ReadFrom reads one envelope from r and hands its header and payload to
+// decode: every family's io.ReaderFrom. It returns the bytes read.
+func ReadFrom(r io.Reader, decode func(Header, []byte) error) (int64, error) {
+	h, payload, n, err := ReadEnvelope(r)
+	if err != nil {
+		return n, err
+	}
+	return n, decode(h, payload)
+}

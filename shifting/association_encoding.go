@@ -33,21 +33,13 @@ func (a *Association) WriteTo(w io.Writer) (int64, error) {
 
 // UnmarshalBinary replaces a with the filter encoded in data.
 func (a *Association) UnmarshalBinary(data []byte) error {
-	h, payload, err := engine.DecodeEnvelope(data)
-	if err != nil {
-		return err
-	}
-	return a.decode(h, payload)
+	return engine.Unmarshal(data, a.decode)
 }
 
 // ReadFrom replaces a with the filter read from r, allocating in
 // proportion to the bytes read.
 func (a *Association) ReadFrom(r io.Reader) (int64, error) {
-	h, payload, n, err := engine.ReadEnvelope(r)
-	if err != nil {
-		return n, err
-	}
-	return n, a.decode(h, payload)
+	return engine.ReadFrom(r, a.decode)
 }
 
 func (a *Association) decode(h engine.Header, payload []byte) error {

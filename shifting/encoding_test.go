@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,7 +55,7 @@ func TestMembershipRoundTrip(t *testing.T) {
 			if r.M() != f.M() || r.K() != f.K() || r.Seed() != f.Seed() || r.SecondArrayBits() != f.SecondArrayBits() {
 				t.Fatalf("%s: parameters changed in the round trip", name)
 			}
-			forEachLevel(t, func(t *testing.T) {
+			kerneltest.ForEachLevel(t, func(t *testing.T) {
 				out := make([]bool, len(ks))
 				if hits := r.TestUint64s(ks, out); hits != len(ks) {
 					t.Fatalf("%s: %d of %d keys after the round trip", name, hits, len(ks))

@@ -1,26 +1,6 @@
 package shifting
 
-import (
-	"encoding/binary"
-	"testing"
-
-	"github.com/filterengine/filterengine/asm"
-)
-
-// forEachLevel runs f once per kernel level the CPU has, as subtests.
-func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	t.Helper()
-	for _, l := range asm.Available() {
-		t.Run(l.String(), func(t *testing.T) {
-			restore, err := asm.UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer restore()
-			f(t)
-		})
-	}
-}
+import "encoding/binary"
 
 // keyOf returns the 8 little-endian bytes of k, the byte form of an
 // integer key.

@@ -2,6 +2,7 @@ package shifting
 
 import (
 	"errors"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -121,7 +122,7 @@ func TestNoFalseNegatives(t *testing.T) {
 		for _, k := range ks[10000:] {
 			f.Add(keyOf(k))
 		}
-		forEachLevel(t, func(t *testing.T) {
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
 			out := make([]bool, len(ks))
 			if hits := f.TestUint64s(ks, out); hits != len(ks) {
 				t.Fatalf("%s: TestUint64s %d of %d", name, hits, len(ks))
@@ -146,7 +147,7 @@ func TestBatchMatchesScalar(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for name, f := range newFilters(t) {
 		f.AddUint64s(members(memberBase, 15000))
-		forEachLevel(t, func(t *testing.T) {
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
 			for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 3000} {
 				ks := make([]uint64, n)
 				hs := make([]uint64, n)
@@ -197,7 +198,7 @@ func TestBatchAllocs(t *testing.T) {
 		hs[i] = engine.Hash(keys[i])
 	}
 	out := make([]bool, len(ks))
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for name, fn := range map[string]func(){
 			"AddHashes":   func() { f.AddHashes(hs) },
 			"AddKeys":     func() { f.AddKeys(keys) },

@@ -38,21 +38,13 @@ func (x *Multiplicity) WriteTo(w io.Writer) (int64, error) {
 
 // UnmarshalBinary replaces x with the filter encoded in data.
 func (x *Multiplicity) UnmarshalBinary(data []byte) error {
-	h, payload, err := engine.DecodeEnvelope(data)
-	if err != nil {
-		return err
-	}
-	return x.decode(h, payload)
+	return engine.Unmarshal(data, x.decode)
 }
 
 // ReadFrom replaces x with the filter read from r, allocating in
 // proportion to the bytes read.
 func (x *Multiplicity) ReadFrom(r io.Reader) (int64, error) {
-	h, payload, n, err := engine.ReadEnvelope(r)
-	if err != nil {
-		return n, err
-	}
-	return n, x.decode(h, payload)
+	return engine.ReadFrom(r, x.decode)
 }
 
 func (x *Multiplicity) decode(h engine.Header, payload []byte) error {

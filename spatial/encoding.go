@@ -60,20 +60,12 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 // truncation or inconsistent field is an error wrapping engine.ErrFormat;
 // memory allocated is bounded by len(data).
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	h, payload, err := engine.DecodeEnvelope(data)
-	if err != nil {
-		return err
-	}
-	return f.decode(h, payload)
+	return engine.Unmarshal(data, f.decode)
 }
 
 // ReadFrom reads one encoded filter from r into f.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	h, payload, n, err := engine.ReadEnvelope(r)
-	if err != nil {
-		return n, err
-	}
-	return n, f.decode(h, payload)
+	return engine.ReadFrom(r, f.decode)
 }
 
 // Decode returns the filter encoded in data.

@@ -2,6 +2,7 @@ package spatial
 
 import (
 	"errors"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -148,7 +149,7 @@ func TestNoFalseNegatives(t *testing.T) {
 // checkMembers verifies every key of every area on every kernel.
 func checkMembers(t *testing.T, f *Filter, n int) {
 	t.Helper()
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		out := make([]uint16, n)
 		for area := 1; area <= f.Areas(); area++ {
 			keys, ks := keysOf(uint64(area), n)
@@ -205,7 +206,7 @@ func TestBatchMatchesScalar(t *testing.T) {
 	for _, areas := range []int{7, 1000} {
 		f := mustNew(t, 20000, areas, 0.2)
 		insertShuffled(t, f, 20000/areas, 3, 5)
-		forEachLevel(t, func(t *testing.T) {
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
 			for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 5000} {
 				keys, ks := keysOf(0xabc+uint64(n), n)
 				out := make([]uint16, n)
@@ -248,7 +249,7 @@ func TestCheckAllocs(t *testing.T) {
 		hs[i] = f.Hash(key)
 	}
 	out := make([]uint16, len(keys))
-	forEachLevel(t, func(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for name, fn := range map[string]func(){
 			"CheckHashes":   func() { f.CheckHashes(hs, out) },
 			"CheckKeys":     func() { f.CheckKeys(keys, out) },

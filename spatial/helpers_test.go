@@ -3,24 +3,7 @@ package spatial
 import (
 	"encoding/binary"
 	"testing"
-
-	"github.com/filterengine/filterengine/asm"
 )
-
-// forEachLevel runs f once per kernel level this CPU can run.
-func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	t.Helper()
-	for _, l := range asm.Available() {
-		t.Run(l.String(), func(t *testing.T) {
-			restore, err := asm.UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer restore()
-			f(t)
-		})
-	}
-}
 
 // keyOf is the i-th test key of a set: 8 bytes so that its uint64 form
 // is the same key.
