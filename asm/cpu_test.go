@@ -2,6 +2,8 @@ package asm
 
 import (
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +66,22 @@ func forEachLevel(t *testing.T, f func(t *testing.T)) {
 			defer restore()
 			f(t)
 		})
+	}
+}
+
+// An unknown FILTERENGINE_KERNEL stops the program at start-up with a
+// message naming the value, rather than being ignored.
+func TestUnknownKernelStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a subprocess")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestParseLevel$")
+	cmd.Env = append(os.Environ(), EnvKernel+"=sse9")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("a process with %s=sse9 ran:\n%s", EnvKernel, out)
+	}
+	if !strings.Contains(string(out), `unknown kernel "sse9"`) {
+		t.Fatalf("the failure does not name the bad value:\n%s", out)
 	}
 }
