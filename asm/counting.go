@@ -1,58 +1,59 @@
 package asm
 
 import (
+	"math/bits"
 	"sync/atomic"
 
 	"github.com/filterengine/filterengine/engine"
 )
 
-// Counting filter cell choice, shared by the counting package's scalar
-// methods and the batch kernels. A key hash h picks the 64-byte line
-// engine.Reduce(h, lines) and k cells of that line: cell i is the i%9-th
-// 7-bit chunk (low bits first) of CountingProbes(h, i/9), masked to the
-// line's cell count (128 4-bit counters or 64 8-bit counters). Cells may
-// repeat; a repeated cell counts once.
+// Counting filter layout, shared by the counting package and its batch
+// kernels. A counting line mirrors one blocked line (see BlockedLine and
+// BlockedMask): 512 counters, one per bit of the blocked line, so a key
+// has exactly the blocked family's positions. Bit b of mask word w is
+// counter w*64+b of the line.
 //
-// Cell c of a line lives in byte c&63: for 4-bit counters the low nibble
-// when c < 64 and the high nibble when c >= 64; for 8-bit counters the
-// whole byte. So a 64-byte line splits into "low nibbles" and "high
-// nibbles" with one vector AND each, and the nonzero cells of a line are
-// two 64-bit masks whose bit c&63 is cell c.
-const (
-	CountingLineWords     = 8
-	CountingChunkBits     = 7
-	CountingChunksPerWord = 9
-)
+// The counters of mask word w form one chunk of CountingChunkWords words:
+// 4 words (32 bytes) of 4-bit counters or 8 words (one 64-byte cache
+// line) of 8-bit counters. In a 4-bit chunk counter b lives in byte b&31,
+// low nibble for b < 32, high nibble for b >= 32, so one vector AND and
+// compare per nibble half turns a chunk into the 64-bit mask of its zero
+// counters, bit b for counter b. In an 8-bit chunk counter b is byte b.
+// A line is 8 chunks: 32 words (256 bytes) or 64 words (512 bytes).
 
-// CountingProbes returns the 64-bit word whose 7-bit chunks are a key's
-// cells 9*round .. 9*round+8: the murmur3 finalizer of h + round*golden,
-// so the cells are independent of the line, which Reduce takes from the
-// hash's high bits.
-func CountingProbes(h, round uint64) uint64 {
-	x := h + round*0x9e3779b97f4a7c15
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	return x ^ x>>33
+// CountingChunkWords is the number of 64-bit words of one chunk (the
+// counters of one blocked word).
+func CountingChunkWords(wide bool) uint64 {
+	if wide {
+		return 8
+	}
+	return 4
 }
 
-// CountingShift returns the bit offset of cell c inside its word
-// ((c&63)>>3 of the line): byte c&7 of the word, plus 4 for a high nibble.
-// For 8-bit counters c < 64, so the same formula serves both widths.
-func CountingShift(c uint64) uint64 { return (c&7)<<3 | (c>>6&1)<<2 }
+// CountingLineWords is the number of 64-bit words of one line.
+func CountingLineWords(wide bool) uint64 { return 8 * CountingChunkWords(wide) }
 
-// CountingTestHashes sets out[i] to whether all k cells of hs[i] are
-// nonzero in the counting filter words (lines lines of 8 words; wide
-// selects 8-bit counters, else 4-bit) and returns the number of true
-// answers. Other goroutines may update words concurrently with atomic
-// operations; each word is read atomically. k must be in [1, engine.MaxK],
-// words at least 8*lines long and out at least as long as hs.
+// CountingPlace returns where counter b (0..63) of a chunk lives: the
+// word inside the chunk and the bit offset of the counter in that word.
+func CountingPlace(b uint64, wide bool) (word, shift uint64) {
+	if wide {
+		return b >> 3 & 7, (b & 7) << 3
+	}
+	return b >> 3 & 3, (b&7)<<3 | (b>>5&1)<<2
+}
+
+// CountingTestHashes sets out[i] to whether all counters of hs[i] (the
+// set bits of BlockedMask(hs[i], k) in line BlockedLine(hs[i], lines))
+// are nonzero in the counting filter words (lines lines; wide selects
+// 8-bit counters, else 4-bit) and returns the number of true answers.
+// Other goroutines may update words concurrently with atomic operations;
+// each word is read atomically. k must be in [1, BlockedMaxK], words at
+// least lines*CountingLineWords(wide) long and out at least as long as hs.
 func CountingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	if len(out) < len(hs) {
 		panic("asm: CountingTestHashes out shorter than hashes")
 	}
-	if lines == 0 || uint64(len(words))/CountingLineWords < lines || k == 0 || k > engine.MaxK {
+	if lines == 0 || uint64(len(words))/CountingLineWords(wide) < lines || k == 0 || k > BlockedMaxK || k > engine.MaxK {
 		panic("asm: CountingTestHashes bad filter geometry")
 	}
 	return countingTestHashes(words, lines, k, wide, hs, out[:len(hs)])
@@ -60,25 +61,24 @@ func CountingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 
 // countingTestHashesGeneric is the specification of the batch test.
 func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
-	cellMask, counterMask := uint64(127), uint64(0xf)
+	lineWords, chunkWords := CountingLineWords(wide), CountingChunkWords(wide)
+	counter := uint64(0xf)
 	if wide {
-		cellMask, counterMask = 63, 0xff
+		counter = 0xff
 	}
 	hits := 0
 	for i, h := range hs {
-		line := (*[CountingLineWords]uint64)(words[engine.Reduce(h, lines)*CountingLineWords:])
+		line := words[BlockedLine(h, lines)*lineWords:][:lineWords]
+		mask := BlockedMask(h, k)
 		present := true
-		x, round := CountingProbes(h, 0), uint64(0)
-		for j := range k {
-			if j%CountingChunksPerWord == 0 && j > 0 {
-				round++
-				x = CountingProbes(h, round)
-			}
-			c := x & cellMask
-			x >>= CountingChunkBits
-			if atomic.LoadUint64(&line[c>>3&7])>>CountingShift(c)&counterMask == 0 {
-				present = false
-				break
+	key:
+		for w, m := range mask {
+			for ; m != 0; m &= m - 1 {
+				word, shift := CountingPlace(uint64(bits.TrailingZeros64(m)), wide)
+				if atomic.LoadUint64(&line[uint64(w)*chunkWords+word])>>shift&counter == 0 {
+					present = false
+					break key
+				}
 			}
 		}
 		out[i] = present

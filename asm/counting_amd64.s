@@ -4,304 +4,1633 @@
 
 #include "textflag.h"
 
-DATA countingMix1<>+0(SB)/8, $0xff51afd7ed558ccd
-GLOBL countingMix1<>(SB), RODATA|NOPTR, $8
+DATA countingBlockedMul<>+0(SB)/8, $0x9e3779b97f4a7c15
+GLOBL countingBlockedMul<>(SB), RODATA|NOPTR, $8
 
-DATA countingMix2<>+0(SB)/8, $0xc4ceb9fe1a85ec53
-GLOBL countingMix2<>(SB), RODATA|NOPTR, $8
+DATA countingNibbleHalves<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA countingNibbleHalves<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA countingNibbleHalves<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA countingNibbleHalves<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA countingNibbleHalves<>+32(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA countingNibbleHalves<>+40(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA countingNibbleHalves<>+48(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA countingNibbleHalves<>+56(SB)/8, $0xf0f0f0f0f0f0f0f0
+GLOBL countingNibbleHalves<>(SB), RODATA|NOPTR, $64
 
-DATA countingGolden<>+0(SB)/8, $0x9e3779b97f4a7c15
-GLOBL countingGolden<>(SB), RODATA|NOPTR, $8
+// func countingTest4AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// Requires: AVX, AVX2, BMI2, MMX+
+TEXT ·countingTest4AVX2(SB), NOSPLIT, $64-80
+	MOVQ    hs_base+24(FP), AX
+	MOVQ    hs_len+32(FP), CX
+	MOVQ    out_base+48(FP), BX
+	VMOVDQU countingNibbleHalves<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	XORQ    SI, SI
 
-// func countingTestAVX2(words *uint64, lines uint64, k uint64, cellMask uint64, nibbles uint64, hs []uint64, out []bool) int
-// Requires: AVX, AVX2, BMI2, CMOV, MMX+, SSE2
-TEXT ·countingTestAVX2(SB), NOSPLIT, $0-96
-	MOVQ         hs_base+40(FP), AX
-	MOVQ         hs_len+48(FP), CX
-	MOVQ         out_base+64(FP), BX
-	MOVQ         nibbles+32(FP), DX
-	MOVQ         DX, X0
-	VPBROADCASTQ X0, Y0
-	VPXOR        Y1, Y1, Y1
-	XORQ         SI, SI
-
-countingTestAVX2_ahead:
-	CMPQ       CX, $0x0c
-	JBE        countingTestAVX2_tail
-	MOVQ       96(AX), DX
+countingTest4AVX2_ahead:
+	CMPQ       CX, $0x08
+	JBE        countingTest4AVX2_tail
+	MOVQ       64(AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
+	SHLQ       $0x08, DI
 	ADDQ       words+0(FP), DI
 	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 128(DI)
+	PREFETCHT0 192(DI)
 	MOVQ       (AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
+	SHLQ       $0x08, DI
 	ADDQ       words+0(FP), DI
 	VPAND      (DI), Y0, Y2
-	VPAND      32(DI), Y0, Y3
+	VPANDN     (DI), Y0, Y3
 	VPCMPEQB   Y1, Y2, Y2
 	VPCMPEQB   Y1, Y3, Y3
 	VPMOVMSKB  Y2, DX
 	VPMOVMSKB  Y3, R8
 	SHLQ       $0x20, R8
 	ORQ        R8, DX
-	VPANDN     (DI), Y0, Y2
+	MOVQ       DX, (SP)
+	VPAND      32(DI), Y0, Y2
 	VPANDN     32(DI), Y0, Y3
 	VPCMPEQB   Y1, Y2, Y2
 	VPCMPEQB   Y1, Y3, Y3
-	VPMOVMSKB  Y2, DI
+	VPMOVMSKB  Y2, DX
 	VPMOVMSKB  Y3, R8
 	SHLQ       $0x20, R8
-	ORQ        R8, DI
-	MOVQ       (AX), R9
-	MOVQ       k+16(FP), R11
-	XORQ       R13, R13
+	ORQ        R8, DX
+	MOVQ       DX, 8(SP)
+	VPAND      64(DI), Y0, Y2
+	VPANDN     64(DI), Y0, Y3
+	VPCMPEQB   Y1, Y2, Y2
+	VPCMPEQB   Y1, Y3, Y3
+	VPMOVMSKB  Y2, DX
+	VPMOVMSKB  Y3, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 16(SP)
+	VPAND      96(DI), Y0, Y2
+	VPANDN     96(DI), Y0, Y3
+	VPCMPEQB   Y1, Y2, Y2
+	VPCMPEQB   Y1, Y3, Y3
+	VPMOVMSKB  Y2, DX
+	VPMOVMSKB  Y3, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 24(SP)
+	VPAND      128(DI), Y0, Y2
+	VPANDN     128(DI), Y0, Y3
+	VPCMPEQB   Y1, Y2, Y2
+	VPCMPEQB   Y1, Y3, Y3
+	VPMOVMSKB  Y2, DX
+	VPMOVMSKB  Y3, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 32(SP)
+	VPAND      160(DI), Y0, Y2
+	VPANDN     160(DI), Y0, Y3
+	VPCMPEQB   Y1, Y2, Y2
+	VPCMPEQB   Y1, Y3, Y3
+	VPMOVMSKB  Y2, DX
+	VPMOVMSKB  Y3, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 40(SP)
+	VPAND      192(DI), Y0, Y2
+	VPANDN     192(DI), Y0, Y3
+	VPCMPEQB   Y1, Y2, Y2
+	VPCMPEQB   Y1, Y3, Y3
+	VPMOVMSKB  Y2, DX
+	VPMOVMSKB  Y3, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 48(SP)
+	VPAND      224(DI), Y0, Y2
+	VPANDN     224(DI), Y0, Y3
+	VPCMPEQB   Y1, Y2, Y2
+	VPCMPEQB   Y1, Y3, Y3
+	VPMOVMSKB  Y2, DX
+	VPMOVMSKB  Y3, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 56(SP)
+	MOVQ       (AX), DI
+	IMULQ      countingBlockedMul<>+0(SB), DI
+	MOVQ       DI, R9
+	SHRQ       $0x0d, R9
+	ANDQ       $0x07, R9
+	MOVQ       k+16(FP), R8
+	SHRQ       $0x03, R8
+	XORQ       R10, R10
 
-countingTestAVX2_a_round:
-	MOVQ  R9, R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix1<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix2<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	MOVQ  $0x00000009, R12
+countingTest4AVX2_a_round:
+	TESTQ R8, R8
+	JZ    countingTest4AVX2_a_partial
+	XORQ  R11, R11
+	MOVQ  DI, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), DI
+	DECQ  R8
+	JMP   countingTest4AVX2_a_round
 
-countingTestAVX2_a_cell:
-	MOVQ    R10, R14
-	ANDQ    cellMask+24(FP), R14
-	SHRQ    $0x07, R10
-	MOVQ    DX, R8
-	BTQ     $0x06, R14
-	CMOVQCS DI, R8
-	SHRXQ   R14, R8, R8
-	ORQ     R8, R13
-	DECQ    R11
-	JZ      countingTestAVX2_a_answer
-	DECQ    R12
-	JNZ     countingTestAVX2_a_cell
-	ADDQ    countingGolden<>+0(SB), R9
-	JMP     countingTestAVX2_a_round
+countingTest4AVX2_a_partial:
+	MOVQ   k+16(FP), R8
+	ANDQ   $0x07, R8
+	JZ     countingTest4AVX2_a_answer
+	XORQ   R11, R11
+	MOVQ   DI, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  R8, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
 
-countingTestAVX2_a_answer:
-	ANDQ $0x01, R13
-	XORQ $0x01, R13
-	MOVB R13, (BX)
-	ADDQ R13, SI
-	ADDQ $0x08, AX
-	INCQ BX
-	DECQ CX
-	JMP  countingTestAVX2_ahead
+countingTest4AVX2_a_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest4AVX2_ahead
 
-countingTestAVX2_tail:
+countingTest4AVX2_tail:
 	TESTQ     CX, CX
-	JZ        countingTestAVX2_done
+	JZ        countingTest4AVX2_done
 	MOVQ      (AX), DX
 	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x06, DI
+	SHLQ      $0x08, DI
 	ADDQ      words+0(FP), DI
 	VPAND     (DI), Y0, Y2
-	VPAND     32(DI), Y0, Y3
+	VPANDN    (DI), Y0, Y3
 	VPCMPEQB  Y1, Y2, Y2
 	VPCMPEQB  Y1, Y3, Y3
 	VPMOVMSKB Y2, DX
 	VPMOVMSKB Y3, R8
 	SHLQ      $0x20, R8
 	ORQ       R8, DX
-	VPANDN    (DI), Y0, Y2
+	MOVQ      DX, (SP)
+	VPAND     32(DI), Y0, Y2
 	VPANDN    32(DI), Y0, Y3
 	VPCMPEQB  Y1, Y2, Y2
 	VPCMPEQB  Y1, Y3, Y3
-	VPMOVMSKB Y2, DI
+	VPMOVMSKB Y2, DX
 	VPMOVMSKB Y3, R8
 	SHLQ      $0x20, R8
-	ORQ       R8, DI
-	MOVQ      (AX), R9
-	MOVQ      k+16(FP), R11
-	XORQ      R13, R13
+	ORQ       R8, DX
+	MOVQ      DX, 8(SP)
+	VPAND     64(DI), Y0, Y2
+	VPANDN    64(DI), Y0, Y3
+	VPCMPEQB  Y1, Y2, Y2
+	VPCMPEQB  Y1, Y3, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 16(SP)
+	VPAND     96(DI), Y0, Y2
+	VPANDN    96(DI), Y0, Y3
+	VPCMPEQB  Y1, Y2, Y2
+	VPCMPEQB  Y1, Y3, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 24(SP)
+	VPAND     128(DI), Y0, Y2
+	VPANDN    128(DI), Y0, Y3
+	VPCMPEQB  Y1, Y2, Y2
+	VPCMPEQB  Y1, Y3, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 32(SP)
+	VPAND     160(DI), Y0, Y2
+	VPANDN    160(DI), Y0, Y3
+	VPCMPEQB  Y1, Y2, Y2
+	VPCMPEQB  Y1, Y3, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 40(SP)
+	VPAND     192(DI), Y0, Y2
+	VPANDN    192(DI), Y0, Y3
+	VPCMPEQB  Y1, Y2, Y2
+	VPCMPEQB  Y1, Y3, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 48(SP)
+	VPAND     224(DI), Y0, Y2
+	VPANDN    224(DI), Y0, Y3
+	VPCMPEQB  Y1, Y2, Y2
+	VPCMPEQB  Y1, Y3, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 56(SP)
+	MOVQ      (AX), DI
+	IMULQ     countingBlockedMul<>+0(SB), DI
+	MOVQ      DI, R9
+	SHRQ      $0x0d, R9
+	ANDQ      $0x07, R9
+	MOVQ      k+16(FP), R8
+	SHRQ      $0x03, R8
+	XORQ      R10, R10
 
-countingTestAVX2_t_round:
-	MOVQ  R9, R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix1<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix2<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	MOVQ  $0x00000009, R12
+countingTest4AVX2_t_round:
+	TESTQ R8, R8
+	JZ    countingTest4AVX2_t_partial
+	XORQ  R11, R11
+	MOVQ  DI, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), DI
+	DECQ  R8
+	JMP   countingTest4AVX2_t_round
 
-countingTestAVX2_t_cell:
-	MOVQ    R10, R14
-	ANDQ    cellMask+24(FP), R14
-	SHRQ    $0x07, R10
-	MOVQ    DX, R8
-	BTQ     $0x06, R14
-	CMOVQCS DI, R8
-	SHRXQ   R14, R8, R8
-	ORQ     R8, R13
-	DECQ    R11
-	JZ      countingTestAVX2_t_answer
-	DECQ    R12
-	JNZ     countingTestAVX2_t_cell
-	ADDQ    countingGolden<>+0(SB), R9
-	JMP     countingTestAVX2_t_round
+countingTest4AVX2_t_partial:
+	MOVQ   k+16(FP), R8
+	ANDQ   $0x07, R8
+	JZ     countingTest4AVX2_t_answer
+	XORQ   R11, R11
+	MOVQ   DI, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  R8, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
 
-countingTestAVX2_t_answer:
-	ANDQ $0x01, R13
-	XORQ $0x01, R13
-	MOVB R13, (BX)
-	ADDQ R13, SI
-	ADDQ $0x08, AX
-	INCQ BX
-	DECQ CX
-	JMP  countingTestAVX2_tail
+countingTest4AVX2_t_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest4AVX2_tail
 
-countingTestAVX2_done:
-	MOVQ SI, ret+88(FP)
+countingTest4AVX2_done:
+	MOVQ SI, ret+72(FP)
 	VZEROUPPER
 	RET
 
-// func countingTestAVX512(words *uint64, lines uint64, k uint64, cellMask uint64, nibbles uint64, hs []uint64, out []bool) int
-// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV, MMX+
-TEXT ·countingTestAVX512(SB), NOSPLIT, $0-96
-	MOVQ         hs_base+40(FP), AX
-	MOVQ         hs_len+48(FP), CX
-	MOVQ         out_base+64(FP), BX
-	MOVQ         nibbles+32(FP), DX
-	VPBROADCASTQ DX, Z0
-	VPTERNLOGQ   $0x55, Z0, Z0, Z2
-	XORQ         SI, SI
+// func countingTest4AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·countingTest4AVX512(SB), NOSPLIT, $64-80
+	MOVQ      hs_base+24(FP), AX
+	MOVQ      hs_len+32(FP), CX
+	MOVQ      out_base+48(FP), BX
+	VMOVDQU64 countingNibbleHalves<>+0(SB), Z0
+	XORQ      SI, SI
 
-countingTestAVX512_ahead:
-	CMPQ       CX, $0x0c
-	JBE        countingTestAVX512_tail
-	MOVQ       96(AX), DX
+countingTest4AVX512_ahead:
+	CMPQ            CX, $0x08
+	JBE             countingTest4AVX512_tail
+	MOVQ            64(AX), DX
+	MULXQ           lines+8(FP), DX, DI
+	SHLQ            $0x08, DI
+	ADDQ            words+0(FP), DI
+	PREFETCHT0      (DI)
+	PREFETCHT0      64(DI)
+	PREFETCHT0      128(DI)
+	PREFETCHT0      192(DI)
+	MOVQ            (AX), DX
+	MULXQ           lines+8(FP), DX, DI
+	SHLQ            $0x08, DI
+	ADDQ            words+0(FP), DI
+	VBROADCASTI64X4 (DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, (SP)
+	VBROADCASTI64X4 32(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 8(SP)
+	VBROADCASTI64X4 64(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 16(SP)
+	VBROADCASTI64X4 96(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 24(SP)
+	VBROADCASTI64X4 128(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 32(SP)
+	VBROADCASTI64X4 160(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 40(SP)
+	VBROADCASTI64X4 192(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 48(SP)
+	VBROADCASTI64X4 224(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 56(SP)
+	MOVQ            (AX), R8
+	IMULQ           countingBlockedMul<>+0(SB), R8
+	MOVQ            R8, R9
+	SHRQ            $0x0d, R9
+	ANDQ            $0x07, R9
+	MOVQ            k+16(FP), DI
+	SHRQ            $0x03, DI
+	XORQ            R10, R10
+
+countingTest4AVX512_a_round:
+	TESTQ DI, DI
+	JZ    countingTest4AVX512_a_partial
+	XORQ  R11, R11
+	MOVQ  R8, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), R8
+	DECQ  DI
+	JMP   countingTest4AVX512_a_round
+
+countingTest4AVX512_a_partial:
+	MOVQ   k+16(FP), DI
+	ANDQ   $0x07, DI
+	JZ     countingTest4AVX512_a_answer
+	XORQ   R11, R11
+	MOVQ   R8, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  DI, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
+
+countingTest4AVX512_a_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest4AVX512_ahead
+
+countingTest4AVX512_tail:
+	TESTQ           CX, CX
+	JZ              countingTest4AVX512_done
+	MOVQ            (AX), DX
+	MULXQ           lines+8(FP), DX, DI
+	SHLQ            $0x08, DI
+	ADDQ            words+0(FP), DI
+	VBROADCASTI64X4 (DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, (SP)
+	VBROADCASTI64X4 32(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 8(SP)
+	VBROADCASTI64X4 64(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 16(SP)
+	VBROADCASTI64X4 96(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 24(SP)
+	VBROADCASTI64X4 128(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 32(SP)
+	VBROADCASTI64X4 160(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 40(SP)
+	VBROADCASTI64X4 192(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 48(SP)
+	VBROADCASTI64X4 224(DI), Z1
+	VPTESTNMB       Z0, Z1, K1
+	KMOVQ           K1, DX
+	MOVQ            DX, 56(SP)
+	MOVQ            (AX), R8
+	IMULQ           countingBlockedMul<>+0(SB), R8
+	MOVQ            R8, R9
+	SHRQ            $0x0d, R9
+	ANDQ            $0x07, R9
+	MOVQ            k+16(FP), DI
+	SHRQ            $0x03, DI
+	XORQ            R10, R10
+
+countingTest4AVX512_t_round:
+	TESTQ DI, DI
+	JZ    countingTest4AVX512_t_partial
+	XORQ  R11, R11
+	MOVQ  R8, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), R8
+	DECQ  DI
+	JMP   countingTest4AVX512_t_round
+
+countingTest4AVX512_t_partial:
+	MOVQ   k+16(FP), DI
+	ANDQ   $0x07, DI
+	JZ     countingTest4AVX512_t_answer
+	XORQ   R11, R11
+	MOVQ   R8, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  DI, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
+
+countingTest4AVX512_t_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest4AVX512_tail
+
+countingTest4AVX512_done:
+	MOVQ SI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func countingTest8AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// Requires: AVX, AVX2, BMI2, MMX+
+TEXT ·countingTest8AVX2(SB), NOSPLIT, $64-80
+	MOVQ    hs_base+24(FP), AX
+	MOVQ    hs_len+32(FP), CX
+	MOVQ    out_base+48(FP), BX
+	VMOVDQU countingNibbleHalves<>+0(SB), Y0
+	VPXOR   Y0, Y0, Y0
+	XORQ    SI, SI
+
+countingTest8AVX2_ahead:
+	CMPQ       CX, $0x08
+	JBE        countingTest8AVX2_tail
+	MOVQ       64(AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
+	SHLQ       $0x09, DI
 	ADDQ       words+0(FP), DI
 	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 128(DI)
+	PREFETCHT0 192(DI)
+	PREFETCHT0 256(DI)
+	PREFETCHT0 320(DI)
+	PREFETCHT0 384(DI)
+	PREFETCHT0 448(DI)
 	MOVQ       (AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
+	SHLQ       $0x09, DI
 	ADDQ       words+0(FP), DI
-	VMOVDQU64  (DI), Z1
-	VPTESTNMB  Z0, Z1, K1
-	VPTESTNMB  Z2, Z1, K2
-	KMOVQ      K1, DX
-	KMOVQ      K2, DI
-	MOVQ       (AX), R9
-	MOVQ       k+16(FP), R11
-	XORQ       R13, R13
+	VPCMPEQB   (DI), Y0, Y1
+	VPCMPEQB   32(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, (SP)
+	VPCMPEQB   64(DI), Y0, Y1
+	VPCMPEQB   96(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 8(SP)
+	VPCMPEQB   128(DI), Y0, Y1
+	VPCMPEQB   160(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 16(SP)
+	VPCMPEQB   192(DI), Y0, Y1
+	VPCMPEQB   224(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 24(SP)
+	VPCMPEQB   256(DI), Y0, Y1
+	VPCMPEQB   288(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 32(SP)
+	VPCMPEQB   320(DI), Y0, Y1
+	VPCMPEQB   352(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 40(SP)
+	VPCMPEQB   384(DI), Y0, Y1
+	VPCMPEQB   416(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 48(SP)
+	VPCMPEQB   448(DI), Y0, Y1
+	VPCMPEQB   480(DI), Y0, Y2
+	VPMOVMSKB  Y1, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
+	MOVQ       DX, 56(SP)
+	MOVQ       (AX), DI
+	IMULQ      countingBlockedMul<>+0(SB), DI
+	MOVQ       DI, R9
+	SHRQ       $0x0d, R9
+	ANDQ       $0x07, R9
+	MOVQ       k+16(FP), R8
+	SHRQ       $0x03, R8
+	XORQ       R10, R10
 
-countingTestAVX512_a_round:
-	MOVQ  R9, R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix1<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix2<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	MOVQ  $0x00000009, R12
+countingTest8AVX2_a_round:
+	TESTQ R8, R8
+	JZ    countingTest8AVX2_a_partial
+	XORQ  R11, R11
+	MOVQ  DI, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), DI
+	DECQ  R8
+	JMP   countingTest8AVX2_a_round
 
-countingTestAVX512_a_cell:
-	MOVQ    R10, R14
-	ANDQ    cellMask+24(FP), R14
-	SHRQ    $0x07, R10
-	MOVQ    DX, R8
-	BTQ     $0x06, R14
-	CMOVQCS DI, R8
-	SHRXQ   R14, R8, R8
-	ORQ     R8, R13
-	DECQ    R11
-	JZ      countingTestAVX512_a_answer
-	DECQ    R12
-	JNZ     countingTestAVX512_a_cell
-	ADDQ    countingGolden<>+0(SB), R9
-	JMP     countingTestAVX512_a_round
+countingTest8AVX2_a_partial:
+	MOVQ   k+16(FP), R8
+	ANDQ   $0x07, R8
+	JZ     countingTest8AVX2_a_answer
+	XORQ   R11, R11
+	MOVQ   DI, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  R8, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
 
-countingTestAVX512_a_answer:
-	ANDQ $0x01, R13
-	XORQ $0x01, R13
-	MOVB R13, (BX)
-	ADDQ R13, SI
-	ADDQ $0x08, AX
-	INCQ BX
-	DECQ CX
-	JMP  countingTestAVX512_ahead
+countingTest8AVX2_a_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest8AVX2_ahead
 
-countingTestAVX512_tail:
+countingTest8AVX2_tail:
 	TESTQ     CX, CX
-	JZ        countingTestAVX512_done
+	JZ        countingTest8AVX2_done
 	MOVQ      (AX), DX
 	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x06, DI
+	SHLQ      $0x09, DI
 	ADDQ      words+0(FP), DI
-	VMOVDQU64 (DI), Z1
-	VPTESTNMB Z0, Z1, K1
-	VPTESTNMB Z2, Z1, K2
+	VPCMPEQB  (DI), Y0, Y1
+	VPCMPEQB  32(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, (SP)
+	VPCMPEQB  64(DI), Y0, Y1
+	VPCMPEQB  96(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 8(SP)
+	VPCMPEQB  128(DI), Y0, Y1
+	VPCMPEQB  160(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 16(SP)
+	VPCMPEQB  192(DI), Y0, Y1
+	VPCMPEQB  224(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 24(SP)
+	VPCMPEQB  256(DI), Y0, Y1
+	VPCMPEQB  288(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 32(SP)
+	VPCMPEQB  320(DI), Y0, Y1
+	VPCMPEQB  352(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 40(SP)
+	VPCMPEQB  384(DI), Y0, Y1
+	VPCMPEQB  416(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 48(SP)
+	VPCMPEQB  448(DI), Y0, Y1
+	VPCMPEQB  480(DI), Y0, Y2
+	VPMOVMSKB Y1, DX
+	VPMOVMSKB Y2, R8
+	SHLQ      $0x20, R8
+	ORQ       R8, DX
+	MOVQ      DX, 56(SP)
+	MOVQ      (AX), DI
+	IMULQ     countingBlockedMul<>+0(SB), DI
+	MOVQ      DI, R9
+	SHRQ      $0x0d, R9
+	ANDQ      $0x07, R9
+	MOVQ      k+16(FP), R8
+	SHRQ      $0x03, R8
+	XORQ      R10, R10
+
+countingTest8AVX2_t_round:
+	TESTQ R8, R8
+	JZ    countingTest8AVX2_t_partial
+	XORQ  R11, R11
+	MOVQ  DI, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  DI, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), DI
+	DECQ  R8
+	JMP   countingTest8AVX2_t_round
+
+countingTest8AVX2_t_partial:
+	MOVQ   k+16(FP), R8
+	ANDQ   $0x07, R8
+	JZ     countingTest8AVX2_t_answer
+	XORQ   R11, R11
+	MOVQ   DI, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   DI, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  R8, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
+
+countingTest8AVX2_t_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest8AVX2_tail
+
+countingTest8AVX2_done:
+	MOVQ SI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func countingTest8AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·countingTest8AVX512(SB), NOSPLIT, $64-80
+	MOVQ       hs_base+24(FP), AX
+	MOVQ       hs_len+32(FP), CX
+	MOVQ       out_base+48(FP), BX
+	VPTERNLOGD $0xff, Z0, Z0, Z0
+	XORQ       SI, SI
+
+countingTest8AVX512_ahead:
+	CMPQ       CX, $0x08
+	JBE        countingTest8AVX512_tail
+	MOVQ       64(AX), DX
+	MULXQ      lines+8(FP), DX, DI
+	SHLQ       $0x09, DI
+	ADDQ       words+0(FP), DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 128(DI)
+	PREFETCHT0 192(DI)
+	PREFETCHT0 256(DI)
+	PREFETCHT0 320(DI)
+	PREFETCHT0 384(DI)
+	PREFETCHT0 448(DI)
+	MOVQ       (AX), DX
+	MULXQ      lines+8(FP), DX, DI
+	SHLQ       $0x09, DI
+	ADDQ       words+0(FP), DI
+	VPTESTNMB  (DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, (SP)
+	VPTESTNMB  64(DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, 8(SP)
+	VPTESTNMB  128(DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, 16(SP)
+	VPTESTNMB  192(DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, 24(SP)
+	VPTESTNMB  256(DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, 32(SP)
+	VPTESTNMB  320(DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, 40(SP)
+	VPTESTNMB  384(DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, 48(SP)
+	VPTESTNMB  448(DI), Z0, K1
+	KMOVQ      K1, DX
+	MOVQ       DX, 56(SP)
+	MOVQ       (AX), R8
+	IMULQ      countingBlockedMul<>+0(SB), R8
+	MOVQ       R8, R9
+	SHRQ       $0x0d, R9
+	ANDQ       $0x07, R9
+	MOVQ       k+16(FP), DI
+	SHRQ       $0x03, DI
+	XORQ       R10, R10
+
+countingTest8AVX512_a_round:
+	TESTQ DI, DI
+	JZ    countingTest8AVX512_a_partial
+	XORQ  R11, R11
+	MOVQ  R8, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), R8
+	DECQ  DI
+	JMP   countingTest8AVX512_a_round
+
+countingTest8AVX512_a_partial:
+	MOVQ   k+16(FP), DI
+	ANDQ   $0x07, DI
+	JZ     countingTest8AVX512_a_answer
+	XORQ   R11, R11
+	MOVQ   R8, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  DI, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
+
+countingTest8AVX512_a_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest8AVX512_ahead
+
+countingTest8AVX512_tail:
+	TESTQ     CX, CX
+	JZ        countingTest8AVX512_done
+	MOVQ      (AX), DX
+	MULXQ     lines+8(FP), DX, DI
+	SHLQ      $0x09, DI
+	ADDQ      words+0(FP), DI
+	VPTESTNMB (DI), Z0, K1
 	KMOVQ     K1, DX
-	KMOVQ     K2, DI
-	MOVQ      (AX), R9
-	MOVQ      k+16(FP), R11
-	XORQ      R13, R13
+	MOVQ      DX, (SP)
+	VPTESTNMB 64(DI), Z0, K1
+	KMOVQ     K1, DX
+	MOVQ      DX, 8(SP)
+	VPTESTNMB 128(DI), Z0, K1
+	KMOVQ     K1, DX
+	MOVQ      DX, 16(SP)
+	VPTESTNMB 192(DI), Z0, K1
+	KMOVQ     K1, DX
+	MOVQ      DX, 24(SP)
+	VPTESTNMB 256(DI), Z0, K1
+	KMOVQ     K1, DX
+	MOVQ      DX, 32(SP)
+	VPTESTNMB 320(DI), Z0, K1
+	KMOVQ     K1, DX
+	MOVQ      DX, 40(SP)
+	VPTESTNMB 384(DI), Z0, K1
+	KMOVQ     K1, DX
+	MOVQ      DX, 48(SP)
+	VPTESTNMB 448(DI), Z0, K1
+	KMOVQ     K1, DX
+	MOVQ      DX, 56(SP)
+	MOVQ      (AX), R8
+	IMULQ     countingBlockedMul<>+0(SB), R8
+	MOVQ      R8, R9
+	SHRQ      $0x0d, R9
+	ANDQ      $0x07, R9
+	MOVQ      k+16(FP), DI
+	SHRQ      $0x03, DI
+	XORQ      R10, R10
 
-countingTestAVX512_t_round:
-	MOVQ  R9, R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix1<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	IMULQ countingMix2<>+0(SB), R10
-	MOVQ  R10, R8
-	SHRQ  $0x21, R8
-	XORQ  R8, R10
-	MOVQ  $0x00000009, R12
+countingTest8AVX512_t_round:
+	TESTQ DI, DI
+	JZ    countingTest8AVX512_t_partial
+	XORQ  R11, R11
+	MOVQ  R8, DX
+	SHRQ  $0x3a, DX
+	SHRXQ DX, (SP), DX
+	ANDQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x34, DX
+	SHRXQ DX, 8(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x01, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x2e, DX
+	SHRXQ DX, 16(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x02, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x28, DX
+	SHRXQ DX, 24(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x03, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x22, DX
+	SHRXQ DX, 32(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x04, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x1c, DX
+	SHRXQ DX, 40(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x05, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x16, DX
+	SHRXQ DX, 48(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x06, DX
+	ORQ   DX, R11
+	MOVQ  R8, DX
+	SHRQ  $0x10, DX
+	SHRXQ DX, 56(SP), DX
+	ANDQ  $0x01, DX
+	SHLQ  $0x07, DX
+	ORQ   DX, R11
+	ORQ   R11, R10
+	IMULQ countingBlockedMul<>+0(SB), R8
+	DECQ  DI
+	JMP   countingTest8AVX512_t_round
 
-countingTestAVX512_t_cell:
-	MOVQ    R10, R14
-	ANDQ    cellMask+24(FP), R14
-	SHRQ    $0x07, R10
-	MOVQ    DX, R8
-	BTQ     $0x06, R14
-	CMOVQCS DI, R8
-	SHRXQ   R14, R8, R8
-	ORQ     R8, R13
-	DECQ    R11
-	JZ      countingTestAVX512_t_answer
-	DECQ    R12
-	JNZ     countingTestAVX512_t_cell
-	ADDQ    countingGolden<>+0(SB), R9
-	JMP     countingTestAVX512_t_round
+countingTest8AVX512_t_partial:
+	MOVQ   k+16(FP), DI
+	ANDQ   $0x07, DI
+	JZ     countingTest8AVX512_t_answer
+	XORQ   R11, R11
+	MOVQ   R8, DX
+	SHRQ   $0x3a, DX
+	SHRXQ  DX, (SP), DX
+	ANDQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x34, DX
+	SHRXQ  DX, 8(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x01, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x2e, DX
+	SHRXQ  DX, 16(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x02, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x28, DX
+	SHRXQ  DX, 24(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x03, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x22, DX
+	SHRXQ  DX, 32(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x04, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x1c, DX
+	SHRXQ  DX, 40(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x05, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x16, DX
+	SHRXQ  DX, 48(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x06, DX
+	ORQ    DX, R11
+	MOVQ   R8, DX
+	SHRQ   $0x10, DX
+	SHRXQ  DX, 56(SP), DX
+	ANDQ   $0x01, DX
+	SHLQ   $0x07, DX
+	ORQ    DX, R11
+	MOVQ   $0x00000001, DX
+	SHLXQ  DI, DX, DX
+	DECQ   DX
+	IMUL3Q $0x00000101, DX, DX
+	SHLXQ  R9, DX, DX
+	SHRQ   $0x08, DX
+	ANDQ   DX, R11
+	ORQ    R11, R10
 
-countingTestAVX512_t_answer:
-	ANDQ $0x01, R13
-	XORQ $0x01, R13
-	MOVB R13, (BX)
-	ADDQ R13, SI
-	ADDQ $0x08, AX
-	INCQ BX
-	DECQ CX
-	JMP  countingTestAVX512_tail
+countingTest8AVX512_t_answer:
+	XORQ  DX, DX
+	TESTQ R10, R10
+	SETEQ DL
+	MOVB  DL, (BX)
+	ADDQ  DX, SI
+	ADDQ  $0x08, AX
+	INCQ  BX
+	DECQ  CX
+	JMP   countingTest8AVX512_tail
 
-countingTestAVX512_done:
-	MOVQ SI, ret+88(FP)
+countingTest8AVX512_done:
+	MOVQ SI, ret+72(FP)
 	VZEROUPPER
 	RET

@@ -4,14 +4,22 @@
 
 package asm
 
-// countingTestAVX2 is countingTestHashesGeneric with cellMask 127 (4-bit counters,
-// nibbles 0x0f in every byte) or 63 (8-bit, nibbles all ones); len(out) >= len(hs).
+// countingTest4AVX2 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs).
 //
 //go:noescape
-func countingTestAVX2(words *uint64, lines uint64, k uint64, cellMask uint64, nibbles uint64, hs []uint64, out []bool) int
+func countingTest4AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
 
-// countingTestAVX512 is countingTestHashesGeneric with cellMask 127 (4-bit counters,
-// nibbles 0x0f in every byte) or 63 (8-bit, nibbles all ones); len(out) >= len(hs).
+// countingTest4AVX512 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs).
 //
 //go:noescape
-func countingTestAVX512(words *uint64, lines uint64, k uint64, cellMask uint64, nibbles uint64, hs []uint64, out []bool) int
+func countingTest4AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+
+// countingTest8AVX2 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs).
+//
+//go:noescape
+func countingTest8AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+
+// countingTest8AVX512 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs).
+//
+//go:noescape
+func countingTest8AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int

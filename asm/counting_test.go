@@ -1,36 +1,28 @@
 package asm
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/filterengine/filterengine/engine"
 )
 
 // countingFilter returns words of a counting filter of lines lines with
-// keys random hashes added (as the counting package does, without CAS).
+// keys random hashes added (as the counting package does, without CAS),
+// and a few random counters raised to high and saturated values.
 func countingFilter(r *rand.Rand, lines uint64, k uint32, wide bool, keys int) []uint64 {
-	words := make([]uint64, lines*CountingLineWords)
-	cellMask, one := uint64(127), uint64(1)
-	if wide {
-		cellMask = 63
-	}
+	lineWords, chunkWords := CountingLineWords(wide), CountingChunkWords(wide)
+	words := make([]uint64, lines*lineWords)
 	for range keys {
 		h := r.Uint64()
-		line := words[engine.Reduce(h, lines)*CountingLineWords:]
-		x, round := CountingProbes(h, 0), uint64(0)
-		for j := range k {
-			if j%CountingChunksPerWord == 0 && j > 0 {
-				round++
-				x = CountingProbes(h, round)
+		line := words[BlockedLine(h, lines)*lineWords:]
+		for w, m := range BlockedMask(h, k) {
+			for ; m != 0; m &= m - 1 {
+				word, shift := CountingPlace(uint64(bits.TrailingZeros64(m)), wide)
+				line[uint64(w)*chunkWords+word] |= 1 << shift
 			}
-			c := x & cellMask
-			x >>= CountingChunkBits
-			line[c>>3&7] |= one << CountingShift(c) // a count of 1 (or more, on repeats)
 		}
 	}
-	// Random saturated and high counters must read as nonzero too.
 	for i := range words {
 		if r.IntN(16) == 0 {
 			words[i] |= 0xf0f0 << (8 * r.IntN(6))
@@ -61,7 +53,7 @@ func TestCountingTestMatchesGeneric(t *testing.T) {
 				lines uint64
 				k     uint32
 				keys  int
-			}{{1, 1, 3}, {1, 7, 20}, {3, 9, 10}, {17, 10, 100}, {1000, 18, 5000}, {64, engine.MaxK, 100}, {4096, 6, 40000}} {
+			}{{1, 1, 3}, {1, 7, 20}, {3, 9, 10}, {17, 10, 100}, {1000, 18, 5000}, {64, BlockedMaxK, 100}, {5, 16, 50}, {9, 11, 80}, {4096, 6, 40000}} {
 				words := countingFilter(r, c.lines, c.k, wide, c.keys)
 				for _, n := range []int{0, 1, 7, 8, 9, 12, 13, 15, 16, 17, 63, 64, 65, 1000} {
 					hs := make([]uint64, n)
@@ -92,7 +84,7 @@ func FuzzCountingTest(f *testing.F) {
 	f.Add(uint64(2), uint64(300), uint8(64), true, 1000, 17)
 	f.Fuzz(func(t *testing.T, seed, lines uint64, k uint8, wide bool, keys, n int) {
 		lines = lines%2048 + 1
-		k = k%engine.MaxK + 1
+		k = k%BlockedMaxK + 1
 		keys, n = keys&4095, n&2047
 		r := rand.New(rand.NewPCG(seed, lines))
 		words := countingFilter(r, lines, uint32(k), wide, keys)

@@ -17,12 +17,15 @@ const chunk = 256
 // those misses overlap and the CASes then hit the cache.
 const group = 16
 
-// touch loads one word of each hash's line and returns them ORed, so the
-// loads are not dead code.
+// touch loads one word of each cache line of each hash's line and
+// returns them ORed, so the loads are not dead code.
 func (f *Filter) touch(hs []uint64) uint64 {
 	var acc uint64
 	for _, h := range hs {
-		acc |= load(&f.words[engine.Reduce(h, f.lines)*asm.CountingLineWords])
+		ln := f.line(h)
+		for c := 0; c < len(ln); c += 8 {
+			acc |= load(&ln[c])
+		}
 	}
 	return acc
 }

@@ -8,54 +8,44 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// Serialized form: the engine envelope, family counting, version 1, four
-// parameters [cell bits, cells per line, lines, k] and the words in
-// little-endian order. A counting Filter has cell bits 4 (128 cells per
-// line) or 8 (64); its Bloom twin has cell bits 1 and the cells per line
-// of the filter it came from.
+// Serialized form: the engine envelope, family counting, version 1, three
+// parameters [counter bits (4 or 8), lines, k] and the words in
+// little-endian order: lines lines of 512 counters laid out as
+// asm/counting.go says (line l, counter w*64+b is bit b of word w of line
+// l of the blocked filter of the same lines, k and seed).
 const formatVersion = 1
 
+func (f *Filter) header() engine.Header {
+	return engine.Header{Family: engine.FamilyCounting, Version: formatVersion, Seed: f.seed,
+		Params: []uint64{uint64(f.CounterBits()), f.lines, uint64(f.k)}}
+}
+
+// geometry is a validated header.
 type geometry struct {
-	cellBits, cellsPerLine, lines uint64
-	k                             uint32
+	wide  bool
+	lines uint64
+	k     uint32
 }
 
-func (g geometry) header(seed uint64) engine.Header {
-	return engine.Header{Family: engine.FamilyCounting, Version: formatVersion, Seed: seed,
-		Params: []uint64{g.cellBits, g.cellsPerLine, g.lines, uint64(g.k)}}
-}
-
-// lineWords is the number of words a line of this geometry occupies.
-func (g geometry) lineWords() uint64 { return g.cellBits * g.cellsPerLine / 64 }
-
-// decodeGeometry validates the header of a payload of payloadLen bytes;
-// bloom says whether a Bloom twin (cell bits 1) is expected.
-func decodeGeometry(h engine.Header, payloadLen uint64, bloom bool) (geometry, error) {
-	if err := h.Expect(engine.FamilyCounting, formatVersion, 4); err != nil {
+// decodeGeometry validates the header of a payload of payloadLen bytes.
+func decodeGeometry(h engine.Header, payloadLen uint64) (geometry, error) {
+	if err := h.Expect(engine.FamilyCounting, formatVersion, 3); err != nil {
 		return geometry{}, err
 	}
-	g := geometry{h.Params[0], h.Params[1], h.Params[2], 0}
+	bits, lines, k := h.Params[0], h.Params[1], h.Params[2]
 	switch {
-	case bloom && g.cellBits != 1, !bloom && g.cellBits == 1:
-		return g, engine.Errorf("counting: %d-bit cells in a %s", g.cellBits, map[bool]string{true: "Bloom twin", false: "counting filter"}[bloom])
-	case g.cellBits == 4 && g.cellsPerLine != 128, g.cellBits == 8 && g.cellsPerLine != 64,
-		g.cellBits == 1 && g.cellsPerLine != 128 && g.cellsPerLine != 64,
-		g.cellBits != 1 && g.cellBits != 4 && g.cellBits != 8:
-		return g, engine.Errorf("counting: %d cells of %d bits per line", g.cellsPerLine, g.cellBits)
-	case g.lines == 0 || g.lines > maxLines:
-		return g, engine.Errorf("counting: %d lines", g.lines)
-	case h.Params[3] == 0 || h.Params[3] > engine.MaxK:
-		return g, engine.Errorf("counting: k = %d", h.Params[3])
-	case payloadLen/8/g.lineWords() != g.lines || payloadLen%(8*g.lineWords()) != 0:
-		return g, engine.Errorf("counting: %d payload bytes for %d lines", payloadLen, g.lines)
+	case bits != 4 && bits != 8:
+		return geometry{}, engine.Errorf("counting: %d-bit counters", bits)
+	case lines == 0 || lines > maxLines:
+		return geometry{}, engine.Errorf("counting: %d lines", lines)
+	case k == 0 || k > engine.MaxK || k > asm.BlockedMaxK:
+		return geometry{}, engine.Errorf("counting: k = %d", k)
 	}
-	g.k = uint32(h.Params[3])
+	g := geometry{bits == 8, lines, uint32(k)}
+	if lineBytes := 8 * asm.CountingLineWords(g.wide); payloadLen/lineBytes != lines || payloadLen%lineBytes != 0 {
+		return geometry{}, engine.Errorf("counting: %d payload bytes for %d lines", payloadLen, lines)
+	}
 	return g, nil
-}
-
-func (f *Filter) geometry() geometry {
-	b := uint64(cellsPerLine(f.wide))
-	return geometry{512 / b, b, f.lines, f.k}
 }
 
 // snapshot copies the counters, each word read atomically, so a filter
@@ -71,12 +61,12 @@ func (f *Filter) snapshot() []byte {
 
 // MarshalBinary encodes the filter in the engine envelope.
 func (f *Filter) MarshalBinary() ([]byte, error) {
-	return engine.AppendEnvelope(make([]byte, 0, engine.HeaderSize+8*len(f.words)), f.geometry().header(f.seed), f.snapshot())
+	return engine.AppendEnvelope(make([]byte, 0, engine.HeaderSize+8*len(f.words)), f.header(), f.snapshot())
 }
 
 // WriteTo writes the encoding of the filter to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
-	return engine.WriteEnvelope(w, f.geometry().header(f.seed), f.snapshot())
+	return engine.WriteEnvelope(w, f.header(), f.snapshot())
 }
 
 // UnmarshalBinary replaces f with the filter encoded in data. Hostile or
@@ -100,17 +90,17 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
-	g, err := decodeGeometry(h, uint64(len(payload)), false)
+	g, err := decodeGeometry(h, uint64(len(payload)))
 	if err != nil {
 		return err
 	}
-	s, err := engine.NewStorage(g.lines*asm.CountingLineWords, engine.HugePagesAuto)
+	s, err := engine.NewStorage(g.lines*asm.CountingLineWords(g.wide), engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
 	engine.CopyWords(s.Words(), payload)
 	*f = Filter{storage: s, words: s.Words(), lines: g.lines, k: g.k,
-		seed: h.Seed, key: engine.Uint64Key(h.Seed), lanes: lanesOf(g.cellBits == 8)}
+		seed: h.Seed, key: engine.Uint64Key(h.Seed), lanes: lanesOf(g.wide)}
 	return nil
 }
 

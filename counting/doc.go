@@ -2,44 +2,54 @@
 // small counters instead of bits, so keys can be removed, with atomic
 // counters so one filter serves many goroutines without a lock.
 //
-// Layout: 4-bit counters (8-bit with WithCounterBits(8)) packed in 64-byte
-// lines, 128 (or 64) per line. A key's hash picks one line by
-// engine.Reduce and k cells of that line (asm.CountingProbes), so every
-// operation touches one cache line. Add and Remove update all of a key's
-// counters that share a 64-bit word with one compare-and-swap, so a key
-// costs one CAS per touched word (about 5 for k = 6-8), never a mutex.
-// Counters saturate and stay saturated: no Remove decrements a counter at
-// its maximum, so overflow never causes a false negative; Saturated counts
+// Layout: the counting twin of the blocked family. A line holds 512
+// counters, one per bit of a blocked line: 4-bit counters (256 bytes, four
+// cache lines) or 8-bit with WithCounterBits(8) (512 bytes). A key's line
+// is asm.BlockedLine(h, lines) and its counters are the set bits of
+// asm.BlockedMask(h, k): bit b of mask word w is counter w*64+b. The 64
+// counters of mask word w form one chunk (32 bytes, or one 64-byte cache
+// line for 8-bit), so for k <= 8 a key has one counter per chunk
+// (asm/counting.go gives the order inside a chunk). The nonzero counters
+// are therefore exactly the bits of the blocked filter of the same lines,
+// k and seed holding the same keys, and ToBloom returns that
+// *blocked.Filter (blocked.FromWords), answering every key exactly as the
+// counting filter does in an eighth (4-bit) of the memory. The price
+// against a one-cache-line layout: a key's counters spread over the four
+// (4-bit) or up to eight (8-bit) cache lines of its 256- or 512-byte line.
+//
+// Add and Remove update all of a key's counters that share a 64-bit word
+// with one compare-and-swap (for k <= 8 one CAS per counter). Counters
+// saturate and stay saturated: no Remove decrements a counter at its
+// maximum, so overflow never causes a false negative; Saturated counts
 // them. Remove of a key that tests absent returns false and changes
 // nothing; removing a key that was never added but tests present (a false
 // positive) decrements other keys' counters and can make them test absent.
 //
-// False-positive model (ModelFPR, checked by the tests on 1e6 absent keys):
-// a line holds Binomial(n, 1/lines) keys; given j keys in its line a
-// non-member passes with probability E[(S/b)^k], S the number of nonzero
-// cells after j*k uniform choices among the b cells of a line, computed
-// exactly from the occupancy distribution. New sizes the fewest lines, then
-// the fewest probes, that reach p. Measured with 1e5 keys and 1e6 absent
-// probes: p = 1% takes 10.9 counters (43 bits) per key with k = 6 and
-// measures 0.990%; p = 0.1% takes 19.0 counters per key, k = 8, measures
-// 0.105%. The one-line layout costs memory against a classic filter (9.6
-// counters per key at 1%, 14.4 at 0.1%) and more at small p (77 counters
-// per key at 1e-6 against 28.8): the price of one cache line per key.
+// False-positive model (ModelFPR, checked by the tests on 1e6 absent
+// keys): positions are blocked's, so it is blocked.FPR, the model of
+// Putze, Sanders and Singler (2007): Poisson line loads with mean
+// 512n/m, and a line of i keys passes a foreign key with chance
+// (1 - (1-1/64)^(i*k/8))^k. New sizes exactly as blocked.New
+// (blocked.BitsPerKeyAndK): p = 1% takes k = 6 and 9.97 counters per key
+// (4.98 bytes per key with 4-bit counters), p = 0.1% k = 9 and 15.61
+// counters (7.80 bytes). Measured with 1e5 keys and 1e6 absent probes:
+// 0.986% at p = 1% (model 0.999%), 0.0967% at p = 0.1% (model 0.0999%).
 //
-// ToBloom returns the membership-only twin (type Bloom): one bit per
-// counter, same layout, a quarter of the memory, answering every key
-// exactly as the counting filter did. It is its own type because neither
-// classic (probes over the whole array) nor blocked (512-bit lines) has
-// 128-cell lines.
+// Memory against the previous one-cache-line layout (128 cells per
+// 64-byte line, sized by its own occupancy model): 9.97 against 10.9
+// counters per key at p = 1%, 15.61 against 19.0 at 0.1%.
 //
-// Speed (AMD EPYC Zen 3 VM, 2 shared cores, p = 1%, 8-byte keys; the
-// machine was loaded by other jobs, so ratios from one run are what
-// carry): beside tylertreat/BoomFilters' CountingBloomFilter in one bench
-// run (bench module, experiment c), Add 99 against 556 ns/key and Test 21
-// against 193 at 1e6 keys (5.6x, 9.1x), 128 against 1124 and 24 against
-// 495 at 1e7 (8.8x, 20.6x). TestHashes runs a branch-free AVX2 kernel with
-// prefetch: 14.8 ns/key against 95 for the generic loop at 1e6, 30 against
-// 122 at 1e7. An Add costs about one CAS per touched word (~10 ns each
-// here), so it is CAS-bound in cache; two goroutines add 1.68x (1e6) and
-// 1.31x (1e7) as fast as one, and remove+re-add pairs scale 1.81x-1.93x.
+// Speed, paid for the blocked twin: that layout touched one cache line
+// per key, this one three or four. Measured in one session under
+// flock /tmp/fe-bench.lock, the old and new test binaries alternating,
+// five runs each (-bench '^Benchmark(Add|Test|Remove|TestHashes)$'
+// -count 1, p = 1%, 8-byte keys), medians in ns/key, old -> new: Add
+// 197 -> 235 at n = 1e6 (1.19x) and 227 -> 291 at 1e7 (1.28x); Test
+// 151 -> 143 (0.95x) and 189 -> 237 (1.25x); Remove 197 -> 232 and
+// 249 -> 314; TestHashes, AVX2 kernel, 17.3 -> 23.2 and 23.3 -> 41.6
+// (generic 102 -> 135 and 125 -> 226). The AMD EPYC Zen 3 VM's two cores
+// were shared with other jobs (the same Add measured 99 ns/key on a
+// quieter day), so the ratios carry, not the absolute figures. Loading
+// only the chunks a key probes (for k < 8) made the AVX2 kernel slower
+// here, so the kernel loads all eight.
 package counting

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -44,7 +45,7 @@ func TestNewMKGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Lines() != 16 || f.Counters() != 1024 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
+	if f.Lines() != 2 || f.Counters() != 1024 || len(f.words) != 2*64 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
 		t.Errorf("NewMK(1000, 7, 8-bit) = %d lines, %d counters, k %d, %d bits, seed %d",
 			f.Lines(), f.Counters(), f.K(), f.CounterBits(), f.Seed())
 	}
@@ -114,7 +115,7 @@ func TestBatchMatchesSingle(t *testing.T) {
 		k        uint32
 		bits     int
 		added    int
-	}{{128, 1, 4, 5}, {1000, 7, 4, 300}, {1000, 13, 8, 100}, {1 << 16, 20, 4, 5000}, {1 << 12, engine.MaxK, 8, 200}} {
+	}{{512, 1, 4, 5}, {1000, 7, 4, 300}, {1000, 13, 8, 100}, {1 << 16, 20, 4, 5000}, {1 << 12, engine.MaxK, 8, 200}, {1 << 14, 6, 8, 2000}} {
 		f, err := NewMK(c.counters, c.k, WithCounterBits(c.bits))
 		if err != nil {
 			t.Fatal(err)
@@ -205,9 +206,8 @@ func TestStickySaturation(t *testing.T) {
 
 // distinctCells is how many different counters a key has.
 func (f *Filter) distinctCells(key []byte) int {
-	_, mask, _ := f.cells(engine.HashSeed(key, f.seed))
 	n := 0
-	for _, m := range mask {
+	for _, m := range asm.BlockedMask(engine.HashSeed(key, f.seed), f.k) {
 		n += popcount(m)
 	}
 	return n

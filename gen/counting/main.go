@@ -1,123 +1,148 @@
 // Command counting generates the counting filter's batch test kernels,
-// asm.countingTestAVX2 and asm.countingTestAVX512, twins of
-// asm.countingTestHashesGeneric.
+// asm.countingTest{4,8}{AVX2,AVX512}, twins of
+// asm.countingTestHashesGeneric for 4-bit and 8-bit counters (the layout
+// is documented in asm/counting.go: a line of 8 chunks, chunk w holding
+// the 64 counters of blocked mask word w).
 //
-// Per key, branch-free: the line is Reduce(h, lines) by MULX; the line's
-// 64 bytes are loaded as vectors and turned into two 64-bit masks of zero
-// cells, zlo (low nibbles, or whole bytes for 8-bit counters) and zhi
-// (high nibbles), by VPCMPEQB/VPMOVMSKB (AVX2) or VPTESTNMB (AVX-512); then
-// each of the k cells c ORs bit c&63 of zlo or zhi (c&64 chooses) into a
-// miss flag. Cells come from the murmur3 finalizer of h + round*golden in
-// 7-bit chunks, exactly as asm.CountingProbes. While more than prefetchAhead
-// keys remain, the line of the key that far ahead is prefetched, so cache
-// misses overlap across keys.
+// Per key, branch-free inside a round: the line is Reduce(h, lines) by
+// MULX; each chunk becomes the 64-bit mask of its zero counters, bit b for
+// counter b, stored in an 8-word frame. 4-bit chunks: AVX2 ANDs the 32
+// bytes with 0x0f (low nibbles) and ANDNs them (high nibbles),
+// VPCMPEQB/VPMOVMSKB each half; AVX-512 broadcasts the 32 bytes to both
+// halves of a ZMM and VPTESTNMBs them against 0x0f / 0xf0 at once. 8-bit
+// chunks: VPCMPEQB/VPMOVMSKB of two YMM halves, or one VPTESTNMB. Then
+// g = h*BlockedMul, as asm.BlockedMask: per round and word w, bit
+// (g >> (58-6w)) & 63 of the zero mask (SHRX masks the count) goes to bit
+// w of an 8-bit miss set; the last partial round keeps only the words
+// (w - s) & 7 < k%8, rotl8(2^(k%8)-1, s). While more than prefetchAhead
+// keys remain, the line of the key that far ahead is prefetched (4 or 8
+// cache lines).
 package main
 
 //go:generate go run . -out ../../asm/counting_amd64.s -stubs ../../asm/counting_stub_amd64.go -pkg asm
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
 // prefetchAhead is how many keys ahead the kernels prefetch lines.
-const prefetchAhead = 12
+const prefetchAhead = 8
 
-var (
-	c1, c2, golden Mem
-)
+var mul, nibbleHalves Mem
 
 func main() {
 	// avo v0.5.0 parses the comma form; it writes "amd64 && gc && !purego".
 	ConstraintExpr("amd64,gc,!purego")
-	c1 = constant("countingMix1", 0xff51afd7ed558ccd)
-	c2 = constant("countingMix2", 0xc4ceb9fe1a85ec53)
-	golden = constant("countingGolden", 0x9e3779b97f4a7c15)
-	kernel("AVX2", avx2ZeroMasks, avx2Setup)
-	kernel("AVX512", avx512ZeroMasks, avx512Setup)
+	mul = GLOBL("countingBlockedMul", RODATA|NOPTR)
+	DATA(0, U64(0x9e3779b97f4a7c15))
+	nibbleHalves = GLOBL("countingNibbleHalves", RODATA|NOPTR)
+	for i := range 8 {
+		v := uint64(0x0f0f0f0f0f0f0f0f)
+		if i >= 4 {
+			v = 0xf0f0f0f0f0f0f0f0
+		}
+		DATA(8*i, U64(v))
+	}
+	for _, wide := range []bool{false, true} {
+		kernel(avx2{wide})
+		kernel(avx512{wide})
+	}
 	Generate()
 }
 
-func constant(name string, v uint64) Mem {
-	m := GLOBL(name, RODATA|NOPTR)
-	DATA(0, U64(v))
-	return m
+// isa emits the vector part of a kernel: the zero masks of the chunks.
+type isa interface {
+	name() string
+	wide() bool
+	setup()
+	// zeroMask sets t to the zero-counter mask of chunk w of the line at p.
+	zeroMask(p reg.GPVirtual, w int, t, u reg.GPVirtual)
 }
 
-// zeroMasker loads the line at ptr and sets zlo and zhi to its zero cells.
-type zeroMasker func(v vectors, ptr, zlo, zhi, tmp reg.GPVirtual)
+type avx2 struct{ w bool }
 
-// vectors are the per-kernel vector registers set up once per call.
-type vectors struct {
-	lo, zero reg.VecVirtual // low-cell byte mask broadcast; zero (AVX2)
-	a, b     reg.VecVirtual // scratch
+var lo, zero, va, vb reg.VecVirtual
+
+func (a avx2) name() string {
+	return fmt.Sprintf("countingTest%dAVX2", map[bool]int{false: 4, true: 8}[a.w])
 }
-
-type setup func(nibbles reg.GPVirtual) vectors
-
-func avx2Setup(nibbles reg.GPVirtual) vectors {
-	v := vectors{lo: YMM(), zero: YMM(), a: YMM(), b: YMM()}
-	MOVQ(nibbles, v.lo.AsX())
-	VPBROADCASTQ(v.lo.AsX(), v.lo)
-	VPXOR(v.zero, v.zero, v.zero)
-	return v
+func (a avx2) wide() bool { return a.w }
+func (a avx2) setup() {
+	lo, zero, va, vb = YMM(), YMM(), YMM(), YMM()
+	VMOVDQU(nibbleHalves, lo) // 0x0f in every byte of the low 32 bytes
+	VPXOR(zero, zero, zero)
 }
-
-func avx2ZeroMasks(v vectors, ptr, zlo, zhi, tmp reg.GPVirtual) {
-	half := func(mask func(src Op, dst reg.VecVirtual), out reg.GPVirtual) {
-		mask(Mem{Base: ptr}, v.a)
-		mask(Mem{Base: ptr, Disp: 32}, v.b)
-		VPCMPEQB(v.zero, v.a, v.a)
-		VPCMPEQB(v.zero, v.b, v.b)
-		VPMOVMSKB(v.a, out.As32())
-		VPMOVMSKB(v.b, tmp.As32())
-		SHLQ(U8(32), tmp)
-		ORQ(tmp, out)
+func (a avx2) zeroMask(p reg.GPVirtual, w int, t, u reg.GPVirtual) {
+	if a.w {
+		VPCMPEQB(Mem{Base: p, Disp: 64 * w}, zero, va)
+		VPCMPEQB(Mem{Base: p, Disp: 64*w + 32}, zero, vb)
+	} else {
+		VPAND(Mem{Base: p, Disp: 32 * w}, lo, va)
+		VPANDN(Mem{Base: p, Disp: 32 * w}, lo, vb)
+		VPCMPEQB(zero, va, va)
+		VPCMPEQB(zero, vb, vb)
 	}
-	half(func(src Op, dst reg.VecVirtual) { VPAND(src, v.lo, dst) }, zlo)
-	half(func(src Op, dst reg.VecVirtual) { VPANDN(src, v.lo, dst) }, zhi)
+	VPMOVMSKB(va, t.As32())
+	VPMOVMSKB(vb, u.As32())
+	SHLQ(U8(32), u)
+	ORQ(u, t)
 }
 
-func avx512Setup(nibbles reg.GPVirtual) vectors {
-	v := vectors{lo: ZMM(), a: ZMM(), b: ZMM()}
-	VPBROADCASTQ(nibbles, v.lo)
-	VPTERNLOGQ(U8(0x55), v.lo, v.lo, v.b) // b = ^lo: the high-cell mask
-	return v
+type avx512 struct{ w bool }
+
+var vz reg.VecVirtual
+
+func (a avx512) name() string {
+	return fmt.Sprintf("countingTest%dAVX512", map[bool]int{false: 4, true: 8}[a.w])
+}
+func (a avx512) wide() bool { return a.w }
+func (a avx512) setup() {
+	vz, va = ZMM(), ZMM()
+	if a.w {
+		VPTERNLOGD(U8(0xff), vz, vz, vz) // all ones
+	} else {
+		VMOVDQU64(nibbleHalves, vz) // 0x0f in the low 32 bytes, 0xf0 in the high
+	}
+}
+func (a avx512) zeroMask(p reg.GPVirtual, w int, t, _ reg.GPVirtual) {
+	if a.w {
+		VPTESTNMB(Mem{Base: p, Disp: 64 * w}, vz, reg.K1)
+	} else {
+		VBROADCASTI64X4(Mem{Base: p, Disp: 32 * w}, va)
+		VPTESTNMB(vz, va, reg.K1)
+	}
+	KMOVQ(reg.K1, t)
 }
 
-func avx512ZeroMasks(v vectors, ptr, zlo, zhi, tmp reg.GPVirtual) {
-	VMOVDQU64(Mem{Base: ptr}, v.a)
-	VPTESTNMB(v.lo, v.a, reg.K1)
-	VPTESTNMB(v.b, v.a, reg.K2)
-	KMOVQ(reg.K1, zlo)
-	KMOVQ(reg.K2, zhi)
-}
-
-func kernel(level string, zeroMasks zeroMasker, set setup) {
-	name := "countingTest" + level
-	TEXT(name, NOSPLIT, "func(words *uint64, lines, k, cellMask, nibbles uint64, hs []uint64, out []bool) int")
+func kernel(v isa) {
+	name := v.name()
+	TEXT(name, NOSPLIT, "func(words *uint64, lines, k uint64, hs []uint64, out []bool) int")
 	Pragma("noescape")
-	Doc(name+" is countingTestHashesGeneric with cellMask 127 (4-bit counters,",
-		"nibbles 0x0f in every byte) or 63 (8-bit, nibbles all ones); len(out) >= len(hs).")
-	hsPtr, n, outPtr, nibbles := GP64(), GP64(), GP64(), GP64()
+	bits := map[bool]string{false: "4-bit", true: "8-bit"}[v.wide()]
+	Doc(name + " is countingTestHashesGeneric for " + bits + " counters; len(out) >= len(hs).")
+	zm := AllocLocal(64)
+	hsPtr, n, outPtr := GP64(), GP64(), GP64()
 	Load(Param("hs").Base(), hsPtr)
 	Load(Param("hs").Len(), n)
 	Load(Param("out").Base(), outPtr)
-	Load(Param("nibbles"), nibbles)
-	v := set(nibbles)
+	v.setup()
 	hits := GP64()
 	XORQ(hits, hits)
 
-	// Keys with a prefetch of the line prefetchAhead keys on, then the rest.
 	Label(name + "_ahead")
 	CMPQ(n, U8(prefetchAhead))
 	JBE(LabelRef(name + "_tail"))
 	{
-		ptr := linePtr(Mem{Base: hsPtr, Disp: 8 * prefetchAhead})
-		PREFETCHT0(Mem{Base: ptr})
+		ptr := linePtr(v, Mem{Base: hsPtr, Disp: 8 * prefetchAhead})
+		for c := range lineBytes(v) / 64 {
+			PREFETCHT0(Mem{Base: ptr, Disp: 64 * c})
+		}
 	}
-	key(name+"_a", v, zeroMasks, hsPtr, outPtr, hits)
+	key(name+"_a", v, zm, hsPtr, outPtr, hits)
 	ADDQ(U8(8), hsPtr)
 	INCQ(outPtr)
 	DECQ(n)
@@ -126,7 +151,7 @@ func kernel(level string, zeroMasks zeroMasker, set setup) {
 	Label(name + "_tail")
 	TESTQ(n, n)
 	JZ(LabelRef(name + "_done"))
-	key(name+"_t", v, zeroMasks, hsPtr, outPtr, hits)
+	key(name+"_t", v, zm, hsPtr, outPtr, hits)
 	ADDQ(U8(8), hsPtr)
 	INCQ(outPtr)
 	DECQ(n)
@@ -138,63 +163,92 @@ func kernel(level string, zeroMasks zeroMasker, set setup) {
 	RET()
 }
 
+func lineBytes(v isa) int {
+	if v.wide() {
+		return 512
+	}
+	return 256
+}
+
 // linePtr returns the address of the line of the hash at h.
-func linePtr(h Mem) reg.GPVirtual {
+func linePtr(v isa, h Mem) reg.GPVirtual {
 	MOVQ(h, reg.RDX)
-	lo, ptr := GP64(), GP64()
-	MULXQ(paramAddr("lines"), lo, ptr)
-	SHLQ(U8(6), ptr)
+	low, ptr := GP64(), GP64()
+	MULXQ(paramAddr("lines"), low, ptr)
+	shift := 8
+	if v.wide() {
+		shift = 9
+	}
+	SHLQ(U8(shift), ptr)
 	ADDQ(paramAddr("words"), ptr)
 	return ptr
 }
 
 // key tests the hash at hsPtr, writes out[0] and adds the answer to hits.
-func key(label string, v vectors, zeroMasks zeroMasker, hsPtr, outPtr, hits reg.GPVirtual) {
-	zlo, zhi, tmp := GP64(), GP64(), GP64()
-	zeroMasks(v, linePtr(Mem{Base: hsPtr}), zlo, zhi, tmp)
+func key(label string, v isa, zm Mem, hsPtr, outPtr, hits reg.GPVirtual) {
+	ptr := linePtr(v, Mem{Base: hsPtr})
+	t, u := GP64(), GP64()
+	for w := range 8 {
+		v.zeroMask(ptr, w, t, u)
+		MOVQ(t, zm.Offset(8*w))
+	}
 
-	h, x, rem, cnt, miss, c := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
-	MOVQ(Mem{Base: hsPtr}, h)
-	MOVQ(paramAddr("k"), rem)
+	g, s, rounds, miss, acc := GP64(), GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: hsPtr}, g)
+	IMULQ(mul, g)
+	MOVQ(g, s)
+	SHRQ(U8(13), s)
+	ANDQ(U8(7), s)
+	MOVQ(paramAddr("k"), rounds)
+	SHRQ(U8(3), rounds)
 	XORQ(miss, miss)
 
-	Label(label + "_round")
-	// x = fmix64(h); the next round adds golden to h first.
-	MOVQ(h, x)
-	MOVQ(x, tmp)
-	SHRQ(U8(33), tmp)
-	XORQ(tmp, x)
-	IMULQ(c1, x)
-	MOVQ(x, tmp)
-	SHRQ(U8(33), tmp)
-	XORQ(tmp, x)
-	IMULQ(c2, x)
-	MOVQ(x, tmp)
-	SHRQ(U8(33), tmp)
-	XORQ(tmp, x)
-	MOVQ(U32(9), cnt)
+	// round sets acc to the 8-bit set of words whose probe of g hits a
+	// zero counter.
+	round := func() {
+		XORQ(acc, acc)
+		for w := range 8 {
+			MOVQ(g, t)
+			SHRQ(U8(58-6*w), t)
+			SHRXQ(t, zm.Offset(8*w), t)
+			ANDQ(U8(1), t)
+			if w > 0 {
+				SHLQ(U8(w), t)
+			}
+			ORQ(t, acc)
+		}
+	}
 
-	Label(label + "_cell")
-	MOVQ(x, c)
-	ANDQ(paramAddr("cellMask"), c)
-	SHRQ(U8(7), x)
-	MOVQ(zlo, tmp)
-	BTQ(U8(6), c)
-	CMOVQCS(zhi, tmp)
-	SHRXQ(c, tmp, tmp)
-	ORQ(tmp, miss)
-	DECQ(rem)
-	JZ(LabelRef(label + "_answer"))
-	DECQ(cnt)
-	JNZ(LabelRef(label + "_cell"))
-	ADDQ(golden, h)
+	Label(label + "_round")
+	TESTQ(rounds, rounds)
+	JZ(LabelRef(label + "_partial"))
+	round()
+	ORQ(acc, miss)
+	IMULQ(mul, g)
+	DECQ(rounds)
 	JMP(LabelRef(label + "_round"))
 
+	Label(label + "_partial")
+	MOVQ(paramAddr("k"), u)
+	ANDQ(U8(7), u)
+	JZ(LabelRef(label + "_answer"))
+	round()
+	// sel = rotl8(2^(k%8) - 1, s) = ((2^(k%8) - 1) * 0x101) << s >> 8.
+	MOVQ(U32(1), t)
+	SHLXQ(u, t, t)
+	DECQ(t)
+	IMUL3Q(U32(0x101), t, t)
+	SHLXQ(s, t, t)
+	SHRQ(U8(8), t)
+	ANDQ(t, acc)
+	ORQ(acc, miss)
+
 	Label(label + "_answer")
-	ANDQ(U8(1), miss)
-	XORQ(U8(1), miss)
-	MOVB(miss.As8(), Mem{Base: outPtr})
-	ADDQ(miss, hits)
+	XORQ(t, t)
+	TESTQ(miss, miss)
+	SETEQ(t.As8())
+	MOVB(t.As8(), Mem{Base: outPtr})
+	ADDQ(t, hits)
 }
 
 // paramAddr is the stack address of a scalar argument.

@@ -1,0 +1,77 @@
+package counting
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// ToBloom's blocked filter has exactly the bits of a blocked filter of the
+// same size built by adding the same keys, and answers exactly like the
+// counting filter on 1e5 members and 1e6 non-members, for both counter
+// widths; after removals it equals the blocked filter of the keys left.
+func TestToBloomIsBlockedTwin(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		const n, absent = 100000, 1000000
+		const seed = 5
+		f := mustNew(t, n, 0.01, WithCounterBits(bits), engine.WithSeed(seed))
+		ks := make([]uint64, n)
+		for i := range ks {
+			ks[i] = uint64(i)*0x9e3779b97f4a7c15 + 3
+		}
+		f.AddUint64s(ks)
+		f.AddUint64s(ks[:1000]) // counts above 1 change nothing in the twin
+		want, err := blocked.New(n, 0.01, engine.WithSeed(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Lines() != f.Lines() || want.K() != f.K() {
+			t.Fatalf("blocked.New sized %d lines k %d, counting.New %d lines k %d", want.Lines(), want.K(), f.Lines(), f.K())
+		}
+		want.AddUint64s(ks)
+		b, err := f.ToBloom()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Seed() != seed || b.K() != f.K() || b.Lines() != f.Lines() || !b.Equal(want) {
+			t.Fatal("ToBloom's bits differ from the blocked filter of the same keys")
+		}
+		if uint64(0) == f.Nonzero() || f.Nonzero() != popcountWords(b.Words()) {
+			t.Errorf("%d nonzero counters, %d set bits", f.Nonzero(), popcountWords(b.Words()))
+		}
+		probe := make([]uint64, 0, n+absent)
+		probe = append(probe, ks...)
+		for i := range uint64(absent) {
+			probe = append(probe, 1<<50+i)
+		}
+		got, twin := make([]bool, len(probe)), make([]bool, len(probe))
+		hits := f.TestUint64s(probe, got)
+		if b.TestUint64s(probe, twin) != hits || !slices.Equal(got, twin) {
+			t.Error("ToBloom's filter answers differently from the counting filter")
+		}
+		if fp := hits - n; hits < n || fp < absent/1000 {
+			t.Errorf("%d hits on %d members and %d absent keys: the comparison misses a side", hits, n, absent)
+		}
+
+		out := make([]bool, n/2)
+		if f.RemoveUint64s(ks[n/2:], out) != n/2 {
+			t.Fatal("removing added keys failed")
+		}
+		f.RemoveUint64s(ks[:1000], out) // the extra insertions
+		left, _ := blocked.New(n, 0.01, engine.WithSeed(seed))
+		left.AddUint64s(ks[:n/2])
+		if b, _ = f.ToBloom(); !b.Equal(left) {
+			t.Error("after removals ToBloom differs from the blocked filter of the keys left")
+		}
+	})
+}
+
+func popcountWords(ws []uint64) uint64 {
+	var n uint64
+	for _, w := range ws {
+		n += uint64(popcount(w))
+	}
+	return n
+}
