@@ -72,21 +72,13 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 // UnmarshalBinary replaces f with the filter encoded in data. Hostile or
 // corrupted input is an error; it allocates no more than len(data).
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	h, payload, err := engine.DecodeEnvelope(data)
-	if err != nil {
-		return err
-	}
-	return f.decode(h, payload)
+	return engine.Unmarshal(data, f.decode)
 }
 
 // ReadFrom replaces f with the filter read from r, reading exactly one
 // envelope.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	h, payload, n, err := engine.ReadEnvelope(r)
-	if err != nil {
-		return n, err
-	}
-	return n, f.decode(h, payload)
+	return engine.ReadFrom(r, f.decode)
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {

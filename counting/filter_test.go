@@ -2,6 +2,7 @@ package counting
 
 import (
 	"errors"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"slices"
 	"testing"
@@ -87,7 +88,7 @@ func TestNoFalseNegatives(t *testing.T) {
 		for i, k := range ks {
 			hs[i] = engine.HashUint64Seed(k, 42)
 		}
-		forEachLevel(t, func(t *testing.T) {
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
 			out := make([]bool, n)
 			if got := f.TestUint64s(ks, out); got != n {
 				t.Errorf("TestUint64s: %d of %d present", got, n)
@@ -130,7 +131,7 @@ func TestBatchMatchesSingle(t *testing.T) {
 				wantHits++
 			}
 		}
-		forEachLevel(t, func(t *testing.T) {
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
 			out := make([]bool, len(hs))
 			if got := f.TestHashes(hs, out); got != wantHits || !slices.Equal(out, want) {
 				t.Errorf("%+v: TestHashes gave %d hits, TestHash %d (answers equal: %v)", c, got, wantHits, slices.Equal(out, want))

@@ -5,24 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
-
-// forEachLevel runs f once per kernel level this CPU has.
-func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	t.Helper()
-	for _, l := range asm.Available() {
-		t.Run(l.String(), func(t *testing.T) {
-			restore, err := asm.UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer restore()
-			f(t)
-		})
-	}
-}
 
 // widths runs f for 4-bit and 8-bit counters.
 func widths(t *testing.T, f func(t *testing.T, bits int)) {

@@ -66,7 +66,7 @@ func ours() []Entry {
 		{
 			Name:    "counting",
 			Kind:    Ours,
-			About:   "counting.New / NewMK: 4-bit counters, one 64-byte line per key; (m, k) means m counters (4m bits), as spatial's m cells; batch calls",
+			About:   "counting.New / NewMK: 4-bit counters in 512-counter lines that mirror blocked lines (ToBloom gives the blocked twin); (m, k) means m counters (4m bits), as spatial's m cells; batch calls",
 			Kernels: true,
 			NewNP: func(n uint64, p float64) (Filter, error) {
 				return wrapCounting(counting.New(n, p))
