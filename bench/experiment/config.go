@@ -9,7 +9,11 @@
 //	   cells: 1e6 keys at 1% and 0.1%, 1e7 at 1%): measured FPR, bits per
 //	   key, Add and Test ns/key per family and peer;
 //	d  every kernel level asm.Available() reports against the generic
-//	   reference, as a ratio.
+//	   reference, as a ratio;
+//	f  shifting association (ShBF_A) against two classic filters of the
+//	   same bits and k, and shifting multiplicity (ShBF_x) against a
+//	   counting filter of the same bytes: query ns/key, clear-answer and
+//	   exact-count rates beside their models. (e is left to issue 7.)
 //
 // Every figure is measured in the run that reports it. Timings cover only
 // the filter calls: keys are generated beforehand and handed over in
@@ -27,7 +31,7 @@ import (
 )
 
 // Names of the experiments, in run order.
-var Names = []string{"a", "b", "c", "d"}
+var Names = []string{"a", "b", "c", "d", "f"}
 
 // ParseExperiments reads a comma-separated subset of Names ("" or "all"
 // for every one).
@@ -78,7 +82,12 @@ type Config struct {
 	SizedProbes int
 	KernelN     []uint64
 
-	// Reps repeats each timing of c and d; the median is reported.
+	// SetsN is experiment f's key count (distinct keys of S1 ∪ S2, and
+	// of the multiset); SetsMaxCount its largest multiplicity.
+	SetsN        uint64
+	SetsMaxCount uint32
+
+	// Reps repeats each timing of c, d and f; the median is reported.
 	Reps  int
 	Batch int
 

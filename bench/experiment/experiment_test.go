@@ -74,6 +74,7 @@ func smallConfig(t *testing.T, exps string) Config {
 		Rows: 20_000, Bits: 200_000, K: 10, Checkpoints: 4, Probes: 20_000,
 		KRows: 10_000, KMin: 2, KMax: 4,
 		Sized: []Cell{{10_000, 0.01}}, SizedProbes: 20_000, KernelN: []uint64{10_000},
+		SetsN: 9_000, SetsMaxCount: 15,
 		Reps: 2, Batch: 1000,
 	}
 }
@@ -116,6 +117,7 @@ func TestRunShapes(t *testing.T) {
 			t.Errorf("d: level %s answers differently from generic: %+v", k.Level, k)
 		}
 	}
+	checkSets(t, r.Sets, 9_000, 20_000)
 	if len(r.Notes) == 0 {
 		t.Error("no note says binaryfuse8 was left out of a and b")
 	}
@@ -162,5 +164,75 @@ func TestStreamBinaryKeys(t *testing.T) {
 		if fp := float64(p.FalsePositives); fp < lo || fp > hi {
 			t.Errorf("%s rows %d: %v false positives, model %v allows [%.0f, %.0f]", p.Dist, p.Rows, fp, model, lo, hi)
 		}
+	}
+}
+
+// checkSets asserts experiment f's shape: every filter on every key
+// class, each key queried, and no contract violation — in particular no
+// multiplicity answer below the true count.
+func checkSets(t *testing.T, rows []SetsRow, n uint64, probes int) {
+	t.Helper()
+	want := map[string]int{}
+	for _, f := range []string{SetsShBFA, SetsTwoClassic, SetsTwoClassicKern} {
+		for _, k := range []string{KeysS1Only, KeysS2Only, KeysBoth} {
+			want["association/"+f+"/"+k] = int(n) / 3
+		}
+		want["association/"+f+"/"+KeysAbsent] = probes
+	}
+	for _, f := range []string{SetsShBFX, SetsCounting} {
+		want["multiplicity/"+f+"/"+KeysMembers] = int(n)
+		want["multiplicity/"+f+"/"+KeysAbsent] = probes
+	}
+	if len(rows) != len(want) {
+		t.Errorf("f: %d rows, want %d", len(rows), len(want))
+	}
+	for _, r := range rows {
+		q, ok := want[r.Query+"/"+r.Filter+"/"+r.Keys]
+		if !ok {
+			t.Errorf("f: unexpected row %+v", r)
+			continue
+		}
+		if r.Queried != q || !(r.Ns > 0) || r.Bytes == 0 || !(r.Rate > 0 && r.Rate <= 1) {
+			t.Errorf("f: implausible row %+v (want %d queried)", r, q)
+		}
+		if r.Wrong != 0 {
+			t.Errorf("f: %s %s on %s: %d violations (answers without the true outcome, false negatives or counts below the truth)", r.Query, r.Filter, r.Keys, r.Wrong)
+		}
+	}
+}
+
+// The multiplicity filter's answers are checked against the true counts:
+// a count below the truth is counted as a violation, and the exact-count
+// rate sits near the model's.
+func TestSetsMultiplicityNeverUnderReports(t *testing.T) {
+	c := smallConfig(t, "f")
+	c.SetsN, c.SetsMaxCount = 30_000, 57
+	r, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSets(t, r.Sets, c.SetsN, c.SizedProbes)
+	for _, row := range r.Sets {
+		if row.Query != "multiplicity" || row.Filter != SetsShBFX || row.Keys != KeysMembers {
+			continue
+		}
+		exact := uint64(math.Round(row.Rate * float64(row.Queried)))
+		lo, hi := engine.BinomialBounds(uint64(row.Queried), row.ModelRate, engine.Z999)
+		if float64(exact) < lo || float64(exact) > hi {
+			t.Errorf("shbf-x: %d exact counts of %d, model %v allows [%.0f, %.0f]", exact, row.Queried, row.ModelRate, lo, hi)
+		}
+	}
+}
+
+func TestMultiplicityCountsInRange(t *testing.T) {
+	seen := map[uint32]bool{}
+	for _, c := range multiplicityCounts(10_000, 16) {
+		if c < 1 || c > 16 {
+			t.Fatalf("count %d outside [1, 16]", c)
+		}
+		seen[c] = true
+	}
+	if len(seen) != 16 {
+		t.Errorf("counts cover %d of 16 values", len(seen))
 	}
 }

@@ -62,12 +62,40 @@ type KernelRow struct {
 	SameAnswers bool
 }
 
+// SetsRow is one filter on one key class of experiment f. Rate is the
+// share of answers that are right and certain: ShBF_A's clear answers of
+// members (a clear answer is never wrong), two classic filters' exact
+// answers (in S1, in S2) of members, "in neither" of non-members for
+// both; the exact count of ShBF_x and the counting filter (0 for
+// non-members). ModelRate is that share by the structure's model, NaN
+// where it has none. Wrong counts contract violations, which must be 0:
+// a member answer without the key's outcome or "neither" (ShBF_A), a
+// false negative (classic), a count below the truth (multiplicity).
+type SetsRow struct {
+	Query    string // "association" or "multiplicity"
+	Filter   string
+	Keys     string // KeysS1Only, KeysS2Only, KeysBoth, KeysAbsent, KeysMembers
+	N        uint64
+	K        uint32
+	MaxCount uint32 // multiplicity only
+	Bytes    uint64
+	Queried  int
+	// Ns is the median ns/key of hashing and querying.
+	Ns              float64
+	Rate, ModelRate float64
+	Wrong           int
+}
+
+// BitsPerKey is the memory per distinct key inserted.
+func (s SetsRow) BitsPerKey() float64 { return 8 * float64(s.Bytes) / float64(max(s.N, 1)) }
+
 // Results holds everything a run measured, including a partial run.
 type Results struct {
 	Stream  []StreamPoint
 	KSweep  []StreamPoint
 	Sized   []SizedRow
 	Kernels []KernelRow
+	Sets    []SetsRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

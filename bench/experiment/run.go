@@ -24,6 +24,7 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 		{"b", func() error { return runKSweep(d, &c, r, data) }},
 		{"c", func() error { return runSized(d, &c, r) }},
 		{"d", func() error { return runKernels(d, &c, r) }},
+		{"f", func() error { return runSets(d, &c, r) }},
 	}
 	for _, s := range steps {
 		if !c.Experiments[s.name] {

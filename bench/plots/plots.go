@@ -45,6 +45,9 @@ func WriteAll(dir string, r *experiment.Results) ([]string, error) {
 	if len(r.Kernels) > 0 {
 		figs = append(figs, kernelSpeedup(r.Kernels))
 	}
+	if len(r.Sets) > 0 {
+		figs = append(figs, setsNs(r.Sets))
+	}
 	var names []string
 	for _, f := range figs {
 		if f.err != nil {
@@ -371,6 +374,28 @@ func kernelSpeedup(rows []experiment.KernelRow) figure {
 		val[[2]string{c, r.Level}] = r.TestMemberSpeedup
 	}
 	f.err = groupedBars(f.p, cats, levels, func(c, l string) float64 { return val[[2]string{c, l}] })
+	return f
+}
+
+// setsNs: query ns/key of experiment f, one bar per filter over each
+// query's key classes.
+func setsNs(rows []experiment.SetsRow) figure {
+	f := figure{name: "f_nskey"}
+	f.p = newPlot(fmt.Sprintf("f. Association and multiplicity query ns per key, n = %d", rows[0].N), "", "ns/key")
+	var cats, names []string
+	val := map[[2]string]float64{}
+	for _, r := range rows {
+		c := r.Query + " " + r.Keys
+		if !slices.Contains(cats, c) {
+			cats = append(cats, c)
+		}
+		if !slices.Contains(names, r.Filter) {
+			names = append(names, r.Filter)
+		}
+		val[[2]string{c, r.Filter}] = r.Ns
+	}
+	f.err = groupedBars(f.p, cats, names, func(c, n string) float64 { return val[[2]string{c, n}] })
+	f.p.Y.Max *= 1.4 // the legend's five entries sit above the bars
 	return f
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // CSVFiles names the CSV file of each experiment.
-var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv"}
+var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv"}
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -67,7 +67,16 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 		kernels = append(kernels, []string{k.Filter, fmt.Sprint(k.N), k.Level, g(k.AddNs), g(k.TestMemberNs), g(k.TestAbsentNs),
 			g(k.AddSpeedup), g(k.TestMemberSpeedup), g(k.TestAbsentSpeedup), fmt.Sprint(k.MemberHits), fmt.Sprint(k.AbsentHits), fmt.Sprint(k.SameAnswers)})
 	}
-	err := write(CSVFiles["d"], []string{"filter", "n", "level", "add_ns_per_key", "test_member_ns_per_key", "test_absent_ns_per_key",
-		"add_speedup", "test_member_speedup", "test_absent_speedup", "member_hits", "absent_hits", "same_answers"}, kernels)
+	if err := write(CSVFiles["d"], []string{"filter", "n", "level", "add_ns_per_key", "test_member_ns_per_key", "test_absent_ns_per_key",
+		"add_speedup", "test_member_speedup", "test_absent_speedup", "member_hits", "absent_hits", "same_answers"}, kernels); err != nil {
+		return paths, err
+	}
+	var sets [][]string
+	for _, s := range r.Sets {
+		sets = append(sets, []string{s.Query, s.Filter, s.Keys, fmt.Sprint(s.N), fmt.Sprint(s.MaxCount), fmt.Sprint(s.K), fmt.Sprint(s.Bytes), g(s.BitsPerKey()),
+			fmt.Sprint(s.Queried), g(s.Ns), g(s.Rate), g(s.ModelRate), fmt.Sprint(s.Wrong)})
+	}
+	err := write(CSVFiles["f"], []string{"query", "filter", "keys", "n", "max_count", "k", "bytes", "bits_per_key",
+		"queried", "ns_per_key", "right_rate", "model_right_rate", "violations"}, sets)
 	return paths, err
 }

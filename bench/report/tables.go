@@ -23,6 +23,9 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.Kernels) > 0 {
 		ts = append(ts, KernelTable(r.Kernels))
 	}
+	if len(r.Sets) > 0 {
+		ts = append(ts, SetsTable(r.Sets))
+	}
 	return ts
 }
 
@@ -151,6 +154,44 @@ func KernelTable(rows []experiment.KernelRow) Table {
 	for _, r := range rows {
 		t.Rows = append(t.Rows, []string{r.Filter, fmtCount(r.N), r.Level, fmtNs(r.AddNs), fmtNs(r.TestMemberNs), fmtNs(r.TestAbsentNs),
 			fmtRatio(r.AddSpeedup), fmtRatio(r.TestMemberSpeedup), fmtRatio(r.TestAbsentSpeedup), fmt.Sprint(r.SameAnswers)})
+	}
+	return t
+}
+
+// setsBaseline names each query's baseline in table f.
+var setsBaseline = map[string]string{"association": experiment.SetsTwoClassic, "multiplicity": experiment.SetsCounting}
+
+// SetsTable is experiment f, with each filter's query time relative to
+// its baseline on the same keys.
+func SetsTable(rows []experiment.SetsRow) Table {
+	t := Table{
+		Title: "f. Shifting association (ShBF_A) and multiplicity (ShBF_x) against their baselines",
+		Note: "8-byte keys; ns/key (median over the repetitions) covers the batch hash and one scalar query per key, except '2x classic batch', which tests both filters with classic's batch kernel. " +
+			"Association: S1 ∪ S2 of n keys, a third in S1 only, S2 only and both; shbf-a is NewAssociation(n, 1%), 2x classic two classic filters of half its bits each at its k (same total bits). " +
+			"right rate = clear answers of members for shbf-a (a clear answer is never wrong), exact (in S1, in S2) of members for 2x classic, 'in neither' of non-members; " +
+			"model: shbf-a ClearRate(n), (1 - CandidateFPR(n))^3 for non-members; classic 1 - engine.FPR of the filter that must say no. " +
+			"Multiplicity: n keys with counts uniform in [1, max]; shbf-x is NewMultiplicity(n, 1%, max), counting a counting filter of the same bytes (4-bit counters while max <= 15) at the optimal k for its counters; " +
+			"right rate = exact count (0 for non-members); model: shbf-x 1 - OverReportRate averaged over the counts, counting 1 - FPR(n) for non-members and none for members ('-', measured only). " +
+			"violations = member answers without the key's outcome or 'neither' (shbf-a), false negatives (classic), counts below the truth (multiplicity): must be 0. vs baseline = baseline ns/key over this row's.",
+		Header: []string{"query", "filter", "keys", "n", "max count", "k", "bits/key", "queried", "ns/key", "vs baseline", "right rate", "model", "violations"},
+	}
+	base := map[string]float64{}
+	for _, r := range rows {
+		if r.Filter == setsBaseline[r.Query] {
+			base[r.Query+"/"+r.Keys] = r.Ns
+		}
+	}
+	for _, r := range rows {
+		vs := math.NaN()
+		if b, ok := base[r.Query+"/"+r.Keys]; ok {
+			vs = b / r.Ns
+		}
+		maxCount := "-"
+		if r.MaxCount > 0 {
+			maxCount = fmt.Sprint(r.MaxCount)
+		}
+		t.Rows = append(t.Rows, []string{r.Query, r.Filter, r.Keys, fmtCount(r.N), maxCount, fmt.Sprint(r.K), fmt.Sprintf("%.2f", r.BitsPerKey()),
+			fmtCount(r.Queried), fmtNs(r.Ns), fmtRatio(vs), fmtRate(r.Rate), fmtRate(r.ModelRate), fmt.Sprint(r.Wrong)})
 	}
 	return t
 }

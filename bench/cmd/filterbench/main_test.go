@@ -72,7 +72,7 @@ func TestQuickReportHasEveryFilter(t *testing.T) {
 	for _, s := range strings.Split(string(md), "### ")[1:] {
 		sections[s[:2]] = s
 	}
-	for _, want := range []string{"a.", "b.", "c.", "d."} {
+	for _, want := range []string{"a.", "b.", "c.", "d.", "f."} {
 		if sections[want] == "" {
 			t.Fatalf("report has no table %s", want)
 		}
@@ -96,7 +96,7 @@ func TestQuickReportHasEveryFilter(t *testing.T) {
 
 func TestQuickPlotsDecode(t *testing.T) {
 	dir := quickRun(t)
-	for _, pattern := range []string{"a_fpr_*", "a_time*", "b_fpr_k_*", "b_time_k_*", "c_nskey_*", "d_speedup*"} {
+	for _, pattern := range []string{"a_fpr_*", "a_time*", "b_fpr_k_*", "b_time_k_*", "c_nskey_*", "d_speedup*", "f_nskey*"} {
 		for _, ext := range []string{".png", ".svg"} {
 			files, _ := filepath.Glob(filepath.Join(dir, pattern+ext))
 			if len(files) == 0 {
@@ -263,6 +263,8 @@ func TestBadFlagsExitTwoWithUsage(t *testing.T) {
 		{"-sized", "1e6@1.5"},
 		{"-sized", "1e6"},
 		{"-kmin", "9", "-kmax", "3"},
+		{"-sets-max-count", "58"},
+		{"-sets-n", "2"},
 		{"stray"},
 	} {
 		var out, errb bytes.Buffer
@@ -339,5 +341,45 @@ func TestQuickRemove(t *testing.T) {
 	}
 	if len(removers) != 2 {
 		t.Errorf("Remove timed for %v, want only the counting filters", removers)
+	}
+}
+
+// Table f has every filter on every key class of the quick run, no
+// contract violation (a multiplicity count below the truth, a member
+// answer without its outcome, a false negative), and the shifting
+// structures' rates inside the family-wise binomial range of their models.
+func TestQuickSets(t *testing.T) {
+	dir := quickRun(t)
+	rows := readCSV(t, filepath.Join(dir, "sets.csv"))
+	seen := map[string]bool{}
+	var modeled []map[string]string
+	for _, r := range rows {
+		seen[r["query"]+"/"+r["filter"]+"/"+r["keys"]] = true
+		if v := num(t, r, "violations"); v != 0 {
+			t.Errorf("%s %s on %s: %v violations", r["query"], r["filter"], r["keys"], v)
+		}
+		if !(num(t, r, "ns_per_key") > 0) {
+			t.Errorf("%s %s on %s: no timing", r["query"], r["filter"], r["keys"])
+		}
+		if r["filter"] == "shbf-a" || r["filter"] == "shbf-x" {
+			modeled = append(modeled, r)
+		}
+	}
+	for _, want := range []string{
+		"association/shbf-a/S1 only", "association/shbf-a/S2 only", "association/shbf-a/both", "association/shbf-a/non-members",
+		"association/2x classic/S1 only", "association/2x classic/non-members", "association/2x classic batch/both",
+		"multiplicity/shbf-x/members", "multiplicity/shbf-x/non-members", "multiplicity/counting/members", "multiplicity/counting/non-members",
+	} {
+		if !seen[want] {
+			t.Errorf("sets.csv has no row %s", want)
+		}
+	}
+	z := familyZ(len(modeled))
+	for _, r := range modeled {
+		queried, right, model := num(t, r, "queried"), num(t, r, "right_rate"), num(t, r, "model_right_rate")
+		lo, hi := engine.BinomialBounds(uint64(queried), model, z)
+		if got := math.Round(right * queried); got < lo || got > hi {
+			t.Errorf("%s %s on %s: %v right of %v, model %v allows [%.0f, %.0f]", r["query"], r["filter"], r["keys"], got, queried, model, lo, hi)
+		}
 	}
 }

@@ -50,6 +50,9 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 	if c.Experiments["d"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("d: n = %v, p = 0.01, levels %v, median of %d repetitions", c.KernelN, asm.Available(), c.Reps))
 	}
+	if c.Experiments["f"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("f: n = %d 8-byte keys, p = 0.01, counts up to %d, %d non-members, median of %d repetitions; its own filters (shifting association and multiplicity, classic, counting), not -filters", c.SetsN, c.SetsMaxCount, c.SizedProbes, c.Reps))
+	}
 	for _, e := range c.Entries {
 		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
 	}
