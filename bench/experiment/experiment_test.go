@@ -186,6 +186,16 @@ func checkSets(t *testing.T, rows []SetsRow, n uint64, probes int) {
 	if len(rows) != len(want) {
 		t.Errorf("f: %d rows, want %d", len(rows), len(want))
 	}
+	// Baselines at the memory of the structure they are compared with.
+	bytes := map[string]uint64{}
+	for _, r := range rows {
+		bytes[r.Filter] = r.Bytes
+	}
+	for base, of := range map[string]string{SetsTwoClassic: SetsShBFA, SetsCounting: SetsShBFX} {
+		if ratio := float64(bytes[base]) / float64(bytes[of]); ratio < 0.9 || ratio > 1.1 {
+			t.Errorf("f: %s has %d bytes, %s %d: not the same memory", base, bytes[base], of, bytes[of])
+		}
+	}
 	for _, r := range rows {
 		q, ok := want[r.Query+"/"+r.Filter+"/"+r.Keys]
 		if !ok {

@@ -308,7 +308,7 @@ func runMultiplicity(d *driver, c *Config, r *Results, absent []uint64) error {
 		exactModel += 1 - x.OverReportRate(n, cnt)
 	}
 	exactModel /= float64(maxCount)
-	cfBytes := uint64(cf.Lines()) * 64
+	cfBytes := cf.Counters() * uint64(cf.CounterBits()) / 8
 	for _, keys := range []struct {
 		name string
 		ks   []uint64
