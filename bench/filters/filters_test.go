@@ -1,11 +1,16 @@
 package filters
 
 import (
+	"encoding"
 	"encoding/binary"
 	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/classic"
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/shifting"
 )
 
 func intBatch(first uint64, n int) Batch {
@@ -134,6 +139,44 @@ func TestRemoversRemoveMembers(t *testing.T) {
 		}
 		if got := rm.Remove(bytesOnly); got != n {
 			t.Errorf("%s: removed %d of %d byte keys", e.Name, got, n)
+		}
+	}
+}
+
+// Bytes is the memory the family itself serializes as its table: the
+// envelope's payload. A registry entry that guesses the layout (as one did
+// when counting's lines changed size) fails here.
+func TestBytesMatchSerializedTable(t *testing.T) {
+	for _, e := range All() {
+		if e.Kind != Ours || e.NewNP == nil {
+			continue
+		}
+		f, err := e.NewNP(100_000, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var under any
+		switch a := f.(type) {
+		case *countingFilter:
+			under = a.f
+		case *batched[*classic.Filter]:
+			under = a.f
+		case *batched[*blocked.Filter]:
+			under = a.f
+		case *batched[*shifting.Filter]:
+			under = a.f
+		default:
+			continue // spatial also serializes its statistics
+		}
+		data, err := under.(encoding.BinaryMarshaler).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		table := uint64(len(data) - engine.HeaderSize)
+		// Padding words (shifting's tail) may make the table a little
+		// larger than the bits the filter uses, never smaller.
+		if f.Bytes() > table || table > f.Bytes()+64 {
+			t.Errorf("%s: Bytes() = %d, serialized table %d bytes", e.Name, f.Bytes(), table)
 		}
 	}
 }
