@@ -128,14 +128,19 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, payload, err := DecodeEnvelope(data)
 		h2, payload2, n, err2 := ReadEnvelope(bytes.NewReader(data))
-		if (err == nil) != (err2 == nil) {
-			t.Fatalf("DecodeEnvelope err %v, ReadEnvelope err %v", err, err2)
+		// ReadEnvelope takes one envelope from a stream and may leave
+		// bytes after it; DecodeEnvelope takes exactly one envelope.
+		if err2 == nil {
+			h3, payload3, err3 := DecodeEnvelope(data[:n])
+			if err3 != nil || !bytes.Equal(payload3, payload2) || h3.Seed != h2.Seed {
+				t.Fatalf("ReadEnvelope accepted %d bytes that DecodeEnvelope rejects: %v", n, err3)
+			}
 		}
 		if err != nil {
 			return
 		}
-		if n != int64(len(data)) || !bytes.Equal(payload, payload2) || h.Seed != h2.Seed {
-			t.Fatal("the two decoders disagree")
+		if err2 != nil || n != int64(len(data)) || !bytes.Equal(payload, payload2) || h.Seed != h2.Seed {
+			t.Fatalf("DecodeEnvelope accepted what ReadEnvelope rejects or reads differently: %v", err2)
 		}
 		again, err := AppendEnvelope(nil, h, payload)
 		if err != nil || !bytes.Equal(again, data) {
