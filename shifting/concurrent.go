@@ -34,7 +34,7 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 		pa, pb = pa+pb, pb+phi
 	}
 	if f.m2 != 0 {
-		pa, pb = pa+pb, pb+phi
+		pa += pb
 		present = setBitAtomic(w[f.base2:], engine.Reduce(pa, f.m2)) && present
 	}
 	runtime.KeepAlive(f.st)
@@ -61,7 +61,7 @@ func (f *Filter) TestHashConcurrent(h uint64) bool {
 		pa, pb = pa+pb, pb+phi
 	}
 	if ok && f.m2 != 0 {
-		pa, pb = pa+pb, pb+phi
+		pa += pb
 		q := engine.Reduce(pa, f.m2)
 		ok = atomic.LoadUint64(&w[f.base2+q>>6])&(1<<(q&63)) != 0
 	}

@@ -125,7 +125,7 @@ func (f *Filter) AddHash(h uint64) {
 		pa, pb = pa+pb, pb+phi
 	}
 	if f.m2 != 0 {
-		pa, pb = pa+pb, pb+phi // a_{k/2} gave the offset
+		pa += pb // a_{k/2} gave the offset
 		setBit(w[f.base2:], engine.Reduce(pa, f.m2))
 	}
 	runtime.KeepAlive(f.st)
@@ -147,7 +147,7 @@ func (f *Filter) TestHash(h uint64) bool {
 	}
 	ok := true
 	if f.m2 != 0 {
-		pa, pb = pa+pb, pb+phi
+		pa += pb
 		q := engine.Reduce(pa, f.m2)
 		ok = w[f.base2+q>>6]&(1<<(q&63)) != 0
 	}
