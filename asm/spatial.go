@@ -1,28 +1,36 @@
 package asm
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // SpatialPad is the number of bytes a spatial cell array must extend past
-// its last cell: the SIMD kernels read each cell with a 4-byte gather.
+// its last cell: every cell is read with a 4-byte load (a gather lane in
+// the SIMD kernels) starting at the byte that holds its first bit.
 const SpatialPad = 4
 
 // SpatialCheckHashes answers a spatial Bloom filter's Check for each hash:
 // out[i] is the smallest of the k cells probed by hs[i] (0 if any is
 // empty). It returns the number of hashes with out[i] != 0.
 //
-// cells holds m cells of 1 << shift bytes each (shift 0: 8-bit cells,
-// shift 1: 16-bit little-endian cells) followed by at least SpatialPad
-// bytes; out must be at least as long as hs. Probe i of hash h is cell
-// SpatialProbe(h, i, m). The AVX2 and AVX-512 kernels handle m < 2^32
-// cells; larger arrays use the generic loop.
-func SpatialCheckHashes(cells []byte, m uint64, k uint32, shift uint, hs []uint64, out []uint16) int {
+// cells holds m cells of 1 << cellLog bits each, packed little-endian
+// (cellLog 2: two 4-bit cells per byte, the lower-numbered cell in the
+// low nibble; 3: bytes; 4: 16-bit little-endian words), followed by at
+// least SpatialPad bytes; out must be at least as long as hs. Probe i of
+// hash h is cell SpatialProbe(h, i, m). The AVX2 and AVX-512 kernels
+// handle m < 2^32 cells; larger arrays use the generic loop.
+func SpatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	if len(out) < len(hs) {
 		panic("asm: SpatialCheckHashes out shorter than hashes")
 	}
-	if shift > 1 || m == 0 || k == 0 || m > (uint64(len(cells))-SpatialPad)>>shift || len(cells) < SpatialPad {
+	if cellLog < 2 || cellLog > 4 {
+		panic("asm: SpatialCheckHashes cells of other than 4, 8 or 16 bits")
+	}
+	if m == 0 || k == 0 || len(cells) < SpatialPad || m > uint64(len(cells)-SpatialPad)*8>>cellLog {
 		panic("asm: SpatialCheckHashes cell array smaller than m cells plus padding")
 	}
-	return spatialCheckHashes(cells, m, k, shift, hs, out[:len(hs)])
+	return spatialCheckHashes(cells, m, k, cellLog, hs, out[:len(hs)])
 }
 
 // SpatialProbe returns the cell index of probe i (0-based) for hash h in
@@ -34,25 +42,27 @@ func SpatialProbe(h uint64, i uint32, m uint64) uint64 {
 	return hi
 }
 
-// spatialCheckHashesGeneric is the specification of the batch Check.
-func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, shift uint, hs []uint64, out []uint16) int {
+// spatialCheckHashesGeneric is the specification of the batch Check. Cell
+// p starts at bit b = p << cellLog; its value is the little-endian 4 bytes
+// at byte b>>3, shifted right by b&7 (0, or 4 for the odd 4-bit cells),
+// masked to the cell width.
+func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
+	mask := uint32(1)<<(1<<cellLog) - 1
 	hits := 0
 	for j, h := range hs {
 		delta := bits.RotateLeft64(h, 32)
-		least := uint16(0xffff)
+		least := uint32(0xffff)
 		for i := uint32(0); i < k; i++ {
 			hi, _ := bits.Mul64(h, m)
-			v := uint16(cells[hi<<shift])
-			if shift == 1 {
-				v |= uint16(cells[hi<<1+1]) << 8
-			}
+			bit := hi << cellLog
+			v := binary.LittleEndian.Uint32(cells[bit>>3:]) >> (bit & 7) & mask
 			least = min(least, v)
 			if least == 0 {
 				break
 			}
 			h += delta
 		}
-		out[j] = least
+		out[j] = uint16(least)
 		if least != 0 {
 			hits++
 		}

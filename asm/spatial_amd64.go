@@ -8,22 +8,22 @@ import "unsafe"
 // block (8 keys AVX2, 16 AVX-512) and the generic loop on the rest. The
 // kernels compute the multiply-high reduction from two 32x32-bit products,
 // exact for m < 2^32; larger arrays stay generic.
-func spatialCheckHashes(cells []byte, m uint64, k uint32, shift uint, hs []uint64, out []uint16) int {
+func spatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	if level == Generic || m >= 1<<32 || len(hs) == 0 {
-		return spatialCheckHashesGeneric(cells, m, k, shift, hs, out)
+		return spatialCheckHashesGeneric(cells, m, k, cellLog, hs, out)
 	}
-	mask := uint64(1)<<(8<<shift) - 1
+	mask := uint64(1)<<(1<<cellLog) - 1
 	var n, hits int
 	if level >= AVX512 {
 		n = len(hs) &^ 15
 		if n > 0 {
-			hits = int(spatialCheckAVX512(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(shift), mask))
+			hits = int(spatialCheckAVX512(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(cellLog), mask))
 		}
 	} else {
 		n = len(hs) &^ 7
 		if n > 0 {
-			hits = int(spatialCheckAVX2(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(shift), mask))
+			hits = int(spatialCheckAVX2(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(cellLog), mask))
 		}
 	}
-	return hits + spatialCheckHashesGeneric(cells, m, k, shift, hs[n:], out[n:])
+	return hits + spatialCheckHashesGeneric(cells, m, k, cellLog, hs[n:], out[n:])
 }

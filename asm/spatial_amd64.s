@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func spatialCheckAVX2(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, shift uint64, mask uint64) (hits uint64)
+// func spatialCheckAVX2(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·spatialCheckAVX2(SB), NOSPLIT, $0-96
 	MOVQ         cells+0(FP), AX
@@ -14,22 +14,29 @@ TEXT ·spatialCheckAVX2(SB), NOSPLIT, $0-96
 	MOVQ         k+64(FP), SI
 	XORQ         DI, DI
 	VPBROADCASTQ m+56(FP), Y0
-	VMOVQ        shift+72(FP), X1
+	VMOVQ        cellLog+72(FP), X1
 	VPBROADCASTD mask+80(FP), Y2
 	VPCMPEQD     Y3, Y3, Y3
-	VPXOR        Y4, Y4, Y4
+	VPSRLD       $0x1d, Y3, Y3
 
 block:
-	CMPQ    DX, $0x00
-	JE      done
-	VMOVDQU (CX), Y5
-	VMOVDQU 32(CX), Y6
-	VPSHUFD $0xb1, Y5, Y7
-	VPSHUFD $0xb1, Y6, Y8
-	VMOVDQA Y3, Y9
-	MOVQ    SI, R8
+	CMPQ     DX, $0x00
+	JE       done
+	VMOVDQU  (CX), Y4
+	VMOVDQU  32(CX), Y5
+	VPSHUFD  $0xb1, Y4, Y6
+	VPSHUFD  $0xb1, Y5, Y7
+	VPCMPEQD Y8, Y8, Y8
+	MOVQ     SI, R8
 
 probe:
+	VPMULUDQ    Y0, Y4, Y9
+	VPSRLQ      $0x20, Y9, Y9
+	VPSRLQ      $0x20, Y4, Y10
+	VPMULUDQ    Y0, Y10, Y10
+	VPADDQ      Y9, Y10, Y9
+	VPSRLQ      $0x20, Y9, Y9
+	VPSLLQ      X1, Y9, Y9
 	VPMULUDQ    Y0, Y5, Y10
 	VPSRLQ      $0x20, Y10, Y10
 	VPSRLQ      $0x20, Y5, Y11
@@ -37,33 +44,33 @@ probe:
 	VPADDQ      Y10, Y11, Y10
 	VPSRLQ      $0x20, Y10, Y10
 	VPSLLQ      X1, Y10, Y10
-	VPMULUDQ    Y0, Y6, Y11
-	VPSRLQ      $0x20, Y11, Y11
-	VPSRLQ      $0x20, Y6, Y14
-	VPMULUDQ    Y0, Y14, Y14
-	VPADDQ      Y11, Y14, Y11
-	VPSRLQ      $0x20, Y11, Y11
-	VPSLLQ      X1, Y11, Y11
+	VSHUFPS     $0x88, Y10, Y9, Y11
+	VPERMQ      $0xd8, Y11, Y11
+	VPAND       Y3, Y11, Y11
+	VPSRLQ      $0x03, Y9, Y9
+	VPSRLQ      $0x03, Y10, Y10
 	VPCMPEQD    X14, X14, X14
-	VPGATHERQD  X14, (AX)(Y10*1), X12
+	VPGATHERQD  X14, (AX)(Y9*1), X12
 	VPCMPEQD    X14, X14, X14
-	VPGATHERQD  X14, (AX)(Y11*1), X13
-	VINSERTI128 $0x01, X13, Y12, Y10
-	VPAND       Y2, Y10, Y10
-	VPMINUD     Y10, Y9, Y9
+	VPGATHERQD  X14, (AX)(Y10*1), X13
+	VINSERTI128 $0x01, X13, Y12, Y9
+	VPSRLVD     Y11, Y9, Y9
+	VPAND       Y2, Y9, Y9
+	VPMINUD     Y9, Y8, Y8
+	VPADDQ      Y6, Y4, Y4
 	VPADDQ      Y7, Y5, Y5
-	VPADDQ      Y8, Y6, Y6
 	DECQ        R8
 	JZ          store
-	VPTEST      Y9, Y9
+	VPTEST      Y8, Y8
 	JNZ         probe
 
 store:
-	VEXTRACTI128 $0x01, Y9, X5
-	VPACKUSDW    X5, X9, X5
-	VMOVDQU      X5, (BX)
-	VPCMPEQD     Y4, Y9, Y5
-	VMOVMSKPS    Y5, R8
+	VEXTRACTI128 $0x01, Y8, X4
+	VPACKUSDW    X4, X8, X4
+	VMOVDQU      X4, (BX)
+	VPXOR        Y4, Y4, Y4
+	VPCMPEQD     Y4, Y8, Y4
+	VMOVMSKPS    Y4, R8
 	POPCNTQ      R8, R8
 	ADDQ         $0x08, DI
 	SUBQ         R8, DI
@@ -77,7 +84,7 @@ done:
 	MOVQ DI, hits+88(FP)
 	RET
 
-// func spatialCheckAVX512(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, shift uint64, mask uint64) (hits uint64)
+// func spatialCheckAVX512(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
 // Requires: AVX, AVX512F, POPCNT
 TEXT ·spatialCheckAVX512(SB), NOSPLIT, $0-96
 	MOVQ         cells+0(FP), AX
@@ -87,53 +94,61 @@ TEXT ·spatialCheckAVX512(SB), NOSPLIT, $0-96
 	MOVQ         k+64(FP), SI
 	XORQ         DI, DI
 	VPBROADCASTQ m+56(FP), Z0
-	VMOVQ        shift+72(FP), X1
+	VMOVQ        cellLog+72(FP), X1
 	VPBROADCASTD mask+80(FP), Z2
 	VPTERNLOGD   $0xff, Z3, Z3, Z3
+	VPSRLD       $0x1d, Z3, Z4
 
 block512:
 	CMPQ      DX, $0x00
 	JE        done512
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 64(CX), Z5
-	VPSHUFD   $0xb1, Z4, Z6
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 64(CX), Z6
 	VPSHUFD   $0xb1, Z5, Z7
-	VMOVDQA64 Z3, Z8
+	VPSHUFD   $0xb1, Z6, Z8
+	VMOVDQA64 Z3, Z9
 	MOVQ      SI, R8
 
 probe512:
-	VPMULUDQ     Z0, Z4, Z9
-	VPSRLQ       $0x20, Z9, Z9
-	VPSRLQ       $0x20, Z4, Z10
-	VPMULUDQ     Z0, Z10, Z10
-	VPADDQ       Z9, Z10, Z9
-	VPSRLQ       $0x20, Z9, Z9
-	VPSLLQ       X1, Z9, Z9
 	VPMULUDQ     Z0, Z5, Z10
 	VPSRLQ       $0x20, Z10, Z10
-	VPSRLQ       $0x20, Z5, Z13
-	VPMULUDQ     Z0, Z13, Z13
-	VPADDQ       Z10, Z13, Z10
+	VPSRLQ       $0x20, Z5, Z11
+	VPMULUDQ     Z0, Z11, Z11
+	VPADDQ       Z10, Z11, Z10
 	VPSRLQ       $0x20, Z10, Z10
 	VPSLLQ       X1, Z10, Z10
+	VPMULUDQ     Z0, Z6, Z11
+	VPSRLQ       $0x20, Z11, Z11
+	VPSRLQ       $0x20, Z6, Z13
+	VPMULUDQ     Z0, Z13, Z13
+	VPADDQ       Z11, Z13, Z11
+	VPSRLQ       $0x20, Z11, Z11
+	VPSLLQ       X1, Z11, Z11
+	VPMOVQD      Z10, Y12
+	VPMOVQD      Z11, Y13
+	VINSERTI64X4 $0x01, Y13, Z12, Z13
+	VPANDD       Z4, Z13, Z13
+	VPSRLQ       $0x03, Z10, Z10
+	VPSRLQ       $0x03, Z11, Z11
 	KXNORW       K1, K1, K1
-	VPGATHERQD   (AX)(Z9*1), K1, Y11
+	VPGATHERQD   (AX)(Z10*1), K1, Y14
 	KXNORW       K2, K2, K2
-	VPGATHERQD   (AX)(Z10*1), K2, Y12
-	VINSERTI64X4 $0x01, Y12, Z11, Z9
-	VPANDD       Z2, Z9, Z9
-	VPMINUD      Z9, Z8, Z8
-	VPADDQ       Z6, Z4, Z4
+	VPGATHERQD   (AX)(Z11*1), K2, Y15
+	VINSERTI64X4 $0x01, Y15, Z14, Z10
+	VPSRLVD      Z13, Z10, Z10
+	VPANDD       Z2, Z10, Z10
+	VPMINUD      Z10, Z9, Z9
 	VPADDQ       Z7, Z5, Z5
+	VPADDQ       Z8, Z6, Z6
 	DECQ         R8
 	JZ           store512
-	VPTESTMD     Z8, Z8, K3
+	VPTESTMD     Z9, Z9, K3
 	KORTESTW     K3, K3
 	JNZ          probe512
 
 store512:
-	VPMOVDW  Z8, (BX)
-	VPTESTMD Z8, Z8, K3
+	VPMOVDW  Z9, (BX)
+	VPTESTMD Z9, Z9, K3
 	KMOVW    K3, R8
 	POPCNTQ  R8, R8
 	ADDQ     R8, DI

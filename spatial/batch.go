@@ -17,7 +17,7 @@ func (f *Filter) CheckHashes(hs []uint64, out []uint16) int {
 	if len(out) < len(hs) {
 		panic("spatial: CheckHashes out shorter than hashes")
 	}
-	hits := asm.SpatialCheckHashes(f.cells, f.m, f.k, f.shift, hs, out)
+	hits := asm.SpatialCheckHashes(f.cells, f.m, f.k, f.cellLog, hs, out)
 	runtime.KeepAlive(f.storage)
 	return hits
 }

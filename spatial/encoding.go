@@ -8,30 +8,34 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// Serialized form: the engine envelope, family spatial, version 1, with
-// parameters (m, k, areas, cell bytes, collisions) and the payload
+// Serialized form: the engine envelope, family spatial, version 2, with
+// parameters (m, k, areas, cell bits, collisions) and the payload
 //
-//	cells            m cells, little-endian, zero-padded to 8 bytes
+//	cells            m cells of 4, 8 or 16 bits packed little-endian (two
+//	                 4-bit cells a byte, the lower-numbered in the low
+//	                 nibble), zero-padded to 8 bytes
 //	members          areas x uint64, area 1 first
 //	self-collisions  areas x uint64
 //
-// The cells come first so they start 64-byte aligned in a file.
-const formatVersion = 1
+// The cells come first so they start 64-byte aligned in a file. Version
+// 1 stored at least one byte per cell; its filters of up to 15 areas have
+// another layout, so it is refused.
+const formatVersion = 2
 
 const nparams = 5
 
-func cellBytesPadded(m uint64, shift uint) uint64 { return (m<<shift + 7) &^ 7 }
+func cellBytesPadded(m uint64, cellLog uint) uint64 { return (cellBytes(m, cellLog) + 7) &^ 7 }
 
 func (f *Filter) header() engine.Header {
 	return engine.Header{
 		Family: engine.FamilySpatial, Version: formatVersion, Seed: f.seed,
-		Params: []uint64{f.m, uint64(f.k), uint64(f.areas), uint64(f.CellBytes()), f.collisions.Load()},
+		Params: []uint64{f.m, uint64(f.k), uint64(f.areas), uint64(f.CellBits()), f.collisions.Load()},
 	}
 }
 
 // payloadParts returns the payload; the cells alias the filter.
 func (f *Filter) payloadParts() [][]byte {
-	n := cellBytesPadded(f.m, f.shift)
+	n := cellBytesPadded(f.m, f.cellLog)
 	stats := make([]byte, 16*f.areas)
 	for i := range f.areas {
 		binary.LittleEndian.PutUint64(stats[8*i:], f.members[i+1].Load())
@@ -78,39 +82,36 @@ func Decode(data []byte) (*Filter, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
+	if h.Family == engine.FamilySpatial && h.Version == 1 {
+		return engine.Errorf("spatial format version 1 (one byte or more per cell) is no longer read; this reader knows version %d", formatVersion)
+	}
 	if err := h.Expect(engine.FamilySpatial, formatVersion, nparams); err != nil {
 		return err
 	}
-	m, k, areas, cellBytes, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
+	m, k, areas, cellBits, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
 	if m == 0 || m > MaxCells || k == 0 || k > engine.MaxK || areas == 0 || areas > MaxAreas {
 		return engine.Errorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
 	}
-	shift := cellShift(int(areas))
-	if cellBytes != 1<<shift {
-		return engine.Errorf("spatial cells of %d bytes for %d areas, want %d", cellBytes, areas, 1<<shift)
+	cellLog := cellLogFor(int(areas))
+	if cellBits != 1<<cellLog {
+		return engine.Errorf("spatial cells of %d bits for %d areas, want %d", cellBits, areas, 1<<cellLog)
 	}
-	ncells := cellBytesPadded(m, shift)
+	ncells := cellBytesPadded(m, cellLog)
 	if uint64(len(payload)) != ncells+16*areas {
 		return engine.Errorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
 	}
+	used := cellBytes(m, cellLog)
 	cells, stats := payload[:ncells], payload[ncells:]
-	for _, b := range cells[m<<shift:] {
+	for _, b := range cells[used:] {
 		if b != 0 {
 			return engine.Errorf("spatial cell padding not zero")
 		}
 	}
-	if shift == 0 {
-		for _, c := range cells[:m] {
-			if uint64(c) > areas {
-				return engine.Errorf("spatial cell label %d above %d areas", c, areas)
-			}
-		}
-	} else {
-		for i := uint64(0); i < m; i++ {
-			if c := binary.LittleEndian.Uint16(cells[2*i:]); uint64(c) > areas {
-				return engine.Errorf("spatial cell label %d above %d areas", c, areas)
-			}
-		}
+	if cellLog == 2 && m%2 == 1 && cells[used-1]>>4 != 0 {
+		return engine.Errorf("spatial cell padding not zero")
+	}
+	if c := largestLabel(cells[:used], cellLog); c > areas {
+		return engine.Errorf("spatial cell label %d above %d areas", c, areas)
 	}
 	var members uint64
 	for i := range areas {
@@ -126,11 +127,11 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	if collisions > k*members {
 		return engine.Errorf("spatial collisions %d above %d probes", collisions, k*members)
 	}
-	g, err := newFilter(m, uint32(k), int(areas), h.Seed, engine.HugePagesAuto)
+	g, err := newFilter(m, uint32(k), int(areas), cellLog, h.Seed, engine.HugePagesAuto)
 	if err != nil {
 		return engine.Errorf("spatial filter of %d cells: %v", m, err)
 	}
-	copy(g.cells, cells[:m<<shift])
+	copy(g.cells, cells[:used])
 	for i := range areas {
 		g.members[i+1].Store(binary.LittleEndian.Uint64(stats[8*i:]))
 		g.selfCollisions[i+1].Store(binary.LittleEndian.Uint64(stats[8*(areas+i):]))
@@ -142,8 +143,31 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 
 // adopt moves g's state into f.
 func (f *Filter) adopt(g *Filter) {
-	f.m, f.k, f.areas, f.shift, f.seed, f.mask = g.m, g.k, g.areas, g.shift, g.seed, g.mask
+	f.m, f.k, f.areas, f.cellLog, f.seed, f.mask = g.m, g.k, g.areas, g.cellLog, g.seed, g.mask
 	f.storage, f.cells, f.words = g.storage, g.cells, g.words
 	f.members, f.selfCollisions = g.members, g.selfCollisions
 	f.collisions.Store(g.collisions.Load())
+}
+
+// largestLabel returns the largest cell value in packed little-endian
+// cells of 1 << cellLog bits.
+func largestLabel(cells []byte, cellLog uint) uint64 {
+	var top byte
+	switch cellLog {
+	case 2:
+		for _, b := range cells {
+			top = max(top, b&0xf, b>>4)
+		}
+	case 3:
+		for _, b := range cells {
+			top = max(top, b)
+		}
+	default:
+		var wide uint16
+		for i := 0; i+1 < len(cells); i += 2 {
+			wide = max(wide, binary.LittleEndian.Uint16(cells[i:]))
+		}
+		return uint64(wide)
+	}
+	return uint64(top)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
@@ -15,15 +16,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// goldenFilter is the filter pinned by testdata/golden-v1.sbf: 5 areas of
-// 200 keys, seed 7, sized for 1%.
-func goldenFilter(t testing.TB) *Filter {
-	f, err := New(1000, 5, 0.01, engine.WithSeed(7))
+// goldenFilter is the filter pinned by a golden file: 1000 keys spread
+// evenly over the areas, seed 7, sized for 1% (m = 9623 cells, odd, k = 7).
+func goldenFilter(t testing.TB, areas int) *Filter {
+	f, err := New(1000, areas, 0.01, engine.WithSeed(7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for area := 1; area <= 5; area++ {
-		keys, _ := keysOf(uint64(area), 200)
+	for area := 1; area <= areas; area++ {
+		keys, _ := keysOf(uint64(area), 1000/areas)
 		if err := f.InsertKeys(keys, area); err != nil {
 			t.Fatal(err)
 		}
@@ -31,39 +32,60 @@ func goldenFilter(t testing.TB) *Filter {
 	return f
 }
 
+// TestGolden decodes the version 2 golden files, 5 areas in 4-bit cells
+// and 20 in 8-bit cells, checks their answers and statistics, and
+// requires this code to encode the same filters to the same bytes.
 func TestGolden(t *testing.T) {
-	path := filepath.Join("testdata", "golden-v1.sbf")
-	built, err := goldenFilter(t).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile(path, built, 0o644); err != nil {
+	for _, c := range []struct {
+		file            string
+		areas, cellBits int
+	}{{"golden-v2-4bit.sbf", 5, 4}, {"golden-v2-8bit.sbf", 20, 8}} {
+		path := filepath.Join("testdata", c.file)
+		built, err := goldenFilter(t, c.areas).MarshalBinary()
+		if err != nil {
 			t.Fatal(err)
 		}
+		if *update {
+			if err := os.WriteFile(path, built, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Decode(data)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if f.Cells() != 9623 || f.K() != 7 || f.Areas() != c.areas || f.Seed() != 7 || f.CellBits() != c.cellBits {
+			t.Errorf("%s: m=%d k=%d areas=%d seed=%d cells of %d bits", c.file, f.Cells(), f.K(), f.Areas(), f.Seed(), f.CellBits())
+		}
+		checkMembers(t, f, 1000/c.areas)
+		if s := f.Stats(); s.Members != 1000 || s.Area[c.areas-1].Members != uint64(1000/c.areas) {
+			t.Errorf("%s: statistics lost: %d members", c.file, s.Members)
+		}
+		if !bytes.Equal(data, built) {
+			t.Errorf("this code encodes the golden filter differently from testdata/%s: a format change needs a version bump", c.file)
+		}
 	}
-	data, err := os.ReadFile(path)
+}
+
+// TestGoldenV1Refused: a version 1 file (8-bit cells for 5 areas, before
+// 4-bit cells) is refused with an error that names the version.
+func TestGoldenV1Refused(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.Cells() != 9623 || f.K() != 7 || f.Areas() != 5 || f.Seed() != 7 {
-		t.Errorf("golden filter m=%d k=%d areas=%d seed=%d", f.Cells(), f.K(), f.Areas(), f.Seed())
-	}
-	checkMembers(t, f, 200)
-	if s := f.Stats(); s.Members != 1000 || s.Area[4].Members != 200 {
-		t.Errorf("golden statistics lost: %d members", s.Members)
-	}
-	if !bytes.Equal(data, built) {
-		t.Error("this code encodes the golden filter differently from testdata/golden-v1.sbf: a format change needs a version bump")
+	_, err = Decode(data)
+	if !errors.Is(err, engine.ErrFormat) || !strings.Contains(err.Error(), "version 1") {
+		t.Errorf("version 1 file: %v, want an ErrFormat naming version 1", err)
 	}
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, areas := range []int{6, 700} {
+	for _, areas := range []int{6, 40, 700} {
 		f := mustNew(t, 3000, areas, 0.01)
 		insertShuffled(t, f, 3000/areas, 0, 11)
 		data, err := f.MarshalBinary()
@@ -100,35 +122,43 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestCorruptedBytes flips each bit pattern 0x01 and 0x80 in every byte,
+// and truncates at every length, of small filters of each cell width
+// (odd m included): every change is an ErrFormat.
 func TestCorruptedBytes(t *testing.T) {
-	f, _ := NewMK(40, 3, 4)
-	insertShuffled(t, f, 5, 0, 1)
-	data, _ := f.MarshalBinary()
-	for i := range data {
-		for _, x := range []byte{1, 0x80} {
-			bad := slices.Clone(data)
-			bad[i] ^= x
-			if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
-				t.Fatalf("byte %d ^ %#x: %v, want ErrFormat", i, x, err)
+	for _, c := range []struct {
+		m     uint64
+		areas int
+	}{{40, 4}, {41, 15}, {40, 20}, {13, 300}} {
+		f, _ := NewMK(c.m, 3, c.areas)
+		insertShuffled(t, f, 2, 0, 1)
+		data, _ := f.MarshalBinary()
+		for i := range data {
+			for _, x := range []byte{1, 0x80} {
+				bad := slices.Clone(data)
+				bad[i] ^= x
+				if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
+					t.Fatalf("m=%d areas=%d: byte %d ^ %#x: %v, want ErrFormat", c.m, c.areas, i, x, err)
+				}
 			}
 		}
-	}
-	for n := range len(data) {
-		if _, err := Decode(data[:n]); !errors.Is(err, engine.ErrFormat) {
-			t.Fatalf("truncated to %d bytes: %v", n, err)
-		}
-		var g Filter
-		if _, err := g.ReadFrom(bytes.NewReader(data[:n])); !errors.Is(err, engine.ErrFormat) {
-			t.Fatalf("ReadFrom truncated to %d bytes: %v", n, err)
+		for n := range len(data) {
+			if _, err := Decode(data[:n]); !errors.Is(err, engine.ErrFormat) {
+				t.Fatalf("m=%d areas=%d: truncated to %d bytes: %v", c.m, c.areas, n, err)
+			}
+			var g Filter
+			if _, err := g.ReadFrom(bytes.NewReader(data[:n])); !errors.Is(err, engine.ErrFormat) {
+				t.Fatalf("m=%d areas=%d: ReadFrom truncated to %d bytes: %v", c.m, c.areas, n, err)
+			}
 		}
 	}
 }
 
 // envelope re-encodes a payload with valid checksums, so the family's own
 // checks are what must reject it.
-func envelope(t *testing.T, seed uint64, params []uint64, payload []byte) []byte {
+func envelope(t *testing.T, version uint16, params []uint64, payload []byte) []byte {
 	t.Helper()
-	data, err := engine.AppendEnvelope(nil, engine.Header{Family: engine.FamilySpatial, Version: formatVersion, Seed: seed, Params: params}, payload)
+	data, err := engine.AppendEnvelope(nil, engine.Header{Family: engine.FamilySpatial, Version: version, Params: params}, payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,36 +166,47 @@ func envelope(t *testing.T, seed uint64, params []uint64, payload []byte) []byte
 }
 
 func TestDecodeRejectsInconsistent(t *testing.T) {
-	// 8 cells of 1 byte, k = 2, 3 areas: cells then 3 member and 3 self-collision counts.
+	// 8 cells of 4 bits (labels 1, 2, 3, 0...) padded to 8 bytes, k = 2,
+	// 3 areas, then 3 member and 3 self-collision counts.
 	good := func() []byte {
 		p := make([]byte, 8+48)
-		copy(p, []byte{1, 2, 3, 0, 0, 0, 0, 0})
+		copy(p, packCells([]uint16{1, 2, 3, 0, 0, 0, 0, 0}, 2))
 		p[8], p[16], p[24] = 1, 1, 1
 		return p
 	}
-	params := []uint64{8, 2, 3, 1, 1}
-	if _, err := Decode(envelope(t, 0, params, good())); err != nil {
+	params := []uint64{8, 2, 3, 4, 1}
+	v := uint16(formatVersion)
+	if _, err := Decode(envelope(t, v, params, good())); err != nil {
 		t.Fatalf("consistent filter rejected: %v", err)
 	}
 	cases := map[string][]byte{}
 	p := good()
-	p[3] = 4
-	cases["label above areas"] = envelope(t, 0, params, p)
+	p[1] = 0x04
+	cases["label above areas, low nibble"] = envelope(t, v, params, p)
+	p = good()
+	p[1] = 0x43
+	cases["label above areas, high nibble"] = envelope(t, v, params, p)
 	p = good()
 	p[32] = 3
-	cases["self-collisions above k*members"] = envelope(t, 0, params, p)
-	cases["collisions above probes"] = envelope(t, 0, []uint64{8, 2, 3, 1, 7}, good())
-	cases["cell bytes"] = envelope(t, 0, []uint64{8, 2, 3, 2, 1}, good())
-	cases["k = 0"] = envelope(t, 0, []uint64{8, 0, 3, 1, 1}, good())
-	cases["k > MaxK"] = envelope(t, 0, []uint64{8, engine.MaxK + 1, 3, 1, 1}, good())
-	cases["m = 0"] = envelope(t, 0, []uint64{0, 2, 3, 1, 1}, good())
-	cases["areas = 0"] = envelope(t, 0, []uint64{8, 2, 0, 1, 1}, good())
-	cases["short payload"] = envelope(t, 0, params, good()[:50])
-	cases["huge m"] = envelope(t, 0, []uint64{1 << 42, 2, 3, 1, 1}, good())
-	cases["params"] = envelope(t, 0, params[:4], good())
-	p = make([]byte, 8+48)
-	p[7] = 0
-	cases["padding"] = envelope(t, 0, []uint64{7, 2, 3, 1, 0}, append([]byte{0, 0, 0, 0, 0, 0, 0, 9}, p[8:]...))
+	cases["self-collisions above k*members"] = envelope(t, v, params, p)
+	cases["collisions above probes"] = envelope(t, v, []uint64{8, 2, 3, 4, 7}, good())
+	cases["8-bit cells for 3 areas"] = envelope(t, v, []uint64{8, 2, 3, 8, 1}, good())
+	cases["cell bytes (version 1 parameter)"] = envelope(t, v, []uint64{8, 2, 3, 1, 1}, good())
+	cases["4-bit cells for 20 areas"] = envelope(t, v, []uint64{8, 2, 20, 4, 1}, append(good()[:8], make([]byte, 320)...))
+	cases["version 1"] = envelope(t, 1, []uint64{8, 2, 3, 1, 1}, append([]byte{1, 2, 3, 0, 0, 0, 0, 0}, good()[8:]...))
+	cases["k = 0"] = envelope(t, v, []uint64{8, 0, 3, 4, 1}, good())
+	cases["k > MaxK"] = envelope(t, v, []uint64{8, engine.MaxK + 1, 3, 4, 1}, good())
+	cases["m = 0"] = envelope(t, v, []uint64{0, 2, 3, 4, 1}, good())
+	cases["areas = 0"] = envelope(t, v, []uint64{8, 2, 0, 4, 1}, good())
+	cases["short payload"] = envelope(t, v, params, good()[:50])
+	cases["huge m"] = envelope(t, v, []uint64{1 << 42, 2, 3, 4, 1}, good())
+	cases["params"] = envelope(t, v, params[:4], good())
+	p = good()
+	p[7] = 9
+	cases["padding byte"] = envelope(t, v, params, p)
+	p = good()
+	p[3] = 0x10
+	cases["padding nibble of odd m"] = envelope(t, v, []uint64{7, 2, 3, 4, 1}, p)
 	for name, data := range cases {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -179,6 +220,11 @@ func TestDecodeRejectsInconsistent(t *testing.T) {
 			t.Errorf("%s: decoding %d bytes allocated %d", name, len(data), grew)
 		}
 	}
+	// The same cells read as 7 cells (the eighth, a zero nibble, becomes
+	// padding) are accepted.
+	if _, err := Decode(envelope(t, v, []uint64{7, 2, 3, 4, 1}, good())); err != nil {
+		t.Errorf("7 cells of 4 bits with a zero padding nibble rejected: %v", err)
+	}
 }
 
 func FuzzDecode(f *testing.F) {
@@ -188,9 +234,15 @@ func FuzzDecode(f *testing.F) {
 	}
 	seed, _ := g.MarshalBinary()
 	f.Add(seed)
-	small, _ := NewMK(9, 3, 2)
+	small, _ := NewMK(9, 3, 2) // 4-bit cells, odd m
 	_ = small.Insert([]byte("x"), 2)
 	seed, _ = small.MarshalBinary()
+	f.Add(seed)
+	bytewide, _ := NewMK(17, 2, 40)
+	for area := 1; area <= 40; area += 3 {
+		_ = bytewide.Insert(keyOf(uint64(area), 1), area)
+	}
+	seed, _ = bytewide.MarshalBinary()
 	f.Add(seed)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Decode(data)
@@ -200,7 +252,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if d.Cells()<<cellShift(d.Areas()) > uint64(len(data)) {
+		if cellBytes(d.Cells(), cellLogFor(d.Areas())) > uint64(len(data)) {
 			t.Fatalf("decoded %d cells from %d bytes", d.Cells(), len(data))
 		}
 		again, err := d.MarshalBinary()

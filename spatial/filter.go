@@ -15,23 +15,23 @@ import (
 const MaxAreas = 65535
 
 // MaxCells bounds the cell array (2^43 cells, 16 TiB of 16-bit cells) so
-// byte sizes never overflow on the way to the storage.
+// bit and byte sizes never overflow on the way to the storage.
 const MaxCells = 1 << 43
 
-// Filter is a spatial Bloom filter: m cells of 8 bits (up to 255 areas) or
-// 16 bits (up to 65535), each holding 0 or an area label. Insert and Check
-// are safe for concurrent use (cells rise by compare-and-swap); Merge,
-// UnmarshalBinary and Close are not.
+// Filter is a spatial Bloom filter: m cells of 4 bits (up to 15 areas),
+// 8 bits (up to 255) or 16 bits (up to 65535), each holding 0 or an area
+// label. Insert and Check are safe for concurrent use (cells rise by
+// compare-and-swap); Merge, UnmarshalBinary and Close are not.
 type Filter struct {
-	m     uint64
-	k     uint32
-	areas int
-	shift uint // log2 of the cell size in bytes
-	seed  uint64
-	mask  uint32 // a cell's bits: 0xff or 0xffff
+	m       uint64
+	k       uint32
+	areas   int
+	cellLog uint // log2 of the cell width in bits: 2, 3 or 4
+	seed    uint64
+	mask    uint32 // a cell's bits: 0xf, 0xff or 0xffff
 
 	storage *engine.Storage
-	cells   []byte   // m << shift bytes of little-endian cells plus asm.SpatialPad
+	cells   []byte   // cellBytes(m, cellLog) bytes of little-endian cells plus asm.SpatialPad
 	words   []uint32 // the same memory, for atomic loads and CAS
 
 	// members[a] and selfCollisions[a] count area a's insertions and its
@@ -78,27 +78,38 @@ func NewMK(m uint64, k uint32, areas int, opts ...engine.Option) (*Filter, error
 	for _, v := range cfg.Family() {
 		return nil, engine.UnknownOption("spatial", v)
 	}
-	return newFilter(m, k, areas, cfg.Seed, cfg.HugePages)
+	return newFilter(m, k, areas, cellLogFor(areas), cfg.Seed, cfg.HugePages)
 }
 
-// cellShift is log2 of the cell size for an area count.
-func cellShift(areas int) uint {
-	if areas <= 255 {
-		return 0
+// cellLogFor is log2 of the narrowest cell width, in bits, that holds
+// every label of an area count: 4 bits up to 15 areas, 8 up to 255, 16
+// up to 65535.
+func cellLogFor(areas int) uint {
+	switch {
+	case areas <= 15:
+		return 2
+	case areas <= 255:
+		return 3
 	}
-	return 1
+	return 4
 }
 
-func newFilter(m uint64, k uint32, areas int, seed uint64, mode engine.HugePageMode) (*Filter, error) {
-	shift := cellShift(areas)
-	nbytes := m<<shift + asm.SpatialPad
+// cellBytes is the size of m packed cells of 1 << cellLog bits (m <=
+// MaxCells): an odd count of 4-bit cells leaves the last byte's high
+// nibble unused.
+func cellBytes(m uint64, cellLog uint) uint64 { return (m<<cellLog + 7) >> 3 }
+
+// newFilter allocates the cells; cellLog is cellLogFor(areas) except in
+// tests that compare widths on one workload.
+func newFilter(m uint64, k uint32, areas int, cellLog uint, seed uint64, mode engine.HugePageMode) (*Filter, error) {
+	nbytes := cellBytes(m, cellLog) + asm.SpatialPad
 	s, err := engine.NewStorage((nbytes+7)/8, mode)
 	if err != nil {
 		return nil, err
 	}
 	w := s.Words()
 	f := &Filter{
-		m: m, k: k, areas: areas, shift: shift, seed: seed, mask: 1<<(8<<shift) - 1,
+		m: m, k: k, areas: areas, cellLog: cellLog, seed: seed, mask: 1<<(1<<cellLog) - 1,
 		storage:        s,
 		cells:          unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)),
 		words:          unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)),
@@ -117,8 +128,9 @@ func (f *Filter) K() uint32 { return f.k }
 // Areas returns the largest area label.
 func (f *Filter) Areas() int { return f.areas }
 
-// CellBytes returns the size of one cell: 1 or 2.
-func (f *Filter) CellBytes() int { return 1 << f.shift }
+// CellBits returns the width of one cell: 4, 8 or 16 bits, the narrowest
+// that holds every label (see New).
+func (f *Filter) CellBits() int { return 1 << f.cellLog }
 
 // Seed returns the hash seed.
 func (f *Filter) Seed() uint64 { return f.seed }
@@ -181,7 +193,7 @@ func (f *Filter) insertHash(h uint64, area uint32) {
 // locate returns the 32-bit word holding cell p and the cell's bit offset
 // in the word's little-endian value.
 func (f *Filter) locate(p uint64) (*uint32, uint) {
-	bit := p << (3 + f.shift)
+	bit := p << f.cellLog
 	return &f.words[bit>>5], uint(bit & 31)
 }
 
@@ -233,11 +245,10 @@ func (f *Filter) Check(key []byte) int { return f.CheckHash(f.Hash(key)) }
 // CheckHash is Check for a key hashed with Hash.
 func (f *Filter) CheckHash(h uint64) int {
 	delta := bits.RotateLeft64(h, 32)
-	m, words, mask := f.m, f.words, f.mask
-	cellBits := 3 + f.shift
+	m, words, mask, cellLog := f.m, f.words, f.mask, f.cellLog
 	least := uint32(MaxAreas)
 	for range f.k {
-		bit := engine.Reduce(h, m) << cellBits
+		bit := engine.Reduce(h, m) << cellLog
 		least = min(least, loadLE(&words[bit>>5])>>(bit&31)&mask)
 		if least == 0 {
 			break

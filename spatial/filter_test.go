@@ -2,13 +2,14 @@ package spatial
 
 import (
 	"errors"
-	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -43,14 +44,21 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
-func TestCellSize(t *testing.T) {
-	for _, c := range []struct{ areas, bytes int }{{1, 1}, {255, 1}, {256, 2}, {65535, 2}} {
-		f, err := NewMK(1000, 3, c.areas)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.CellBytes() != c.bytes {
-			t.Errorf("%d areas: %d-byte cells, want %d", c.areas, f.CellBytes(), c.bytes)
+// TestCellWidth: the narrowest width that holds every label, and an array
+// of exactly that many bits (rounded up to a byte) plus the gather padding.
+func TestCellWidth(t *testing.T) {
+	for _, c := range []struct{ areas, bits int }{{1, 4}, {15, 4}, {16, 8}, {255, 8}, {256, 16}, {65535, 16}} {
+		for _, m := range []uint64{1000, 1001} {
+			f, err := NewMK(m, 3, c.areas)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.CellBits() != c.bits {
+				t.Errorf("%d areas: %d-bit cells, want %d", c.areas, f.CellBits(), c.bits)
+			}
+			if want := (m*uint64(c.bits)+7)/8 + asm.SpatialPad; uint64(len(f.cells)) < want || uint64(len(f.cells)) >= want+64 {
+				t.Errorf("%d areas, m = %d: %d bytes of cells, want %d rounded up to 8", c.areas, m, len(f.cells), want)
+			}
 		}
 	}
 }
@@ -131,10 +139,11 @@ func insertShuffled(t *testing.T, f *Filter, n int, form int, seed uint64) {
 }
 
 // TestNoFalseNegatives: an inserted key never checks 0 nor below its own
-// area, through every insert and check form, on every kernel, for both
-// cell sizes, with areas inserted in random order.
+// area, through every insert and check form, on every kernel, for every
+// cell width (4-bit up to 15 areas, 8-bit to 255, 16-bit), with areas
+// inserted in random order.
 func TestNoFalseNegatives(t *testing.T) {
-	for _, c := range []struct{ areas, n int }{{10, 2000}, {300, 100}} {
+	for _, c := range []struct{ areas, n int }{{10, 2000}, {15, 1000}, {100, 200}, {300, 100}} {
 		for form := range 4 {
 			f, err := New(uint64(c.n*c.areas), c.areas, 0.05, engine.WithSeed(uint64(form)))
 			if err != nil {
@@ -203,7 +212,7 @@ func checkAll(f *Filter, keys [][]byte, ks []uint64, out []uint16, form int) []u
 // TestBatchMatchesScalar compares every batch form with Check on absent
 // and present keys at sizes around the vector widths, on every kernel.
 func TestBatchMatchesScalar(t *testing.T) {
-	for _, areas := range []int{7, 1000} {
+	for _, areas := range []int{7, 100, 1000} {
 		f := mustNew(t, 20000, areas, 0.2)
 		insertShuffled(t, f, 20000/areas, 3, 5)
 		kerneltest.ForEachLevel(t, func(t *testing.T) {

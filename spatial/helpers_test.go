@@ -29,3 +29,27 @@ func mustNew(t testing.TB, n uint64, areas int, p float64) *Filter {
 	}
 	return f
 }
+
+// packCells lays labels out as the filter stores them, one byte at a time:
+// 4-bit cells two a byte (cell 2i in the low nibble), 8-bit bytes, 16-bit
+// little-endian pairs. It is written independently of the filter's 32-bit
+// word access.
+func packCells(labels []uint16, cellLog uint) []byte {
+	var out []byte
+	switch cellLog {
+	case 2:
+		out = make([]byte, (len(labels)+1)/2)
+		for i, v := range labels {
+			out[i/2] |= byte(v&0xf) << (4 * (i % 2))
+		}
+	case 3:
+		for _, v := range labels {
+			out = append(out, byte(v))
+		}
+	default:
+		for _, v := range labels {
+			out = append(out, byte(v), byte(v>>8))
+		}
+	}
+	return out
+}

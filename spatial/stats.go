@@ -47,7 +47,7 @@ type AreaStats struct {
 // Stats are the whole filter's statistics (libSBF's set).
 type Stats struct {
 	Cells      uint64
-	CellBytes  int
+	CellBits   int // 4, 8 or 16
 	K          uint32
 	Areas      int
 	Members    uint64
@@ -69,8 +69,8 @@ type Stats struct {
 func (f *Filter) histogram() []uint64 {
 	hist := make([]uint64, f.areas+1)
 	mask := f.mask
-	per := uint64(4 >> f.shift)
-	width := uint(8 << f.shift)
+	per := uint64(32 >> f.cellLog) // cells per 32-bit word
+	width := uint(1) << f.cellLog
 	full := f.m / per
 	for i := range full {
 		v := loadLE(&f.words[i])
@@ -95,7 +95,7 @@ func (f *Filter) Stats() Stats {
 	}
 	fpr, model, safeness := apriori(f.m, f.k, counts)
 	s := Stats{
-		Cells: f.m, CellBytes: f.CellBytes(), K: f.k, Areas: f.areas,
+		Cells: f.m, CellBits: f.CellBits(), K: f.k, Areas: f.areas,
 		Collisions: f.collisions.Load(),
 		FPRAPriori: fpr,
 		Safeness:   safeness,
@@ -137,7 +137,7 @@ func (f *Filter) Stats() Stats {
 // figures, then one line per area.
 func (s Stats) WriteSummary(w io.Writer) error {
 	b := bufio.NewWriter(w)
-	fmt.Fprintf(b, "spatial Bloom filter: %d cells of %d byte(s), k = %d, %d areas\n", s.Cells, s.CellBytes, s.K, s.Areas)
+	fmt.Fprintf(b, "spatial Bloom filter: %d cells of %d bits, k = %d, %d areas\n", s.Cells, s.CellBits, s.K, s.Areas)
 	fmt.Fprintf(b, "members %d, collisions %d, non-empty cells %d, sparsity %.6f\n", s.Members, s.Collisions, s.NonZero, s.Sparsity)
 	fmt.Fprintf(b, "FPR %.6g (a priori %.6g), safeness %.6g\n", s.FPR, s.FPRAPriori, s.Safeness)
 	fmt.Fprintf(b, "%6s %10s %10s %12s %10s %9s %9s %11s %11s %11s %11s %9s\n",

@@ -2,6 +2,7 @@ package spatial
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,13 +17,25 @@ func hashFor(p0, p1 uint64) uint64 { return p0<<61 | (p1-p0)&7<<29 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
 
-// TestStatsHand builds an 8-cell, k = 2, 3-area filter whose every probe
-// is known and compares each statistic with figures worked out by hand
-// (fractions of q = 7/8, evaluated exactly).
+// TestStatsHand builds an 8-cell, k = 2 filter whose every probe is known
+// and compares each statistic with figures worked out by hand (fractions
+// of q = 7/8, evaluated exactly). Keys go to areas 1 to 3 only; the filter
+// has 3 areas (4-bit cells), 16 (8-bit) or 256 (16-bit), and the areas
+// without keys change nothing in the first three nor in the filter's
+// figures.
 func TestStatsHand(t *testing.T) {
-	f, err := NewMK(8, 2, 3)
+	for _, c := range []struct{ areas, bits int }{{3, 4}, {16, 8}, {256, 16}} {
+		t.Run(strconv.Itoa(c.bits)+"-bit", func(t *testing.T) { statsHand(t, c.areas, c.bits) })
+	}
+}
+
+func statsHand(t *testing.T, areas, cellBits int) {
+	f, err := NewMK(8, 2, areas)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if f.CellBits() != cellBits {
+		t.Fatalf("%d areas: %d-bit cells, want %d", areas, f.CellBits(), cellBits)
 	}
 	inserts := []struct {
 		p0, p1 uint64
@@ -42,8 +55,9 @@ func TestStatsHand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got, want := f.cells[:8], []byte{1, 1, 2, 3, 0, 0, 0, 0}; string(got) != string(want) {
-		t.Fatalf("cells %v, want %v", got, want)
+	want := packCells([]uint16{1, 1, 2, 3, 0, 0, 0, 0}, f.cellLog)
+	if got := f.cells[:len(want)]; string(got) != string(want) {
+		t.Fatalf("cells % x, want % x", got, want)
 	}
 	for _, c := range []struct {
 		p0, p1 uint64
@@ -56,13 +70,13 @@ func TestStatsHand(t *testing.T) {
 
 	s := f.Stats()
 	// Filter: 4 of 8 cells set; a priori z(4 keys) = (7/8)^8.
-	if s.Members != 4 || s.Collisions != 4 || s.NonZero != 4 || s.Sparsity != 0.5 || s.FPR != 0.25 {
+	if s.Members != 4 || s.Collisions != 4 || s.NonZero != 4 || s.Sparsity != 0.5 || s.FPR != 0.25 || s.CellBits != cellBits || len(s.Area) != areas {
 		t.Errorf("filter stats %+v", s)
 	}
 	if !near(s.FPRAPriori, 0.4308492554096155) || !near(s.Safeness, 0.6491048908686142) {
 		t.Errorf("a-priori FPR %v, safeness %v", s.FPRAPriori, s.Safeness)
 	}
-	want := []AreaStats{
+	wantAreas := []AreaStats{
 		// Area 1: 2 cells of 2*2-1 written; FPR (4/8)^2-(2/8)^2; a priori
 		// isep (1-z(2))^2 with z(2) = (7/8)^4.
 		{Area: 1, Members: 2, Cells: 2, SelfCollisions: 1, Emersion: 2.0 / 3, ISEP: 1.0 / 9, FPR: 0.1875,
@@ -77,7 +91,7 @@ func TestStatsHand(t *testing.T) {
 			ExpectedCells: 1.875, ExpectedEmersion: 1,
 			FPRAPriori: 0.054931640625, ISEPAPriori: 0, Safeness: 1},
 	}
-	for i, w := range want {
+	for i, w := range wantAreas {
 		g := s.Area[i]
 		if g.Area != w.Area || g.Members != w.Members || g.Cells != w.Cells || g.SelfCollisions != w.SelfCollisions {
 			t.Errorf("area %d counts %+v, want %+v", w.Area, g, w)
@@ -95,15 +109,25 @@ func TestStatsHand(t *testing.T) {
 			}
 		}
 	}
+	// Areas without keys: nothing in them, nothing above them.
+	for _, g := range s.Area[3:] {
+		if g.Members != 0 || g.Cells != 0 || g.FPR != 0 || g.FPRAPriori != 0 || g.ExpectedCells != 0 ||
+			g.ExpectedEmersion != 1 || g.ISEPAPriori != 0 || g.Safeness != 1 || !math.IsNaN(g.Emersion) {
+			t.Errorf("empty area %+v", g)
+		}
+	}
 
 	summary := f.String()
-	for _, line := range []string{"8 cells of 1 byte(s), k = 2, 3 areas", "members 4, collisions 4, non-empty cells 4, sparsity 0.500000"} {
+	for _, line := range []string{
+		"8 cells of " + strconv.Itoa(cellBits) + " bits, k = 2, " + strconv.Itoa(areas) + " areas",
+		"members 4, collisions 4, non-empty cells 4, sparsity 0.500000",
+	} {
 		if !strings.Contains(summary, line) {
 			t.Errorf("summary lacks %q:\n%s", line, summary)
 		}
 	}
-	if n := strings.Count(summary, "\n"); n != 4+3 {
-		t.Errorf("summary has %d lines, want 7:\n%s", n, summary)
+	if n := strings.Count(summary, "\n"); n != 4+areas {
+		t.Errorf("summary has %d lines, want %d:\n%s", n, 4+areas, summary)
 	}
 }
 
@@ -120,56 +144,81 @@ func TestStatsEmptyArea(t *testing.T) {
 }
 
 // TestAreaModel is the 10-area workload: 20000 keys per area in a filter
-// sized for 1% overall. On 1e6 absent keys the count checked as each area
-// lies inside the 99.9% binomial bounds of both the a-priori and the
+// sized for 1%, with its own 4-bit cells and again with 8-bit cells (same
+// m, k and keys). On 1e6 absent keys the count checked as each area lies
+// inside the 99.9% binomial bounds of both the a-priori and the
 // a-posteriori area FPR, and for each area the members reported in a
 // higher area lie inside the bounds of the a-priori inter-set error and
-// of its a-posteriori estimate (1 - emersion)^k.
+// of its a-posteriori estimate (1 - emersion)^k. The two widths answer
+// every query alike.
 func TestAreaModel(t *testing.T) {
 	const areas, perArea, absent = 10, 20000, 1_000_000
-	f := mustNew(t, areas*perArea, areas, 0.01)
-	for area := 1; area <= areas; area++ {
-		_, ks := keysOf(uint64(area), perArea)
-		if err := f.InsertUint64s(ks, area); err != nil {
+	m, k, err := Size(areas*perArea, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, absentKs := keysOf(1000, absent)
+	var answers [][]uint16
+	for _, cellLog := range []uint{cellLogFor(areas), 3} {
+		f, err := newFilter(m, k, areas, cellLog, 0, engine.HugePagesAuto)
+		if err != nil {
 			t.Fatal(err)
 		}
+		for area := 1; area <= areas; area++ {
+			_, ks := keysOf(uint64(area), perArea)
+			if err := f.InsertUint64s(ks, area); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := make([]uint16, absent+areas*perArea)
+		f.CheckUint64s(absentKs, out[:absent])
+		for area := 1; area <= areas; area++ {
+			_, ks := keysOf(uint64(area), perArea)
+			f.CheckUint64s(ks, out[absent+(area-1)*perArea:absent+area*perArea])
+		}
+		checkAreaModel(t, f, out[:absent], out[absent:], perArea)
+		answers = append(answers, out)
 	}
-	s := f.Stats()
+	if !slices.Equal(answers[0], answers[1]) {
+		t.Error("4-bit and 8-bit cells answer the same workload differently")
+	}
+}
 
-	_, ks := keysOf(1000, absent)
-	out := make([]uint16, absent)
-	f.CheckUint64s(ks, out)
-	perLabel := make([]uint64, areas+1)
+// checkAreaModel tests TestAreaModel's bounds on the answers for absent
+// keys and for the members of each area in turn.
+func checkAreaModel(t *testing.T, f *Filter, absent, members []uint16, perArea int) {
+	t.Helper()
+	s := f.Stats()
+	perLabel := make([]uint64, f.Areas()+1)
 	var aboveOwn []uint64
-	for _, v := range out {
+	for _, v := range absent {
 		perLabel[v]++
 	}
+	trials := uint64(len(absent))
 	inside := func(what string, count, trials uint64, p float64) {
 		lo, hi := engine.BinomialBounds(trials, p, engine.Z999)
 		if float64(count) < lo || float64(count) > hi {
-			t.Errorf("%s: %d of %d, model %.4g expects [%.1f, %.1f]", what, count, trials, p, lo, hi)
+			t.Errorf("%d-bit cells, %s: %d of %d, model %.4g expects [%.1f, %.1f]", f.CellBits(), what, count, trials, p, lo, hi)
 		}
 	}
-	positives := absent - perLabel[0]
-	inside("filter FPR a priori", positives, absent, s.FPRAPriori)
-	inside("filter FPR a posteriori", positives, absent, s.FPR)
+	positives := trials - perLabel[0]
+	inside("filter FPR a priori", positives, trials, s.FPRAPriori)
+	inside("filter FPR a posteriori", positives, trials, s.FPR)
 	for _, a := range s.Area {
-		inside("FPR a priori of area "+strconv.Itoa(a.Area), perLabel[a.Area], absent, a.FPRAPriori)
-		inside("FPR a posteriori of area "+strconv.Itoa(a.Area), perLabel[a.Area], absent, a.FPR)
+		inside("FPR a priori of area "+strconv.Itoa(a.Area), perLabel[a.Area], trials, a.FPRAPriori)
+		inside("FPR a posteriori of area "+strconv.Itoa(a.Area), perLabel[a.Area], trials, a.FPR)
 
-		_, ks := keysOf(uint64(a.Area), perArea)
-		f.CheckUint64s(ks, out[:perArea])
 		var above uint64
-		for _, v := range out[:perArea] {
+		for _, v := range members[(a.Area-1)*perArea : a.Area*perArea] {
 			if int(v) > a.Area {
 				above++
 			}
 		}
 		aboveOwn = append(aboveOwn, above)
-		inside("inter-set error a priori of area "+strconv.Itoa(a.Area), above, perArea, a.ISEPAPriori)
-		inside("inter-set error a posteriori of area "+strconv.Itoa(a.Area), above, perArea, a.ISEP)
+		inside("inter-set error a priori of area "+strconv.Itoa(a.Area), above, uint64(perArea), a.ISEPAPriori)
+		inside("inter-set error a posteriori of area "+strconv.Itoa(a.Area), above, uint64(perArea), a.ISEP)
 		if math.Abs(float64(a.Cells)-a.ExpectedCells) > 5*math.Sqrt(a.ExpectedCells)+1 {
-			t.Errorf("area %d: %d cells, model expects %.1f", a.Area, a.Cells, a.ExpectedCells)
+			t.Errorf("%d-bit cells, area %d: %d cells, model expects %.1f", f.CellBits(), a.Area, a.Cells, a.ExpectedCells)
 		}
 	}
 	if testing.Verbose() {

@@ -17,7 +17,7 @@ func spatialEntry() Entry {
 	return Entry{
 		Name:    "spatial",
 		Kind:    Ours,
-		About:   fmt.Sprintf("spatial.New / NewMK with %d areas (batches assigned in turn; member = Check != 0), one byte per cell; batch calls", spatialAreas),
+		About:   fmt.Sprintf("spatial.New / NewMK with %d areas (batches assigned in turn; member = Check != 0), 4-bit cells (the width for up to 15 areas); batch calls", spatialAreas),
 		Kernels: true,
 		NewNP: func(n uint64, p float64) (Filter, error) {
 			return wrapSpatial(spatial.New(n, spatialAreas, p))
@@ -66,7 +66,7 @@ func (a *spatialFilter) Test(b Batch) int {
 	return a.f.CheckKeys(b.Keys, out)
 }
 
-func (a *spatialFilter) Bytes() uint64            { return a.f.Cells() * uint64(a.f.CellBytes()) }
+func (a *spatialFilter) Bytes() uint64            { return (a.f.Cells()*uint64(a.f.CellBits()) + 7) / 8 }
 func (a *spatialFilter) Params() (uint64, uint32) { return a.f.Cells(), a.f.K() }
 
 func (a *spatialFilter) ModelFPR(n uint64) float64 {

@@ -1,8 +1,12 @@
 // Command spatial generates the spatial Bloom filter's batch Check kernels
-// (asm/spatial_amd64.s): per key, k probes by double hashing, each reduced
-// to a cell with an exact 64-bit multiply-high built from two VPMULUDQ
-// (valid for m < 2^32), a 4-byte gather of the cell, and a running
-// unsigned minimum. A block stops probing once every key's minimum is 0.
+// (asm/spatial_amd64.s), twins of asm.spatialCheckHashesGeneric: per key,
+// k probes by double hashing, each reduced to a cell with an exact 64-bit
+// multiply-high built from two VPMULUDQ (valid for m < 2^32). The cell's
+// bit offset b = p << cellLog gives a 4-byte gather at byte b>>3; the
+// gathered dwords are shifted right per lane by b&7 (VPSRLVD; 4 for the
+// odd cells of a 4-bit array, else 0), masked to the cell width and folded
+// into a running unsigned minimum. A block stops probing once every key's
+// minimum is 0.
 package main
 
 import (
@@ -13,7 +17,7 @@ import (
 
 //go:generate go run . -out ../../asm/spatial_amd64.s -stubs ../../asm/spatial_stub_amd64.go -pkg asm
 
-const signature = "func(cells *byte, hs []uint64, out []uint16, m, k, shift, mask uint64) (hits uint64)"
+const signature = "func(cells *byte, hs []uint64, out []uint16, m, k, cellLog, mask uint64) (hits uint64)"
 
 func main() {
 	ConstraintExpr("amd64,gc,!purego")
@@ -37,14 +41,13 @@ func checkAVX2() {
 
 	mv := YMM()
 	VPBROADCASTQ(paramAddr("m"), mv)
-	shiftx := XMM()
-	VMOVQ(paramAddr("shift"), shiftx)
+	logx := XMM()
+	VMOVQ(paramAddr("cellLog"), logx)
 	cellMask := YMM()
 	VPBROADCASTD(paramAddr("mask"), cellMask)
-	ones := YMM()
-	VPCMPEQD(ones, ones, ones)
-	zero := YMM()
-	VPXOR(zero, zero, zero)
+	seven := YMM()
+	VPCMPEQD(seven, seven, seven)
+	VPSRLD(Imm(29), seven, seven)
 
 	ha, hb, da, db, acc := YMM(), YMM(), YMM(), YMM(), YMM()
 	j := GP64()
@@ -56,13 +59,21 @@ func checkAVX2() {
 	VMOVDQU(Mem{Base: hp, Disp: 32}, hb)
 	VPSHUFD(Imm(0xb1), ha, da)
 	VPSHUFD(Imm(0xb1), hb, db)
-	VMOVDQA(ones, acc)
+	VPCMPEQD(acc, acc, acc)
 	MOVQ(k, j)
 
 	Label("probe")
 	pa, pb := YMM(), YMM()
-	offsets(ha, mv, shiftx, pa)
-	offsets(hb, mv, shiftx, pb)
+	bitOffsets(ha, mv, logx, pa)
+	bitOffsets(hb, mv, logx, pb)
+	// Per-lane shifts b&7 in the order the gathers fill g: the low dwords
+	// of pa's four lanes, then pb's.
+	sh := YMM()
+	VSHUFPS(Imm(0x88), pb, pa, sh)
+	VPERMQ(Imm(0xd8), sh, sh)
+	VPAND(seven, sh, sh)
+	VPSRLQ(Imm(3), pa, pa)
+	VPSRLQ(Imm(3), pb, pb)
 	ga, gb, gm := XMM(), XMM(), XMM()
 	VPCMPEQD(gm, gm, gm)
 	VPGATHERQD(gm, Mem{Base: base, Index: pa, Scale: 1}, ga)
@@ -70,6 +81,7 @@ func checkAVX2() {
 	VPGATHERQD(gm, Mem{Base: base, Index: pb, Scale: 1}, gb)
 	g := YMM()
 	VINSERTI128(Imm(1), gb, ga.AsY(), g)
+	VPSRLVD(sh, g, g)
 	VPAND(cellMask, g, g)
 	VPMINUD(g, acc, acc)
 	VPADDQ(da, ha, ha)
@@ -85,7 +97,8 @@ func checkAVX2() {
 	packed := XMM()
 	VPACKUSDW(hi, acc.AsX(), packed)
 	VMOVDQU(packed, Mem{Base: op})
-	eq := YMM()
+	zero, eq := YMM(), YMM()
+	VPXOR(zero, zero, zero)
 	VPCMPEQD(zero, acc, eq)
 	empty := GP64()
 	VMOVMSKPS(eq, empty.As32())
@@ -104,9 +117,9 @@ func checkAVX2() {
 	RET()
 }
 
-// offsets sets pos to the byte offsets of the cells probed by the four
-// 64-bit lanes of g.
-func offsets(g, mv VecVirtual, shiftx VecVirtual, pos VecVirtual) {
+// bitOffsets sets pos to the bit offsets (cell << cellLog) of the cells
+// probed by the four 64-bit lanes of g.
+func bitOffsets(g, mv VecVirtual, logx VecVirtual, pos VecVirtual) {
 	lo, top := YMM(), YMM()
 	VPMULUDQ(mv, g, lo)
 	VPSRLQ(Imm(32), lo, lo)
@@ -114,7 +127,7 @@ func offsets(g, mv VecVirtual, shiftx VecVirtual, pos VecVirtual) {
 	VPMULUDQ(mv, top, top)
 	VPADDQ(lo, top, pos)
 	VPSRLQ(Imm(32), pos, pos)
-	VPSLLQ(shiftx, pos, pos)
+	VPSLLQ(logx, pos, pos)
 }
 
 func checkAVX512() {
@@ -132,12 +145,14 @@ func checkAVX512() {
 
 	mv := ZMM()
 	VPBROADCASTQ(paramAddr("m"), mv)
-	shiftx := XMM()
-	VMOVQ(paramAddr("shift"), shiftx)
+	logx := XMM()
+	VMOVQ(paramAddr("cellLog"), logx)
 	cellMask := ZMM()
 	VPBROADCASTD(paramAddr("mask"), cellMask)
 	ones := ZMM()
 	VPTERNLOGD(Imm(0xff), ones, ones, ones)
+	seven := ZMM()
+	VPSRLD(Imm(29), ones, seven)
 
 	ha, hb, da, db, acc := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
 	j := GP64()
@@ -154,8 +169,17 @@ func checkAVX512() {
 
 	Label("probe512")
 	pa, pb := ZMM(), ZMM()
-	offsets512(ha, mv, shiftx, pa)
-	offsets512(hb, mv, shiftx, pb)
+	bitOffsets512(ha, mv, logx, pa)
+	bitOffsets512(hb, mv, logx, pb)
+	// Per-lane shifts b&7 in the order the gathers fill g: pa's eight
+	// lanes narrowed to dwords, then pb's.
+	sa, sb, sh := YMM(), YMM(), ZMM()
+	VPMOVQD(pa, sa)
+	VPMOVQD(pb, sb)
+	VINSERTI64X4(Imm(1), sb, sa.AsZ(), sh)
+	VPANDD(seven, sh, sh)
+	VPSRLQ(Imm(3), pa, pa)
+	VPSRLQ(Imm(3), pb, pb)
 	ga, gb := YMM(), YMM()
 	ka, kb := K(), K()
 	KXNORW(ka, ka, ka)
@@ -164,6 +188,7 @@ func checkAVX512() {
 	VPGATHERQD(Mem{Base: base, Index: pb, Scale: 1}, kb, gb)
 	g := ZMM()
 	VINSERTI64X4(Imm(1), gb, ga.AsZ(), g)
+	VPSRLVD(sh, g, g)
 	VPANDD(cellMask, g, g)
 	VPMINUD(g, acc, acc)
 	VPADDQ(da, ha, ha)
@@ -195,8 +220,8 @@ func checkAVX512() {
 	RET()
 }
 
-// offsets512 is offsets for the eight 64-bit lanes of a ZMM register.
-func offsets512(g, mv VecVirtual, shiftx VecVirtual, pos VecVirtual) {
+// bitOffsets512 is bitOffsets for the eight 64-bit lanes of a ZMM register.
+func bitOffsets512(g, mv VecVirtual, logx VecVirtual, pos VecVirtual) {
 	lo, top := ZMM(), ZMM()
 	VPMULUDQ(mv, g, lo)
 	VPSRLQ(Imm(32), lo, lo)
@@ -204,7 +229,7 @@ func offsets512(g, mv VecVirtual, shiftx VecVirtual, pos VecVirtual) {
 	VPMULUDQ(mv, top, top)
 	VPADDQ(lo, top, pos)
 	VPSRLQ(Imm(32), pos, pos)
-	VPSLLQ(shiftx, pos, pos)
+	VPSLLQ(logx, pos, pos)
 }
 
 // paramAddr is the memory operand of a scalar parameter, for instructions
