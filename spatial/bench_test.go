@@ -106,8 +106,8 @@ func reportPerKey(b *testing.B, perOp int) {
 
 var sink int
 
-// BenchmarkCheck compares, at n = 1e6 keys over 10 areas (k = 7, 1%
-// target, 9.6 MB of cells), the spatial Check with the standard Bloom
+// BenchmarkCheck compares, at each of benchSizes keys over 10 areas (k =
+// 7, 1% target, 4-bit cells), the spatial Check with the standard Bloom
 // Test of the same m and k, both scalar with hashing, then the batch forms
 // per kernel.
 func BenchmarkCheck(b *testing.B) {
@@ -185,6 +185,7 @@ func BenchmarkInsert(b *testing.B) {
 	})
 }
 
-// benchSizes are the key counts of BenchmarkCheck: 1e4 (96 KB, in L2), 1e5 (0.96 MB of cells,
-// in L2 and L3) and the 1e6 (9.6 MB).
+// benchSizes are the key counts of BenchmarkCheck: 1e4 (48 KB of 4-bit
+// cells, in L2), 1e5 (0.48 MB, about the 512 KiB L2) and the 1e6
+// (4.8 MB, in L3).
 var benchSizes = []int{10_000, 100_000, 1_000_000}

@@ -2,40 +2,53 @@
 // and Maio (Inscrypt 2014; Computer Communications 2015): one array that
 // maps keys to one of up to 65535 disjoint sets ("areas", labels 1..s),
 // with the statistics of libSBF and the probabilistic model of Calderoni,
-// Palmieri, Maio, "Probabilistic properties of the spatial Bloom filters
+// Palmieri, Maio, "Probabilistic properties of the spatial bloom filters
 // and their relevance to cryptographic protocols" (IEEE TIFS 2018).
 //
-// Layout: m cells of 8 bits (up to 255 areas) or 16 bits (up to 65535),
-// little-endian, in 64-byte aligned engine storage (huge pages when
-// large) with 4 bytes of padding for the 4-byte gathers. A key's k cells
-// come from its one 64-bit XXH3 hash by double hashing, probe i being
+// Layout: m cells of the narrowest width that holds every label: 4 bits
+// up to 15 areas (two cells a byte, the lower-numbered in the low
+// nibble), 8 bits up to 255, 16 bits up to 65535, packed little-endian in
+// 64-byte aligned engine storage (huge pages when large) with 4 bytes of
+// padding for the 4-byte gathers. libSBF's smallest cell is a byte; the
+// 4-bit width is a deliberate departure that halves the array, and so the
+// cache misses, for small area counts. A key's k cells come from its one
+// 64-bit XXH3 hash by double hashing, probe i being
 // engine.Reduce(h + i*rotl(h, 32), m). Insert(key, a) raises each cell to
 // max(cell, a) by compare-and-swap on the 32-bit word holding it: the
 // papers' filter (built in ascending area order) in any order, and safe
-// for concurrent inserts and checks. Check returns the minimum of the k
-// cells: 0 means in no area (never wrong), a member of area a never
-// checks below a, and checks above a only if all its cells were raised by
-// higher areas (the inter-set error).
+// for concurrent inserts and checks, neighbouring cells of one word
+// included. Check returns the minimum of the k cells: 0 means in no area
+// (never wrong), a member of area a never checks below a, and checks
+// above a only if all its cells were raised by higher areas (the
+// inter-set error). The width changes memory and speed, never an answer.
 //
 // Model, with z(N) = (1 - 1/m)^(kN) and N_{>=i} the keys of areas >= i:
 // filter FPR (1 - z(N_{>=1}))^k, FPR of area i
 // (1 - z(N_{>=i}))^k - (1 - z(N_{>i}))^k, inter-set error of area i
 // (1 - z(N_{>i}))^k. Stats gives every libSBF figure a priori and from the
 // cells. Measured (TestAreaModel: 10 areas of 2e4 keys, m = 1,924,500
-// cells, k = 7, 1e6 absent keys): overall FPR 0.984% (model 0.985%),
-// area 1 0.397% (0.395%), area 5 0.0443% (0.0447%); members of area 1
-// reported higher 0.535% (model 0.591%), of area 5 0.010% (0.025%); all
-// inside the 99.9% binomial bounds.
+// cells, k = 7, 1e6 absent keys; 4-bit and 8-bit cells answer alike):
+// overall FPR 0.984% (model 0.985%), area 1 0.397% (0.395%), area 5
+// 0.0443% (0.0447%); members of area 1 reported higher 0.535% (model
+// 0.591%), of area 5 0.010% (0.025%); all inside the 99.9% binomial
+// bounds.
 //
 // Batch checks (CheckHashes, CheckKeys, CheckUint64s) run the AVX2 or
 // AVX-512 gather-and-minimum kernel of asm.SpatialCheckHashes. Measured on
-// an AMD EPYC Zen 3 (2 shared cores), 10 areas, p = 1%, k = 7, queries
-// half members, medians of 5 in one run (BenchmarkCheck): scalar Check
-// against a standard Bloom Test with the same m bits and k is 38 vs 29
-// ns/key at n = 1e4 (1.3x, in L2), 63 vs 38 at 1e5 (1.7x) and 266 vs 97 at
-// 1e6 (2.7x: 9.6 MB of cells against 1.2 MB of bits, so more probes miss
-// the cache). At 1e6 the batch is what closes the gap: CheckHashes 77
-// ns/key on AVX2 against 155 generic and 314 scalar Check (Bloom Test 121
-// in that run); CheckUint64s 59 on AVX2. Insert costs 451 ns/key at 1e6
-// (one CAS per raised cell plus the counters).
+// an AMD EPYC Zen 3 (2 shared cores), p = 1%, k = 7, batch CheckUint64s
+// against classic's batch TestUint64s at n = 1e6, medians of 5 in one run
+// (bench module, BenchmarkSized): on AVX2, 4-bit cells (4.8 MB) 33.6
+// ns/key for members and 23.5 for absent keys against classic's 27.4 and
+// 28.4 (1.23x and 0.83x); before 4-bit cells, the 8-bit array (9.6 MB)
+// took 81.6 and 55.4 against 34.5 and 29.3 (2.4x and 1.9x). Above 15
+// areas the cells are 8 bits and the gap returns: in another run, 100
+// areas took 113 and 77 ns/key, 1000 areas (16-bit, 19 MB) 114 and 86,
+// 4-bit 33 and 26, classic 24 and 27. The generic path is
+// latency-bound: 187 and 95 ns/key for 4-bit cells against classic's 27
+// and 28. Scalar Check (BenchmarkCheck, 10 areas, half members, hashing
+// included) against a standard Bloom Test of the same m and k: 33 vs 29
+// ns/key at n = 1e4 (1.15x), 51 vs 33 at 1e5 (1.5x), 324 vs 141 at 1e6
+// (2.3x); CheckHashes at 1e6 20 ns/key on AVX2, 220 generic. Insert
+// costs 317 ns/key at 1e6 (one CAS per raised cell plus the counters;
+// 451 with 8-bit cells in an earlier run).
 package spatial
