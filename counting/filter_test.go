@@ -2,13 +2,13 @@ package counting
 
 import (
 	"errors"
-	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -312,4 +312,47 @@ func TestEstimateCount(t *testing.T) {
 	if est := f.EstimateCount(); est < 48000 || est > 52000 {
 		t.Errorf("EstimateCount = %.0f for 50000 keys", est)
 	}
+}
+
+// A key's counters are exactly the bits asm.BlockedMask gives its hash,
+// for every k on both sides of the k <= 8 fast path and both widths:
+// adding one key to an empty filter sets those counters to 1 and no
+// other, Count, Test and TestAndAdd see them, and Remove clears them all.
+func TestCountersAreBlockedMask(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		for k := uint32(1); k <= 17; k++ {
+			f, err := NewMK(4*CountersPerLine, k, WithCounterBits(bits))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range randomHashes(200, uint64(k)) {
+				if f.TestAndAddHash(h) {
+					t.Fatalf("k=%d: TestAndAdd on an empty filter reported present", k)
+				}
+				line := asm.BlockedLine(h, f.lines)
+				mask := asm.BlockedMask(h, k)
+				for l := range f.lines {
+					for w := range uint64(8) {
+						for b := range uint64(64) {
+							word, shift := asm.CountingPlace(b, f.wide)
+							got := f.words[l*f.lineWords+w*f.chunkWords+word] >> shift & f.counter
+							want := uint64(0)
+							if l == line && mask[w]>>b&1 == 1 {
+								want = 1
+							}
+							if got != want {
+								t.Fatalf("k=%d h=%#x: counter %d of word %d in line %d is %d, want %d", k, h, b, w, l, got, want)
+							}
+						}
+					}
+				}
+				if !f.TestHash(h) || f.CountHash(h) != 1 || !f.TestAndAddHash(h) || f.CountHash(h) != 2 {
+					t.Fatalf("k=%d: the added key does not test present with count 1, then 2", k)
+				}
+				if !f.RemoveHash(h) || !f.RemoveHash(h) || f.Nonzero() != 0 || f.RemoveHash(h) {
+					t.Fatalf("k=%d: removing the key twice leaves %d nonzero counters", k, f.Nonzero())
+				}
+			}
+		}
+	})
 }

@@ -52,30 +52,60 @@ func (f *Filter) cells(h uint64, s *cellSet) []uint64 {
 	return f.line(h)
 }
 
+// probe returns where counter i < k of a key lives when k <= 8, given g =
+// h * asm.BlockedMul: its word in the key's line and its bit offset there.
+// For k <= 8 asm.BlockedMask sets one bit in each of k words, words
+// s+i (mod 8) for i < k with s = (g >> 13) & 7, bit (g >> (58 - 6w)) & 63
+// of word w; so every counter has a chunk, and a word, of its own. A
+// fixed trip count over i instead of walking the mask's set bits: the
+// walk's exits depend on s and mispredicted about twice a key, and its
+// 800-byte cellSet was zeroed on every call. Add went from 94 to 48
+// ns/key with the filter in L1 (n = 1e4, AMD EPYC Zen 3).
+func (f *Filter) probe(g uint64, i uint32) (word, shift uint64) {
+	w := (g>>13 + uint64(i)) & 7
+	word, shift = asm.CountingPlace(g>>(58-6*w)&63, f.wide)
+	return w*f.chunkWords + word, shift
+}
+
+// nonzeroBit is 1 if counter value c is nonzero, else 0, without a
+// branch.
+func (f *Filter) nonzeroBit(c uint64) uint64 { return (c + f.counter) >> (f.topShift + 1) }
+
 // increment adds one to every counter of *p marked in m that is below its
 // maximum, in one CAS, and reports whether all of them were nonzero
-// before.
-func (f *Filter) increment(p *uint64, m uint64) bool {
+// before. old is a recent load of *p: the first CAS tries it.
+func (f *Filter) increment(p *uint64, m, old uint64) bool {
 	for {
-		old := load(p)
 		inc := m &^ f.saturated(old)
 		if inc == 0 || atomic.CompareAndSwapUint64(p, old, old+inc) {
 			return m&^f.nonzero(old) == 0
 		}
+		old = load(p)
 	}
 }
 
 // decrement subtracts one from every counter of *p marked in m that is
 // neither saturated nor zero, in one CAS. Skipping zero counters keeps a
 // racing misuse (removing keys never added) from borrowing into a
-// neighbour.
-func (f *Filter) decrement(p *uint64, m uint64) {
+// neighbour. old is a recent load of *p: the first CAS tries it.
+func (f *Filter) decrement(p *uint64, m, old uint64) {
 	for {
-		old := load(p)
 		dec := m &^ f.saturated(old) & f.nonzero(old)
 		if dec == 0 || atomic.CompareAndSwapUint64(p, old, old-dec) {
 			return
 		}
+		old = load(p)
+	}
+}
+
+// loadFew loads the k <= 8 words holding the counters of the key with g
+// = h * asm.BlockedMul into old, for RemoveHash's check and CASes. (Add
+// loads each word just before its CAS: loading all of them first
+// measured slower, 156 against 82 ns/key at n = 1e6.)
+func (f *Filter) loadFew(ln []uint64, g uint64, old *[8]uint64) {
+	for i := range f.k {
+		w, _ := f.probe(g, i)
+		old[i&7] = load(&ln[w])
 	}
 }
 
@@ -86,10 +116,20 @@ func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
 // counters (a bit blocked sets twice counts once), one CAS per touched
 // word.
 func (f *Filter) AddHash(h uint64) {
+	if f.k <= 8 {
+		ln, g := f.line(h), h*asm.BlockedMul
+		for i := range f.k {
+			w, sh := f.probe(g, i)
+			f.increment(&ln[w], 1<<sh, load(&ln[w]))
+		}
+		runtime.KeepAlive(f.storage)
+		return
+	}
 	var s cellSet
 	ln := f.cells(h, &s)
 	for i := range s.n {
-		f.increment(&ln[s.idx[i]], s.m[i])
+		p := &ln[s.idx[i]]
+		f.increment(p, s.m[i], load(p))
 	}
 	runtime.KeepAlive(f.storage)
 }
@@ -102,11 +142,21 @@ func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.Ha
 
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
+	present := true
+	if f.k <= 8 {
+		ln, g := f.line(h), h*asm.BlockedMul
+		for i := range f.k {
+			w, sh := f.probe(g, i)
+			present = f.increment(&ln[w], 1<<sh, load(&ln[w])) && present
+		}
+		runtime.KeepAlive(f.storage)
+		return present
+	}
 	var s cellSet
 	ln := f.cells(h, &s)
-	present := true
 	for i := range s.n {
-		present = f.increment(&ln[s.idx[i]], s.m[i]) && present
+		p := &ln[s.idx[i]]
+		present = f.increment(p, s.m[i], load(p)) && present
 	}
 	runtime.KeepAlive(f.storage)
 	return present
@@ -116,10 +166,20 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 // is not (unless it was removed, or a key never added was removed).
 func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, f.seed)) }
 
-// TestHash is Test of a hash: all of its counters are nonzero. It stops
-// at the first zero counter.
+// TestHash is Test of a hash: all of its counters are nonzero. For k <= 8
+// it loads every counter without a branch; above, it stops at the first
+// zero counter.
 func (f *Filter) TestHash(h uint64) bool {
 	ln := f.line(h)
+	if f.k <= 8 {
+		g, present := h*asm.BlockedMul, uint64(1)
+		for i := range f.k {
+			w, sh := f.probe(g, i)
+			present &= f.nonzeroBit(load(&ln[w]) >> sh & f.counter)
+		}
+		runtime.KeepAlive(f.storage)
+		return present != 0
+	}
 	for w, m := range asm.BlockedMask(h, f.k) {
 		for ; m != 0; m &= m - 1 {
 			word, shift := asm.CountingPlace(uint64(bits.TrailingZeros64(m)), f.wide)
@@ -143,6 +203,23 @@ func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(engine.HashSeed(k
 
 // RemoveHash is Remove of a hash.
 func (f *Filter) RemoveHash(h uint64) bool {
+	if f.k <= 8 {
+		ln, g, present := f.line(h), h*asm.BlockedMul, uint64(1)
+		var old [8]uint64
+		f.loadFew(ln, g, &old)
+		for i := range f.k {
+			_, sh := f.probe(g, i)
+			present &= f.nonzeroBit(old[i&7] >> sh & f.counter)
+		}
+		if present != 0 {
+			for i := range f.k {
+				w, sh := f.probe(g, i)
+				f.decrement(&ln[w], 1<<sh, old[i&7])
+			}
+		}
+		runtime.KeepAlive(f.storage)
+		return present != 0
+	}
 	var s cellSet
 	ln := f.cells(h, &s)
 	var missing uint64
@@ -154,7 +231,8 @@ func (f *Filter) RemoveHash(h uint64) bool {
 		return false
 	}
 	for i := range s.n {
-		f.decrement(&ln[s.idx[i]], s.m[i])
+		p := &ln[s.idx[i]]
+		f.decrement(p, s.m[i], load(p))
 	}
 	runtime.KeepAlive(f.storage)
 	return true
@@ -169,6 +247,15 @@ func (f *Filter) Count(key []byte) uint32 { return f.CountHash(engine.HashSeed(k
 func (f *Filter) CountHash(h uint64) uint32 {
 	ln := f.line(h)
 	least := f.counter
+	if f.k <= 8 {
+		g := h * asm.BlockedMul
+		for i := range f.k {
+			w, sh := f.probe(g, i)
+			least = min(least, load(&ln[w])>>sh&f.counter)
+		}
+		runtime.KeepAlive(f.storage)
+		return uint32(least)
+	}
 	for w, m := range asm.BlockedMask(h, f.k) {
 		for ; m != 0; m &= m - 1 {
 			word, shift := asm.CountingPlace(uint64(bits.TrailingZeros64(m)), f.wide)
