@@ -18,8 +18,9 @@ import (
 //	self-collisions  areas x uint64
 //
 // The cells come first so they start 64-byte aligned in a file. Version
-// 1 stored at least one byte per cell; its filters of up to 15 areas have
-// another layout, so it is refused.
+// 1, written before 4-bit cells, is still read: its parameter 3 is the
+// cell size in bytes (1 up to 255 areas, else 2) and its cells are whole
+// bytes, so filters of up to 15 areas are repacked into nibbles.
 const formatVersion = 2
 
 const nparams = 5
@@ -82,35 +83,43 @@ func Decode(data []byte) (*Filter, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
+	version := uint16(formatVersion)
 	if h.Family == engine.FamilySpatial && h.Version == 1 {
-		return engine.Errorf("spatial format version 1 (one byte or more per cell) is no longer read; this reader knows version %d", formatVersion)
+		version = 1
 	}
-	if err := h.Expect(engine.FamilySpatial, formatVersion, nparams); err != nil {
+	if err := h.Expect(engine.FamilySpatial, version, nparams); err != nil {
 		return err
 	}
-	m, k, areas, cellBits, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
+	m, k, areas, cellSize, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
 	if m == 0 || m > MaxCells || k == 0 || k > engine.MaxK || areas == 0 || areas > MaxAreas {
 		return engine.Errorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
 	}
+	// srcLog is log2 of the stored cell bits, cellLog of the filter's.
 	cellLog := cellLogFor(int(areas))
-	if cellBits != 1<<cellLog {
-		return engine.Errorf("spatial cells of %d bits for %d areas, want %d", cellBits, areas, 1<<cellLog)
+	srcLog := cellLog
+	if version == 1 {
+		srcLog = max(cellLog, 3)
+		if cellSize != 1<<(srcLog-3) {
+			return engine.Errorf("spatial version 1 cells of %d bytes for %d areas, want %d", cellSize, areas, 1<<(srcLog-3))
+		}
+	} else if cellSize != 1<<cellLog {
+		return engine.Errorf("spatial cells of %d bits for %d areas, want %d", cellSize, areas, 1<<cellLog)
 	}
-	ncells := cellBytesPadded(m, cellLog)
+	ncells := cellBytesPadded(m, srcLog)
 	if uint64(len(payload)) != ncells+16*areas {
 		return engine.Errorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
 	}
-	used := cellBytes(m, cellLog)
+	used := cellBytes(m, srcLog)
 	cells, stats := payload[:ncells], payload[ncells:]
 	for _, b := range cells[used:] {
 		if b != 0 {
 			return engine.Errorf("spatial cell padding not zero")
 		}
 	}
-	if cellLog == 2 && m%2 == 1 && cells[used-1]>>4 != 0 {
+	if srcLog == 2 && m%2 == 1 && cells[used-1]>>4 != 0 {
 		return engine.Errorf("spatial cell padding not zero")
 	}
-	if c := largestLabel(cells[:used], cellLog); c > areas {
+	if c := largestLabel(cells[:used], srcLog); c > areas {
 		return engine.Errorf("spatial cell label %d above %d areas", c, areas)
 	}
 	var members uint64
@@ -131,7 +140,13 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	if err != nil {
 		return engine.Errorf("spatial filter of %d cells: %v", m, err)
 	}
-	copy(g.cells, cells[:used])
+	if srcLog == cellLog {
+		copy(g.cells, cells[:used])
+	} else {
+		for i, c := range cells[:used] { // version 1 bytes holding labels <= 15
+			g.cells[i/2] |= c << (4 * (i & 1))
+		}
+	}
 	for i := range areas {
 		g.members[i+1].Store(binary.LittleEndian.Uint64(stats[8*i:]))
 		g.selfCollisions[i+1].Store(binary.LittleEndian.Uint64(stats[8*(areas+i):]))

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
@@ -71,16 +70,95 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestGoldenV1Refused: a version 1 file (8-bit cells for 5 areas, before
-// 4-bit cells) is refused with an error that names the version.
-func TestGoldenV1Refused(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf"))
+// TestGoldenV1 reads the version 1 golden file (the same 5-area filter
+// as golden-v2-4bit.sbf, written with one byte per cell before 4-bit
+// cells existed): it decodes to that filter, cells and statistics, and
+// re-encodes to the version 2 golden bytes.
+func TestGoldenV1(t *testing.T) {
+	v1, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Decode(data)
-	if !errors.Is(err, engine.ErrFormat) || !strings.Contains(err.Error(), "version 1") {
-		t.Errorf("version 1 file: %v, want an ErrFormat naming version 1", err)
+	v2, err := os.ReadFile(filepath.Join("testdata", "golden-v2-4bit.sbf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Decode(v1)
+	if err != nil {
+		t.Fatalf("version 1 golden: %v", err)
+	}
+	if f.CellBits() != 4 {
+		t.Errorf("version 1 filter of 5 areas decoded to %d-bit cells, want 4", f.CellBits())
+	}
+	checkMembers(t, f, 200)
+	again, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, v2) {
+		t.Error("the version 1 golden filter re-encodes differently from golden-v2-4bit.sbf")
+	}
+}
+
+// encodeV1 writes f in version 1's layout: whole-byte cells (1 byte up to
+// 255 areas, 2 above) and the cell size in bytes as parameter 3.
+func encodeV1(t *testing.T, f *Filter) []byte {
+	t.Helper()
+	size := max(f.CellBits(), 8) / 8
+	cells := make([]byte, (f.Cells()*uint64(size)+7)&^7)
+	for p := range f.Cells() {
+		c := f.cell(p)
+		cells[p*uint64(size)] = byte(c)
+		if size == 2 {
+			cells[2*p+1] = byte(c >> 8)
+		}
+	}
+	h := f.header()
+	h.Version = 1
+	h.Params[3] = uint64(size)
+	out, err := engine.AppendEnvelope(nil, h, cells, f.payloadParts()[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Version 1 files of every width decode to the filter that wrote them;
+// a version 1 label above the area count, or a cell size that does not
+// match the areas, is an ErrFormat.
+func TestDecodeV1(t *testing.T) {
+	for _, areas := range []int{3, 15, 16, 255, 256, 700} {
+		f := mustNew(t, 2001, areas, 0.01)
+		insertShuffled(t, f, max(1, 2001/areas), 0, 5)
+		data := encodeV1(t, f)
+		g, err := Decode(data)
+		if err != nil {
+			t.Fatalf("%d areas: %v", areas, err)
+		}
+		if !slices.Equal(g.cells, f.cells) || g.CellBits() != f.CellBits() || g.Stats().Members != f.Stats().Members {
+			t.Errorf("%d areas: the version 1 file decodes to another filter", areas)
+		}
+		checkMembers(t, g, max(1, 2001/areas))
+
+		h := f.header()
+		h.Version = 1
+		h.Params[3] = 3
+		bad, _ := engine.AppendEnvelope(nil, h, data[engine.HeaderSize:])
+		if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("%d areas: version 1 with 3-byte cells: %v", areas, err)
+		}
+	}
+	f := mustNew(t, 100, 7, 0.01)
+	insertShuffled(t, f, 10, 0, 5)
+	data := encodeV1(t, f)
+	payload := slices.Clone(data[engine.HeaderSize:])
+	payload[3] = 9 // above 7 areas, fits a nibble
+	h := f.header()
+	h.Version = 1
+	h.Params[3] = 1
+	bad, _ := engine.AppendEnvelope(nil, h, payload)
+	if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
+		t.Errorf("version 1 label 9 of 7 areas: %v", err)
 	}
 }
 
@@ -193,7 +271,9 @@ func TestDecodeRejectsInconsistent(t *testing.T) {
 	cases["8-bit cells for 3 areas"] = envelope(t, v, []uint64{8, 2, 3, 8, 1}, good())
 	cases["cell bytes (version 1 parameter)"] = envelope(t, v, []uint64{8, 2, 3, 1, 1}, good())
 	cases["4-bit cells for 20 areas"] = envelope(t, v, []uint64{8, 2, 20, 4, 1}, append(good()[:8], make([]byte, 320)...))
-	cases["version 1"] = envelope(t, 1, []uint64{8, 2, 3, 1, 1}, append([]byte{1, 2, 3, 0, 0, 0, 0, 0}, good()[8:]...))
+	cases["version 1 label above areas"] = envelope(t, 1, []uint64{8, 2, 3, 1, 1}, append([]byte{1, 2, 4, 0, 0, 0, 0, 0}, good()[8:]...))
+	cases["version 1 with 4-bit cell bits"] = envelope(t, 1, []uint64{8, 2, 3, 4, 1}, good())
+	cases["version 3"] = envelope(t, 3, params, good())
 	cases["k = 0"] = envelope(t, v, []uint64{8, 0, 3, 4, 1}, good())
 	cases["k > MaxK"] = envelope(t, v, []uint64{8, engine.MaxK + 1, 3, 4, 1}, good())
 	cases["m = 0"] = envelope(t, v, []uint64{0, 2, 3, 4, 1}, good())
@@ -244,6 +324,9 @@ func FuzzDecode(f *testing.F) {
 	}
 	seed, _ = bytewide.MarshalBinary()
 	f.Add(seed)
+	if v1, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf")); err == nil {
+		f.Add(v1) // version 1, repacked into nibbles
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Decode(data)
 		if err != nil {
