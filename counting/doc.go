@@ -39,17 +39,34 @@
 // 64-byte line, sized by its own occupancy model): 9.97 against 10.9
 // counters per key at p = 1%, 15.61 against 19.0 at 0.1%.
 //
-// Speed, paid for the blocked twin: that layout touched one cache line
-// per key, this one three or four. Measured in one session under
-// flock /tmp/fe-bench.lock, the old and new test binaries alternating,
-// five runs each (-bench '^Benchmark(Add|Test|Remove|TestHashes)$'
-// -count 1, p = 1%, 8-byte keys), medians in ns/key, old -> new: Add
-// 197 -> 235 at n = 1e6 (1.19x) and 227 -> 291 at 1e7 (1.28x); Test
-// 151 -> 143 (0.95x) and 189 -> 237 (1.25x); Remove 197 -> 232 and
-// 249 -> 314; TestHashes, AVX2 kernel, 17.3 -> 23.2 and 23.3 -> 41.6
-// (generic 102 -> 135 and 125 -> 226). The AMD EPYC Zen 3 VM's two cores
-// were shared with other jobs (the same Add measured 99 ns/key on a
-// quieter day), so the ratios carry, not the absolute figures. Loading
-// only the chunks a key probes (for k < 8) made the AVX2 kernel slower
-// here, so the kernel loads all eight.
+// Speed (AMD EPYC Zen 3 VM, 2 cores, AVX2; p = 1%, k = 6, 8-byte keys;
+// medians of 5 in one run). For k <= 8 a key's counters come from a
+// fixed-trip loop over its k words (see probe), one CAS each; the batch
+// Add first loads one word of every cache line of the next 16 keys'
+// lines, so their misses overlap (AddHashes 130 -> 70 ns/key at 1e6).
+// Against tylertreat/BoomFilters' CountingBloomFilter (4-bit, per key),
+// bench module BenchmarkSized 'Sized/(counting|boom)/...': Add 79.6 vs
+// 452.5 ns/key at n = 1e6 (5.7x) and 132 vs 1023 at 1e7 (7.8x); Test
+// member 22.5 vs 160 (7.1x) and 55.6 vs 579 (10.4x), absent 21.8 vs 177
+// and 47.7 vs 321. A CAS costs about 2.9 ns in L1 here, so six of them
+// bound Add at ~30 ns/key in cache. Against the mask-walking version
+// before (alternating test binaries, medians of 3): AddHashes 171 -> 78
+// at 1e6 and 204 -> 119 at 1e7, AddHash 202 -> 123, TestHash 134 -> 77.
+//
+// The layout's price: a key touches three or four cache lines, not one.
+// Measured when the layout changed (both versions walking the mask, old
+// and new test binaries alternating, medians of 5): Add 197 -> 235
+// ns/key at 1e6 and 227 -> 291 at 1e7, TestHashes on AVX2 17.3 -> 23.2
+// and 23.3 -> 41.6; bought with ToBloom's exact twin and fewer counters
+// per key (above).
+//
+// Two goroutines (BenchmarkAddHash and BenchmarkAddUint64s against
+// their Parallel twins, fresh keys): throughput 1.89x one goroutine at
+// n = 1e7 for single-key Add and 1.66x for batches, but 1.22x and 1.03x
+// at 1e6. The VM's two cores hand a cache line to each other in 50-200
+// ns (a ping-pong round trip took 95-400 ns), so once both write a 5 MB
+// filter that would otherwise stay cached, every line the other core
+// wrote last is fetched from it; at 1e7 misses go to DRAM either way and
+// the cores overlap them. Remove, Test and their parallel forms are in
+// bench_test.go.
 package counting
