@@ -52,19 +52,45 @@ func (f *Filter) cells(h uint64, s *cellSet) []uint64 {
 	return f.line(h)
 }
 
-// probe returns where counter i < k of a key lives when k <= 8, given g =
-// h * asm.BlockedMul: its word in the key's line and its bit offset there.
-// For k <= 8 asm.BlockedMask sets one bit in each of k words, words
-// s+i (mod 8) for i < k with s = (g >> 13) & 7, bit (g >> (58 - 6w)) & 63
-// of word w; so every counter has a chunk, and a word, of its own. A
-// fixed trip count over i instead of walking the mask's set bits: the
-// walk's exits depend on s and mispredicted about twice a key, and its
-// 800-byte cellSet was zeroed on every call. Add went from 94 to 48
-// ns/key with the filter in L1 (n = 1e4, AMD EPYC Zen 3).
-func (f *Filter) probe(g uint64, i uint32) (word, shift uint64) {
-	w := (g>>13 + uint64(i)) & 7
-	word, shift = asm.CountingPlace(g>>(58-6*w)&63, f.wide)
-	return w*f.chunkWords + word, shift
+// fastK is the largest k of the probe loop: the first two rounds of
+// asm.BlockedMask. Larger k walk the mask (cells).
+const fastK = 16
+
+// rounds holds the multiplier chain of asm.BlockedMask's first two
+// rounds for a hash h: g0 = h * asm.BlockedMul, g1 = g0 * asm.BlockedMul.
+type rounds struct{ g0, g1 uint64 }
+
+func roundsOf(h uint64) rounds {
+	g0 := h * asm.BlockedMul
+	return rounds{g0, g0 * asm.BlockedMul}
+}
+
+// probe returns where counter i < k <= fastK of a key lives: its word in
+// the key's line and its bit offset there, and whether it is fresh, that
+// is not the counter of an earlier i. Probe i sets, in word w = (s+i) & 7
+// with s = (g0 >> 13) & 7, bit (g >> (58 - 6w)) & 63 with g = g0 for i <
+// 8 and g1 above: asm.BlockedMask's rounds, whose full round covers all
+// eight words and whose last round the k%8 words from s on. Probe i >= 8
+// repeats probe i-8's counter when both rounds pick the same bit of w
+// (blocked sets that bit once, so it counts once); counters of one round
+// sit in different chunks, so in different words.
+//
+// A fixed trip count instead of walking the mask's set bits: the walk's
+// exits depend on s and mispredicted about twice a key, and its 800-byte
+// cellSet was zeroed on every call. Add went from 94 to 31 ns/key with
+// the filter in L1 (k = 6, AMD EPYC Zen 3).
+func (f *Filter) probe(r rounds, i uint32) (word, shift uint64, fresh bool) {
+	w := (r.g0>>13 + uint64(i)) & 7
+	at := 58 - 6*w
+	b := r.g0 >> at & 63
+	fresh = true
+	if i >= 8 {
+		b1 := r.g1 >> at & 63
+		fresh = b1 != b
+		b = b1
+	}
+	word, shift = asm.CountingPlace(b, f.wide)
+	return w*f.chunkWords + word, shift, fresh
 }
 
 // nonzeroBit is 1 if counter value c is nonzero, else 0, without a
@@ -98,14 +124,14 @@ func (f *Filter) decrement(p *uint64, m, old uint64) {
 	}
 }
 
-// loadFew loads the k <= 8 words holding the counters of the key with g
-// = h * asm.BlockedMul into old, for RemoveHash's check and CASes. (Add
-// loads each word just before its CAS: loading all of them first
-// measured slower, 156 against 82 ns/key at n = 1e6.)
-func (f *Filter) loadFew(ln []uint64, g uint64, old *[8]uint64) {
+// loadFew loads the k <= fastK words holding the counters of a key into
+// old, for RemoveHash's check and CASes. (Add loads each word just before
+// its CAS: loading all of them first measured slower, 156 against 82
+// ns/key at n = 1e6.)
+func (f *Filter) loadFew(ln []uint64, r rounds, old *[fastK]uint64) {
 	for i := range f.k {
-		w, _ := f.probe(g, i)
-		old[i&7] = load(&ln[w])
+		w, _, _ := f.probe(r, i)
+		old[i%fastK] = load(&ln[w])
 	}
 }
 
@@ -116,11 +142,12 @@ func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
 // counters (a bit blocked sets twice counts once), one CAS per touched
 // word.
 func (f *Filter) AddHash(h uint64) {
-	if f.k <= 8 {
-		ln, g := f.line(h), h*asm.BlockedMul
+	if f.k <= fastK {
+		ln, r := f.line(h), roundsOf(h)
 		for i := range f.k {
-			w, sh := f.probe(g, i)
-			f.increment(&ln[w], 1<<sh, load(&ln[w]))
+			if w, sh, fresh := f.probe(r, i); fresh {
+				f.increment(&ln[w], 1<<sh, load(&ln[w]))
+			}
 		}
 		runtime.KeepAlive(f.storage)
 		return
@@ -143,11 +170,12 @@ func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.Ha
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
 	present := true
-	if f.k <= 8 {
-		ln, g := f.line(h), h*asm.BlockedMul
+	if f.k <= fastK {
+		ln, r := f.line(h), roundsOf(h)
 		for i := range f.k {
-			w, sh := f.probe(g, i)
-			present = f.increment(&ln[w], 1<<sh, load(&ln[w])) && present
+			if w, sh, fresh := f.probe(r, i); fresh {
+				present = f.increment(&ln[w], 1<<sh, load(&ln[w])) && present
+			}
 		}
 		runtime.KeepAlive(f.storage)
 		return present
@@ -166,15 +194,15 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 // is not (unless it was removed, or a key never added was removed).
 func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, f.seed)) }
 
-// TestHash is Test of a hash: all of its counters are nonzero. For k <= 8
-// it loads every counter without a branch; above, it stops at the first
-// zero counter.
+// TestHash is Test of a hash: all of its counters are nonzero. For k <=
+// 16 it loads every counter without a branch; above, it stops at the
+// first zero counter.
 func (f *Filter) TestHash(h uint64) bool {
 	ln := f.line(h)
-	if f.k <= 8 {
-		g, present := h*asm.BlockedMul, uint64(1)
+	if f.k <= fastK {
+		r, present := roundsOf(h), uint64(1)
 		for i := range f.k {
-			w, sh := f.probe(g, i)
+			w, sh, _ := f.probe(r, i)
 			present &= f.nonzeroBit(load(&ln[w]) >> sh & f.counter)
 		}
 		runtime.KeepAlive(f.storage)
@@ -203,18 +231,19 @@ func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(engine.HashSeed(k
 
 // RemoveHash is Remove of a hash.
 func (f *Filter) RemoveHash(h uint64) bool {
-	if f.k <= 8 {
-		ln, g, present := f.line(h), h*asm.BlockedMul, uint64(1)
-		var old [8]uint64
-		f.loadFew(ln, g, &old)
+	if f.k <= fastK {
+		ln, r, present := f.line(h), roundsOf(h), uint64(1)
+		var old [fastK]uint64
+		f.loadFew(ln, r, &old)
 		for i := range f.k {
-			_, sh := f.probe(g, i)
-			present &= f.nonzeroBit(old[i&7] >> sh & f.counter)
+			_, sh, _ := f.probe(r, i)
+			present &= f.nonzeroBit(old[i%fastK] >> sh & f.counter)
 		}
 		if present != 0 {
 			for i := range f.k {
-				w, sh := f.probe(g, i)
-				f.decrement(&ln[w], 1<<sh, old[i&7])
+				if w, sh, fresh := f.probe(r, i); fresh {
+					f.decrement(&ln[w], 1<<sh, old[i%fastK])
+				}
 			}
 		}
 		runtime.KeepAlive(f.storage)
@@ -247,10 +276,10 @@ func (f *Filter) Count(key []byte) uint32 { return f.CountHash(engine.HashSeed(k
 func (f *Filter) CountHash(h uint64) uint32 {
 	ln := f.line(h)
 	least := f.counter
-	if f.k <= 8 {
-		g := h * asm.BlockedMul
+	if f.k <= fastK {
+		r := roundsOf(h)
 		for i := range f.k {
-			w, sh := f.probe(g, i)
+			w, sh, _ := f.probe(r, i)
 			least = min(least, load(&ln[w])>>sh&f.counter)
 		}
 		runtime.KeepAlive(f.storage)
