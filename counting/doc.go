@@ -61,12 +61,17 @@
 // per key (above).
 //
 // Two goroutines (BenchmarkAddHash and BenchmarkAddUint64s against
-// their Parallel twins, fresh keys): throughput 1.89x one goroutine at
-// n = 1e7 for single-key Add and 1.66x for batches, but 1.22x and 1.03x
-// at 1e6. The VM's two cores hand a cache line to each other in 50-200
-// ns (a ping-pong round trip took 95-400 ns), so once both write a 5 MB
-// filter that would otherwise stay cached, every line the other core
-// wrote last is fetched from it; at 1e7 misses go to DRAM either way and
-// the cores overlap them. Remove, Test and their parallel forms are in
-// bench_test.go.
+// their Parallel twins, fresh keys; six alternating runs, median of the
+// per-run ratios): at n = 1e7 throughput is 1.94x one goroutine for
+// single-key Add (runs 1.61-2.32x) and 1.89x for batches (1.57-2.14x).
+// At 1e6 it is 1.45x (0.91-3.34x) and 0.95x (0.80-2.23x): both cores
+// write the same 5 MB of lines, which one core alone keeps in its cache,
+// so a line the other core wrote last must move between them first. On
+// this VM that move is slow and varies with where the host places the two
+// vCPUs: a ping-pong of one line took 79-119 ns a round trip in some runs
+// and 459-477 ns in others, and the batch Add on one goroutine took 41 to
+// 128 ns/key against 75 to 96 on two. Prefetching the lines for write
+// (PREFETCHW, tried in a prototype) sped one goroutine up but not the
+// pair. At 1e7 misses go to DRAM either way and the cores overlap them.
+// Remove, Test and their parallel forms are in bench_test.go.
 package counting
