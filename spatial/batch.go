@@ -1,9 +1,12 @@
 package spatial
 
 import (
+	"math/bits"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
 )
 
 // hashChunk is how many keys the key forms hash at a time into a stack
@@ -57,16 +60,55 @@ func (f *Filter) CheckUint64s(ks []uint64, out []uint16) int {
 	return hits
 }
 
-// InsertHashes inserts every hash into area. Inserting raises cells by
-// compare-and-swap one probe at a time (AVX2 has no scatter), so this is
-// the scalar loop without the per-key area check.
+// insertGroup is how many keys a batch insert touches ahead of their
+// CASes: a locked CAS waits for every earlier load, so raising one key's
+// cells at a time serializes their cache misses, while plain loads of a
+// group's cells first let the misses overlap.
+const insertGroup = 16
+
+// insertBatch raises the cells of every hash to area, a group at a time
+// after touching the group's cells, and adds the batch to the statistics
+// once: with many goroutines inserting, per-key updates of the shared
+// counters would bounce their cache lines.
+func (f *Filter) insertBatch(hs []uint64, area uint32) {
+	var coll, self uint64
+	n := uint64(len(hs))
+	for len(hs) > 0 {
+		g := min(len(hs), insertGroup)
+		if f.touch(hs[:g]) == 1<<31 {
+			runtime.Gosched() // never taken in practice; keeps the loads live
+		}
+		for _, h := range hs[:g] {
+			c, s := f.raiseAll(h, area)
+			coll, self = coll+c, self+s
+		}
+		hs = hs[g:]
+	}
+	f.count(area, n, coll, self)
+}
+
+// touch loads the word of every cell of every hash and returns them ORed.
+func (f *Filter) touch(hs []uint64) uint32 {
+	var acc uint32
+	for _, h := range hs {
+		delta := bits.RotateLeft64(h, 32)
+		for range f.k {
+			w, _ := f.locate(engine.Reduce(h, f.m))
+			acc |= atomic.LoadUint32(w)
+			h += delta
+		}
+	}
+	return acc
+}
+
+// InsertHashes inserts every hash into area. Cells are raised by
+// compare-and-swap one probe at a time (AVX2 has no scatter), after a
+// pass of plain loads over each group of 16 keys' cells.
 func (f *Filter) InsertHashes(hs []uint64, area int) error {
 	if area < 1 || area > f.areas {
 		return f.areaErr(area)
 	}
-	for _, h := range hs {
-		f.insertHash(h, uint32(area))
-	}
+	f.insertBatch(hs, uint32(area))
 	runtime.KeepAlive(f.storage)
 	return nil
 }
@@ -76,8 +118,14 @@ func (f *Filter) InsertKeys(keys [][]byte, area int) error {
 	if area < 1 || area > f.areas {
 		return f.areaErr(area)
 	}
-	for _, key := range keys {
-		f.insertHash(f.Hash(key), uint32(area))
+	var buf [hashChunk]uint64
+	for len(keys) > 0 {
+		c := min(len(keys), hashChunk)
+		for i, key := range keys[:c] {
+			buf[i] = f.Hash(key)
+		}
+		f.insertBatch(buf[:c], uint32(area))
+		keys = keys[c:]
 	}
 	runtime.KeepAlive(f.storage)
 	return nil
@@ -92,9 +140,7 @@ func (f *Filter) InsertUint64s(ks []uint64, area int) error {
 	for len(ks) > 0 {
 		c := min(len(ks), hashChunk)
 		asm.HashUint64s(buf[:c], ks[:c], f.seed)
-		for _, h := range buf[:c] {
-			f.insertHash(h, uint32(area))
-		}
+		f.insertBatch(buf[:c], uint32(area))
 		ks = ks[c:]
 	}
 	runtime.KeepAlive(f.storage)

@@ -169,8 +169,14 @@ func (f *Filter) InsertHash(h uint64, area int) error {
 }
 
 func (f *Filter) insertHash(h uint64, area uint32) {
+	coll, self := f.raiseAll(h, area)
+	f.count(area, 1, coll, self)
+}
+
+// raiseAll raises h's k cells to area and returns how many already held
+// a label (collisions) and how many held area itself (self-collisions).
+func (f *Filter) raiseAll(h uint64, area uint32) (coll, self uint64) {
 	delta := bits.RotateLeft64(h, 32)
-	var self, coll uint64
 	for range f.k {
 		old := f.raise(engine.Reduce(h, f.m), area)
 		if old != 0 {
@@ -181,7 +187,12 @@ func (f *Filter) insertHash(h uint64, area uint32) {
 		}
 		h += delta
 	}
-	f.members[area].Add(1)
+	return coll, self
+}
+
+// count adds n members of area and their collisions to the statistics.
+func (f *Filter) count(area uint32, n, coll, self uint64) {
+	f.members[area].Add(n)
 	if coll != 0 {
 		f.collisions.Add(coll)
 		if self != 0 {
