@@ -57,8 +57,9 @@ func (f *Filter) cells(h uint64, s *cellSet) []uint64 {
 const fastK = 16
 
 // rounds holds the multiplier chain of asm.BlockedMask's first two
-// rounds for a hash h: g0 = h * asm.BlockedMul, g1 = g0 * asm.BlockedMul.
-type rounds struct{ g0, g1 uint64 }
+// rounds for a hash h: g0 = h * asm.BlockedMul and g1 = g0 *
+// asm.BlockedMul.
+type rounds [2]uint64
 
 func roundsOf(h uint64) rounds {
 	g0 := h * asm.BlockedMul
@@ -66,31 +67,29 @@ func roundsOf(h uint64) rounds {
 }
 
 // probe returns where counter i < k <= fastK of a key lives: its word in
-// the key's line and its bit offset there, and whether it is fresh, that
-// is not the counter of an earlier i. Probe i sets, in word w = (s+i) & 7
+// the key's line and its bit offset there. Probe i sets, in word w = (s+i) & 7
 // with s = (g0 >> 13) & 7, bit (g >> (58 - 6w)) & 63 with g = g0 for i <
 // 8 and g1 above: asm.BlockedMask's rounds, whose full round covers all
 // eight words and whose last round the k%8 words from s on. Probe i >= 8
 // repeats probe i-8's counter when both rounds pick the same bit of w
-// (blocked sets that bit once, so it counts once); counters of one round
+// (blocked sets that bit once, so it counts once: see repeat); counters of one round
 // sit in different chunks, so in different words.
 //
 // A fixed trip count instead of walking the mask's set bits: the walk's
 // exits depend on s and mispredicted about twice a key, and its 800-byte
 // cellSet was zeroed on every call. Add went from 94 to 31 ns/key with
 // the filter in L1 (k = 6, AMD EPYC Zen 3).
-func (f *Filter) probe(r rounds, i uint32) (word, shift uint64, fresh bool) {
-	w := (r.g0>>13 + uint64(i)) & 7
-	at := 58 - 6*w
-	b := r.g0 >> at & 63
-	fresh = true
-	if i >= 8 {
-		b1 := r.g1 >> at & 63
-		fresh = b1 != b
-		b = b1
-	}
-	word, shift = asm.CountingPlace(b, f.wide)
-	return w*f.chunkWords + word, shift, fresh
+func (f *Filter) probe(r rounds, i uint32) (word, shift uint64) {
+	w := (r[0]>>13 + uint64(i)) & 7
+	word, shift = asm.CountingPlace(r[i>>3&1]>>(58-6*w)&63, f.wide)
+	return w*f.chunkWords + word, shift
+}
+
+// repeat reports whether probe i is the counter of probe i-8: both rounds
+// picked the same bit of the word.
+func repeat(r rounds, i uint32) bool {
+	at := 58 - 6*((r[0]>>13+uint64(i))&7)
+	return i >= 8 && (r[0]^r[1])>>at&63 == 0
 }
 
 // nonzeroBit is 1 if counter value c is nonzero, else 0, without a
@@ -124,17 +123,6 @@ func (f *Filter) decrement(p *uint64, m, old uint64) {
 	}
 }
 
-// loadFew loads the k <= fastK words holding the counters of a key into
-// old, for RemoveHash's check and CASes. (Add loads each word just before
-// its CAS: loading all of them first measured slower, 156 against 82
-// ns/key at n = 1e6.)
-func (f *Filter) loadFew(ln []uint64, r rounds, old *[fastK]uint64) {
-	for i := range f.k {
-		w, _, _ := f.probe(r, i)
-		old[i%fastK] = load(&ln[w])
-	}
-}
-
 // Add inserts key.
 func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
 
@@ -145,7 +133,8 @@ func (f *Filter) AddHash(h uint64) {
 	if f.k <= fastK {
 		ln, r := f.line(h), roundsOf(h)
 		for i := range f.k {
-			if w, sh, fresh := f.probe(r, i); fresh {
+			if !repeat(r, i) {
+				w, sh := f.probe(r, i)
 				f.increment(&ln[w], 1<<sh, load(&ln[w]))
 			}
 		}
@@ -173,7 +162,8 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 	if f.k <= fastK {
 		ln, r := f.line(h), roundsOf(h)
 		for i := range f.k {
-			if w, sh, fresh := f.probe(r, i); fresh {
+			if !repeat(r, i) {
+				w, sh := f.probe(r, i)
 				present = f.increment(&ln[w], 1<<sh, load(&ln[w])) && present
 			}
 		}
@@ -202,7 +192,7 @@ func (f *Filter) TestHash(h uint64) bool {
 	if f.k <= fastK {
 		r, present := roundsOf(h), uint64(1)
 		for i := range f.k {
-			w, sh, _ := f.probe(r, i)
+			w, sh := f.probe(r, i)
 			present &= f.nonzeroBit(load(&ln[w]) >> sh & f.counter)
 		}
 		runtime.KeepAlive(f.storage)
@@ -233,16 +223,15 @@ func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(engine.HashSeed(k
 func (f *Filter) RemoveHash(h uint64) bool {
 	if f.k <= fastK {
 		ln, r, present := f.line(h), roundsOf(h), uint64(1)
-		var old [fastK]uint64
-		f.loadFew(ln, r, &old)
 		for i := range f.k {
-			_, sh, _ := f.probe(r, i)
-			present &= f.nonzeroBit(old[i%fastK] >> sh & f.counter)
+			w, sh := f.probe(r, i)
+			present &= f.nonzeroBit(load(&ln[w]) >> sh & f.counter)
 		}
 		if present != 0 {
 			for i := range f.k {
-				if w, sh, fresh := f.probe(r, i); fresh {
-					f.decrement(&ln[w], 1<<sh, old[i%fastK])
+				if !repeat(r, i) {
+					w, sh := f.probe(r, i)
+					f.decrement(&ln[w], 1<<sh, load(&ln[w]))
 				}
 			}
 		}
@@ -279,7 +268,7 @@ func (f *Filter) CountHash(h uint64) uint32 {
 	if f.k <= fastK {
 		r := roundsOf(h)
 		for i := range f.k {
-			w, sh, _ := f.probe(r, i)
+			w, sh := f.probe(r, i)
 			least = min(least, load(&ln[w])>>sh&f.counter)
 		}
 		runtime.KeepAlive(f.storage)
