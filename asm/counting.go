@@ -59,6 +59,40 @@ func CountingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 	return countingTestHashes(words, lines, k, wide, hs, out[:len(hs)])
 }
 
+// CountingPrefetch asks for the lines of every hash of hs in the counting
+// filter words (lines lines; wide selects 8-bit counters, else 4-bit) to
+// be brought into the cache ahead of their updates; it changes nothing.
+// A locked CAS waits for every earlier load, so a batch that updates key
+// after key serializes the keys' cache misses unless their lines were
+// requested first. words must hold at least lines*CountingLineWords(wide)
+// words.
+func CountingPrefetch(words []uint64, lines uint64, wide bool, hs []uint64) {
+	if lines == 0 || uint64(len(words))/CountingLineWords(wide) < lines {
+		panic("asm: CountingPrefetch bad filter geometry")
+	}
+	countingPrefetch(words, lines, wide, hs)
+}
+
+// prefetchSink keeps countingPrefetchGeneric's loads from being dead.
+var prefetchSink atomic.Uint64
+
+// countingPrefetchGeneric is the specification of the prefetch: it loads
+// one word of each cache line of each hash's line (Go has no portable
+// prefetch instruction) and has no effect on the filter.
+func countingPrefetchGeneric(words []uint64, lines uint64, wide bool, hs []uint64) {
+	lineWords := CountingLineWords(wide)
+	var acc uint64
+	for _, h := range hs {
+		line := words[BlockedLine(h, lines)*lineWords:][:lineWords]
+		for c := uint64(0); c < lineWords; c += 8 {
+			acc |= atomic.LoadUint64(&line[c])
+		}
+	}
+	if acc == 1<<63 {
+		prefetchSink.Store(acc)
+	}
+}
+
 // countingTestHashesGeneric is the specification of the batch test.
 func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	lineWords, chunkWords := CountingLineWords(wide), CountingChunkWords(wide)

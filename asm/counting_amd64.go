@@ -16,3 +16,16 @@ func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 	}
 	return countingTest4AVX2(&words[0], lines, uint64(k), hs, out)
 }
+
+// countingPrefetch dispatches the prefetch once per call: the BMI2
+// kernels at both vector levels.
+func countingPrefetch(words []uint64, lines uint64, wide bool, hs []uint64) {
+	switch {
+	case len(hs) == 0 || level == Generic:
+		countingPrefetchGeneric(words, lines, wide, hs)
+	case wide:
+		countingPrefetch8BMI2(&words[0], lines, hs)
+	default:
+		countingPrefetch4BMI2(&words[0], lines, hs)
+	}
+}

@@ -1634,3 +1634,55 @@ countingTest8AVX512_done:
 	MOVQ SI, ret+72(FP)
 	VZEROUPPER
 	RET
+
+// func countingPrefetch4BMI2(words *uint64, lines uint64, hs []uint64)
+// Requires: BMI2, MMX+
+TEXT ·countingPrefetch4BMI2(SB), NOSPLIT, $0-40
+	MOVQ hs_base+16(FP), AX
+	MOVQ hs_len+24(FP), CX
+
+countingPrefetch4BMI2_loop:
+	TESTQ      CX, CX
+	JZ         countingPrefetch4BMI2_done
+	MOVQ       (AX), DX
+	MULXQ      lines+8(FP), DX, BX
+	SHLQ       $0x08, BX
+	ADDQ       words+0(FP), BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	PREFETCHT0 128(BX)
+	PREFETCHT0 192(BX)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        countingPrefetch4BMI2_loop
+
+countingPrefetch4BMI2_done:
+	RET
+
+// func countingPrefetch8BMI2(words *uint64, lines uint64, hs []uint64)
+// Requires: BMI2, MMX+
+TEXT ·countingPrefetch8BMI2(SB), NOSPLIT, $0-40
+	MOVQ hs_base+16(FP), AX
+	MOVQ hs_len+24(FP), CX
+
+countingPrefetch8BMI2_loop:
+	TESTQ      CX, CX
+	JZ         countingPrefetch8BMI2_done
+	MOVQ       (AX), DX
+	MULXQ      lines+8(FP), DX, BX
+	SHLQ       $0x09, BX
+	ADDQ       words+0(FP), BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	PREFETCHT0 128(BX)
+	PREFETCHT0 192(BX)
+	PREFETCHT0 256(BX)
+	PREFETCHT0 320(BX)
+	PREFETCHT0 384(BX)
+	PREFETCHT0 448(BX)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        countingPrefetch8BMI2_loop
+
+countingPrefetch8BMI2_done:
+	RET

@@ -5,3 +5,7 @@ package asm
 func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	return countingTestHashesGeneric(words, lines, k, wide, hs, out)
 }
+
+func countingPrefetch(words []uint64, lines uint64, wide bool, hs []uint64) {
+	countingPrefetchGeneric(words, lines, wide, hs)
+}

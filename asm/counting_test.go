@@ -106,3 +106,42 @@ func FuzzCountingTest(f *testing.F) {
 		}
 	})
 }
+
+// CountingPrefetch changes nothing at any level, for both widths, hashes
+// on the first and last lines and batch sizes around the group sizes,
+// without allocating; bad geometry panics. (A prefetch cannot fault, so
+// its address arithmetic is checked where it is shared: the line pointer
+// of the test kernels, bit-identical to Generic above.)
+func TestCountingPrefetch(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(5, 6))
+		for _, wide := range []bool{false, true} {
+			for _, lines := range []uint64{1, 3, 1000} {
+				words := countingFilter(r, lines, 6, wide, 200)
+				want := slices.Clone(words)
+				for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 100} {
+					hs := make([]uint64, n)
+					for i := range hs {
+						hs[i] = r.Uint64()
+					}
+					if n > 1 {
+						hs[0], hs[1] = 0, ^uint64(0)
+					}
+					CountingPrefetch(words, lines, wide, hs)
+					if !slices.Equal(words, want) {
+						t.Fatalf("%v: prefetch of %d hashes changed the filter", Current(), n)
+					}
+					if a := testing.AllocsPerRun(5, func() { CountingPrefetch(words, lines, wide, hs) }); a != 0 {
+						t.Errorf("%v allocates %.1f times", Current(), a)
+					}
+				}
+			}
+		}
+		defer func() {
+			if recover() == nil {
+				t.Error("prefetch over fewer words than lines need did not panic")
+			}
+		}()
+		CountingPrefetch(make([]uint64, 31), 1, false, []uint64{1})
+	})
+}

@@ -11,36 +11,28 @@ import (
 // in a buffer on the stack.
 const chunk = 256
 
-// group is how many keys AddHashes and RemoveHashes touch ahead of their
-// CASes. A locked CAS waits for every earlier load, so one key at a time
-// serializes the cache misses; loading a word of group lines first lets
-// those misses overlap and the CASes then hit the cache.
-const group = 16
+// ahead is how many keys ahead AddHashes and RemoveHashes request a
+// key's line (asm.CountingPrefetch): a locked CAS waits for every earlier
+// load, so updating key after key serializes their cache misses unless
+// the lines were requested first.
+const ahead = 8
 
-// touch loads one word of each cache line of each hash's line and
-// returns them ORed, so the loads are not dead code.
-func (f *Filter) touch(hs []uint64) uint64 {
-	var acc uint64
-	for _, h := range hs {
-		ln := f.line(h)
-		for c := 0; c < len(ln); c += 8 {
-			acc |= load(&ln[c])
-		}
+// prefetchAhead requests the line of hs[i+ahead], or at i = 0 the lines
+// of the first ahead keys.
+func (f *Filter) prefetchAhead(hs []uint64, i int) {
+	switch {
+	case i == 0:
+		asm.CountingPrefetch(f.words, f.lines, f.wide, hs[:min(len(hs), ahead+1)])
+	case i+ahead < len(hs):
+		asm.CountingPrefetch(f.words, f.lines, f.wide, hs[i+ahead:i+ahead+1])
 	}
-	return acc
 }
 
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) {
-	for len(hs) > 0 {
-		m := min(len(hs), group)
-		if f.touch(hs[:m]) == 1<<63 {
-			runtime.Gosched() // never taken in practice; keeps the loads live
-		}
-		for _, h := range hs[:m] {
-			f.AddHash(h)
-		}
-		hs = hs[m:]
+	for i, h := range hs {
+		f.prefetchAhead(hs, i)
+		f.AddHash(h)
 	}
 }
 
@@ -61,9 +53,7 @@ func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	n := 0
 	for i, h := range hs {
-		if i%group == 0 && f.touch(hs[i:min(len(hs), i+group)]) == 1<<63 {
-			runtime.Gosched()
-		}
+		f.prefetchAhead(hs, i)
 		out[i] = f.RemoveHash(h)
 		if out[i] {
 			n++

@@ -1,6 +1,7 @@
 // Command counting generates the counting filter's batch test kernels,
 // asm.countingTest{4,8}{AVX2,AVX512}, twins of
-// asm.countingTestHashesGeneric for 4-bit and 8-bit counters (the layout
+// asm.countingTestHashesGeneric for 4-bit and 8-bit counters, and the
+// prefetch of batch updates, asm.countingPrefetch{4,8}BMI2 (the layout
 // is documented in asm/counting.go: a line of 8 chunks, chunk w holding
 // the 64 counters of blocked mask word w).
 //
@@ -50,6 +51,9 @@ func main() {
 	for _, wide := range []bool{false, true} {
 		kernel(avx2{wide})
 		kernel(avx512{wide})
+	}
+	for _, wide := range []bool{false, true} {
+		prefetch(wide)
 	}
 	Generate()
 }
@@ -137,8 +141,8 @@ func kernel(v isa) {
 	CMPQ(n, U8(prefetchAhead))
 	JBE(LabelRef(name + "_tail"))
 	{
-		ptr := linePtr(v, Mem{Base: hsPtr, Disp: 8 * prefetchAhead})
-		for c := range lineBytes(v) / 64 {
+		ptr := linePtr(v.wide(), Mem{Base: hsPtr, Disp: 8 * prefetchAhead})
+		for c := range lineBytes(v.wide()) / 64 {
 			PREFETCHT0(Mem{Base: ptr, Disp: 64 * c})
 		}
 	}
@@ -163,20 +167,46 @@ func kernel(v isa) {
 	RET()
 }
 
-func lineBytes(v isa) int {
-	if v.wide() {
+// prefetch emits countingPrefetch{4,8}BMI2, the amd64 twin of
+// countingPrefetchGeneric: PREFETCHT0 of every cache line of each hash's
+// line, with no other effect. Scalar code (MULX for the line), so both
+// vector levels run it.
+func prefetch(wide bool) {
+	name := map[bool]string{false: "countingPrefetch4BMI2", true: "countingPrefetch8BMI2"}[wide]
+	TEXT(name, NOSPLIT, "func(words *uint64, lines uint64, hs []uint64)")
+	Pragma("noescape")
+	Doc(name + " is countingPrefetchGeneric issuing PREFETCHT0 instead of loads.")
+	hsPtr, n := GP64(), GP64()
+	Load(Param("hs").Base(), hsPtr)
+	Load(Param("hs").Len(), n)
+	Label(name + "_loop")
+	TESTQ(n, n)
+	JZ(LabelRef(name + "_done"))
+	ptr := linePtr(wide, Mem{Base: hsPtr})
+	for c := range lineBytes(wide) / 64 {
+		PREFETCHT0(Mem{Base: ptr, Disp: 64 * c})
+	}
+	ADDQ(U8(8), hsPtr)
+	DECQ(n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	RET()
+}
+
+func lineBytes(wide bool) int {
+	if wide {
 		return 512
 	}
 	return 256
 }
 
 // linePtr returns the address of the line of the hash at h.
-func linePtr(v isa, h Mem) reg.GPVirtual {
+func linePtr(wide bool, h Mem) reg.GPVirtual {
 	MOVQ(h, reg.RDX)
 	low, ptr := GP64(), GP64()
 	MULXQ(paramAddr("lines"), low, ptr)
 	shift := 8
-	if v.wide() {
+	if wide {
 		shift = 9
 	}
 	SHLQ(U8(shift), ptr)
@@ -186,7 +216,7 @@ func linePtr(v isa, h Mem) reg.GPVirtual {
 
 // key tests the hash at hsPtr, writes out[0] and adds the answer to hits.
 func key(label string, v isa, zm Mem, hsPtr, outPtr, hits reg.GPVirtual) {
-	ptr := linePtr(v, Mem{Base: hsPtr})
+	ptr := linePtr(v.wide(), Mem{Base: hsPtr})
 	t, u := GP64(), GP64()
 	for w := range 8 {
 		v.zeroMask(ptr, w, t, u)
