@@ -68,16 +68,17 @@
 //
 // Two goroutines (BenchmarkAddHash and BenchmarkAddUint64s against
 // their Parallel twins, fresh keys; six alternating runs, median of the
-// per-run ratios): at n = 1e7 throughput is 1.94x one goroutine for
-// single-key Add (runs 1.61-2.32x) and 1.89x for batches (1.57-2.14x).
-// At 1e6 it is 1.45x (0.91-3.34x) and 0.95x (0.80-2.23x): both cores
+// per-run ratios): at n = 1e7 throughput is 2.06x one goroutine for
+// single-key Add (runs 1.92-2.44x) and 2.02x for batches (1.93-2.08x).
+// At 1e6 it is 1.33x (0.64-3.09x) and 1.40x (1.05-1.82x): both cores
 // write the same 5 MB of lines, which one core alone keeps in its cache,
 // so a line the other core wrote last must move between them first. On
 // this VM that move is slow and varies with where the host places the two
 // vCPUs: a ping-pong of one line took 79-119 ns a round trip in some runs
-// and 459-477 ns in others, and the batch Add on one goroutine took 41 to
-// 128 ns/key against 75 to 96 on two. Prefetching the lines for write
-// (PREFETCHW, tried in a prototype) sped one goroutine up but not the
-// pair. At 1e7 misses go to DRAM either way and the cores overlap them.
-// Remove, Test and their parallel forms are in bench_test.go.
+// and 459-477 ns in others. In a prototype of the batch Add (6 CAS over
+// 4 lines of a 5 MB array, lines requested 8 keys ahead), PREFETCHW,
+// which asks for the line already owned, took two goroutines from 77-87
+// to 27-53 ns/key against PREFETCHT0, but one goroutine from 47 to 58;
+// Go's assembler has no PREFETCHW, so it is not used. At 1e7 misses go
+// to DRAM either way and the cores overlap them.
 package counting
