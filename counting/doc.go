@@ -77,8 +77,9 @@
 // vCPUs: a ping-pong of one line took 79-119 ns a round trip in some runs
 // and 459-477 ns in others. In a prototype of the batch Add (6 CAS over
 // 4 lines of a 5 MB array, lines requested 8 keys ahead), PREFETCHW,
-// which asks for the line already owned, took two goroutines from 77-87
-// to 27-53 ns/key against PREFETCHT0, but one goroutine from 47 to 58;
+// which asks for the line already owned, took two goroutines to 27-53
+// ns/key where PREFETCHT0 took 28-87 (three runs of four above 77), but
+// one goroutine from 48 to 58 (medians of 4);
 // Go's assembler has no PREFETCHW, so it is not used. At 1e7 misses go
 // to DRAM either way and the cores overlap them.
 package counting
