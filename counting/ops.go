@@ -67,13 +67,13 @@ func roundsOf(h uint64) rounds {
 }
 
 // probe returns where counter i < k <= fastK of a key lives: its word in
-// the key's line and its bit offset there. Probe i sets, in word w = (s+i) & 7
-// with s = (g0 >> 13) & 7, bit (g >> (58 - 6w)) & 63 with g = g0 for i <
-// 8 and g1 above: asm.BlockedMask's rounds, whose full round covers all
-// eight words and whose last round the k%8 words from s on. Probe i >= 8
-// repeats probe i-8's counter when both rounds pick the same bit of w
-// (blocked sets that bit once, so it counts once: see repeat); counters of one round
-// sit in different chunks, so in different words.
+// the key's line and its bit offset there. Probe i sets, in word w =
+// (s+i) & 7 with s = (g0 >> 13) & 7, bit (g >> (58 - 6w)) & 63 with g =
+// g0 for i < 8 and g1 above: asm.BlockedMask's rounds, whose full round
+// covers all eight words and whose last round the k%8 words from s on.
+// Probe i >= 8 repeats probe i-8's counter when both rounds pick the same
+// bit of w (blocked sets that bit once, so it counts once: see repeat);
+// counters of one round sit in different chunks, so in different words.
 //
 // A fixed trip count instead of walking the mask's set bits: the walk's
 // exits depend on s and mispredicted about twice a key, and its 800-byte
@@ -92,34 +92,43 @@ func repeat(r rounds, i uint32) bool {
 	return i >= 8 && (r[0]^r[1])>>at&63 == 0
 }
 
-// nonzeroBit is 1 if counter value c is nonzero, else 0, without a
-// branch.
-func (f *Filter) nonzeroBit(c uint64) uint64 { return (c + f.counter) >> (f.topShift + 1) }
+// allNonzero reports whether every counter of the key with rounds r
+// (k <= fastK) in its line ln is nonzero, loading all of them without a
+// branch: (c + max) >> width is 1 for a nonzero counter c.
+func (f *Filter) allNonzero(ln []uint64, r rounds) bool {
+	present := uint64(1)
+	for i := range f.k {
+		w, sh := f.probe(r, i)
+		present &= (load(&ln[w])>>sh&f.counter + f.counter) >> (f.topShift + 1)
+	}
+	return present != 0
+}
 
 // increment adds one to every counter of *p marked in m that is below its
-// maximum, in one CAS, and reports whether all of them were nonzero
-// before. old is a recent load of *p: the first CAS tries it.
-func (f *Filter) increment(p *uint64, m, old uint64) bool {
+// maximum, in one CAS, and returns the marks of those that were zero
+// before (a mask, not a bool, so callers OR it without a branch: whether
+// a fresh key's counter was zero is a coin toss the predictor loses).
+func (f *Filter) increment(p *uint64, m uint64) (wasZero uint64) {
 	for {
+		old := load(p)
 		inc := m &^ f.saturated(old)
 		if inc == 0 || atomic.CompareAndSwapUint64(p, old, old+inc) {
-			return m&^f.nonzero(old) == 0
+			return m &^ f.nonzero(old)
 		}
-		old = load(p)
 	}
 }
 
 // decrement subtracts one from every counter of *p marked in m that is
 // neither saturated nor zero, in one CAS. Skipping zero counters keeps a
 // racing misuse (removing keys never added) from borrowing into a
-// neighbour. old is a recent load of *p: the first CAS tries it.
-func (f *Filter) decrement(p *uint64, m, old uint64) {
+// neighbour.
+func (f *Filter) decrement(p *uint64, m uint64) {
 	for {
+		old := load(p)
 		dec := m &^ f.saturated(old) & f.nonzero(old)
 		if dec == 0 || atomic.CompareAndSwapUint64(p, old, old-dec) {
 			return
 		}
-		old = load(p)
 	}
 }
 
@@ -128,26 +137,22 @@ func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
 
 // AddHash inserts a key by its hash: one increment of each of its
 // counters (a bit blocked sets twice counts once), one CAS per touched
-// word.
+// word. It is TestAndAddHash without the answer; for k <= fastK its own
+// loop drops the answer's work, 8% of batch Add (108 against 117 ns/key
+// at n = 1e6, medians of 4, alternating binaries).
 func (f *Filter) AddHash(h uint64) {
 	if f.k <= fastK {
 		ln, r := f.line(h), roundsOf(h)
 		for i := range f.k {
 			if !repeat(r, i) {
 				w, sh := f.probe(r, i)
-				f.increment(&ln[w], 1<<sh, load(&ln[w]))
+				f.increment(&ln[w], 1<<sh)
 			}
 		}
 		runtime.KeepAlive(f.storage)
 		return
 	}
-	var s cellSet
-	ln := f.cells(h, &s)
-	for i := range s.n {
-		p := &ln[s.idx[i]]
-		f.increment(p, s.m[i], load(p))
-	}
-	runtime.KeepAlive(f.storage)
+	f.TestAndAddHash(h)
 }
 
 // TestAndAdd inserts key and reports whether all its counters were
@@ -158,26 +163,25 @@ func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.Ha
 
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
-	present := true
+	var missing uint64
 	if f.k <= fastK {
 		ln, r := f.line(h), roundsOf(h)
 		for i := range f.k {
 			if !repeat(r, i) {
 				w, sh := f.probe(r, i)
-				present = f.increment(&ln[w], 1<<sh, load(&ln[w])) && present
+				missing |= f.increment(&ln[w], 1<<sh)
 			}
 		}
 		runtime.KeepAlive(f.storage)
-		return present
+		return missing == 0
 	}
 	var s cellSet
 	ln := f.cells(h, &s)
 	for i := range s.n {
-		p := &ln[s.idx[i]]
-		present = f.increment(p, s.m[i], load(p)) && present
+		missing |= f.increment(&ln[s.idx[i]], s.m[i])
 	}
 	runtime.KeepAlive(f.storage)
-	return present
+	return missing == 0
 }
 
 // Test reports whether key may be in the filter: false means it certainly
@@ -190,13 +194,9 @@ func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, 
 func (f *Filter) TestHash(h uint64) bool {
 	ln := f.line(h)
 	if f.k <= fastK {
-		r, present := roundsOf(h), uint64(1)
-		for i := range f.k {
-			w, sh := f.probe(r, i)
-			present &= f.nonzeroBit(load(&ln[w]) >> sh & f.counter)
-		}
+		present := f.allNonzero(ln, roundsOf(h))
 		runtime.KeepAlive(f.storage)
-		return present != 0
+		return present
 	}
 	for w, m := range asm.BlockedMask(h, f.k) {
 		for ; m != 0; m &= m - 1 {
@@ -222,21 +222,18 @@ func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(engine.HashSeed(k
 // RemoveHash is Remove of a hash.
 func (f *Filter) RemoveHash(h uint64) bool {
 	if f.k <= fastK {
-		ln, r, present := f.line(h), roundsOf(h), uint64(1)
-		for i := range f.k {
-			w, sh := f.probe(r, i)
-			present &= f.nonzeroBit(load(&ln[w]) >> sh & f.counter)
-		}
-		if present != 0 {
+		ln, r := f.line(h), roundsOf(h)
+		present := f.allNonzero(ln, r)
+		if present {
 			for i := range f.k {
 				if !repeat(r, i) {
 					w, sh := f.probe(r, i)
-					f.decrement(&ln[w], 1<<sh, load(&ln[w]))
+					f.decrement(&ln[w], 1<<sh)
 				}
 			}
 		}
 		runtime.KeepAlive(f.storage)
-		return present != 0
+		return present
 	}
 	var s cellSet
 	ln := f.cells(h, &s)
@@ -249,8 +246,7 @@ func (f *Filter) RemoveHash(h uint64) bool {
 		return false
 	}
 	for i := range s.n {
-		p := &ln[s.idx[i]]
-		f.decrement(p, s.m[i], load(p))
+		f.decrement(&ln[s.idx[i]], s.m[i])
 	}
 	runtime.KeepAlive(f.storage)
 	return true
