@@ -13,6 +13,13 @@ func Hash(key []byte) uint64 { return xxh3.Hash(key) }
 // Hash(key).
 func HashSeed(key []byte, seed uint64) uint64 { return xxh3.HashSeed(key, seed) }
 
+// HashString returns Hash of the bytes of s. It neither copies s nor
+// allocates, whatever its length, where f.Test([]byte(s)) may.
+func HashString(s string) uint64 { return xxh3.HashString(s) }
+
+// HashStringSeed returns HashSeed of the bytes of s without copying them.
+func HashStringSeed(s string, seed uint64) uint64 { return xxh3.HashStringSeed(s, seed) }
+
 // XXH3 constants for 4..8-byte inputs: bytes 8..23 of the default secret
 // folded together, and the rrmxmx multiplier (XXH3 specification).
 const (

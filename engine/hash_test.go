@@ -61,3 +61,28 @@ func TestReduce(t *testing.T) {
 		}
 	}
 }
+
+// TestHashStringMatchesBytes checks that the string forms hash exactly the
+// bytes, and without allocating, at every length XXH3 treats differently
+// (0..16, 17..128, 129..240, longer, and past a 1024-byte stripe block).
+func TestHashStringMatchesBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	buf := make([]byte, 4096)
+	for i := range buf {
+		buf[i] = byte(rng.Uint32())
+	}
+	for _, n := range []int{0, 1, 3, 4, 8, 9, 16, 17, 32, 33, 128, 129, 240, 241, 1024, 1025, 4096} {
+		s := string(buf[:n])
+		for _, seed := range []uint64{0, 1, 0x0123456789abcdef} {
+			if got, want := HashStringSeed(s, seed), HashSeed(buf[:n], seed); got != want {
+				t.Fatalf("HashStringSeed of %d bytes, seed %#x = %#x, want %#x", n, seed, got, want)
+			}
+		}
+		if HashString(s) != Hash(buf[:n]) {
+			t.Fatalf("HashString of %d bytes differs from Hash", n)
+		}
+		if a := testing.AllocsPerRun(10, func() { _ = HashStringSeed(s, 7) }); a != 0 {
+			t.Fatalf("HashStringSeed of %d bytes allocates %v times", n, a)
+		}
+	}
+}
