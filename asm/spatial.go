@@ -1,8 +1,10 @@
 package asm
 
 import (
-	"encoding/binary"
 	"math/bits"
+	"unsafe"
+
+	"github.com/filterengine/filterengine/engine"
 )
 
 // SpatialPad is the number of bytes a spatial cell array must extend past
@@ -17,9 +19,17 @@ const SpatialPad = 4
 // cells holds m cells of 1 << cellLog bits each, packed little-endian
 // (cellLog 2: two 4-bit cells per byte, the lower-numbered cell in the
 // low nibble; 3: bytes; 4: 16-bit little-endian words), followed by at
-// least SpatialPad bytes; out must be at least as long as hs. Probe i of
-// hash h is cell SpatialProbe(h, i, m). The AVX2 and AVX-512 kernels
-// handle m < 2^32 cells; larger arrays use the generic loop.
+// least SpatialPad bytes, and starts 4-byte aligned (engine storage is
+// 64-byte aligned); out must be at least as long as hs. Probe i of hash h
+// is cell SpatialProbe(h, i, m). The AVX2 and AVX-512 kernels handle
+// m < 2^32 cells; larger arrays use the generic loop.
+//
+// Other goroutines may raise cells concurrently with 32-bit
+// compare-and-swap on the aligned words: the generic loop (and with it
+// every tail the SIMD kernels leave) reads each cell's aligned word
+// atomically, and the gathers' 4-byte loads see every cell's bits from
+// one store, since no cell straddles an aligned word and x86 loads are
+// not torn within a cache line.
 func SpatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	if len(out) < len(hs) {
 		panic("asm: SpatialCheckHashes out shorter than hashes")
@@ -29,6 +39,9 @@ func SpatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uin
 	}
 	if m == 0 || k == 0 || len(cells) < SpatialPad || m > uint64(len(cells)-SpatialPad)*8>>cellLog {
 		panic("asm: SpatialCheckHashes cell array smaller than m cells plus padding")
+	}
+	if uintptr(unsafe.Pointer(unsafe.SliceData(cells)))%4 != 0 {
+		panic("asm: SpatialCheckHashes cell array not 4-byte aligned")
 	}
 	return spatialCheckHashes(cells, m, k, cellLog, hs, out[:len(hs)])
 }
@@ -45,9 +58,13 @@ func SpatialProbe(h uint64, i uint32, m uint64) uint64 {
 // spatialCheckHashesGeneric is the specification of the batch Check. Cell
 // p starts at bit b = p << cellLog; its value is the little-endian 4 bytes
 // at byte b>>3, shifted right by b&7 (0, or 4 for the odd 4-bit cells),
-// masked to the cell width.
+// masked to the cell width. A cell never straddles an aligned 32-bit
+// word, so that is also the aligned word b>>5 shifted right by b&31,
+// which is how this loop reads it: one atomic load per probe, safe beside
+// writers that raise cells by CAS (see SpatialCheckHashes).
 func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	mask := uint32(1)<<(1<<cellLog) - 1
+	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(cells))), len(cells)/4)
 	hits := 0
 	for j, h := range hs {
 		delta := bits.RotateLeft64(h, 32)
@@ -55,7 +72,7 @@ func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, cellLog uint, h
 		for i := uint32(0); i < k; i++ {
 			hi, _ := bits.Mul64(h, m)
 			bit := hi << cellLog
-			v := binary.LittleEndian.Uint32(cells[bit>>3:]) >> (bit & 7) & mask
+			v := engine.LoadLE32(&words[bit>>5]) >> (bit & 31) & mask
 			least = min(least, v)
 			if least == 0 {
 				break

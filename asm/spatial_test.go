@@ -3,6 +3,7 @@ package asm
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // spatialCellLogs are the cell widths of SpatialCheckHashes (4, 8 and 16
@@ -12,10 +13,17 @@ var spatialCellLogs = []struct {
 	areas   int
 }{{2, 15}, {3, 255}, {4, 65535}}
 
-// spatialArrayForTest returns a zeroed array for m cells of 1<<cellLog
-// bits plus padding.
+// spatialArrayForTest returns a zeroed, 4-byte aligned array for m cells
+// of 1<<cellLog bits plus padding.
 func spatialArrayForTest(m uint64, cellLog uint) []byte {
-	return make([]byte, (m<<cellLog+7)/8+SpatialPad)
+	return alignedBytesForTest((m<<cellLog+7)/8 + SpatialPad)
+}
+
+// alignedBytesForTest returns n zero bytes starting 4-byte aligned, as
+// engine storage is (a small make([]byte) may start at any byte).
+func alignedBytesForTest(n uint64) []byte {
+	w := make([]uint32, (n+3)/4+1)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), n)
 }
 
 // putSpatialCell writes v into cell p, one byte at a time, independently
@@ -160,7 +168,8 @@ func TestSpatialCheckHashesAllocs(t *testing.T) {
 }
 
 // TestSpatialCheckHashesBounds: an array one byte short of m cells plus
-// padding, or a cell width other than 4, 8 or 16 bits, is refused. For
+// padding, one not 4-byte aligned, or a cell width other than 4, 8 or 16
+// bits, is refused. For
 // odd m of 4-bit cells the last cell's byte is shared with nothing, so
 // (m+1)/2 bytes hold m cells.
 func TestSpatialCheckHashesBounds(t *testing.T) {
@@ -174,16 +183,22 @@ func TestSpatialCheckHashesBounds(t *testing.T) {
 		cellLog uint
 		bytes   int
 	}{{13, 2, 7}, {14, 2, 7}, {1, 2, 1}, {13, 3, 13}, {13, 4, 26}} {
-		if refused(make([]byte, c.bytes+SpatialPad), c.m, c.cellLog) {
+		if refused(alignedBytesForTest(uint64(c.bytes+SpatialPad)), c.m, c.cellLog) {
 			t.Errorf("m=%d cellLog=%d: %d bytes plus padding refused", c.m, c.cellLog, c.bytes)
 		}
-		if !refused(make([]byte, c.bytes+SpatialPad-1), c.m, c.cellLog) {
+		if !refused(alignedBytesForTest(uint64(c.bytes+SpatialPad-1)), c.m, c.cellLog) {
 			t.Errorf("m=%d cellLog=%d: %d bytes plus padding less one accepted", c.m, c.cellLog, c.bytes)
 		}
 	}
 	for _, cellLog := range []uint{0, 1, 5} {
-		if !refused(make([]byte, 64), 8, cellLog) {
+		if !refused(alignedBytesForTest(64), 8, cellLog) {
 			t.Errorf("cellLog %d accepted", cellLog)
+		}
+	}
+	// The atomic word loads of the generic loop need 4-byte alignment.
+	for off := 1; off < 4; off++ {
+		if !refused(alignedBytesForTest(64)[off:], 8, 3) {
+			t.Errorf("cell array at byte offset %d accepted", off)
 		}
 	}
 }

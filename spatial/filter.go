@@ -208,18 +208,10 @@ func (f *Filter) locate(p uint64) (*uint32, uint) {
 	return &f.words[bit>>5], uint(bit & 31)
 }
 
-func loadLE(w *uint32) uint32 {
-	v := atomic.LoadUint32(w)
-	if bigEndian {
-		v = bits.ReverseBytes32(v)
-	}
-	return v
-}
-
 // cell returns the label in cell p.
 func (f *Filter) cell(p uint64) uint32 {
 	w, sh := f.locate(p)
-	return loadLE(w) >> sh & f.mask
+	return engine.LoadLE32(w) >> sh & f.mask
 }
 
 // raise sets cell p to max(cell, area) with compare-and-swap and returns
@@ -229,18 +221,12 @@ func (f *Filter) raise(p uint64, area uint32) uint32 {
 	mask := f.mask
 	for {
 		raw := atomic.LoadUint32(w)
-		old := raw
-		if bigEndian {
-			old = bits.ReverseBytes32(raw)
-		}
+		old := engine.SwapLE32(raw)
 		v := old >> sh & mask
 		if v >= area {
 			return v
 		}
-		next := old&^(mask<<sh) | area<<sh
-		if bigEndian {
-			next = bits.ReverseBytes32(next)
-		}
+		next := engine.SwapLE32(old&^(mask<<sh) | area<<sh)
 		if atomic.CompareAndSwapUint32(w, raw, next) {
 			return v
 		}
@@ -260,7 +246,7 @@ func (f *Filter) CheckHash(h uint64) int {
 	least := uint32(MaxAreas)
 	for range f.k {
 		bit := engine.Reduce(h, m) << cellLog
-		least = min(least, loadLE(&words[bit>>5])>>(bit&31)&mask)
+		least = min(least, engine.LoadLE32(&words[bit>>5])>>(bit&31)&mask)
 		if least == 0 {
 			break
 		}

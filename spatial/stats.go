@@ -7,6 +7,8 @@ import (
 	"math"
 	"runtime"
 	"strings"
+
+	"github.com/filterengine/filterengine/engine"
 )
 
 // AreaStats are libSBF's per-area statistics; "a priori" figures come from
@@ -73,7 +75,7 @@ func (f *Filter) histogram() []uint64 {
 	width := uint(1) << f.cellLog
 	full := f.m / per
 	for i := range full {
-		v := loadLE(&f.words[i])
+		v := engine.LoadLE32(&f.words[i])
 		for range per {
 			hist[v&mask]++
 			v >>= width
