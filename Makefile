@@ -3,43 +3,63 @@ SHELL := /bin/bash
 # `make test` (everything CI checks). .ci/run calls `make test`.
 
 GO      ?= go
-# Kernel levels this CPU and build can run, lowest first (generic avx2 ...).
+# Every kernel level, and those this CPU and build can run, lowest first.
+LEVELS  := generic avx2 avx512
 KERNELS := $(shell $(GO) run ./internal/kernels 2>/dev/null)
 BEST    := $(lastword $(KERNELS))
+# Every run of the suite executes: go test's cache would otherwise serve a
+# level from an earlier run (CI shares this machine's build cache), and
+# before each package read the level inside a test (kerneltest.
+# RequireKernel) it served every level after the first from the first.
+GOTEST  := $(GO) test -count=1
 FUZZTIME ?= 30s
 BENCHFLAGS ?=
 
-.PHONY: test vet test-default test-kernels test-purego test-race test-bench test-gen \
+.PHONY: test vet tidy test-default test-kernels test-purego test-race test-bench test-gen \
         generate check-generate bench bench-go fuzz
 
-test: vet check-generate test-default test-kernels test-purego test-race test-bench test-gen
+test: vet tidy check-generate test-default test-kernels test-purego test-race test-bench test-gen
 
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags purego ./...
 	GOARCH=arm64 $(GO) vet ./...
 
-# The default build must select the best kernel the CPU has, and prove it.
-test-default:
-	FILTERENGINE_REQUIRE_KERNEL=$(BEST) $(GO) test ./...
+# go.mod and go.sum of all three modules are exactly what the code needs.
+tidy:
+	$(GO) mod tidy -diff
+	cd bench && $(GO) mod tidy -diff
+	cd gen && $(GO) mod tidy -diff
 
-# Every lower level, capped by FILTERENGINE_KERNEL and required to run.
+# The default build must select the best kernel the CPU has, and prove it
+# in every package (TestKernel).
+test-default:
+	@echo "== kernel $(BEST) (default selection; levels here: $(KERNELS))"
+	FILTERENGINE_REQUIRE_KERNEL=$(BEST) $(GOTEST) ./...
+
+# Every lower level, capped by FILTERENGINE_KERNEL and required to run; a
+# level the CPU lacks is named as skipped.
 test-kernels:
 	@set -e; for k in $(filter-out $(BEST),$(KERNELS)); do \
 		echo "== kernel $$k"; \
-		FILTERENGINE_KERNEL=$$k FILTERENGINE_REQUIRE_KERNEL=$$k $(GO) test ./...; \
+		FILTERENGINE_KERNEL=$$k FILTERENGINE_REQUIRE_KERNEL=$$k $(GOTEST) ./...; \
 	done
+	@for k in $(filter-out $(KERNELS),$(LEVELS)); do \
+		echo "== kernel $$k: SKIPPED, this CPU or build cannot run it"; done
 
 # No assembly at all.
 test-purego:
-	FILTERENGINE_REQUIRE_KERNEL=generic $(GO) test -tags purego ./...
+	@echo "== purego (no assembly)"
+	FILTERENGINE_REQUIRE_KERNEL=generic $(GOTEST) -tags purego ./...
 
-# The concurrent paths (tests named *Concurrent*) under the race detector.
+# The concurrent paths (tests named *Concurrent*) under the race detector;
+# each runs every kernel level in-process (kerneltest.ForEachLevel).
 test-race:
-	$(GO) test -race -run 'Concurrent' ./...
+	@echo "== race ($(KERNELS))"
+	$(GOTEST) -race -run 'Concurrent' ./...
 
 test-bench:
-	cd bench && $(GO) vet ./... && $(GO) test ./...
+	cd bench && $(GO) vet ./... && $(GOTEST) ./...
 
 test-gen:
 	cd gen && $(GO) vet ./...

@@ -3,7 +3,6 @@ package classic
 import (
 	"encoding/binary"
 	"errors"
-	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 // keyBytes is the 8 little-endian bytes of k, the byte form of a uint64 key.
@@ -329,33 +329,53 @@ func TestAbove32Bits(t *testing.T) {
 	}
 }
 
+// TestAddConcurrent adds disjoint keys from eight goroutines, half one at
+// a time and half in AddHashesConcurrent batches of every tail length,
+// each testing its keys with TestConcurrent right after; then no key is
+// lost. At every kernel level, under -race in make test.
 func TestAddConcurrent(t *testing.T) {
-	const goroutines, per = 8, 20_000
-	f, err := New(goroutines*per, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range per {
-				key := keyBytes(uint64(g*per + i))
-				f.AddConcurrent(key)
-				if !f.TestConcurrent(key) {
-					t.Errorf("goroutine %d: key %d missing right after its add", g, i)
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
+		const goroutines, per = 8, 20_000
+		f, err := New(goroutines*per, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Go(func() {
+				if g%2 == 1 {
+					hs := make([]uint64, per)
+					for i := range hs {
+						hs[i] = engine.Hash(keyBytes(uint64(g*per + i)))
+					}
+					for _, b := range kerneltest.Batches(hs) {
+						f.AddHashesConcurrent(b)
+					}
+					for i := range per {
+						if !f.TestConcurrent(keyBytes(uint64(g*per + i))) {
+							t.Errorf("goroutine %d: key %d missing after its batch add", g, i)
+							return
+						}
+					}
 					return
 				}
-			}
-		}()
-	}
-	wg.Wait()
-	for i := range goroutines * per {
-		if !f.Test(keyBytes(uint64(i))) {
-			t.Fatalf("key %d lost by concurrent adds", i)
+				for i := range per {
+					key := keyBytes(uint64(g*per + i))
+					f.AddConcurrent(key)
+					if !f.TestConcurrent(key) {
+						t.Errorf("goroutine %d: key %d missing right after its add", g, i)
+						return
+					}
+				}
+			})
 		}
-	}
+		wg.Wait()
+		for i := range goroutines * per {
+			if !f.Test(keyBytes(uint64(i))) {
+				t.Fatalf("key %d lost by concurrent adds", i)
+			}
+		}
+	})
 }
 
 func TestBatchAllocs(t *testing.T) {

@@ -3,12 +3,20 @@ package shifting
 import (
 	"sync"
 	"testing"
+
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 // TestConcurrentAdd runs writers and readers of the lock-free methods at
 // once (run under -race by make test) and then checks for false
-// negatives.
+// negatives, at every kernel level. Shifting's concurrent forms are
+// single-key (each pair's two bits are separate atomic ORs), so there is
+// no batch tail to cover.
 func TestConcurrentAdd(t *testing.T) {
+	kerneltest.ForEachLevel(t, testConcurrentAdd)
+}
+
+func testConcurrentAdd(t *testing.T) {
 	for _, second := range []bool{false, true} {
 		f, err := NewMK(1<<14, 6) // small: many pairs straddle words shared between goroutines
 		if second {

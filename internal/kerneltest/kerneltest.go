@@ -3,10 +3,38 @@
 package kerneltest
 
 import (
+	"os"
 	"testing"
 
 	"github.com/filterengine/filterengine/asm"
 )
+
+// EnvRequireKernel names the kernel a test run must have selected. make
+// test sets it beside FILTERENGINE_KERNEL so a run that claims a level
+// proves it, package by package.
+const EnvRequireKernel = "FILTERENGINE_REQUIRE_KERNEL"
+
+// RequireKernel fails t unless the kernel selected at start-up is the one
+// EnvRequireKernel names (it skips when the variable is unset). Each
+// package's TestKernel calls it. Reading both variables inside a test
+// also puts them in go test's cache key: the level is chosen during
+// package initialisation, before the test log starts, so without this a
+// run at another level would be served from the cache.
+func RequireKernel(t *testing.T) {
+	t.Helper()
+	capped := os.Getenv(asm.EnvKernel)
+	want, ok := os.LookupEnv(EnvRequireKernel)
+	if !ok || want == "" {
+		t.Skipf("%s not set; kernel in use: %s (%s=%q)", EnvRequireKernel, asm.Kernel(), asm.EnvKernel, capped)
+	}
+	l, err := asm.ParseLevel(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asm.Current() != l {
+		t.Fatalf("%s=%s but the kernel in use is %s (%s=%q)", EnvRequireKernel, want, asm.Kernel(), asm.EnvKernel, capped)
+	}
+}
 
 // ForEachLevel runs f as a subtest named after each kernel level this CPU
 // and build can run, with every kernel switched to that level.

@@ -1,0 +1,10 @@
+package counting
+
+import (
+	"testing"
+
+	"github.com/filterengine/filterengine/internal/kerneltest"
+)
+
+// TestKernel proves the run used the kernel make test asked for.
+func TestKernel(t *testing.T) { kerneltest.RequireKernel(t) }
