@@ -77,8 +77,8 @@
 // Batch tests run in the asm.ShiftingTest kernels: per vector of hashes
 // the multiply-high reductions (two 32x32 products when m < 2^32, four
 // above), one VPGATHERQQ of unaligned words per pair and VPSRLVQ by
-// p mod 8 (AVX2, 4 keys; AVX-512, 8 keys — generated, not yet executed on
-// hardware).
+// p mod 8 (AVX2, 4 keys; AVX-512, 8 keys), bit-identical to the generic
+// loop at every level (tested on AVX2 and AVX-512 hardware).
 //
 // # Speed
 //
