@@ -335,7 +335,7 @@ func TestAbove32Bits(t *testing.T) {
 // lost. At every kernel level, under -race in make test.
 func TestAddConcurrent(t *testing.T) {
 	kerneltest.ForEachLevel(t, func(t *testing.T) {
-		const goroutines, per = 8, 20_000
+		const goroutines, per = 8, 5_000
 		f, err := New(goroutines*per, 0.01)
 		if err != nil {
 			t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 func TestInsertConcurrent(t *testing.T) {
 	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for _, areas := range []int{12, 100, 300} {
-			const perArea = 200
+			const perArea = 100 // 1, 7, 9, 15, 17, 33 and a tail of 18
 			f := mustNew(t, uint64(areas*perArea), areas, 0.05)
 			seq := mustNew(t, uint64(areas*perArea), areas, 0.05)
 			var wg sync.WaitGroup
