@@ -222,25 +222,32 @@ func validate(data []byte, tail int, cfg Config) (*Mapped, error) {
 }
 
 // Open maps the file at path (OpenEnvelope) and builds a filter from it
-// with decode, which validates the family's parameters and takes its
-// words from the source: every family's Open.
-func Open[T any](path string, opts []Option, decode func(Header, Source) (T, error)) (T, error) {
+// with decode, a family's decoder method, which validates its parameters
+// and takes its words from the source: every family's Open is
+// engine.Open(path, opts, (*Filter).decodeSource).
+func Open[T any](path string, opts []Option, decode func(*T, Header, Source) error) (*T, error) {
 	m, err := OpenEnvelope(path, opts...)
 	if err != nil {
-		var zero T
-		return zero, err
+		return nil, err
 	}
 	defer m.release()
-	return decode(m.Header, m.Source())
+	return build(m, decode)
 }
 
 // View builds a filter over data with decode (ViewEnvelope): every
 // family's View.
-func View[T any](data []byte, opts []Option, decode func(Header, Source) (T, error)) (T, error) {
+func View[T any](data []byte, opts []Option, decode func(*T, Header, Source) error) (*T, error) {
 	m, err := ViewEnvelope(data, opts...)
 	if err != nil {
-		var zero T
-		return zero, err
+		return nil, err
 	}
-	return decode(m.Header, m.Source())
+	return build(m, decode)
+}
+
+func build[T any](m *Mapped, decode func(*T, Header, Source) error) (*T, error) {
+	f := new(T)
+	if err := decode(f, m.Header, m.Source()); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
