@@ -87,3 +87,14 @@ func TestOpenViewWriteFileMultiplicity(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteFileConcurrent(t *testing.T) {
+	filetest.RunConcurrentSave(t, filetest.Concurrent[*Filter]{
+		New:       func(n uint64) (*Filter, error) { return New(n, 0.01) },
+		AddKey:    (*Filter).AddConcurrent,
+		WriteFile: (*Filter).WriteFile,
+		Open:      func(p string) (*Filter, error) { return Open(p) },
+		Test:      (*Filter).Test,
+		Close:     (*Filter).Close,
+	})
+}
