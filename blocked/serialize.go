@@ -36,12 +36,12 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 // truncated or foreign bytes give an error wrapping engine.ErrFormat and
 // leave f unchanged.
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, f.decode)
+	return engine.Unmarshal(data, f.decodeCopy)
 }
 
 // ReadFrom reads one envelope from r and replaces f by its filter.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, f.decode)
+	return engine.ReadFrom(r, f.decodeCopy)
 }
 
 // Decode returns the filter encoded in data; opts choose its storage.
@@ -63,18 +63,25 @@ func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
 }
 
 func (f *Filter) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error { return f.decodeOpts(h, payload, opts) }
+	return func(h engine.Header, payload []byte) error {
+		return f.decode(h, engine.CopySource(payload), engine.Apply(opts).HugePages)
+	}
 }
 
-func (f *Filter) decode(h engine.Header, payload []byte) error {
+// decodeCopy is UnmarshalBinary's and ReadFrom's decoder: the filter keeps
+// huge pages if it had them.
+func (f *Filter) decodeCopy(h engine.Header, payload []byte) error {
 	mode := engine.HugePagesAuto
 	if f.storage != nil && f.storage.HugePages() {
 		mode = engine.HugePagesAlways
 	}
-	return f.decodeOpts(h, payload, []engine.Option{engine.WithHugePages(mode)})
+	return f.decode(h, engine.CopySource(payload), mode)
 }
 
-func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
+// decode replaces f by the filter of header h whose words come from src
+// (copied, or used in place by Open and View); mode places a copy.
+func (f *Filter) decode(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
+	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyBlocked, formatVersion, 2); err != nil {
 		return err
 	}
@@ -88,12 +95,10 @@ func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Optio
 	if uint64(len(payload)) != m/8 {
 		return engine.Errorf("blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
 	}
-	c := engine.Apply(opts)
-	s, err := engine.NewStorage(m/64, c.HugePages)
+	s, err := src.Storage(0, m/8, m/64, mode)
 	if err != nil {
 		return err
 	}
-	engine.CopyWords(s.Words(), payload)
 	*f = *newFilter(s, m/LineBits, uint32(k), h.Seed)
 	return nil
 }

@@ -43,6 +43,13 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
+	return f.decodeSource(h, engine.CopySource(payload))
+}
+
+// decodeSource replaces f by the filter of header h whose words come from
+// src: copied, or used in place by Open and View.
+func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyClassic, formatVersion, 2); err != nil {
 		return err
 	}
@@ -53,11 +60,10 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	if uint64(len(payload)) != 8*wordsFor(m) {
 		return engine.Errorf("classic: %d payload bytes for m = %d, want %d", len(payload), m, 8*wordsFor(m))
 	}
-	st, err := engine.NewStorage(wordsFor(m), engine.HugePagesAuto)
+	st, err := src.Storage(0, 8*wordsFor(m), wordsFor(m), engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
-	engine.CopyWords(st.Words(), payload)
 	if err := checkWords(st.Words(), m); err != nil {
 		_ = st.Close()
 		return err

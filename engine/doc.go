@@ -8,4 +8,24 @@
 // 64-bit hash, so AddHash/TestHash take pre-hashed keys and batch kernels
 // work on []uint64 hashes. HashUint64(k) equals Hash of the 8 little-endian
 // bytes of k, so an integer key and its bytes land in the same place.
+//
+// Saved filters: every family writes the same envelope (a 128-byte
+// checksummed header, then the payload at a 64-byte offset) through
+// MarshalBinary, WriteTo and WriteFile, and reads it back three ways:
+//
+//   - Decode, Read, UnmarshalBinary and ReadFrom copy the payload into new
+//     memory, always verifying the checksum.
+//   - Open(path) maps the file copy-on-write and uses the payload in
+//     place: a few system calls plus, unless WithoutChecksum, one checksum
+//     pass over the file; writes go to private pages and never reach the
+//     file. Close unmaps. Off Linux the file is read instead.
+//   - View(data) uses a caller's bytes in place when the payload is
+//     8-byte aligned, and copies them otherwise.
+//
+// Truncated, corrupted (unless WithoutChecksum) and foreign files are
+// errors at Open, never faults later; a file another process truncates
+// while it is open is the one case that can fault, as for every mapping.
+// WriteFile saves atomically (temporary file, fsync, rename, directory
+// fsync), so a crash leaves the old file or the new one, whole; words are
+// read atomically, so a family's concurrent writers may run during it.
 package engine

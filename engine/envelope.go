@@ -95,11 +95,16 @@ func payloadChecksum(parts [][]byte) (uint64, uint64) {
 }
 
 func encodeHeader(h Header, parts [][]byte) ([HeaderSize]byte, error) {
+	sum, n := payloadChecksum(parts)
+	return encodeHeaderSum(h, sum, n)
+}
+
+// encodeHeaderSum encodes h for a payload of n bytes with checksum sum.
+func encodeHeaderSum(h Header, sum, n uint64) ([HeaderSize]byte, error) {
 	var b [HeaderSize]byte
 	if len(h.Params) > MaxParams {
 		return b, fmt.Errorf("filterengine: %d envelope parameters, at most %d", len(h.Params), MaxParams)
 	}
-	sum, n := payloadChecksum(parts)
 	copy(b[0:8], magic[:])
 	binary.LittleEndian.PutUint16(b[8:], h.Version)
 	binary.LittleEndian.PutUint16(b[10:], uint16(h.Family))

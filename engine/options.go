@@ -28,7 +28,9 @@ const HugePageThreshold = 16 << 20
 type Config struct {
 	Seed      uint64
 	HugePages HugePageMode
-	family    []any
+	// SkipChecksum is set by WithoutChecksum.
+	SkipChecksum bool
+	family       []any
 }
 
 // WithSeed sets the hash seed; filters combine or compare only with
@@ -37,6 +39,18 @@ func WithSeed(seed uint64) Option { return func(c *Config) { c.Seed = seed } }
 
 // WithHugePages chooses the storage of the bit array.
 func WithHugePages(mode HugePageMode) Option { return func(c *Config) { c.HugePages = mode } }
+
+// WithoutChecksum makes Open and View skip the payload checksum. The header
+// (its own checksum, family, version, parameters and the payload length
+// against the file size) is still checked, so a truncated or foreign file
+// is still an error; a corrupted payload byte is not, and answers from
+// it may be wrong (never a fault). Verifying reads every byte of the
+// file once, at about memory speed; skipping it makes Open cost a few
+// system calls whatever the size, and leaves the pages on disk until
+// keys touch them. Use it where the bytes were verified elsewhere (a
+// checksummed store, a file this process wrote). Decode and Read always
+// verify.
+func WithoutChecksum() Option { return func(c *Config) { c.SkipChecksum = true } }
 
 // FamilyOption wraps a family-specific setting; the family reads it back
 // from Config.Family.

@@ -43,6 +43,13 @@ func (a *Association) ReadFrom(r io.Reader) (int64, error) {
 }
 
 func (a *Association) decode(h engine.Header, payload []byte) error {
+	return a.decodeSource(h, engine.CopySource(payload))
+}
+
+// decodeSource replaces a by the filter of header h whose words come from
+// src: copied, or used in place by OpenAssociation and ViewAssociation.
+func (a *Association) decodeSource(h engine.Header, src engine.Source) error {
+	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyAssociation, associationVersion, 3); err != nil {
 		return err
 	}
@@ -59,11 +66,10 @@ func (a *Association) decode(h engine.Header, payload []byte) error {
 	if err := checkPaddingBytes(payload, m+WBar-2); err != nil {
 		return err
 	}
-	st, err := engine.NewStorage(padWords(m), engine.HugePagesAuto)
+	st, err := src.Storage(0, 8*padWords(m), padWords(m), engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
-	engine.CopyWords(st.Words(), payload)
 	*a = Association{st: st, m: m, k: uint32(k), seed: h.Seed}
 	return nil
 }

@@ -44,6 +44,13 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
+	return f.decodeSource(h, engine.CopySource(payload))
+}
+
+// decodeSource replaces f by the filter of header h whose words come from
+// src: copied, or used in place by Open and View.
+func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyShifting, membershipVersion, 4); err != nil {
 		return err
 	}
@@ -71,11 +78,10 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 			return err
 		}
 	}
-	st, err := engine.NewStorage(g.words(), engine.HugePagesAuto)
+	st, err := src.Storage(0, 8*g.words(), g.words(), engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
-	engine.CopyWords(st.Words(), payload)
 	g.st = st
 	*f = g
 	return nil

@@ -48,6 +48,14 @@ func (x *Multiplicity) ReadFrom(r io.Reader) (int64, error) {
 }
 
 func (x *Multiplicity) decode(h engine.Header, payload []byte) error {
+	return x.decodeSource(h, engine.CopySource(payload))
+}
+
+// decodeSource replaces x by the filter of header h whose words come from
+// src (copied, or used in place by OpenMultiplicity and
+// ViewMultiplicity); the counters are always copied.
+func (x *Multiplicity) decodeSource(h engine.Header, src engine.Source) error {
+	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyMultiplicity, multiplicityVersion, 5); err != nil {
 		return err
 	}
@@ -71,11 +79,10 @@ func (x *Multiplicity) decode(h engine.Header, payload []byte) error {
 	if err := checkPaddingBytes(payload[:wordBytes], last); err != nil {
 		return err
 	}
-	st, err := engine.NewStorage(padWords(m), engine.HugePagesAuto)
+	st, err := src.Storage(0, wordBytes, padWords(m), engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
-	engine.CopyWords(st.Words(), payload[:wordBytes])
 	g.st = st
 	if withCounters == 1 {
 		g.counts = append([]uint8(nil), payload[wordBytes:]...)

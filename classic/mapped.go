@@ -1,0 +1,29 @@
+package classic
+
+import (
+	"runtime"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// Open returns the filter saved in the file at path, mapped copy-on-write
+// and used in place (engine.Open: the checks, the cost, the one case that
+// can fault); writes never reach the file. Close unmaps it.
+func Open(path string, opts ...engine.Option) (*Filter, error) {
+	return engine.Open(path, opts, (*Filter).decodeSource)
+}
+
+// View returns the filter encoded in data, in place when its payload is
+// 8-byte aligned, else copied (engine.ViewEnvelope).
+func View(data []byte, opts ...engine.Option) (*Filter, error) {
+	return engine.View(data, opts, (*Filter).decodeSource)
+}
+
+// WriteFile saves the filter to path atomically (engine.WriteFile).
+// AddConcurrent may run meanwhile: every key whose add returned before
+// the save began is in the file (engine.WordsPart).
+func (f *Filter) WriteFile(path string) error {
+	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.st.Words()))
+	runtime.KeepAlive(f.st)
+	return err
+}

@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/zeebo/xxh3"
+)
+
+// Part is one piece of a payload that WriteFile saves: bytes as they are,
+// or words read one atomic load at a time.
+type Part struct {
+	bytes []byte
+	words []uint64
+}
+
+// BytesPart is a payload piece saved as it is; nothing may write it
+// during the save.
+func BytesPart(b []byte) Part { return Part{bytes: b} }
+
+// WordsPart is a payload piece of words saved little-endian, each read
+// with an atomic load, so writers that update words atomically (the
+// *Concurrent forms, counting's compare-and-swap) may run during the
+// save: the file then holds each word as it was at some moment of the
+// save, so every key whose add returned before the save began is in it,
+// and a key added or removed during it may be in it whole, in part or not
+// at all.
+func WordsPart(w []uint64) Part { return Part{words: w} }
+
+func (p Part) size() uint64 { return uint64(len(p.bytes)) + 8*uint64(len(p.words)) }
+
+// saveChunk is how many payload bytes WriteFile stages at a time.
+const saveChunk = 1 << 20
+
+// WriteFile saves one envelope of header h and the payload parts to path
+// atomically: it writes a temporary file in path's directory, syncs it
+// to disk, renames it over path and syncs the directory, so a crash at
+// any moment leaves path holding either its old content or the new one,
+// whole, and never a torn file. The payload is streamed through a 1 MiB
+// buffer (checksummed as written, the header written last), so saving
+// takes no second copy of a large filter. The file is created with mode
+// 0644 (before the umask); an error removes the temporary file.
+func WriteFile(path string, h Header, parts ...Part) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	var n uint64
+	for _, p := range parts {
+		n += p.size()
+	}
+	hdr, err := encodeHeaderSum(h, 0, n) // the checksum is written last
+	if err != nil {
+		return err
+	}
+	if _, err = tmp.Write(hdr[:]); err != nil {
+		return err
+	}
+	sum, err := streamParts(tmp, parts)
+	if err != nil {
+		return err
+	}
+	if hdr, err = encodeHeaderSum(h, sum, n); err != nil {
+		return err
+	}
+	if _, err = tmp.WriteAt(hdr[:], 0); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// streamParts writes the parts to f through one buffer and returns the
+// XXH3 of the bytes written.
+func streamParts(f *os.File, parts []Part) (uint64, error) {
+	h := xxh3.New()
+	buf := make([]byte, 0, saveChunk)
+	flush := func() error {
+		_, _ = h.Write(buf)
+		_, err := f.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	for _, p := range parts {
+		for b := p.bytes; len(b) > 0; {
+			c := min(len(b), saveChunk-len(buf))
+			buf, b = append(buf, b[:c]...), b[c:]
+			if len(buf) == saveChunk {
+				if err := flush(); err != nil {
+					return 0, err
+				}
+			}
+		}
+		for i := range p.words {
+			buf = binary.LittleEndian.AppendUint64(buf, atomic.LoadUint64(&p.words[i]))
+			if len(buf) == saveChunk {
+				if err := flush(); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return 0, err
+	}
+	return h.Sum64(), nil
+}
+
+// syncDir makes a rename in dir durable. Windows cannot sync a
+// directory; its rename is already atomic and the file was synced.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

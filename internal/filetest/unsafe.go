@@ -1,0 +1,7 @@
+package filetest
+
+import "unsafe"
+
+func unsafeBytes(w []uint64) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 8*len(w))
+}

@@ -1,0 +1,100 @@
+package shifting
+
+import (
+	"testing"
+
+	"github.com/filterengine/filterengine/internal/filetest"
+)
+
+func TestOpenViewWriteFile(t *testing.T) {
+	t.Run("one array", func(t *testing.T) {
+		filetest.RunMembership(t, func(n uint64) (*Filter, error) { return New(n, 0.01) }, Open, View)
+	})
+	t.Run("second array", func(t *testing.T) {
+		filetest.RunMembership(t, func(n uint64) (*Filter, error) { return New(n, 0.01, WithSecondArray()) }, Open, View)
+	})
+}
+
+func TestOpenViewWriteFileAssociation(t *testing.T) {
+	filetest.Run(t, filetest.Family[*Association]{
+		Build: func(t testing.TB, keys [][]byte) *Association {
+			a, err := NewAssociation(uint64(len(keys)), 0.01)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, k := range keys {
+				_ = a.Add(k, Sets(1+i%3))
+			}
+			return a
+		},
+		Answer: func(a *Association, keys [][]byte) []int {
+			out := make([]int, len(keys))
+			for i, k := range keys {
+				out[i] = int(a.Query(k))
+			}
+			return out
+		},
+		Write: func(a *Association, keys [][]byte) {
+			for _, k := range keys {
+				_ = a.Add(k, InBoth)
+			}
+		},
+		Marshal:   (*Association).MarshalBinary,
+		Decode:    func(d []byte) (*Association, error) { var a Association; return &a, a.UnmarshalBinary(d) },
+		WriteFile: (*Association).WriteFile,
+		Open:      OpenAssociation,
+		View:      ViewAssociation,
+		Close:     (*Association).Close,
+	})
+}
+
+func TestOpenViewWriteFileMultiplicity(t *testing.T) {
+	for name, counters := range map[string]bool{"bits": false, "counters": true} {
+		t.Run(name, func(t *testing.T) {
+			filetest.Run(t, filetest.Family[*Multiplicity]{
+				Build: func(t testing.TB, keys [][]byte) *Multiplicity {
+					x, err := NewMultiplicity(uint64(len(keys)), 0.01, 8)
+					if counters {
+						x, err = NewMultiplicity(uint64(len(keys)), 0.01, 8, WithCounters())
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, k := range keys {
+						_ = x.Add(k, uint32(1+i%8))
+					}
+					return x
+				},
+				Answer: func(x *Multiplicity, keys [][]byte) []int {
+					out := make([]int, len(keys))
+					for i, k := range keys {
+						out[i] = int(x.Count(k))
+					}
+					return out
+				},
+				Write: func(x *Multiplicity, keys [][]byte) {
+					for _, k := range keys {
+						_ = x.Add(k, 1)
+					}
+				},
+				Marshal:   (*Multiplicity).MarshalBinary,
+				Decode:    func(d []byte) (*Multiplicity, error) { var x Multiplicity; return &x, x.UnmarshalBinary(d) },
+				WriteFile: (*Multiplicity).WriteFile,
+				Open:      OpenMultiplicity,
+				View:      ViewMultiplicity,
+				Close:     (*Multiplicity).Close,
+			})
+		})
+	}
+}
+
+func TestWriteFileConcurrent(t *testing.T) {
+	filetest.RunConcurrentSave(t, filetest.Concurrent[*Filter]{
+		New:       func(n uint64) (*Filter, error) { return New(n, 0.01) },
+		AddKey:    (*Filter).AddConcurrent,
+		WriteFile: (*Filter).WriteFile,
+		Open:      func(p string) (*Filter, error) { return Open(p) },
+		Test:      (*Filter).Test,
+		Close:     (*Filter).Close,
+	})
+}
