@@ -88,8 +88,8 @@ func (r *Retouched) decodeWith(opts []engine.Option) func(engine.Header, []byte)
 		if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
 			return engine.Errorf("classic: Retouched: %v", err)
 		}
-		words, max := wordsFor(m), uint64(len(payload))/8
-		if words > max || nk > max || nf > max || 8*(words+nk+nf) != uint64(len(payload)) {
+		words, avail := wordsFor(m), uint64(len(payload))/8
+		if words > avail || nk > avail || nf > avail || 8*(words+nk+nf) != uint64(len(payload)) {
 			return engine.Errorf("classic: Retouched: %d payload bytes for m = %d, %d keys and %d false positives",
 				len(payload), m, nk, nf)
 		}
