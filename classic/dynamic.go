@@ -304,12 +304,10 @@ func dynamicTest(rows [][]uint64, m uint64, k uint32, h uint64) bool {
 		a, b := h, second(h)
 		for range k {
 			i := reduce(a, m)
-			wi, bit := i/64, uint64(1)<<(i%64)
+			wi, sh := i/64, i%64
 			for x := alive; x != 0; x &= x - 1 {
 				r := bits.TrailingZeros64(x)
-				if grp[r][wi]&bit == 0 {
-					alive &^= 1 << r
-				}
+				alive &^= (^grp[r][wi] >> sh & 1) << r // branch-free
 			}
 			if alive == 0 {
 				break
