@@ -357,7 +357,11 @@ func TestDynamicRoundTrip(t *testing.T) {
 	}
 	checkCodecs(t, data,
 		func(b []byte) (*Dynamic, error) { var e Dynamic; return &e, e.UnmarshalBinary(b) },
-		func(b *bytes.Buffer) (*Dynamic, int64, error) { var e Dynamic; n, err := e.ReadFrom(b); return &e, n, err },
+		func(b *bytes.Buffer) (*Dynamic, int64, error) {
+			var e Dynamic
+			n, err := e.ReadFrom(b)
+			return &e, n, err
+		},
 		func(e *Dynamic) bool { return dynamicEqual(d, e) })
 	checkCodecs(t, data,
 		func(b []byte) (*Dynamic, error) { return DecodeDynamic(b, engine.WithHugePages(engine.HugePagesNever)) },
@@ -476,4 +480,26 @@ func forgeEnvelope(t testing.TB, fam engine.Family, version uint16, params []uin
 		t.Fatal(err)
 	}
 	return data
+}
+
+// The test paths allocate nothing, whatever the number of rows.
+func TestDynamicAllocs(t *testing.T) {
+	d := newDynamic(t, 1000, 0.01)
+	ks := members(70_000)
+	d.AddUint64s(ks)
+	keys := make([][]byte, 1000)
+	for i := range keys {
+		keys[i] = keyBytes(ks[i])
+	}
+	out := make([]bool, 1000)
+	for name, f := range map[string]func(){
+		"TestUint64s": func() { d.TestUint64s(ks[:1000], out) },
+		"TestKeys":    func() { d.TestKeys(keys, out) },
+		"TestString":  func() { d.TestString("abc") },
+		"Test":        func() { d.Test(keys[0]) },
+	} {
+		if a := testing.AllocsPerRun(20, f); a != 0 {
+			t.Errorf("%s: %.1f allocations per call", name, a)
+		}
+	}
 }

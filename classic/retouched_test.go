@@ -272,7 +272,11 @@ func TestRetouchedRoundTrip(t *testing.T) {
 	}
 	checkCodecs(t, data,
 		func(b []byte) (*Retouched, error) { var e Retouched; return &e, e.UnmarshalBinary(b) },
-		func(b *bytes.Buffer) (*Retouched, int64, error) { var e Retouched; n, err := e.ReadFrom(b); return &e, n, err },
+		func(b *bytes.Buffer) (*Retouched, int64, error) {
+			var e Retouched
+			n, err := e.ReadFrom(b)
+			return &e, n, err
+		},
 		func(e *Retouched) bool { return retouchedEqual(r, e) })
 	checkCodecs(t, data,
 		func(b []byte) (*Retouched, error) { return DecodeRetouched(b) },
