@@ -51,7 +51,13 @@ type RetouchedRow struct {
 	FPRBefore, FPRAfter float64
 	// ClearNs is the time per SelectiveClearing, the index build included.
 	ClearNs float64
+	// Curve follows the clearing: after every RetouchedFPs/20 calls, the
+	// false positives removed and false negatives introduced so far.
+	Curve []TradePoint
 }
+
+// TradePoint is one point of a scheme's trade-off curve.
+type TradePoint struct{ RemovedFPs, FalseNegatives uint64 }
 
 // DynamicRow is one key class of experiment r's Dynamic comparison.
 type DynamicRow struct {
@@ -108,13 +114,18 @@ func retouchedRows(d *driver, c *Config, r *Results, probes int) error {
 			f.AddFalsePositiveHash(engine.HashUint64(k))
 		}
 		cleared := 0
-		t0 := time.Now()
-		for _, k := range fps {
+		curve := []TradePoint{{}}
+		var spent time.Duration
+		for i, k := range fps {
+			t0 := time.Now()
 			if f.SelectiveClearingHash(engine.HashUint64(k), scheme) {
 				cleared++
 			}
+			spent += time.Since(t0)
+			if (i+1)%(RetouchedFPs/20) == 0 {
+				curve = append(curve, TradePoint{f.RemovedFalsePositives(), f.FalseNegatives()})
+			}
 		}
-		spent := time.Since(t0)
 		d.prog.Advance(RetouchedFPs, d.what)
 		lost := RetouchedN - f.TestUint64s(members, out)
 		after := f.TestUint64s(fresh, out)
@@ -124,7 +135,7 @@ func retouchedRows(d *driver, c *Config, r *Results, probes int) error {
 			Recorded: len(fps), Cleared: cleared, RemovedFPs: f.RemovedFalsePositives(),
 			FalseNegatives: f.FalseNegatives(), FNCheck: lost,
 			Tested: probes, FPRBefore: rate(before, probes), FPRAfter: rate(after, probes),
-			ClearNs: nsPerKey(spent, len(fps)),
+			ClearNs: nsPerKey(spent, len(fps)), Curve: curve,
 		})
 	}
 	return nil
