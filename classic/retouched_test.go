@@ -308,7 +308,19 @@ func TestRetouchedHostile(t *testing.T) {
 }
 
 func FuzzDecodeRetouched(f *testing.F) {
-	good, _ := goldenRetouched(f).MarshalBinary()
+	// A small seed: with the 1.3 KB golden as seed the fuzzing engine
+	// stalls after a few seconds (it does so with classic's own decoder
+	// too), with this one it runs at full speed.
+	r, err := NewRetouchedMK(200, 3, engine.WithSeed(1))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for i := range 10 {
+		r.AddUint64(uint64(i))
+	}
+	r.AddFalsePositiveHash(5)
+	r.SelectiveClearingHash(5, ClearRatio)
+	good, _ := r.MarshalBinary()
 	f.Add(good)
 	f.Add(good[:engine.HeaderSize])
 	f.Add([]byte{})
