@@ -195,6 +195,17 @@ func (r *Retouched) String() string {
 		r.f.m, r.f.k, len(r.keys), len(r.fps), r.FalseNegatives(), r.f.seed)
 }
 
+// Close returns the bits' huge-page memory at once and drops the kept
+// hashes and index. r must not be used afterwards.
+func (r *Retouched) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.f.Close()
+	*r = Retouched{}
+	return err
+}
+
 // Clone returns an independent copy of r.
 func (r *Retouched) Clone() *Retouched {
 	if r.f == nil {
