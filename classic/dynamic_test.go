@@ -426,16 +426,22 @@ func FuzzDecodeDynamic(f *testing.F) {
 	})
 }
 
-// BenchmarkDynamic compares a batch test over 10 rows with ten single-row
-// batch tests of the same keys run one after the other (the same rows as
-// classic filters), on members and non-members, per kernel level.
+// BenchmarkDynamic compares a batch test over 10 rows (1e6 keys) and 100
+// rows (1e7 keys) with the rows' own classic batch tests of the same keys
+// run one after the other, on members and non-members, per kernel level.
 //
 //	go test -run '^$' -bench Dynamic -count 6 ./classic
 func BenchmarkDynamic(b *testing.B) {
-	const nr, rows = 100_000, 10
+	for _, rows := range []int{10, 100} {
+		benchmarkDynamic(b, 100_000, rows)
+	}
+}
+
+func benchmarkDynamic(b *testing.B, nr, rows int) {
 	ks := members(nr * rows)
 	absent := nonMembers(nr * rows)
-	d := newDynamic(b, nr, 0.01)
+	d := newDynamic(b, uint64(nr), 0.01)
+	defer d.Close()
 	d.AddUint64s(ks)
 	out := make([]bool, batchSize)
 	for _, l := range asm.Available() {
@@ -454,7 +460,7 @@ func BenchmarkDynamic(b *testing.B) {
 				}
 				reportNsPerKey(b, keys)
 			})
-			b.Run(fmt.Sprintf("rows=%d/kernel=%v/%s/10xFilter.TestUint64s", rows, l, set.name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("rows=%d/kernel=%v/%s/rows-one-by-one", rows, l, set.name), func(b *testing.B) {
 				keys := 0
 				for i := 0; b.Loop(); i++ {
 					off := (i * batchSize) % (n - batchSize)

@@ -340,3 +340,45 @@ func FuzzDecodeRetouched(f *testing.F) {
 		r.FalseNegatives()
 	})
 }
+
+// BenchmarkRetouched times SelectiveClearing of 1e4 recorded false
+// positives of a 1e5-key filter at p = 1%, per scheme, in ns per clearing
+// (the index build after the recording included), and the index build
+// alone.
+//
+//	go test -run '^$' -bench Retouched -count 6 ./classic
+func BenchmarkRetouched(b *testing.B) {
+	const n, nfp = 100_000, 10_000
+	base := mkRetouched(b, n, 0.01)
+	base.AddUint64s(members(n))
+	fps := falsePositives(base, nonMembers(2_000_000), nfp)
+	hs := make([]uint64, len(fps))
+	for i, k := range fps {
+		hs[i] = engine.HashUint64(k)
+	}
+	base.AddFalsePositiveHashes(hs)
+	for _, scheme := range Clearings {
+		b.Run("SelectiveClearing/"+scheme.String(), func(b *testing.B) {
+			clears := 0
+			for b.Loop() {
+				b.StopTimer()
+				r := base.Clone()
+				b.StartTimer()
+				for _, h := range hs {
+					r.SelectiveClearingHash(h, scheme)
+				}
+				clears += len(hs)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(clears), "ns/clearing")
+		})
+	}
+	b.Run("index", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			r := base.Clone()
+			b.StartTimer()
+			r.index()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(n+nfp), "ns/key")
+	})
+}
