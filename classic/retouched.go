@@ -532,6 +532,7 @@ func (r *Retouched) index() {
 	clear(r.lost)
 	clear(r.gone)
 	r.fn, r.fpGone = 0, 0
+	w := r.f.st.Words()
 	for s, set := range [][]uint64{r.keys, r.fps} {
 		for id, h := range set {
 			e := uint32(id)
@@ -539,12 +540,14 @@ func (r *Retouched) index() {
 				e |= fpTag
 			}
 			p := NewProbe(h, m)
+			present := true
 			for range k {
 				i := p.Next()
 				r.ent[r.off[i]] = e // off[i] runs from bit i's start to its end
 				r.off[i]++
+				present = present && w[i/64]&(1<<(i%64)) != 0
 			}
-			if !r.f.TestHash(h) {
+			if !present {
 				if s == 0 {
 					setBit(r.lost, uint32(id))
 					r.fn++
@@ -555,6 +558,7 @@ func (r *Retouched) index() {
 			}
 		}
 	}
+	runtime.KeepAlive(r.f.st)
 	copy(r.off[1:], r.off[:m]) // shift the ends back to starts
 	r.off[0] = 0
 	r.dirty = false
