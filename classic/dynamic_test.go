@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/filterengine/filterengine/asm"
@@ -508,4 +509,29 @@ func TestDynamicAllocs(t *testing.T) {
 			t.Errorf("%s: %.1f allocations per call", name, a)
 		}
 	}
+}
+
+// Plain reads are safe from many goroutines (run under -race by make
+// test): every batch length leaves a tail at every vector width.
+func TestDynamicReadConcurrent(t *testing.T) {
+	d := newDynamic(t, 500, 0.01)
+	ks := members(5_000)
+	d.AddUint64s(ks)
+	r := mkRetouched(t, 5_000, 0.01)
+	r.AddUint64s(ks)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := make([]bool, 1000)
+			for _, n := range []int{1, 7, 9, 15, 17, 33, 1000} {
+				c := ks[g : g+n]
+				if d.TestUint64s(c, out) != n || r.TestUint64s(c, out) != n || !d.TestUint64(c[0]) || !r.TestUint64(c[0]) {
+					t.Errorf("a member tests absent under concurrent reads (n = %d)", n)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
