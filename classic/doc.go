@@ -19,4 +19,14 @@
 // measured and left out: on this Zen 3 it was slower at 1e7 and 1e8 keys,
 // because the out-of-order core already overlaps the misses of a member's
 // independent probes.
+//
+// Two types build on Filter (issue 15, after Hadoop's filters of seed
+// 000). Dynamic (NewDynamic) is Hadoop's DynamicBloomFilter: rows of
+// classic filters for nr keys each, a new row when the active one holds
+// nr keys, Test asks every row; its FPR model is 1 - (1 - p')^rows.
+// Retouched (NewRetouched) is the retouched Bloom filter of Donnet,
+// Baynat & Friedman (CoNEXT 2006): SelectiveClearing removes a known
+// false positive by resetting one of its bits, and is the one operation
+// in this module that can make added keys test absent; FalseNegatives
+// counts them exactly.
 package classic

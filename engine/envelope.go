@@ -21,6 +21,8 @@ const (
 	FamilyAssociation  Family = 5
 	FamilyMultiplicity Family = 6
 	FamilySpatial      Family = 7
+	FamilyDynamic      Family = 10 // classic.Dynamic
+	FamilyRetouched    Family = 11 // classic.Retouched
 )
 
 func (f Family) String() string {
@@ -39,6 +41,10 @@ func (f Family) String() string {
 		return "multiplicity"
 	case FamilySpatial:
 		return "spatial"
+	case FamilyDynamic:
+		return "dynamic"
+	case FamilyRetouched:
+		return "retouched"
 	}
 	return fmt.Sprintf("family(%d)", uint16(f))
 }

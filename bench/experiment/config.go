@@ -14,6 +14,9 @@
 //	   same bits and k, and shifting multiplicity (ShBF_x) against a
 //	   counting filter of the same bytes: query ns/key, clear-answer and
 //	   exact-count rates beside their models. (e is left to issue 7.)
+//	r  classic.Retouched's clearing schemes (false positives removed
+//	   against false negatives introduced) and classic.Dynamic's batch
+//	   test against its rows tested one by one (retouched.go).
 //
 // Every figure is measured in the run that reports it. Timings cover only
 // the filter calls: keys are generated beforehand and handed over in
@@ -31,7 +34,7 @@ import (
 )
 
 // Names of the experiments, in run order.
-var Names = []string{"a", "b", "c", "d", "f"}
+var Names = []string{"a", "b", "c", "d", "f", "r"}
 
 // ParseExperiments reads a comma-separated subset of Names ("" or "all"
 // for every one).

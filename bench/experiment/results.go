@@ -96,6 +96,9 @@ type Results struct {
 	Sized   []SizedRow
 	Kernels []KernelRow
 	Sets    []SetsRow
+	// Retouched and Dynamic are experiment r (retouched.go).
+	Retouched []RetouchedRow
+	Dynamic   []DynamicRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

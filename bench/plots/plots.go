@@ -48,6 +48,9 @@ func WriteAll(dir string, r *experiment.Results) ([]string, error) {
 	if len(r.Sets) > 0 {
 		figs = append(figs, setsNs(r.Sets))
 	}
+	if len(r.Retouched) > 0 {
+		figs = append(figs, retouchedTradeOff(r.Retouched))
+	}
 	var names []string
 	for _, f := range figs {
 		if f.err != nil {

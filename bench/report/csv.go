@@ -11,7 +11,7 @@ import (
 )
 
 // CSVFiles names the CSV file of each experiment.
-var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv"}
+var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "r": "retouched.csv", "r-dynamic": "dynamic.csv"}
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -78,5 +78,8 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 	}
 	err := write(CSVFiles["f"], []string{"query", "filter", "keys", "n", "max_count", "k", "bytes", "bits_per_key",
 		"queried", "ns_per_key", "right_rate", "model_right_rate", "violations"}, sets)
-	return paths, err
+	if err != nil {
+		return paths, err
+	}
+	return paths, writeRetouchedCSV(write, r)
 }

@@ -26,6 +26,7 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.Sets) > 0 {
 		ts = append(ts, SetsTable(r.Sets))
 	}
+	ts = append(ts, retouchedTables(r)...)
 	return ts
 }
 

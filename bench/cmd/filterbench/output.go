@@ -53,6 +53,10 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 	if c.Experiments["f"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("f: n = %d 8-byte keys, p = 0.01, counts up to %d, %d non-members, median of %d repetitions; its own filters (shifting association and multiplicity, classic, counting), not -filters", c.SetsN, c.SetsMaxCount, c.SizedProbes, c.Reps))
 	}
+	if c.Experiments["r"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("r: classic.Retouched n = %d, p = %v, %d false positives cleared per scheme, FPR on %d other non-members; classic.Dynamic %d rows of %d keys at p = %v, %d members and non-members, median of %d repetitions; its own filters, not -filters",
+			experiment.RetouchedN, experiment.RetouchedP, experiment.RetouchedFPs, c.SizedProbes, experiment.DynamicRows, experiment.DynamicNR, experiment.DynamicP, c.SizedProbes, c.Reps))
+	}
 	for _, e := range c.Entries {
 		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
 	}
