@@ -134,49 +134,111 @@ func CountingLine(words []uint64, h, lines uint64) *[CountingLineWords]uint64 {
 	return (*[CountingLineWords]uint64)(words[NarrowBlock(h, lines)*CountingLineWords:])
 }
 
-// CountingMissing4 returns a word whose top bit is set when one of the
-// n <= 9 counters of the 4-bit line ln at the slices of g (a multiplier
-// round, NarrowPositions) is zero: counter c gives c-1, all ones for 0.
-// Straight code per probe: two constant shifts for the position, one
-// load, one variable shift.
-func CountingMissing4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
-	for range n {
-		q := g >> 57
-		miss |= atomic.LoadUint64(&ln[q>>4])>>(q<<2&60)&15 - 1
-		g <<= 7
+// countingMiss4 returns c-1 for the 4-bit counter c at the top 7 bits q
+// of g in line ln: its word q>>4 is g>>61, its offset (q&15)*4 is
+// g>>55&60. The top bit of the answer is set when c is zero.
+func countingMiss4(ln *[CountingLineWords]uint64, g uint64) uint64 {
+	return atomic.LoadUint64(&ln[g>>61])>>(g>>55&60)&0xf - 1
+}
+
+// countingMiss8 is countingMiss4 for the 8-bit counter at the top 6 bits
+// q of g: word q>>3 is g>>61, offset (q&7)*8 is g>>55&56.
+func countingMiss8(ln *[CountingLineWords]uint64, g uint64) uint64 {
+	return atomic.LoadUint64(&ln[g>>61])>>(g>>55&56)&0xff - 1
+}
+
+// CountingRound4 returns a word whose top bit is set when one of the
+// n <= 9 4-bit counters of line ln at the slices of the multiplier round
+// g (NarrowPositions) is zero, 0 for n = 0. Straight code for every n, a
+// leaf without a frame: probe j reads the slice at g << 7j, constant
+// shifts all, one load and one variable shift a probe.
+func CountingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
+	_ = &ln[0] // one nil check for every probe, and no read
+	switch n {
+	case 9:
+		miss |= countingMiss4(ln, g<<56)
+		fallthrough
+	case 8:
+		miss |= countingMiss4(ln, g<<49)
+		fallthrough
+	case 7:
+		miss |= countingMiss4(ln, g<<42)
+		fallthrough
+	case 6:
+		miss |= countingMiss4(ln, g<<35)
+		fallthrough
+	case 5:
+		miss |= countingMiss4(ln, g<<28)
+		fallthrough
+	case 4:
+		miss |= countingMiss4(ln, g<<21)
+		fallthrough
+	case 3:
+		miss |= countingMiss4(ln, g<<14)
+		fallthrough
+	case 2:
+		miss |= countingMiss4(ln, g<<7)
+		fallthrough
+	case 1:
+		miss |= countingMiss4(ln, g)
 	}
 	return miss
 }
 
-// CountingMissing8 is CountingMissing4 for 8-bit counters and n <= 10.
-func CountingMissing8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
-	for range n {
-		q := g >> 58
-		miss |= atomic.LoadUint64(&ln[q>>3])>>(q<<3&56)&0xff - 1
-		g <<= 6
+// CountingRound8 is CountingRound4 for 8-bit counters and n <= 10.
+func CountingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
+	_ = &ln[0]
+	switch n {
+	case 10:
+		miss |= countingMiss8(ln, g<<54)
+		fallthrough
+	case 9:
+		miss |= countingMiss8(ln, g<<48)
+		fallthrough
+	case 8:
+		miss |= countingMiss8(ln, g<<42)
+		fallthrough
+	case 7:
+		miss |= countingMiss8(ln, g<<36)
+		fallthrough
+	case 6:
+		miss |= countingMiss8(ln, g<<30)
+		fallthrough
+	case 5:
+		miss |= countingMiss8(ln, g<<24)
+		fallthrough
+	case 4:
+		miss |= countingMiss8(ln, g<<18)
+		fallthrough
+	case 3:
+		miss |= countingMiss8(ln, g<<12)
+		fallthrough
+	case 2:
+		miss |= countingMiss8(ln, g<<6)
+		fallthrough
+	case 1:
+		miss |= countingMiss8(ln, g)
 	}
 	return miss
 }
 
 // CountingTest reports whether all k counters of h in its line ln are
-// nonzero: NarrowPositions walked inline, one multiplier round at a time.
+// nonzero: NarrowPositions round by round (CountingRound4/8).
 func CountingTest(ln *[CountingLineWords]uint64, h uint64, k uint32, wide bool) bool {
 	g := h * BlockedMul
 	var miss uint64
 	if wide {
 		for ; k > 10; k -= 10 {
-			miss |= CountingMissing8(ln, g, 10)
+			miss |= CountingRound8(ln, g, 10)
 			g *= BlockedMul
 		}
-		miss |= CountingMissing8(ln, g, k)
-	} else {
-		for ; k > 9; k -= 9 {
-			miss |= CountingMissing4(ln, g, 9)
-			g *= BlockedMul
-		}
-		miss |= CountingMissing4(ln, g, k)
+		return (miss|CountingRound8(ln, g, k))>>63 == 0
 	}
-	return miss>>63 == 0
+	for ; k > 9; k -= 9 {
+		miss |= CountingRound4(ln, g, 9)
+		g *= BlockedMul
+	}
+	return (miss|CountingRound4(ln, g, k))>>63 == 0
 }
 
 // countingTestHashesGeneric is the batch test in Go: the single-key test

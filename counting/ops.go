@@ -52,61 +52,166 @@ func decrement(p *uint64, sh, max uint64) {
 	}
 }
 
-// add4 increments the n <= 9 4-bit counters of the round g and returns
+// The round walkers below take one multiplier round of n <= 9 (4-bit)
+// or n <= 10 (8-bit) probes as asm.CountingRound4 does: straight code,
+// probe j at the top bits of g << 7j (6j), the counter's word g>>61 and
+// bit offset g>>55&60 (&56), constant shifts all.
+
+// add4 increments the n 4-bit counters of the round g and returns
 // increment's zero marks ORed.
 func add4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64) {
-	for range n {
-		q := g >> 57
-		wasZero |= increment(&ln[q>>4], q<<2&60, 0xf)
-		g <<= 7
+	_ = &ln[0]
+	switch n {
+	case 9:
+		wasZero |= increment(&ln[g<<56>>61], g<<56>>55&60, 0xf)
+		fallthrough
+	case 8:
+		wasZero |= increment(&ln[g<<49>>61], g<<49>>55&60, 0xf)
+		fallthrough
+	case 7:
+		wasZero |= increment(&ln[g<<42>>61], g<<42>>55&60, 0xf)
+		fallthrough
+	case 6:
+		wasZero |= increment(&ln[g<<35>>61], g<<35>>55&60, 0xf)
+		fallthrough
+	case 5:
+		wasZero |= increment(&ln[g<<28>>61], g<<28>>55&60, 0xf)
+		fallthrough
+	case 4:
+		wasZero |= increment(&ln[g<<21>>61], g<<21>>55&60, 0xf)
+		fallthrough
+	case 3:
+		wasZero |= increment(&ln[g<<14>>61], g<<14>>55&60, 0xf)
+		fallthrough
+	case 2:
+		wasZero |= increment(&ln[g<<7>>61], g<<7>>55&60, 0xf)
+		fallthrough
+	case 1:
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
 	}
 	return wasZero
 }
 
-// add8 is add4 for 8-bit counters and n <= 10.
+// add8 is add4 for 8-bit counters.
 func add8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64) {
-	for range n {
-		q := g >> 58
-		wasZero |= increment(&ln[q>>3], q<<3&56, 0xff)
-		g <<= 6
+	_ = &ln[0]
+	switch n {
+	case 10:
+		wasZero |= increment(&ln[g<<54>>61], g<<54>>55&56, 0xff)
+		fallthrough
+	case 9:
+		wasZero |= increment(&ln[g<<48>>61], g<<48>>55&56, 0xff)
+		fallthrough
+	case 8:
+		wasZero |= increment(&ln[g<<42>>61], g<<42>>55&56, 0xff)
+		fallthrough
+	case 7:
+		wasZero |= increment(&ln[g<<36>>61], g<<36>>55&56, 0xff)
+		fallthrough
+	case 6:
+		wasZero |= increment(&ln[g<<30>>61], g<<30>>55&56, 0xff)
+		fallthrough
+	case 5:
+		wasZero |= increment(&ln[g<<24>>61], g<<24>>55&56, 0xff)
+		fallthrough
+	case 4:
+		wasZero |= increment(&ln[g<<18>>61], g<<18>>55&56, 0xff)
+		fallthrough
+	case 3:
+		wasZero |= increment(&ln[g<<12>>61], g<<12>>55&56, 0xff)
+		fallthrough
+	case 2:
+		wasZero |= increment(&ln[g<<6>>61], g<<6>>55&56, 0xff)
+		fallthrough
+	case 1:
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
 	}
 	return wasZero
 }
 
-// sub4 decrements the n <= 9 4-bit counters of the round g.
+// sub4 decrements the n 4-bit counters of the round g.
 func sub4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
-	for range n {
-		q := g >> 57
-		decrement(&ln[q>>4], q<<2&60, 0xf)
-		g <<= 7
+	_ = &ln[0]
+	switch n {
+	case 9:
+		decrement(&ln[g<<56>>61], g<<56>>55&60, 0xf)
+		fallthrough
+	case 8:
+		decrement(&ln[g<<49>>61], g<<49>>55&60, 0xf)
+		fallthrough
+	case 7:
+		decrement(&ln[g<<42>>61], g<<42>>55&60, 0xf)
+		fallthrough
+	case 6:
+		decrement(&ln[g<<35>>61], g<<35>>55&60, 0xf)
+		fallthrough
+	case 5:
+		decrement(&ln[g<<28>>61], g<<28>>55&60, 0xf)
+		fallthrough
+	case 4:
+		decrement(&ln[g<<21>>61], g<<21>>55&60, 0xf)
+		fallthrough
+	case 3:
+		decrement(&ln[g<<14>>61], g<<14>>55&60, 0xf)
+		fallthrough
+	case 2:
+		decrement(&ln[g<<7>>61], g<<7>>55&60, 0xf)
+		fallthrough
+	case 1:
+		decrement(&ln[g>>61], g>>55&60, 0xf)
 	}
 }
 
-// sub8 is sub4 for 8-bit counters and n <= 10.
+// sub8 is sub4 for 8-bit counters.
 func sub8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
-	for range n {
-		q := g >> 58
-		decrement(&ln[q>>3], q<<3&56, 0xff)
-		g <<= 6
+	_ = &ln[0]
+	switch n {
+	case 10:
+		decrement(&ln[g<<54>>61], g<<54>>55&56, 0xff)
+		fallthrough
+	case 9:
+		decrement(&ln[g<<48>>61], g<<48>>55&56, 0xff)
+		fallthrough
+	case 8:
+		decrement(&ln[g<<42>>61], g<<42>>55&56, 0xff)
+		fallthrough
+	case 7:
+		decrement(&ln[g<<36>>61], g<<36>>55&56, 0xff)
+		fallthrough
+	case 6:
+		decrement(&ln[g<<30>>61], g<<30>>55&56, 0xff)
+		fallthrough
+	case 5:
+		decrement(&ln[g<<24>>61], g<<24>>55&56, 0xff)
+		fallthrough
+	case 4:
+		decrement(&ln[g<<18>>61], g<<18>>55&56, 0xff)
+		fallthrough
+	case 3:
+		decrement(&ln[g<<12>>61], g<<12>>55&56, 0xff)
+		fallthrough
+	case 2:
+		decrement(&ln[g<<6>>61], g<<6>>55&56, 0xff)
+		fallthrough
+	case 1:
+		decrement(&ln[g>>61], g>>55&56, 0xff)
 	}
 }
 
-// least4 returns the smallest of the n <= 9 4-bit counters of the round g
-// and of c.
+// least4 returns the smallest of the n 4-bit counters of the round g and
+// of c.
 func least4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uint64 {
 	for range n {
-		q := g >> 57
-		c = min(c, load(&ln[q>>4])>>(q<<2&60)&0xf)
+		c = min(c, load(&ln[g>>61])>>(g>>55&60)&0xf)
 		g <<= 7
 	}
 	return c
 }
 
-// least8 is least4 for 8-bit counters and n <= 10.
+// least8 is least4 for 8-bit counters.
 func least8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uint64 {
 	for range n {
-		q := g >> 58
-		c = min(c, load(&ln[q>>3])>>(q<<3&56)&0xff)
+		c = min(c, load(&ln[g>>61])>>(g>>55&56)&0xff)
 		g <<= 6
 	}
 	return c
@@ -184,7 +289,16 @@ func (f *Filter) TestHash(h uint64) bool {
 	if f.v1 {
 		return f.v1Test(h)
 	}
-	ok := asm.CountingTest(asm.CountingLine(f.words, h, f.lines), h, f.k, f.wide)
+	ln := asm.CountingLine(f.words, h, f.lines)
+	var ok bool
+	switch { // one call for a single round
+	case f.k <= 9 && !f.wide:
+		ok = asm.CountingRound4(ln, h*asm.BlockedMul, f.k)>>63 == 0
+	case f.k <= 10 && f.wide:
+		ok = asm.CountingRound8(ln, h*asm.BlockedMul, f.k)>>63 == 0
+	default:
+		ok = asm.CountingTest(ln, h, f.k, f.wide)
+	}
 	runtime.KeepAlive(f.storage)
 	return ok
 }
