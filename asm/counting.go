@@ -147,37 +147,93 @@ func countingMiss8(ln *[CountingLineWords]uint64, g uint64) uint64 {
 	return atomic.LoadUint64(&ln[g>>61])>>(g>>55&56)&0xff - 1
 }
 
+// CountingTestLine4 reports whether the n <= 9 4-bit counters of h
+// are all nonzero in the counting filter words of lines lines: the whole
+// single-round test in one leaf (CountingLine, then CountingRound4), so
+// a caller's TestHash inlines around one call.
+func CountingTestLine4(words []uint64, lines, h uint64, n uint32) bool {
+	ln := CountingLine(words, h, lines)
+	g := h * BlockedMul
+	var miss uint64
+	switch n {
+	case 9:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 8:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 7:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 6:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 5:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 4:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 3:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 2:
+		miss |= countingMiss4(ln, g)
+		g <<= 7
+		fallthrough
+	case 1:
+		miss |= countingMiss4(ln, g)
+	}
+	return miss>>63 == 0
+}
+
 // CountingRound4 returns a word whose top bit is set when one of the
 // n <= 9 4-bit counters of line ln at the slices of the multiplier round
 // g (NarrowPositions) is zero, 0 for n = 0. Straight code for every n, a
-// leaf without a frame: probe j reads the slice at g << 7j, constant
-// shifts all, one load and one variable shift a probe.
+// leaf without a frame: a probe reads the top slice of g, then g shifts
+// left by 7; constant shifts all, one load and one variable shift a
+// probe.
 func CountingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
 	_ = &ln[0] // one nil check for every probe, and no read
 	switch n {
 	case 9:
-		miss |= countingMiss4(ln, g<<56)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 8:
-		miss |= countingMiss4(ln, g<<49)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 7:
-		miss |= countingMiss4(ln, g<<42)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 6:
-		miss |= countingMiss4(ln, g<<35)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 5:
-		miss |= countingMiss4(ln, g<<28)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 4:
-		miss |= countingMiss4(ln, g<<21)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 3:
-		miss |= countingMiss4(ln, g<<14)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 2:
-		miss |= countingMiss4(ln, g<<7)
+		miss |= countingMiss4(ln, g)
+		g <<= 7
 		fallthrough
 	case 1:
 		miss |= countingMiss4(ln, g)
@@ -190,31 +246,40 @@ func CountingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uin
 	_ = &ln[0]
 	switch n {
 	case 10:
-		miss |= countingMiss8(ln, g<<54)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 9:
-		miss |= countingMiss8(ln, g<<48)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 8:
-		miss |= countingMiss8(ln, g<<42)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 7:
-		miss |= countingMiss8(ln, g<<36)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 6:
-		miss |= countingMiss8(ln, g<<30)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 5:
-		miss |= countingMiss8(ln, g<<24)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 4:
-		miss |= countingMiss8(ln, g<<18)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 3:
-		miss |= countingMiss8(ln, g<<12)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 2:
-		miss |= countingMiss8(ln, g<<6)
+		miss |= countingMiss8(ln, g)
+		g <<= 6
 		fallthrough
 	case 1:
 		miss |= countingMiss8(ln, g)

@@ -54,8 +54,9 @@ func decrement(p *uint64, sh, max uint64) {
 
 // The round walkers below take one multiplier round of n <= 9 (4-bit)
 // or n <= 10 (8-bit) probes as asm.CountingRound4 does: straight code,
-// probe j at the top bits of g << 7j (6j), the counter's word g>>61 and
-// bit offset g>>55&60 (&56), constant shifts all.
+// a probe at the top bits of g, then g shifts left by 7 (6); the
+// counter's word is g>>61 and its bit offset g>>55&60 (&56), constant
+// shifts all.
 
 // add4 increments the n 4-bit counters of the round g and returns
 // increment's zero marks ORed.
@@ -63,28 +64,36 @@ func add4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64
 	_ = &ln[0]
 	switch n {
 	case 9:
-		wasZero |= increment(&ln[g<<56>>61], g<<56>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 8:
-		wasZero |= increment(&ln[g<<49>>61], g<<49>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 7:
-		wasZero |= increment(&ln[g<<42>>61], g<<42>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 6:
-		wasZero |= increment(&ln[g<<35>>61], g<<35>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 5:
-		wasZero |= increment(&ln[g<<28>>61], g<<28>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 4:
-		wasZero |= increment(&ln[g<<21>>61], g<<21>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 3:
-		wasZero |= increment(&ln[g<<14>>61], g<<14>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 2:
-		wasZero |= increment(&ln[g<<7>>61], g<<7>>55&60, 0xf)
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 1:
 		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
@@ -97,31 +106,40 @@ func add8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64
 	_ = &ln[0]
 	switch n {
 	case 10:
-		wasZero |= increment(&ln[g<<54>>61], g<<54>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 9:
-		wasZero |= increment(&ln[g<<48>>61], g<<48>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 8:
-		wasZero |= increment(&ln[g<<42>>61], g<<42>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 7:
-		wasZero |= increment(&ln[g<<36>>61], g<<36>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 6:
-		wasZero |= increment(&ln[g<<30>>61], g<<30>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 5:
-		wasZero |= increment(&ln[g<<24>>61], g<<24>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 4:
-		wasZero |= increment(&ln[g<<18>>61], g<<18>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 3:
-		wasZero |= increment(&ln[g<<12>>61], g<<12>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 2:
-		wasZero |= increment(&ln[g<<6>>61], g<<6>>55&56, 0xff)
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 1:
 		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
@@ -134,28 +152,36 @@ func sub4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
 	_ = &ln[0]
 	switch n {
 	case 9:
-		decrement(&ln[g<<56>>61], g<<56>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 8:
-		decrement(&ln[g<<49>>61], g<<49>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 7:
-		decrement(&ln[g<<42>>61], g<<42>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 6:
-		decrement(&ln[g<<35>>61], g<<35>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 5:
-		decrement(&ln[g<<28>>61], g<<28>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 4:
-		decrement(&ln[g<<21>>61], g<<21>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 3:
-		decrement(&ln[g<<14>>61], g<<14>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 2:
-		decrement(&ln[g<<7>>61], g<<7>>55&60, 0xf)
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+		g <<= 7
 		fallthrough
 	case 1:
 		decrement(&ln[g>>61], g>>55&60, 0xf)
@@ -167,31 +193,40 @@ func sub8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
 	_ = &ln[0]
 	switch n {
 	case 10:
-		decrement(&ln[g<<54>>61], g<<54>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 9:
-		decrement(&ln[g<<48>>61], g<<48>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 8:
-		decrement(&ln[g<<42>>61], g<<42>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 7:
-		decrement(&ln[g<<36>>61], g<<36>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 6:
-		decrement(&ln[g<<30>>61], g<<30>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 5:
-		decrement(&ln[g<<24>>61], g<<24>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 4:
-		decrement(&ln[g<<18>>61], g<<18>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 3:
-		decrement(&ln[g<<12>>61], g<<12>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 2:
-		decrement(&ln[g<<6>>61], g<<6>>55&56, 0xff)
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+		g <<= 6
 		fallthrough
 	case 1:
 		decrement(&ln[g>>61], g>>55&56, 0xff)
@@ -284,19 +319,27 @@ func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64
 func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
 
 // TestHash is Test of a hash: all of its counters are nonzero. It loads
-// every counter of a round without a branch (asm.CountingTest).
+// every counter of a round without a branch (asm.CountingRound4/8); the
+// common case, 4-bit counters and k <= 9, inlines into its caller.
 func (f *Filter) TestHash(h uint64) bool {
+	if f.round4 {
+		ok := asm.CountingTestLine4(f.words, f.lines, h, f.k)
+		runtime.KeepAlive(f.storage)
+		return ok
+	}
+	return f.testHash(h)
+}
+
+// testHash is TestHash of every other geometry.
+func (f *Filter) testHash(h uint64) bool {
 	if f.v1 {
 		return f.v1Test(h)
 	}
 	ln := asm.CountingLine(f.words, h, f.lines)
 	var ok bool
-	switch { // one call for a single round
-	case f.k <= 9 && !f.wide:
-		ok = asm.CountingRound4(ln, h*asm.BlockedMul, f.k)>>63 == 0
-	case f.k <= 10 && f.wide:
+	if f.wide && f.k <= 10 {
 		ok = asm.CountingRound8(ln, h*asm.BlockedMul, f.k)>>63 == 0
-	default:
+	} else {
 		ok = asm.CountingTest(ln, h, f.k, f.wide)
 	}
 	runtime.KeepAlive(f.storage)
