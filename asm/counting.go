@@ -2,6 +2,7 @@ package asm
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/filterengine/filterengine/engine"
 )
@@ -129,9 +130,12 @@ func countingPrefetchGeneric(words []uint64, lines uint64, hs []uint64) {
 }
 
 // CountingLine returns line NarrowBlock(h, lines) of the counting filter
-// words (at least lines*8 words).
+// words. words must hold at least lines*8 words and lines must be
+// positive: the caller's invariant, not checked here (the line is
+// below lines by construction), so the address is one multiply-high, a
+// shift and an add.
 func CountingLine(words []uint64, h, lines uint64) *[CountingLineWords]uint64 {
-	return (*[CountingLineWords]uint64)(words[NarrowBlock(h, lines)*CountingLineWords:])
+	return (*[CountingLineWords]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(words)), NarrowBlock(h, lines)*(8*CountingLineWords)))
 }
 
 // countingMiss4 returns c-1 for the 4-bit counter c at the top 7 bits q
@@ -147,93 +151,38 @@ func countingMiss8(ln *[CountingLineWords]uint64, g uint64) uint64 {
 	return atomic.LoadUint64(&ln[g>>61])>>(g>>55&56)&0xff - 1
 }
 
-// CountingTestLine4 reports whether the n <= 9 4-bit counters of h
-// are all nonzero in the counting filter words of lines lines: the whole
-// single-round test in one leaf (CountingLine, then CountingRound4), so
-// a caller's TestHash inlines around one call.
-func CountingTestLine4(words []uint64, lines, h uint64, n uint32) bool {
-	ln := CountingLine(words, h, lines)
-	g := h * BlockedMul
-	var miss uint64
-	switch n {
-	case 9:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 8:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 7:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 6:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 5:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 4:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 3:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 2:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
-		fallthrough
-	case 1:
-		miss |= countingMiss4(ln, g)
-	}
-	return miss>>63 == 0
-}
-
 // CountingRound4 returns a word whose top bit is set when one of the
 // n <= 9 4-bit counters of line ln at the slices of the multiplier round
 // g (NarrowPositions) is zero, 0 for n = 0. Straight code for every n, a
-// leaf without a frame: a probe reads the top slice of g, then g shifts
-// left by 7; constant shifts all, one load and one variable shift a
-// probe.
+// leaf without a frame: probe j reads the top slice of g << 7j,
+// constant shifts all, one load and one variable shift a probe (the
+// shifted copy lives in CX, which the variable shift needs anyway).
 func CountingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
 	_ = &ln[0] // one nil check for every probe, and no read
 	switch n {
 	case 9:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 56))
 		fallthrough
 	case 8:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 49))
 		fallthrough
 	case 7:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 42))
 		fallthrough
 	case 6:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 35))
 		fallthrough
 	case 5:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 28))
 		fallthrough
 	case 4:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 21))
 		fallthrough
 	case 3:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 14))
 		fallthrough
 	case 2:
-		miss |= countingMiss4(ln, g)
-		g <<= 7
+		miss |= countingMiss4(ln, (g << 7))
 		fallthrough
 	case 1:
 		miss |= countingMiss4(ln, g)
@@ -246,40 +195,31 @@ func CountingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uin
 	_ = &ln[0]
 	switch n {
 	case 10:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 54))
 		fallthrough
 	case 9:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 48))
 		fallthrough
 	case 8:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 42))
 		fallthrough
 	case 7:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 36))
 		fallthrough
 	case 6:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 30))
 		fallthrough
 	case 5:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 24))
 		fallthrough
 	case 4:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 18))
 		fallthrough
 	case 3:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 12))
 		fallthrough
 	case 2:
-		miss |= countingMiss8(ln, g)
-		g <<= 6
+		miss |= countingMiss8(ln, (g << 6))
 		fallthrough
 	case 1:
 		miss |= countingMiss8(ln, g)
@@ -313,7 +253,7 @@ func CountingTest(ln *[CountingLineWords]uint64, h uint64, k uint32, wide bool) 
 func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	hits := 0
-	for i, h := range hs {
+	for i, h := range hs { // lines*8 <= len(words): CountingTestHashes checked
 		ok := CountingTest(CountingLine(words, h, lines), h, k, wide)
 		out[i] = ok
 		if ok {

@@ -31,6 +31,9 @@ func (f *Filter) prefetchAhead(hs []uint64, i int) {
 
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) {
+	if len(hs) > 0 {
+		f.mustHaveLines()
+	}
 	for i, h := range hs {
 		f.prefetchAhead(hs, i)
 		f.AddHash(h)
@@ -41,6 +44,10 @@ func (f *Filter) AddHashes(hs []uint64) {
 // out must be at least as long as hs. It runs the batch kernel of asm.
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 	if len(hs) == 0 {
+		return 0
+	}
+	if f.lines == 0 { // the zero Filter holds nothing
+		clear(out[:len(hs)])
 		return 0
 	}
 	if f.v1 {
@@ -63,6 +70,10 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 // many were removed; out must be at least as long as hs.
 func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
 	out = out[:len(hs)]
+	if f.lines == 0 {
+		clear(out)
+		return 0
+	}
 	n := 0
 	for i, h := range hs {
 		f.prefetchAhead(hs, i)

@@ -263,7 +263,7 @@ func TestFPRWithinModel(t *testing.T) {
 		n    uint64
 		p    float64
 		bits int
-	}{{100000, 0.01, 4}, {50000, 0.001, 4}, {100000, 0.02, 8}} {
+	}{{100000, 0.01, 4}, {50000, 0.001, 4}, {100000, 0.01, 8}, {50000, 0.001, 8}, {100000, 0.02, 8}} {
 		f := mustNew(t, c.n, c.p, WithCounterBits(c.bits))
 		for i := range c.n {
 			f.AddHash(engine.HashUint64(i))
@@ -281,6 +281,8 @@ func TestFPRWithinModel(t *testing.T) {
 		}
 		model := f.FPR(c.n)
 		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		t.Logf("%d-bit, p = %v: k %d, %.2f counters per key: %.4f%% measured on %d absent keys, model %.4f%%",
+			c.bits, c.p, f.K(), float64(f.Counters())/float64(c.n), 100*float64(fp)/trials, trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%+v: %d false positives in %d, model %.5f allows [%.0f, %.0f]", c, fp, trials, model, lo, hi)
 		}

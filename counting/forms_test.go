@@ -155,3 +155,20 @@ func ExampleFilter_ToBloom() {
 	fmt.Println(b.BlockBits(), b.TestString("kept"), b.TestString("gone"))
 	// Output: 128 true false
 }
+
+// The zero Filter holds nothing: every test and remove answers absent,
+// and an Add panics with a message instead of an index error.
+func TestZeroFilter(t *testing.T) {
+	var f Filter
+	out := []bool{true, true}
+	if f.Test([]byte("x")) || f.TestUint64(1) || f.TestString("x") || f.Count([]byte("x")) != 0 ||
+		f.Remove([]byte("x")) || f.TestHashes([]uint64{1, 2}, out) != 0 || out[0] || f.RemoveUint64s([]uint64{1, 2}, out) != 0 {
+		t.Error("the zero Filter answered present")
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "zero Filter") {
+			t.Errorf("Add on the zero Filter: %v", r)
+		}
+	}()
+	f.AddString("x")
+}

@@ -54,9 +54,9 @@ func decrement(p *uint64, sh, max uint64) {
 
 // The round walkers below take one multiplier round of n <= 9 (4-bit)
 // or n <= 10 (8-bit) probes as asm.CountingRound4 does: straight code,
-// a probe at the top bits of g, then g shifts left by 7 (6); the
-// counter's word is g>>61 and its bit offset g>>55&60 (&56), constant
-// shifts all.
+// probe j at the top bits of g << 7j (6j): the counter's word is the
+// top 3 bits, its bit offset the next 4 (3) times 4 (8), constant shifts
+// all.
 
 // add4 increments the n 4-bit counters of the round g and returns
 // increment's zero marks ORed.
@@ -64,36 +64,28 @@ func add4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64
 	_ = &ln[0]
 	switch n {
 	case 9:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<56)>>61], (g<<56)>>55&60, 0xf)
 		fallthrough
 	case 8:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<49)>>61], (g<<49)>>55&60, 0xf)
 		fallthrough
 	case 7:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<42)>>61], (g<<42)>>55&60, 0xf)
 		fallthrough
 	case 6:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<35)>>61], (g<<35)>>55&60, 0xf)
 		fallthrough
 	case 5:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<28)>>61], (g<<28)>>55&60, 0xf)
 		fallthrough
 	case 4:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<21)>>61], (g<<21)>>55&60, 0xf)
 		fallthrough
 	case 3:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<14)>>61], (g<<14)>>55&60, 0xf)
 		fallthrough
 	case 2:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		wasZero |= increment(&ln[(g<<7)>>61], (g<<7)>>55&60, 0xf)
 		fallthrough
 	case 1:
 		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
@@ -106,40 +98,31 @@ func add8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64
 	_ = &ln[0]
 	switch n {
 	case 10:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<54)>>61], (g<<54)>>55&56, 0xff)
 		fallthrough
 	case 9:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<48)>>61], (g<<48)>>55&56, 0xff)
 		fallthrough
 	case 8:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<42)>>61], (g<<42)>>55&56, 0xff)
 		fallthrough
 	case 7:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<36)>>61], (g<<36)>>55&56, 0xff)
 		fallthrough
 	case 6:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<30)>>61], (g<<30)>>55&56, 0xff)
 		fallthrough
 	case 5:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<24)>>61], (g<<24)>>55&56, 0xff)
 		fallthrough
 	case 4:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<18)>>61], (g<<18)>>55&56, 0xff)
 		fallthrough
 	case 3:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<12)>>61], (g<<12)>>55&56, 0xff)
 		fallthrough
 	case 2:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		wasZero |= increment(&ln[(g<<6)>>61], (g<<6)>>55&56, 0xff)
 		fallthrough
 	case 1:
 		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
@@ -152,36 +135,28 @@ func sub4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
 	_ = &ln[0]
 	switch n {
 	case 9:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<56)>>61], (g<<56)>>55&60, 0xf)
 		fallthrough
 	case 8:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<49)>>61], (g<<49)>>55&60, 0xf)
 		fallthrough
 	case 7:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<42)>>61], (g<<42)>>55&60, 0xf)
 		fallthrough
 	case 6:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<35)>>61], (g<<35)>>55&60, 0xf)
 		fallthrough
 	case 5:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<28)>>61], (g<<28)>>55&60, 0xf)
 		fallthrough
 	case 4:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<21)>>61], (g<<21)>>55&60, 0xf)
 		fallthrough
 	case 3:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<14)>>61], (g<<14)>>55&60, 0xf)
 		fallthrough
 	case 2:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
-		g <<= 7
+		decrement(&ln[(g<<7)>>61], (g<<7)>>55&60, 0xf)
 		fallthrough
 	case 1:
 		decrement(&ln[g>>61], g>>55&60, 0xf)
@@ -193,40 +168,31 @@ func sub8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
 	_ = &ln[0]
 	switch n {
 	case 10:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<54)>>61], (g<<54)>>55&56, 0xff)
 		fallthrough
 	case 9:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<48)>>61], (g<<48)>>55&56, 0xff)
 		fallthrough
 	case 8:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<42)>>61], (g<<42)>>55&56, 0xff)
 		fallthrough
 	case 7:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<36)>>61], (g<<36)>>55&56, 0xff)
 		fallthrough
 	case 6:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<30)>>61], (g<<30)>>55&56, 0xff)
 		fallthrough
 	case 5:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<24)>>61], (g<<24)>>55&56, 0xff)
 		fallthrough
 	case 4:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<18)>>61], (g<<18)>>55&56, 0xff)
 		fallthrough
 	case 3:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<12)>>61], (g<<12)>>55&56, 0xff)
 		fallthrough
 	case 2:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-		g <<= 6
+		decrement(&ln[(g<<6)>>61], (g<<6)>>55&56, 0xff)
 		fallthrough
 	case 1:
 		decrement(&ln[g>>61], g>>55&56, 0xff)
@@ -252,9 +218,18 @@ func least8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uin
 	return c
 }
 
+// mustHaveLines panics with a clear message on the zero Filter, which has
+// no counters to update (its Test answers false).
+func (f *Filter) mustHaveLines() {
+	if f.lines == 0 {
+		panic("counting: Add on a zero Filter; make one with New, NewMK or Decode")
+	}
+}
+
 // addHash increments h's counters and returns the zero marks (top bit
 // set when one was zero before).
 func (f *Filter) addHash(h uint64) (wasZero uint64) {
+	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
 	g := h * asm.BlockedMul
 	k := f.k
@@ -271,7 +246,7 @@ func (f *Filter) addHash(h uint64) (wasZero uint64) {
 		}
 		wasZero |= add4(ln, g, k)
 	}
-	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(f)
 	return wasZero
 }
 
@@ -320,20 +295,25 @@ func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashString
 
 // TestHash is Test of a hash: all of its counters are nonzero. It loads
 // every counter of a round without a branch (asm.CountingRound4/8); the
-// common case, 4-bit counters and k <= 9, inlines into its caller.
+// common case, 4-bit counters and k <= 9, is one call of a frameless
+// leaf.
 func (f *Filter) TestHash(h uint64) bool {
 	if f.round4 {
-		ok := asm.CountingTestLine4(f.words, f.lines, h, f.k)
-		runtime.KeepAlive(f.storage)
+		ok := asm.CountingRound4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)>>63 == 0
+		runtime.KeepAlive(f)
 		return ok
 	}
 	return f.testHash(h)
 }
 
-// testHash is TestHash of every other geometry.
+// testHash is TestHash of every other geometry; the zero Filter holds
+// nothing.
 func (f *Filter) testHash(h uint64) bool {
 	if f.v1 {
 		return f.v1Test(h)
+	}
+	if f.lines == 0 {
+		return false
 	}
 	ln := asm.CountingLine(f.words, h, f.lines)
 	var ok bool
@@ -342,7 +322,7 @@ func (f *Filter) testHash(h uint64) bool {
 	} else {
 		ok = asm.CountingTest(ln, h, f.k, f.wide)
 	}
-	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(f)
 	return ok
 }
 
@@ -367,9 +347,12 @@ func (f *Filter) RemoveHash(h uint64) bool {
 	if f.v1 {
 		return f.v1Remove(h)
 	}
+	if f.lines == 0 {
+		return false
+	}
 	ln := asm.CountingLine(f.words, h, f.lines)
 	if !asm.CountingTest(ln, h, f.k, f.wide) {
-		runtime.KeepAlive(f.storage)
+		runtime.KeepAlive(f)
 		return false
 	}
 	g := h * asm.BlockedMul
@@ -387,7 +370,7 @@ func (f *Filter) RemoveHash(h uint64) bool {
 		}
 		sub4(ln, g, k)
 	}
-	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(f)
 	return true
 }
 
@@ -400,6 +383,9 @@ func (f *Filter) Count(key []byte) uint32 { return f.CountHash(engine.HashSeed(k
 func (f *Filter) CountHash(h uint64) uint32 {
 	if f.v1 {
 		return f.v1Count(h)
+	}
+	if f.lines == 0 {
+		return 0
 	}
 	ln := asm.CountingLine(f.words, h, f.lines)
 	g := h * asm.BlockedMul
@@ -417,6 +403,6 @@ func (f *Filter) CountHash(h uint64) uint32 {
 		}
 		c = least4(ln, g, k, c)
 	}
-	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(f)
 	return uint32(c)
 }
