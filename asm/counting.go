@@ -247,18 +247,41 @@ func CountingTest(ln *[CountingLineWords]uint64, h uint64, k uint32, wide bool) 
 }
 
 // countingTestHashesGeneric is the batch test in Go: the single-key test
-// of every hash (the generic batch is never slower than a loop of
-// single-key calls). NarrowPositions and CountingPlace are its
-// specification; the tests hold it to them.
+// of every hash, one leaf call a key for a single round (the generic
+// batch is never slower than a loop of single-key calls).
+// NarrowPositions and CountingPlace are its specification; the tests
+// hold it to them. lines*8 <= len(words): CountingTestHashes checked.
 func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	hits := 0
-	for i, h := range hs { // lines*8 <= len(words): CountingTestHashes checked
-		ok := CountingTest(CountingLine(words, h, lines), h, k, wide)
-		out[i] = ok
-		if ok {
-			hits++
+	switch {
+	case !wide && k <= 9:
+		for i, h := range hs {
+			ok := CountingRound4(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
+			out[i] = ok
+			hits += int(b2u(ok))
+		}
+	case wide && k <= 10:
+		for i, h := range hs {
+			ok := CountingRound8(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
+			out[i] = ok
+			hits += int(b2u(ok))
+		}
+	default:
+		for i, h := range hs {
+			ok := CountingTest(CountingLine(words, h, lines), h, k, wide)
+			out[i] = ok
+			hits += int(b2u(ok))
 		}
 	}
 	return hits
+}
+
+// b2u is 1 for true: a hit count without a branch on the answer.
+func b2u(b bool) uint {
+	var u uint
+	if b {
+		u = 1
+	}
+	return u
 }
