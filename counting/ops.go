@@ -1,6 +1,7 @@
 package counting
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
@@ -10,6 +11,16 @@ import (
 )
 
 func load(p *uint64) uint64 { return atomic.LoadUint64(p) }
+
+// hash is engine.HashSeed(key, f.seed). An 8-byte key, the common ID,
+// takes engine.HashUint64Keyed of its little-endian value inline: the
+// same XXH3 value (engine's tests hold the two to it) without a call.
+func (f *Filter) hash(key []byte) uint64 {
+	if len(key) == 8 {
+		return engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key)
+	}
+	return engine.HashSeed(key, f.seed)
+}
 
 func popcount(x uint64) int { return bits.OnesCount64(x) }
 
@@ -251,7 +262,7 @@ func (f *Filter) addHash(h uint64) (wasZero uint64) {
 }
 
 // Add inserts key.
-func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) Add(key []byte) { f.AddHash(f.hash(key)) }
 
 // AddUint64 inserts the 8 little-endian bytes of k.
 func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
@@ -273,7 +284,7 @@ func (f *Filter) AddHash(h uint64) {
 // nonzero just before its own increments, that is whether Test would have
 // answered true. Under concurrency each counter is judged at the moment
 // of its CAS.
-func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(key)) }
 
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
@@ -285,7 +296,20 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 
 // Test reports whether key may be in the filter: false means it certainly
 // is not (unless it was removed, or a key never added was removed).
-func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) Test(key []byte) bool {
+	var h uint64 // f.hash(key), spelled out: no call for an 8-byte key
+	if len(key) == 8 {
+		h = engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key)
+	} else {
+		h = engine.HashSeed(key, f.seed)
+	}
+	if f.round4 { // TestHash's common case without a call between
+		ok := asm.CountingRound4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)>>63 == 0
+		runtime.KeepAlive(f)
+		return ok
+	}
+	return f.testHash(h)
+}
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
 func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Keyed(k, f.key)) }
@@ -332,7 +356,7 @@ func (f *Filter) testHash(h uint64) bool {
 // that was never added but tests present (a false positive) decrements
 // counters of other keys and can make them test absent: remove only keys
 // you added.
-func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(f.hash(key)) }
 
 // RemoveUint64 is Remove of the 8 little-endian bytes of k.
 func (f *Filter) RemoveUint64(k uint64) bool {
@@ -377,7 +401,7 @@ func (f *Filter) RemoveHash(h uint64) bool {
 // Count returns the smallest of key's counters: an upper bound on how many
 // times key was added and not removed (0 means absent), capped at the
 // counter maximum 15 or 255.
-func (f *Filter) Count(key []byte) uint32 { return f.CountHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) Count(key []byte) uint32 { return f.CountHash(f.hash(key)) }
 
 // CountHash is Count of a hash.
 func (f *Filter) CountHash(h uint64) uint32 {
