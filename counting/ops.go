@@ -240,6 +240,12 @@ func (f *Filter) mustHaveLines() {
 // addHash increments h's counters and returns the zero marks (top bit
 // set when one was zero before).
 func (f *Filter) addHash(h uint64) (wasZero uint64) {
+	if f.v1 {
+		if f.v1TestAndAdd(h) {
+			return 0
+		}
+		return 1 << 63
+	}
 	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
 	g := h * asm.BlockedMul
@@ -262,7 +268,7 @@ func (f *Filter) addHash(h uint64) (wasZero uint64) {
 }
 
 // Add inserts key.
-func (f *Filter) Add(key []byte) { f.AddHash(f.hash(key)) }
+func (f *Filter) Add(key []byte) { f.addHash(f.hash(key)) }
 
 // AddUint64 inserts the 8 little-endian bytes of k.
 func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
@@ -272,13 +278,7 @@ func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed
 
 // AddHash inserts a key by its hash: one increment of each of its k
 // counters, one CAS each (two probes on one counter increment it twice).
-func (f *Filter) AddHash(h uint64) {
-	if f.v1 {
-		f.v1TestAndAdd(h)
-		return
-	}
-	f.addHash(h)
-}
+func (f *Filter) AddHash(h uint64) { f.addHash(h) }
 
 // TestAndAdd inserts key and reports whether all its counters were
 // nonzero just before its own increments, that is whether Test would have
@@ -287,12 +287,7 @@ func (f *Filter) AddHash(h uint64) {
 func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(key)) }
 
 // TestAndAddHash is TestAndAdd of a hash.
-func (f *Filter) TestAndAddHash(h uint64) bool {
-	if f.v1 {
-		return f.v1TestAndAdd(h)
-	}
-	return f.addHash(h)>>63 == 0
-}
+func (f *Filter) TestAndAddHash(h uint64) bool { return f.addHash(h)>>63 == 0 }
 
 // Test reports whether key may be in the filter: false means it certainly
 // is not (unless it was removed, or a key never added was removed).
