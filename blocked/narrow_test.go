@@ -100,6 +100,23 @@ func TestNarrowSizing(t *testing.T) {
 	}
 }
 
+// An overloaded filter's model is 1 and quick to compute; an empty
+// one's is 0.
+func TestNarrowFPRExtremes(t *testing.T) {
+	if r := NarrowFPR(128, 1e12, 6, 128); r < 0.999999 {
+		t.Errorf("1e12 keys in one block: FPR %v", r)
+	}
+	if r := NarrowFPR(1<<20, 1e9, 3, 64); r < 0.999 || r > 1 {
+		t.Errorf("1e9 keys in 2^14 blocks: FPR %v", r)
+	}
+	if r := NarrowFPR(1<<20, 0, 6, 128); r != 0 {
+		t.Errorf("empty filter: FPR %v", r)
+	}
+	if r := NarrowFPR(64, 10, 6, 128); r != 1 {
+		t.Errorf("fewer bits than a block: FPR %v", r)
+	}
+}
+
 // The exact occupancy model against the mean-field one and a direct
 // simulation of one block: a foreign key's chance that all k probes land
 // on bits set by i keys' i*k probes.
