@@ -1,124 +1,287 @@
 package asm
 
 import (
-	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/filterengine/filterengine/engine"
 )
 
-// Counting filter layout, shared by the counting package and its batch
-// kernels. A counting line mirrors one blocked line (see BlockedLine and
-// BlockedMask): 512 counters, one per bit of the blocked line, so a key
-// has exactly the blocked family's positions. Bit b of mask word w is
-// counter w*64+b of the line.
+// The narrow-block scheme: every key's k positions lie in one block of
+// 2^logBits positions (logBits 7: 128, or 6: 64), so a block of 4-bit
+// counters (128) or 8-bit counters (64) is one 64-byte cache line, and
+// the blocked filter of 128- or 64-bit blocks has the same positions.
+// A key with hash h in a filter of blocks blocks:
 //
-// The counters of mask word w form one chunk of CountingChunkWords words:
-// 4 words (32 bytes) of 4-bit counters or 8 words (one 64-byte cache
-// line) of 8-bit counters. In a 4-bit chunk counter b lives in byte b&31,
-// low nibble for b < 32, high nibble for b >= 32, so one vector AND and
-// compare per nibble half turns a chunk into the 64-bit mask of its zero
-// counters, bit b for counter b. In an 8-bit chunk counter b is byte b.
-// A line is 8 chunks: 32 words (256 bytes) or 64 words (512 bytes).
+//	block = engine.Reduce(h, blocks)
+//	g_0 = h * BlockedMul, g_(r+1) = g_r * BlockedMul
+//	probe i = r*per + j (per = 64/logBits: 9 or 10 slices of g_r) is
+//	position (g_r << (logBits*j)) >> (64 - logBits)
+//
+// that is the top logBits bits of g_r, then the next logBits, and so on:
+// code walks a probe with one constant shift right and one constant
+// shift left. Probes are independent and uniform in the block, so two of
+// a key's probes can share a position (a bit set once, a counter
+// incremented twice). The block comes from the high bits of h, the
+// positions from all of h through the multiply.
 
-// CountingChunkWords is the number of 64-bit words of one chunk (the
-// counters of one blocked word).
-func CountingChunkWords(wide bool) uint64 {
-	if wide {
-		return 8
+// NarrowMaxK is the largest probe count of the narrow-block scheme.
+const NarrowMaxK = engine.MaxK
+
+// NarrowPer is the number of probes one multiplier round yields for
+// blocks of 2^logBits positions: 9 (logBits 7) or 10 (logBits 6).
+func NarrowPer(logBits uint) uint32 { return uint32(64 / logBits) }
+
+// NarrowBlock returns the block of hash h in a filter of blocks blocks.
+func NarrowBlock(h, blocks uint64) uint64 { return engine.Reduce(h, blocks) }
+
+// NarrowPositions returns the k <= NarrowMaxK positions of hash h in its
+// block of 2^logBits positions (logBits 6 or 7), probe by probe. It is
+// the specification; hot code walks the same slices inline.
+func NarrowPositions(h uint64, k uint32, logBits uint) (pos [NarrowMaxK]uint8) {
+	per := NarrowPer(logBits)
+	gr := h * BlockedMul
+	g := gr
+	for i := range min(k, NarrowMaxK) {
+		if i > 0 && i%per == 0 {
+			gr *= BlockedMul
+			g = gr
+		}
+		pos[i] = uint8(g >> (64 - logBits))
+		g <<= logBits
 	}
-	return 4
+	return pos
 }
 
-// CountingLineWords is the number of 64-bit words of one line.
-func CountingLineWords(wide bool) uint64 { return 8 * CountingChunkWords(wide) }
+// Counting filter layout (format version 2 of the counting family), shared
+// by the counting package and its batch kernels: a line is one 64-byte
+// block of the narrow-block scheme, 8 words. 4-bit counters: 128 per
+// line (logBits 7), counter q in bits 4(q&15).. of word q>>4, so byte q>>1,
+// low nibble for even q. 8-bit counters: 64 per line (logBits 6), counter
+// q is byte q&7 of word q>>3, byte q of the line. The nonzero counters are
+// the set bits of the blocked.Narrow filter of 128- or 64-bit blocks.
 
-// CountingPlace returns where counter b (0..63) of a chunk lives: the
-// word inside the chunk and the bit offset of the counter in that word.
-func CountingPlace(b uint64, wide bool) (word, shift uint64) {
+// CountingLineWords is the number of 64-bit words of one counting line.
+const CountingLineWords = 8
+
+// CountingLogBits is log2 of the counters of a line: 7 (4-bit counters,
+// 128 a line) or 6 (8-bit, 64).
+func CountingLogBits(wide bool) uint {
 	if wide {
-		return b >> 3 & 7, (b & 7) << 3
+		return 6
 	}
-	return b >> 3 & 3, (b&7)<<3 | (b>>5&1)<<2
+	return 7
 }
 
-// CountingTestHashes sets out[i] to whether all counters of hs[i] (the
-// set bits of BlockedMask(hs[i], k) in line BlockedLine(hs[i], lines))
-// are nonzero in the counting filter words (lines lines; wide selects
-// 8-bit counters, else 4-bit) and returns the number of true answers.
-// Other goroutines may update words concurrently with atomic operations;
-// each word is read atomically. k must be in [1, BlockedMaxK], words at
-// least lines*CountingLineWords(wide) long and out at least as long as hs.
+// CountingPlace returns where counter q of a line lives: its word and the
+// bit offset of the counter in that word.
+func CountingPlace(q uint64, wide bool) (word, shift uint64) {
+	if wide {
+		return q >> 3 & 7, (q & 7) << 3
+	}
+	return q >> 4 & 7, (q & 15) << 2
+}
+
+// CountingTestHashes sets out[i] to whether all counters of hs[i] (its k
+// positions, NarrowPositions(hs[i], k, CountingLogBits(wide)), in line
+// NarrowBlock(hs[i], lines)) are nonzero in the counting filter words
+// (lines lines of 8 words; wide selects 8-bit counters, else 4-bit) and
+// returns the number of true answers. Other goroutines may update words
+// concurrently with atomic operations; each word is read atomically. k
+// must be in [1, NarrowMaxK], words at least lines*8 long and out at
+// least as long as hs.
 func CountingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	if len(out) < len(hs) {
 		panic("asm: CountingTestHashes out shorter than hashes")
 	}
-	if lines == 0 || uint64(len(words))/CountingLineWords(wide) < lines || k == 0 || k > BlockedMaxK || k > engine.MaxK {
+	if lines == 0 || uint64(len(words))/CountingLineWords < lines || k == 0 || k > NarrowMaxK {
 		panic("asm: CountingTestHashes bad filter geometry")
 	}
 	return countingTestHashes(words, lines, k, wide, hs, out[:len(hs)])
 }
 
 // CountingPrefetch asks for the lines of every hash of hs in the counting
-// filter words (lines lines; wide selects 8-bit counters, else 4-bit) to
-// be brought into the cache ahead of their updates; it changes nothing.
-// A locked CAS waits for every earlier load, so a batch that updates key
-// after key serializes the keys' cache misses unless their lines were
-// requested first. words must hold at least lines*CountingLineWords(wide)
-// words.
-func CountingPrefetch(words []uint64, lines uint64, wide bool, hs []uint64) {
-	if lines == 0 || uint64(len(words))/CountingLineWords(wide) < lines {
+// filter words (lines lines of 8 words) to be brought into the cache ahead
+// of their updates; it changes nothing. A locked CAS waits for every
+// earlier load, so a batch that updates key after key serializes the
+// keys' cache misses unless their lines were requested first. words must
+// hold at least lines*8 words.
+func CountingPrefetch(words []uint64, lines uint64, hs []uint64) {
+	if lines == 0 || uint64(len(words))/CountingLineWords < lines {
 		panic("asm: CountingPrefetch bad filter geometry")
 	}
-	countingPrefetch(words, lines, wide, hs)
+	countingPrefetch(words, lines, hs)
 }
 
 // prefetchSink keeps countingPrefetchGeneric's loads from being dead.
 var prefetchSink atomic.Uint64
 
 // countingPrefetchGeneric is the specification of the prefetch: it loads
-// one word of each cache line of each hash's line (Go has no portable
-// prefetch instruction) and has no effect on the filter.
-func countingPrefetchGeneric(words []uint64, lines uint64, wide bool, hs []uint64) {
-	lineWords := CountingLineWords(wide)
+// one word of each hash's line (Go has no portable prefetch instruction)
+// and has no effect on the filter.
+func countingPrefetchGeneric(words []uint64, lines uint64, hs []uint64) {
 	var acc uint64
 	for _, h := range hs {
-		line := words[BlockedLine(h, lines)*lineWords:][:lineWords]
-		for c := uint64(0); c < lineWords; c += 8 {
-			acc |= atomic.LoadUint64(&line[c])
-		}
+		acc |= atomic.LoadUint64(&words[NarrowBlock(h, lines)*CountingLineWords])
 	}
 	if acc == 1<<63 {
 		prefetchSink.Store(acc)
 	}
 }
 
-// countingTestHashesGeneric is the specification of the batch test.
-func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
-	lineWords, chunkWords := CountingLineWords(wide), CountingChunkWords(wide)
-	counter := uint64(0xf)
-	if wide {
-		counter = 0xff
+// CountingLine returns line NarrowBlock(h, lines) of the counting filter
+// words. words must hold at least lines*8 words and lines must be
+// positive: the caller's invariant, not checked here (the line is
+// below lines by construction), so the address is one multiply-high, a
+// shift and an add.
+func CountingLine(words []uint64, h, lines uint64) *[CountingLineWords]uint64 {
+	return (*[CountingLineWords]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(words)), NarrowBlock(h, lines)*(8*CountingLineWords)))
+}
+
+// countingMiss4 returns c-1 for the 4-bit counter c at the top 7 bits q
+// of g in line ln: its word q>>4 is g>>61, its offset (q&15)*4 is
+// g>>55&60. The top bit of the answer is set when c is zero.
+func countingMiss4(ln *[CountingLineWords]uint64, g uint64) uint64 {
+	return atomic.LoadUint64(&ln[g>>61])>>(g>>55&60)&0xf - 1
+}
+
+// countingMiss8 is countingMiss4 for the 8-bit counter at the top 6 bits
+// q of g: word q>>3 is g>>61, offset (q&7)*8 is g>>55&56.
+func countingMiss8(ln *[CountingLineWords]uint64, g uint64) uint64 {
+	return atomic.LoadUint64(&ln[g>>61])>>(g>>55&56)&0xff - 1
+}
+
+// CountingRound4 returns a word whose top bit is set when one of the
+// n <= 9 4-bit counters of line ln at the slices of the multiplier round
+// g (NarrowPositions) is zero, 0 for n = 0. Straight code for every n, a
+// leaf without a frame: probe j reads the top slice of g << 7j,
+// constant shifts all, one load and one variable shift a probe (the
+// shifted copy lives in CX, which the variable shift needs anyway).
+func CountingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
+	_ = &ln[0] // one nil check for every probe, and no read
+	switch n {
+	case 9:
+		miss |= countingMiss4(ln, (g << 56))
+		fallthrough
+	case 8:
+		miss |= countingMiss4(ln, (g << 49))
+		fallthrough
+	case 7:
+		miss |= countingMiss4(ln, (g << 42))
+		fallthrough
+	case 6:
+		miss |= countingMiss4(ln, (g << 35))
+		fallthrough
+	case 5:
+		miss |= countingMiss4(ln, (g << 28))
+		fallthrough
+	case 4:
+		miss |= countingMiss4(ln, (g << 21))
+		fallthrough
+	case 3:
+		miss |= countingMiss4(ln, (g << 14))
+		fallthrough
+	case 2:
+		miss |= countingMiss4(ln, (g << 7))
+		fallthrough
+	case 1:
+		miss |= countingMiss4(ln, g)
 	}
-	hits := 0
-	for i, h := range hs {
-		line := words[BlockedLine(h, lines)*lineWords:][:lineWords]
-		mask := BlockedMask(h, k)
-		present := true
-	key:
-		for w, m := range mask {
-			for ; m != 0; m &= m - 1 {
-				word, shift := CountingPlace(uint64(bits.TrailingZeros64(m)), wide)
-				if atomic.LoadUint64(&line[uint64(w)*chunkWords+word])>>shift&counter == 0 {
-					present = false
-					break key
-				}
-			}
+	return miss
+}
+
+// CountingRound8 is CountingRound4 for 8-bit counters and n <= 10.
+func CountingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
+	_ = &ln[0]
+	switch n {
+	case 10:
+		miss |= countingMiss8(ln, (g << 54))
+		fallthrough
+	case 9:
+		miss |= countingMiss8(ln, (g << 48))
+		fallthrough
+	case 8:
+		miss |= countingMiss8(ln, (g << 42))
+		fallthrough
+	case 7:
+		miss |= countingMiss8(ln, (g << 36))
+		fallthrough
+	case 6:
+		miss |= countingMiss8(ln, (g << 30))
+		fallthrough
+	case 5:
+		miss |= countingMiss8(ln, (g << 24))
+		fallthrough
+	case 4:
+		miss |= countingMiss8(ln, (g << 18))
+		fallthrough
+	case 3:
+		miss |= countingMiss8(ln, (g << 12))
+		fallthrough
+	case 2:
+		miss |= countingMiss8(ln, (g << 6))
+		fallthrough
+	case 1:
+		miss |= countingMiss8(ln, g)
+	}
+	return miss
+}
+
+// CountingTest reports whether all k counters of h in its line ln are
+// nonzero: NarrowPositions round by round (CountingRound4/8).
+func CountingTest(ln *[CountingLineWords]uint64, h uint64, k uint32, wide bool) bool {
+	g := h * BlockedMul
+	var miss uint64
+	if wide {
+		for ; k > 10; k -= 10 {
+			miss |= CountingRound8(ln, g, 10)
+			g *= BlockedMul
 		}
-		out[i] = present
-		if present {
-			hits++
+		return (miss|CountingRound8(ln, g, k))>>63 == 0
+	}
+	for ; k > 9; k -= 9 {
+		miss |= CountingRound4(ln, g, 9)
+		g *= BlockedMul
+	}
+	return (miss|CountingRound4(ln, g, k))>>63 == 0
+}
+
+// countingTestHashesGeneric is the batch test in Go: the single-key test
+// of every hash, one leaf call a key for a single round (the generic
+// batch is never slower than a loop of single-key calls).
+// NarrowPositions and CountingPlace are its specification; the tests
+// hold it to them. lines*8 <= len(words): CountingTestHashes checked.
+func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
+	out = out[:len(hs)]
+	hits := 0
+	switch {
+	case !wide && k <= 9:
+		for i, h := range hs {
+			ok := CountingRound4(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
+			out[i] = ok
+			hits += int(b2u(ok))
+		}
+	case wide && k <= 10:
+		for i, h := range hs {
+			ok := CountingRound8(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
+			out[i] = ok
+			hits += int(b2u(ok))
+		}
+	default:
+		for i, h := range hs {
+			ok := CountingTest(CountingLine(words, h, lines), h, k, wide)
+			out[i] = ok
+			hits += int(b2u(ok))
 		}
 	}
 	return hits
+}
+
+// b2u is 1 for true: a hit count without a branch on the answer.
+func b2u(b bool) uint {
+	var u uint
+	if b {
+		u = 1
+	}
+	return u
 }

@@ -18,14 +18,11 @@ func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 }
 
 // countingPrefetch dispatches the prefetch once per call: the BMI2
-// kernels at both vector levels.
-func countingPrefetch(words []uint64, lines uint64, wide bool, hs []uint64) {
-	switch {
-	case len(hs) == 0 || level == Generic:
-		countingPrefetchGeneric(words, lines, wide, hs)
-	case wide:
-		countingPrefetch8BMI2(&words[0], lines, hs)
-	default:
-		countingPrefetch4BMI2(&words[0], lines, hs)
+// kernel at both vector levels.
+func countingPrefetch(words []uint64, lines uint64, hs []uint64) {
+	if len(hs) == 0 || level == Generic {
+		countingPrefetchGeneric(words, lines, hs)
+		return
 	}
+	countingPrefetchBMI2(&words[0], lines, hs)
 }

@@ -19,7 +19,7 @@ GLOBL countingNibbleHalves<>(SB), RODATA|NOPTR, $64
 
 // func countingTest4AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·countingTest4AVX2(SB), NOSPLIT, $64-80
+TEXT ·countingTest4AVX2(SB), NOSPLIT, $16-80
 	MOVQ    hs_base+24(FP), AX
 	MOVQ    hs_len+32(FP), CX
 	MOVQ    out_base+48(FP), BX
@@ -32,220 +32,65 @@ countingTest4AVX2_ahead:
 	JBE        countingTest4AVX2_tail
 	MOVQ       64(AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x08, DI
+	SHLQ       $0x06, DI
 	ADDQ       words+0(FP), DI
 	PREFETCHT0 (DI)
-	PREFETCHT0 64(DI)
-	PREFETCHT0 128(DI)
-	PREFETCHT0 192(DI)
 	MOVQ       (AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x08, DI
+	SHLQ       $0x06, DI
 	ADDQ       words+0(FP), DI
-	VPAND      (DI), Y0, Y2
-	VPANDN     (DI), Y0, Y3
+	VMOVDQU    (DI), Y3
+	VPAND      Y3, Y0, Y2
+	VPANDN     Y3, Y0, Y3
 	VPCMPEQB   Y1, Y2, Y2
 	VPCMPEQB   Y1, Y3, Y3
 	VPMOVMSKB  Y2, DX
 	VPMOVMSKB  Y3, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
 	MOVQ       DX, (SP)
-	VPAND      32(DI), Y0, Y2
-	VPANDN     32(DI), Y0, Y3
+	MOVQ       R8, 8(SP)
+	VMOVDQU    32(DI), Y3
+	VPAND      Y3, Y0, Y2
+	VPANDN     Y3, Y0, Y3
 	VPCMPEQB   Y1, Y2, Y2
 	VPCMPEQB   Y1, Y3, Y3
 	VPMOVMSKB  Y2, DX
 	VPMOVMSKB  Y3, R8
+	SHLQ       $0x20, DX
 	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 8(SP)
-	VPAND      64(DI), Y0, Y2
-	VPANDN     64(DI), Y0, Y3
-	VPCMPEQB   Y1, Y2, Y2
-	VPCMPEQB   Y1, Y3, Y3
-	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 16(SP)
-	VPAND      96(DI), Y0, Y2
-	VPANDN     96(DI), Y0, Y3
-	VPCMPEQB   Y1, Y2, Y2
-	VPCMPEQB   Y1, Y3, Y3
-	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 24(SP)
-	VPAND      128(DI), Y0, Y2
-	VPANDN     128(DI), Y0, Y3
-	VPCMPEQB   Y1, Y2, Y2
-	VPCMPEQB   Y1, Y3, Y3
-	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 32(SP)
-	VPAND      160(DI), Y0, Y2
-	VPANDN     160(DI), Y0, Y3
-	VPCMPEQB   Y1, Y2, Y2
-	VPCMPEQB   Y1, Y3, Y3
-	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 40(SP)
-	VPAND      192(DI), Y0, Y2
-	VPANDN     192(DI), Y0, Y3
-	VPCMPEQB   Y1, Y2, Y2
-	VPCMPEQB   Y1, Y3, Y3
-	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 48(SP)
-	VPAND      224(DI), Y0, Y2
-	VPANDN     224(DI), Y0, Y3
-	VPCMPEQB   Y1, Y2, Y2
-	VPCMPEQB   Y1, Y3, Y3
-	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 56(SP)
+	ORQ        DX, (SP)
+	ORQ        R8, 8(SP)
 	MOVQ       (AX), DI
 	IMULQ      countingBlockedMul<>+0(SB), DI
-	MOVQ       DI, R9
-	SHRQ       $0x0d, R9
-	ANDQ       $0x07, R9
+	MOVQ       DI, DX
 	MOVQ       k+16(FP), R8
-	SHRQ       $0x03, R8
+	MOVQ       $0x00000009, R9
 	XORQ       R10, R10
 
-countingTest4AVX2_a_round:
-	TESTQ R8, R8
-	JZ    countingTest4AVX2_a_partial
-	XORQ  R11, R11
-	MOVQ  DI, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest4AVX2_a_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x39, R11
+	MOVQ  R11, R12
+	ANDQ  $0x01, R12
+	SHRQ  $0x01, R11
+	SHRXQ R11, (SP)(R12*8), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), DI
+	SHLQ  $0x07, DX
 	DECQ  R8
-	JMP   countingTest4AVX2_a_round
-
-countingTest4AVX2_a_partial:
-	MOVQ   k+16(FP), R8
-	ANDQ   $0x07, R8
-	JZ     countingTest4AVX2_a_answer
-	XORQ   R11, R11
-	MOVQ   DI, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  R8, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	JZ    countingTest4AVX2_a_answer
+	DECQ  R9
+	JNZ   countingTest4AVX2_a_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x00000009, R9
+	JMP   countingTest4AVX2_a_probe
 
 countingTest4AVX2_a_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
@@ -256,212 +101,60 @@ countingTest4AVX2_tail:
 	JZ        countingTest4AVX2_done
 	MOVQ      (AX), DX
 	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x08, DI
+	SHLQ      $0x06, DI
 	ADDQ      words+0(FP), DI
-	VPAND     (DI), Y0, Y2
-	VPANDN    (DI), Y0, Y3
+	VMOVDQU   (DI), Y3
+	VPAND     Y3, Y0, Y2
+	VPANDN    Y3, Y0, Y3
 	VPCMPEQB  Y1, Y2, Y2
 	VPCMPEQB  Y1, Y3, Y3
 	VPMOVMSKB Y2, DX
 	VPMOVMSKB Y3, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
 	MOVQ      DX, (SP)
-	VPAND     32(DI), Y0, Y2
-	VPANDN    32(DI), Y0, Y3
+	MOVQ      R8, 8(SP)
+	VMOVDQU   32(DI), Y3
+	VPAND     Y3, Y0, Y2
+	VPANDN    Y3, Y0, Y3
 	VPCMPEQB  Y1, Y2, Y2
 	VPCMPEQB  Y1, Y3, Y3
 	VPMOVMSKB Y2, DX
 	VPMOVMSKB Y3, R8
+	SHLQ      $0x20, DX
 	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 8(SP)
-	VPAND     64(DI), Y0, Y2
-	VPANDN    64(DI), Y0, Y3
-	VPCMPEQB  Y1, Y2, Y2
-	VPCMPEQB  Y1, Y3, Y3
-	VPMOVMSKB Y2, DX
-	VPMOVMSKB Y3, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 16(SP)
-	VPAND     96(DI), Y0, Y2
-	VPANDN    96(DI), Y0, Y3
-	VPCMPEQB  Y1, Y2, Y2
-	VPCMPEQB  Y1, Y3, Y3
-	VPMOVMSKB Y2, DX
-	VPMOVMSKB Y3, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 24(SP)
-	VPAND     128(DI), Y0, Y2
-	VPANDN    128(DI), Y0, Y3
-	VPCMPEQB  Y1, Y2, Y2
-	VPCMPEQB  Y1, Y3, Y3
-	VPMOVMSKB Y2, DX
-	VPMOVMSKB Y3, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 32(SP)
-	VPAND     160(DI), Y0, Y2
-	VPANDN    160(DI), Y0, Y3
-	VPCMPEQB  Y1, Y2, Y2
-	VPCMPEQB  Y1, Y3, Y3
-	VPMOVMSKB Y2, DX
-	VPMOVMSKB Y3, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 40(SP)
-	VPAND     192(DI), Y0, Y2
-	VPANDN    192(DI), Y0, Y3
-	VPCMPEQB  Y1, Y2, Y2
-	VPCMPEQB  Y1, Y3, Y3
-	VPMOVMSKB Y2, DX
-	VPMOVMSKB Y3, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 48(SP)
-	VPAND     224(DI), Y0, Y2
-	VPANDN    224(DI), Y0, Y3
-	VPCMPEQB  Y1, Y2, Y2
-	VPCMPEQB  Y1, Y3, Y3
-	VPMOVMSKB Y2, DX
-	VPMOVMSKB Y3, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 56(SP)
+	ORQ       DX, (SP)
+	ORQ       R8, 8(SP)
 	MOVQ      (AX), DI
 	IMULQ     countingBlockedMul<>+0(SB), DI
-	MOVQ      DI, R9
-	SHRQ      $0x0d, R9
-	ANDQ      $0x07, R9
+	MOVQ      DI, DX
 	MOVQ      k+16(FP), R8
-	SHRQ      $0x03, R8
+	MOVQ      $0x00000009, R9
 	XORQ      R10, R10
 
-countingTest4AVX2_t_round:
-	TESTQ R8, R8
-	JZ    countingTest4AVX2_t_partial
-	XORQ  R11, R11
-	MOVQ  DI, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest4AVX2_t_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x39, R11
+	MOVQ  R11, R12
+	ANDQ  $0x01, R12
+	SHRQ  $0x01, R11
+	SHRXQ R11, (SP)(R12*8), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), DI
+	SHLQ  $0x07, DX
 	DECQ  R8
-	JMP   countingTest4AVX2_t_round
-
-countingTest4AVX2_t_partial:
-	MOVQ   k+16(FP), R8
-	ANDQ   $0x07, R8
-	JZ     countingTest4AVX2_t_answer
-	XORQ   R11, R11
-	MOVQ   DI, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  R8, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	JZ    countingTest4AVX2_t_answer
+	DECQ  R9
+	JNZ   countingTest4AVX2_t_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x00000009, R9
+	JMP   countingTest4AVX2_t_probe
 
 countingTest4AVX2_t_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
@@ -474,368 +167,116 @@ countingTest4AVX2_done:
 
 // func countingTest4AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
-TEXT ·countingTest4AVX512(SB), NOSPLIT, $64-80
-	MOVQ      hs_base+24(FP), AX
-	MOVQ      hs_len+32(FP), CX
-	MOVQ      out_base+48(FP), BX
-	VMOVDQU64 countingNibbleHalves<>+0(SB), Z0
-	XORQ      SI, SI
+TEXT ·countingTest4AVX512(SB), NOSPLIT, $16-80
+	MOVQ         hs_base+24(FP), AX
+	MOVQ         hs_len+32(FP), CX
+	MOVQ         out_base+48(FP), BX
+	VPBROADCASTQ countingNibbleHalves<>+0(SB), Z0
+	VPBROADCASTQ countingNibbleHalves<>+32(SB), Z1
+	XORQ         SI, SI
 
 countingTest4AVX512_ahead:
-	CMPQ            CX, $0x08
-	JBE             countingTest4AVX512_tail
-	MOVQ            64(AX), DX
-	MULXQ           lines+8(FP), DX, DI
-	SHLQ            $0x08, DI
-	ADDQ            words+0(FP), DI
-	PREFETCHT0      (DI)
-	PREFETCHT0      64(DI)
-	PREFETCHT0      128(DI)
-	PREFETCHT0      192(DI)
-	MOVQ            (AX), DX
-	MULXQ           lines+8(FP), DX, DI
-	SHLQ            $0x08, DI
-	ADDQ            words+0(FP), DI
-	VBROADCASTI64X4 (DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, (SP)
-	VBROADCASTI64X4 32(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 8(SP)
-	VBROADCASTI64X4 64(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 16(SP)
-	VBROADCASTI64X4 96(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 24(SP)
-	VBROADCASTI64X4 128(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 32(SP)
-	VBROADCASTI64X4 160(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 40(SP)
-	VBROADCASTI64X4 192(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 48(SP)
-	VBROADCASTI64X4 224(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 56(SP)
-	MOVQ            (AX), R8
-	IMULQ           countingBlockedMul<>+0(SB), R8
-	MOVQ            R8, R9
-	SHRQ            $0x0d, R9
-	ANDQ            $0x07, R9
-	MOVQ            k+16(FP), DI
-	SHRQ            $0x03, DI
-	XORQ            R10, R10
+	CMPQ       CX, $0x08
+	JBE        countingTest4AVX512_tail
+	MOVQ       64(AX), DX
+	MULXQ      lines+8(FP), DX, DI
+	SHLQ       $0x06, DI
+	ADDQ       words+0(FP), DI
+	PREFETCHT0 (DI)
+	MOVQ       (AX), DX
+	MULXQ      lines+8(FP), DX, DI
+	SHLQ       $0x06, DI
+	ADDQ       words+0(FP), DI
+	VMOVDQU64  (DI), Z2
+	VPTESTNMB  Z0, Z2, K1
+	VPTESTNMB  Z1, Z2, K2
+	KMOVQ      K1, DX
+	MOVQ       DX, (SP)
+	KMOVQ      K2, DX
+	MOVQ       DX, 8(SP)
+	MOVQ       (AX), DI
+	IMULQ      countingBlockedMul<>+0(SB), DI
+	MOVQ       DI, DX
+	MOVQ       k+16(FP), R8
+	MOVQ       $0x00000009, R9
+	XORQ       R10, R10
 
-countingTest4AVX512_a_round:
-	TESTQ DI, DI
-	JZ    countingTest4AVX512_a_partial
-	XORQ  R11, R11
-	MOVQ  R8, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest4AVX512_a_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x39, R11
+	MOVQ  R11, R12
+	ANDQ  $0x01, R12
+	SHRQ  $0x01, R11
+	SHRXQ R11, (SP)(R12*8), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), R8
-	DECQ  DI
-	JMP   countingTest4AVX512_a_round
-
-countingTest4AVX512_a_partial:
-	MOVQ   k+16(FP), DI
-	ANDQ   $0x07, DI
-	JZ     countingTest4AVX512_a_answer
-	XORQ   R11, R11
-	MOVQ   R8, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  DI, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	SHLQ  $0x07, DX
+	DECQ  R8
+	JZ    countingTest4AVX512_a_answer
+	DECQ  R9
+	JNZ   countingTest4AVX512_a_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x00000009, R9
+	JMP   countingTest4AVX512_a_probe
 
 countingTest4AVX512_a_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
 	JMP   countingTest4AVX512_ahead
 
 countingTest4AVX512_tail:
-	TESTQ           CX, CX
-	JZ              countingTest4AVX512_done
-	MOVQ            (AX), DX
-	MULXQ           lines+8(FP), DX, DI
-	SHLQ            $0x08, DI
-	ADDQ            words+0(FP), DI
-	VBROADCASTI64X4 (DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, (SP)
-	VBROADCASTI64X4 32(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 8(SP)
-	VBROADCASTI64X4 64(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 16(SP)
-	VBROADCASTI64X4 96(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 24(SP)
-	VBROADCASTI64X4 128(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 32(SP)
-	VBROADCASTI64X4 160(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 40(SP)
-	VBROADCASTI64X4 192(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 48(SP)
-	VBROADCASTI64X4 224(DI), Z1
-	VPTESTNMB       Z0, Z1, K1
-	KMOVQ           K1, DX
-	MOVQ            DX, 56(SP)
-	MOVQ            (AX), R8
-	IMULQ           countingBlockedMul<>+0(SB), R8
-	MOVQ            R8, R9
-	SHRQ            $0x0d, R9
-	ANDQ            $0x07, R9
-	MOVQ            k+16(FP), DI
-	SHRQ            $0x03, DI
-	XORQ            R10, R10
+	TESTQ     CX, CX
+	JZ        countingTest4AVX512_done
+	MOVQ      (AX), DX
+	MULXQ     lines+8(FP), DX, DI
+	SHLQ      $0x06, DI
+	ADDQ      words+0(FP), DI
+	VMOVDQU64 (DI), Z2
+	VPTESTNMB Z0, Z2, K1
+	VPTESTNMB Z1, Z2, K2
+	KMOVQ     K1, DX
+	MOVQ      DX, (SP)
+	KMOVQ     K2, DX
+	MOVQ      DX, 8(SP)
+	MOVQ      (AX), DI
+	IMULQ     countingBlockedMul<>+0(SB), DI
+	MOVQ      DI, DX
+	MOVQ      k+16(FP), R8
+	MOVQ      $0x00000009, R9
+	XORQ      R10, R10
 
-countingTest4AVX512_t_round:
-	TESTQ DI, DI
-	JZ    countingTest4AVX512_t_partial
-	XORQ  R11, R11
-	MOVQ  R8, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest4AVX512_t_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x39, R11
+	MOVQ  R11, R12
+	ANDQ  $0x01, R12
+	SHRQ  $0x01, R11
+	SHRXQ R11, (SP)(R12*8), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), R8
-	DECQ  DI
-	JMP   countingTest4AVX512_t_round
-
-countingTest4AVX512_t_partial:
-	MOVQ   k+16(FP), DI
-	ANDQ   $0x07, DI
-	JZ     countingTest4AVX512_t_answer
-	XORQ   R11, R11
-	MOVQ   R8, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  DI, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	SHLQ  $0x07, DX
+	DECQ  R8
+	JZ    countingTest4AVX512_t_answer
+	DECQ  R9
+	JNZ   countingTest4AVX512_t_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x00000009, R9
+	JMP   countingTest4AVX512_t_probe
 
 countingTest4AVX512_t_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
@@ -848,7 +289,7 @@ countingTest4AVX512_done:
 
 // func countingTest8AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·countingTest8AVX2(SB), NOSPLIT, $64-80
+TEXT ·countingTest8AVX2(SB), NOSPLIT, $16-80
 	MOVQ    hs_base+24(FP), AX
 	MOVQ    hs_len+32(FP), CX
 	MOVQ    out_base+48(FP), BX
@@ -861,208 +302,49 @@ countingTest8AVX2_ahead:
 	JBE        countingTest8AVX2_tail
 	MOVQ       64(AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x09, DI
+	SHLQ       $0x06, DI
 	ADDQ       words+0(FP), DI
 	PREFETCHT0 (DI)
-	PREFETCHT0 64(DI)
-	PREFETCHT0 128(DI)
-	PREFETCHT0 192(DI)
-	PREFETCHT0 256(DI)
-	PREFETCHT0 320(DI)
-	PREFETCHT0 384(DI)
-	PREFETCHT0 448(DI)
 	MOVQ       (AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x09, DI
+	SHLQ       $0x06, DI
 	ADDQ       words+0(FP), DI
 	VPCMPEQB   (DI), Y0, Y1
 	VPCMPEQB   32(DI), Y0, Y2
 	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
+	VPMOVMSKB  Y2, DI
+	SHLQ       $0x20, DI
+	ORQ        DI, DX
 	MOVQ       DX, (SP)
-	VPCMPEQB   64(DI), Y0, Y1
-	VPCMPEQB   96(DI), Y0, Y2
-	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 8(SP)
-	VPCMPEQB   128(DI), Y0, Y1
-	VPCMPEQB   160(DI), Y0, Y2
-	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 16(SP)
-	VPCMPEQB   192(DI), Y0, Y1
-	VPCMPEQB   224(DI), Y0, Y2
-	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 24(SP)
-	VPCMPEQB   256(DI), Y0, Y1
-	VPCMPEQB   288(DI), Y0, Y2
-	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 32(SP)
-	VPCMPEQB   320(DI), Y0, Y1
-	VPCMPEQB   352(DI), Y0, Y2
-	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 40(SP)
-	VPCMPEQB   384(DI), Y0, Y1
-	VPCMPEQB   416(DI), Y0, Y2
-	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 48(SP)
-	VPCMPEQB   448(DI), Y0, Y1
-	VPCMPEQB   480(DI), Y0, Y2
-	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, R8
-	SHLQ       $0x20, R8
-	ORQ        R8, DX
-	MOVQ       DX, 56(SP)
 	MOVQ       (AX), DI
 	IMULQ      countingBlockedMul<>+0(SB), DI
-	MOVQ       DI, R9
-	SHRQ       $0x0d, R9
-	ANDQ       $0x07, R9
+	MOVQ       DI, DX
 	MOVQ       k+16(FP), R8
-	SHRQ       $0x03, R8
+	MOVQ       $0x0000000a, R9
 	XORQ       R10, R10
 
-countingTest8AVX2_a_round:
-	TESTQ R8, R8
-	JZ    countingTest8AVX2_a_partial
-	XORQ  R11, R11
-	MOVQ  DI, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest8AVX2_a_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x3a, R11
+	SHRXQ R11, (SP), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), DI
+	SHLQ  $0x06, DX
 	DECQ  R8
-	JMP   countingTest8AVX2_a_round
-
-countingTest8AVX2_a_partial:
-	MOVQ   k+16(FP), R8
-	ANDQ   $0x07, R8
-	JZ     countingTest8AVX2_a_answer
-	XORQ   R11, R11
-	MOVQ   DI, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  R8, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	JZ    countingTest8AVX2_a_answer
+	DECQ  R9
+	JNZ   countingTest8AVX2_a_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x0000000a, R9
+	JMP   countingTest8AVX2_a_probe
 
 countingTest8AVX2_a_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
@@ -1073,196 +355,44 @@ countingTest8AVX2_tail:
 	JZ        countingTest8AVX2_done
 	MOVQ      (AX), DX
 	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x09, DI
+	SHLQ      $0x06, DI
 	ADDQ      words+0(FP), DI
 	VPCMPEQB  (DI), Y0, Y1
 	VPCMPEQB  32(DI), Y0, Y2
 	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
+	VPMOVMSKB Y2, DI
+	SHLQ      $0x20, DI
+	ORQ       DI, DX
 	MOVQ      DX, (SP)
-	VPCMPEQB  64(DI), Y0, Y1
-	VPCMPEQB  96(DI), Y0, Y2
-	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 8(SP)
-	VPCMPEQB  128(DI), Y0, Y1
-	VPCMPEQB  160(DI), Y0, Y2
-	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 16(SP)
-	VPCMPEQB  192(DI), Y0, Y1
-	VPCMPEQB  224(DI), Y0, Y2
-	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 24(SP)
-	VPCMPEQB  256(DI), Y0, Y1
-	VPCMPEQB  288(DI), Y0, Y2
-	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 32(SP)
-	VPCMPEQB  320(DI), Y0, Y1
-	VPCMPEQB  352(DI), Y0, Y2
-	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 40(SP)
-	VPCMPEQB  384(DI), Y0, Y1
-	VPCMPEQB  416(DI), Y0, Y2
-	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 48(SP)
-	VPCMPEQB  448(DI), Y0, Y1
-	VPCMPEQB  480(DI), Y0, Y2
-	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, R8
-	SHLQ      $0x20, R8
-	ORQ       R8, DX
-	MOVQ      DX, 56(SP)
 	MOVQ      (AX), DI
 	IMULQ     countingBlockedMul<>+0(SB), DI
-	MOVQ      DI, R9
-	SHRQ      $0x0d, R9
-	ANDQ      $0x07, R9
+	MOVQ      DI, DX
 	MOVQ      k+16(FP), R8
-	SHRQ      $0x03, R8
+	MOVQ      $0x0000000a, R9
 	XORQ      R10, R10
 
-countingTest8AVX2_t_round:
-	TESTQ R8, R8
-	JZ    countingTest8AVX2_t_partial
-	XORQ  R11, R11
-	MOVQ  DI, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  DI, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest8AVX2_t_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x3a, R11
+	SHRXQ R11, (SP), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), DI
+	SHLQ  $0x06, DX
 	DECQ  R8
-	JMP   countingTest8AVX2_t_round
-
-countingTest8AVX2_t_partial:
-	MOVQ   k+16(FP), R8
-	ANDQ   $0x07, R8
-	JZ     countingTest8AVX2_t_answer
-	XORQ   R11, R11
-	MOVQ   DI, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   DI, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  R8, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	JZ    countingTest8AVX2_t_answer
+	DECQ  R9
+	JNZ   countingTest8AVX2_t_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x0000000a, R9
+	JMP   countingTest8AVX2_t_probe
 
 countingTest8AVX2_t_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
@@ -1275,7 +405,7 @@ countingTest8AVX2_done:
 
 // func countingTest8AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
-TEXT ·countingTest8AVX512(SB), NOSPLIT, $64-80
+TEXT ·countingTest8AVX512(SB), NOSPLIT, $16-80
 	MOVQ       hs_base+24(FP), AX
 	MOVQ       hs_len+32(FP), CX
 	MOVQ       out_base+48(FP), BX
@@ -1287,176 +417,45 @@ countingTest8AVX512_ahead:
 	JBE        countingTest8AVX512_tail
 	MOVQ       64(AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x09, DI
+	SHLQ       $0x06, DI
 	ADDQ       words+0(FP), DI
 	PREFETCHT0 (DI)
-	PREFETCHT0 64(DI)
-	PREFETCHT0 128(DI)
-	PREFETCHT0 192(DI)
-	PREFETCHT0 256(DI)
-	PREFETCHT0 320(DI)
-	PREFETCHT0 384(DI)
-	PREFETCHT0 448(DI)
 	MOVQ       (AX), DX
 	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x09, DI
+	SHLQ       $0x06, DI
 	ADDQ       words+0(FP), DI
 	VPTESTNMB  (DI), Z0, K1
 	KMOVQ      K1, DX
 	MOVQ       DX, (SP)
-	VPTESTNMB  64(DI), Z0, K1
-	KMOVQ      K1, DX
-	MOVQ       DX, 8(SP)
-	VPTESTNMB  128(DI), Z0, K1
-	KMOVQ      K1, DX
-	MOVQ       DX, 16(SP)
-	VPTESTNMB  192(DI), Z0, K1
-	KMOVQ      K1, DX
-	MOVQ       DX, 24(SP)
-	VPTESTNMB  256(DI), Z0, K1
-	KMOVQ      K1, DX
-	MOVQ       DX, 32(SP)
-	VPTESTNMB  320(DI), Z0, K1
-	KMOVQ      K1, DX
-	MOVQ       DX, 40(SP)
-	VPTESTNMB  384(DI), Z0, K1
-	KMOVQ      K1, DX
-	MOVQ       DX, 48(SP)
-	VPTESTNMB  448(DI), Z0, K1
-	KMOVQ      K1, DX
-	MOVQ       DX, 56(SP)
-	MOVQ       (AX), R8
-	IMULQ      countingBlockedMul<>+0(SB), R8
-	MOVQ       R8, R9
-	SHRQ       $0x0d, R9
-	ANDQ       $0x07, R9
-	MOVQ       k+16(FP), DI
-	SHRQ       $0x03, DI
+	MOVQ       (AX), DI
+	IMULQ      countingBlockedMul<>+0(SB), DI
+	MOVQ       DI, DX
+	MOVQ       k+16(FP), R8
+	MOVQ       $0x0000000a, R9
 	XORQ       R10, R10
 
-countingTest8AVX512_a_round:
-	TESTQ DI, DI
-	JZ    countingTest8AVX512_a_partial
-	XORQ  R11, R11
-	MOVQ  R8, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest8AVX512_a_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x3a, R11
+	SHRXQ R11, (SP), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), R8
-	DECQ  DI
-	JMP   countingTest8AVX512_a_round
-
-countingTest8AVX512_a_partial:
-	MOVQ   k+16(FP), DI
-	ANDQ   $0x07, DI
-	JZ     countingTest8AVX512_a_answer
-	XORQ   R11, R11
-	MOVQ   R8, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  DI, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	SHLQ  $0x06, DX
+	DECQ  R8
+	JZ    countingTest8AVX512_a_answer
+	DECQ  R9
+	JNZ   countingTest8AVX512_a_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x0000000a, R9
+	JMP   countingTest8AVX512_a_probe
 
 countingTest8AVX512_a_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
@@ -1467,164 +466,40 @@ countingTest8AVX512_tail:
 	JZ        countingTest8AVX512_done
 	MOVQ      (AX), DX
 	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x09, DI
+	SHLQ      $0x06, DI
 	ADDQ      words+0(FP), DI
 	VPTESTNMB (DI), Z0, K1
 	KMOVQ     K1, DX
 	MOVQ      DX, (SP)
-	VPTESTNMB 64(DI), Z0, K1
-	KMOVQ     K1, DX
-	MOVQ      DX, 8(SP)
-	VPTESTNMB 128(DI), Z0, K1
-	KMOVQ     K1, DX
-	MOVQ      DX, 16(SP)
-	VPTESTNMB 192(DI), Z0, K1
-	KMOVQ     K1, DX
-	MOVQ      DX, 24(SP)
-	VPTESTNMB 256(DI), Z0, K1
-	KMOVQ     K1, DX
-	MOVQ      DX, 32(SP)
-	VPTESTNMB 320(DI), Z0, K1
-	KMOVQ     K1, DX
-	MOVQ      DX, 40(SP)
-	VPTESTNMB 384(DI), Z0, K1
-	KMOVQ     K1, DX
-	MOVQ      DX, 48(SP)
-	VPTESTNMB 448(DI), Z0, K1
-	KMOVQ     K1, DX
-	MOVQ      DX, 56(SP)
-	MOVQ      (AX), R8
-	IMULQ     countingBlockedMul<>+0(SB), R8
-	MOVQ      R8, R9
-	SHRQ      $0x0d, R9
-	ANDQ      $0x07, R9
-	MOVQ      k+16(FP), DI
-	SHRQ      $0x03, DI
+	MOVQ      (AX), DI
+	IMULQ     countingBlockedMul<>+0(SB), DI
+	MOVQ      DI, DX
+	MOVQ      k+16(FP), R8
+	MOVQ      $0x0000000a, R9
 	XORQ      R10, R10
 
-countingTest8AVX512_t_round:
-	TESTQ DI, DI
-	JZ    countingTest8AVX512_t_partial
-	XORQ  R11, R11
-	MOVQ  R8, DX
-	SHRQ  $0x3a, DX
-	SHRXQ DX, (SP), DX
-	ANDQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x34, DX
-	SHRXQ DX, 8(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x01, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x2e, DX
-	SHRXQ DX, 16(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x02, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x28, DX
-	SHRXQ DX, 24(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x03, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x22, DX
-	SHRXQ DX, 32(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x04, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x1c, DX
-	SHRXQ DX, 40(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x05, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x16, DX
-	SHRXQ DX, 48(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x06, DX
-	ORQ   DX, R11
-	MOVQ  R8, DX
-	SHRQ  $0x10, DX
-	SHRXQ DX, 56(SP), DX
-	ANDQ  $0x01, DX
-	SHLQ  $0x07, DX
-	ORQ   DX, R11
+countingTest8AVX512_t_probe:
+	MOVQ  DX, R11
+	SHRQ  $0x3a, R11
+	SHRXQ R11, (SP), R11
+	ANDQ  $0x01, R11
 	ORQ   R11, R10
-	IMULQ countingBlockedMul<>+0(SB), R8
-	DECQ  DI
-	JMP   countingTest8AVX512_t_round
-
-countingTest8AVX512_t_partial:
-	MOVQ   k+16(FP), DI
-	ANDQ   $0x07, DI
-	JZ     countingTest8AVX512_t_answer
-	XORQ   R11, R11
-	MOVQ   R8, DX
-	SHRQ   $0x3a, DX
-	SHRXQ  DX, (SP), DX
-	ANDQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x34, DX
-	SHRXQ  DX, 8(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x01, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x2e, DX
-	SHRXQ  DX, 16(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x02, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x28, DX
-	SHRXQ  DX, 24(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x03, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x22, DX
-	SHRXQ  DX, 32(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x04, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x1c, DX
-	SHRXQ  DX, 40(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x05, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x16, DX
-	SHRXQ  DX, 48(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x06, DX
-	ORQ    DX, R11
-	MOVQ   R8, DX
-	SHRQ   $0x10, DX
-	SHRXQ  DX, 56(SP), DX
-	ANDQ   $0x01, DX
-	SHLQ   $0x07, DX
-	ORQ    DX, R11
-	MOVQ   $0x00000001, DX
-	SHLXQ  DI, DX, DX
-	DECQ   DX
-	IMUL3Q $0x00000101, DX, DX
-	SHLXQ  R9, DX, DX
-	SHRQ   $0x08, DX
-	ANDQ   DX, R11
-	ORQ    R11, R10
+	SHLQ  $0x06, DX
+	DECQ  R8
+	JZ    countingTest8AVX512_t_answer
+	DECQ  R9
+	JNZ   countingTest8AVX512_t_probe
+	IMULQ countingBlockedMul<>+0(SB), DI
+	MOVQ  DI, DX
+	MOVQ  $0x0000000a, R9
+	JMP   countingTest8AVX512_t_probe
 
 countingTest8AVX512_t_answer:
-	XORQ  DX, DX
+	XORQ  R11, R11
 	TESTQ R10, R10
-	SETEQ DL
-	MOVB  DL, (BX)
-	ADDQ  DX, SI
+	SETEQ R11
+	MOVB  R11, (BX)
+	ADDQ  R11, SI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
@@ -1635,54 +510,23 @@ countingTest8AVX512_done:
 	VZEROUPPER
 	RET
 
-// func countingPrefetch4BMI2(words *uint64, lines uint64, hs []uint64)
+// func countingPrefetchBMI2(words *uint64, lines uint64, hs []uint64)
 // Requires: BMI2, MMX+
-TEXT ·countingPrefetch4BMI2(SB), NOSPLIT, $0-40
+TEXT ·countingPrefetchBMI2(SB), NOSPLIT, $0-40
 	MOVQ hs_base+16(FP), AX
 	MOVQ hs_len+24(FP), CX
 
-countingPrefetch4BMI2_loop:
+countingPrefetchBMI2_loop:
 	TESTQ      CX, CX
-	JZ         countingPrefetch4BMI2_done
+	JZ         countingPrefetchBMI2_done
 	MOVQ       (AX), DX
 	MULXQ      lines+8(FP), DX, BX
-	SHLQ       $0x08, BX
+	SHLQ       $0x06, BX
 	ADDQ       words+0(FP), BX
 	PREFETCHT0 (BX)
-	PREFETCHT0 64(BX)
-	PREFETCHT0 128(BX)
-	PREFETCHT0 192(BX)
 	ADDQ       $0x08, AX
 	DECQ       CX
-	JMP        countingPrefetch4BMI2_loop
+	JMP        countingPrefetchBMI2_loop
 
-countingPrefetch4BMI2_done:
-	RET
-
-// func countingPrefetch8BMI2(words *uint64, lines uint64, hs []uint64)
-// Requires: BMI2, MMX+
-TEXT ·countingPrefetch8BMI2(SB), NOSPLIT, $0-40
-	MOVQ hs_base+16(FP), AX
-	MOVQ hs_len+24(FP), CX
-
-countingPrefetch8BMI2_loop:
-	TESTQ      CX, CX
-	JZ         countingPrefetch8BMI2_done
-	MOVQ       (AX), DX
-	MULXQ      lines+8(FP), DX, BX
-	SHLQ       $0x09, BX
-	ADDQ       words+0(FP), BX
-	PREFETCHT0 (BX)
-	PREFETCHT0 64(BX)
-	PREFETCHT0 128(BX)
-	PREFETCHT0 192(BX)
-	PREFETCHT0 256(BX)
-	PREFETCHT0 320(BX)
-	PREFETCHT0 384(BX)
-	PREFETCHT0 448(BX)
-	ADDQ       $0x08, AX
-	DECQ       CX
-	JMP        countingPrefetch8BMI2_loop
-
-countingPrefetch8BMI2_done:
+countingPrefetchBMI2_done:
 	RET

@@ -24,12 +24,7 @@ func countingTest8AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out [
 //go:noescape
 func countingTest8AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
 
-// countingPrefetch4BMI2 is countingPrefetchGeneric issuing PREFETCHT0 instead of loads.
+// countingPrefetchBMI2 is countingPrefetchGeneric issuing PREFETCHT0 instead of loads.
 //
 //go:noescape
-func countingPrefetch4BMI2(words *uint64, lines uint64, hs []uint64)
-
-// countingPrefetch8BMI2 is countingPrefetchGeneric issuing PREFETCHT0 instead of loads.
-//
-//go:noescape
-func countingPrefetch8BMI2(words *uint64, lines uint64, hs []uint64)
+func countingPrefetchBMI2(words *uint64, lines uint64, hs []uint64)

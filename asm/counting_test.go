@@ -1,7 +1,6 @@
 package asm
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,16 +10,14 @@ import (
 // keys random hashes added (as the counting package does, without CAS),
 // and a few random counters raised to high and saturated values.
 func countingFilter(r *rand.Rand, lines uint64, k uint32, wide bool, keys int) []uint64 {
-	lineWords, chunkWords := CountingLineWords(wide), CountingChunkWords(wide)
-	words := make([]uint64, lines*lineWords)
+	words := make([]uint64, lines*CountingLineWords)
 	for range keys {
 		h := r.Uint64()
-		line := words[BlockedLine(h, lines)*lineWords:]
-		for w, m := range BlockedMask(h, k) {
-			for ; m != 0; m &= m - 1 {
-				word, shift := CountingPlace(uint64(bits.TrailingZeros64(m)), wide)
-				line[uint64(w)*chunkWords+word] |= 1 << shift
-			}
+		line := words[NarrowBlock(h, lines)*CountingLineWords:]
+		pos := NarrowPositions(h, k, CountingLogBits(wide))
+		for _, q := range pos[:k] {
+			word, shift := CountingPlace(uint64(q), wide)
+			line[word] |= 1 << shift
 		}
 	}
 	for i := range words {
@@ -29,6 +26,82 @@ func countingFilter(r *rand.Rand, lines uint64, k uint32, wide bool, keys int) [
 		}
 	}
 	return words
+}
+
+// countingTestSpec is the batch test read straight off the layout: every
+// position of NarrowPositions, its counter by CountingPlace.
+func countingTestSpec(words []uint64, lines uint64, k uint32, wide bool, h uint64) bool {
+	line := words[NarrowBlock(h, lines)*CountingLineWords:][:CountingLineWords]
+	pos := NarrowPositions(h, k, CountingLogBits(wide))
+	counter := uint64(0xf)
+	if wide {
+		counter = 0xff
+	}
+	for _, q := range pos[:k] {
+		word, shift := CountingPlace(uint64(q), wide)
+		if line[word]>>shift&counter == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// NarrowPositions is the slices of the multiplier rounds as the scheme's
+// comment states them.
+func TestNarrowPositions(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 1000 {
+		h := r.Uint64()
+		for _, logBits := range []uint{6, 7} {
+			k := uint32(r.IntN(NarrowMaxK) + 1)
+			pos := NarrowPositions(h, k, logBits)
+			per := 64 / logBits
+			for i := range uint(k) {
+				g := h * BlockedMul
+				for range i / per {
+					g *= BlockedMul
+				}
+				want := g >> (64 - logBits*(i%per+1)) & (1<<logBits - 1)
+				if uint64(pos[i]) != want {
+					t.Fatalf("h %#x logBits %d probe %d: %d, want %d", h, logBits, i, pos[i], want)
+				}
+			}
+			for i := k; i < NarrowMaxK; i++ {
+				if pos[i] != 0 {
+					t.Fatalf("probe %d past k = %d is %d", i, k, pos[i])
+				}
+			}
+		}
+	}
+}
+
+// The Go batch test (the single-key code) answers as the specification.
+func TestCountingGenericMatchesSpec(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, wide := range []bool{false, true} {
+		for _, k := range []uint32{1, 2, 6, 9, 10, 11, 18, 19, 20, 21, 33, NarrowMaxK} {
+			words := countingFilter(r, 37, k, wide, 37*128/int(k))
+			hs := make([]uint64, 2000)
+			for i := range hs {
+				hs[i] = r.Uint64()
+			}
+			out := make([]bool, len(hs))
+			hits := countingTestHashesGeneric(words, 37, k, wide, hs, out)
+			want := 0
+			for i, h := range hs {
+				ok := countingTestSpec(words, 37, k, wide, h)
+				if ok != out[i] {
+					t.Fatalf("wide %v k %d hash %#x: %v, spec %v", wide, k, h, out[i], ok)
+				}
+				if ok {
+					want++
+				}
+			}
+			if hits != want || (k <= 20 && (hits == 0 || hits == len(hs))) {
+				t.Fatalf("wide %v k %d: %d hits, spec %d (of %d)", wide, k, hits, want, len(hs))
+			}
+		}
+	}
 }
 
 // checkCountingTest compares the kernel in use with the Generic twin.
@@ -53,7 +126,7 @@ func TestCountingTestMatchesGeneric(t *testing.T) {
 				lines uint64
 				k     uint32
 				keys  int
-			}{{1, 1, 3}, {1, 7, 20}, {3, 9, 10}, {17, 10, 100}, {1000, 18, 5000}, {64, BlockedMaxK, 100}, {5, 16, 50}, {9, 11, 80}, {4096, 6, 40000}} {
+			}{{1, 1, 3}, {1, 7, 20}, {3, 9, 10}, {17, 10, 100}, {1000, 18, 5000}, {64, NarrowMaxK, 20}, {5, 16, 50}, {9, 11, 80}, {4096, 6, 40000}, {100, 19, 300}, {100, 20, 300}, {100, 21, 300}} {
 				words := countingFilter(r, c.lines, c.k, wide, c.keys)
 				for _, n := range []int{0, 1, 7, 8, 9, 12, 13, 15, 16, 17, 63, 64, 65, 1000} {
 					hs := make([]uint64, n)
@@ -84,7 +157,7 @@ func FuzzCountingTest(f *testing.F) {
 	f.Add(uint64(2), uint64(300), uint8(64), true, 1000, 17)
 	f.Fuzz(func(t *testing.T, seed, lines uint64, k uint8, wide bool, keys, n int) {
 		lines = lines%2048 + 1
-		k = k%BlockedMaxK + 1
+		k = k%NarrowMaxK + 1
 		keys, n = keys&4095, n&2047
 		r := rand.New(rand.NewPCG(seed, lines))
 		words := countingFilter(r, lines, uint32(k), wide, keys)
@@ -127,11 +200,11 @@ func TestCountingPrefetch(t *testing.T) {
 					if n > 1 {
 						hs[0], hs[1] = 0, ^uint64(0)
 					}
-					CountingPrefetch(words, lines, wide, hs)
+					CountingPrefetch(words, lines, hs)
 					if !slices.Equal(words, want) {
 						t.Fatalf("%v: prefetch of %d hashes changed the filter", Current(), n)
 					}
-					if a := testing.AllocsPerRun(5, func() { CountingPrefetch(words, lines, wide, hs) }); a != 0 {
+					if a := testing.AllocsPerRun(5, func() { CountingPrefetch(words, lines, hs) }); a != 0 {
 						t.Errorf("%v allocates %.1f times", Current(), a)
 					}
 				}
@@ -142,6 +215,6 @@ func TestCountingPrefetch(t *testing.T) {
 				t.Error("prefetch over fewer words than lines need did not panic")
 			}
 		}()
-		CountingPrefetch(make([]uint64, 31), 1, false, []uint64{1})
+		CountingPrefetch(make([]uint64, 7), 1, []uint64{1})
 	})
 }

@@ -21,15 +21,19 @@ const ahead = 8
 // of the first ahead keys.
 func (f *Filter) prefetchAhead(hs []uint64, i int) {
 	switch {
+	case f.v1:
 	case i == 0:
-		asm.CountingPrefetch(f.words, f.lines, f.wide, hs[:min(len(hs), ahead+1)])
+		asm.CountingPrefetch(f.words, f.lines, hs[:min(len(hs), ahead+1)])
 	case i+ahead < len(hs):
-		asm.CountingPrefetch(f.words, f.lines, f.wide, hs[i+ahead:i+ahead+1])
+		asm.CountingPrefetch(f.words, f.lines, hs[i+ahead:i+ahead+1])
 	}
 }
 
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) {
+	if len(hs) > 0 {
+		f.mustHaveLines()
+	}
 	for i, h := range hs {
 		f.prefetchAhead(hs, i)
 		f.AddHash(h)
@@ -42,6 +46,21 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 	if len(hs) == 0 {
 		return 0
 	}
+	if f.lines == 0 { // the zero Filter holds nothing
+		clear(out[:len(hs)])
+		return 0
+	}
+	if f.v1 {
+		out = out[:len(hs)]
+		n := 0
+		for i, h := range hs {
+			out[i] = f.v1Test(h)
+			if out[i] {
+				n++
+			}
+		}
+		return n
+	}
 	n := asm.CountingTestHashes(f.words, f.lines, f.k, f.wide, hs, out)
 	runtime.KeepAlive(f.storage)
 	return n
@@ -51,6 +70,10 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 // many were removed; out must be at least as long as hs.
 func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
 	out = out[:len(hs)]
+	if f.lines == 0 {
+		clear(out)
+		return 0
+	}
 	n := 0
 	for i, h := range hs {
 		f.prefetchAhead(hs, i)
@@ -129,6 +152,23 @@ func (f *Filter) RemoveUint64s(ks []uint64, out []bool) int {
 		asm.HashUint64s(hs[:m], ks[:m], f.seed)
 		n += f.RemoveHashes(hs[:m], out[:m])
 		ks, out = ks[m:], out[m:]
+	}
+	return n
+}
+
+// RemoveKeys sets out[i] to Remove(keys[i]), in order, and returns how
+// many were removed; out must be at least as long as keys.
+func (f *Filter) RemoveKeys(keys [][]byte, out []bool) int {
+	out = out[:len(keys)]
+	var hs [chunk]uint64
+	n := 0
+	for len(keys) > 0 {
+		m := min(len(keys), chunk)
+		for i, k := range keys[:m] {
+			hs[i] = engine.HashSeed(k, f.seed)
+		}
+		n += f.RemoveHashes(hs[:m], out[:m])
+		keys, out = keys[m:], out[m:]
 	}
 	return n
 }

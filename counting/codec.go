@@ -8,15 +8,24 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// Serialized form: the engine envelope, family counting, version 1, three
+// Serialized form: the engine envelope, family counting, version 2, three
 // parameters [counter bits (4 or 8), lines, k] and the words in
-// little-endian order: lines lines of 512 counters laid out as
-// asm/counting.go says (line l, counter w*64+b is bit b of word w of line
-// l of the blocked filter of the same lines, k and seed).
-const formatVersion = 1
+// little-endian order: lines lines of 8 words laid out as asm/counting.go
+// says (128 4-bit or 64 8-bit counters a line, counter q at the bit q of
+// the block of blocked.Narrow's twin). Version 1, with the same
+// parameters, holds lines of 512 counters mirroring 512-bit blocked lines
+// (legacy.go); it still decodes, and such a filter encodes as version 1.
+const (
+	formatVersion   = 2
+	formatVersionV1 = 1
+)
 
 func (f *Filter) header() engine.Header {
-	return engine.Header{Family: engine.FamilyCounting, Version: formatVersion, Seed: f.seed,
+	v := uint16(formatVersion)
+	if f.v1 {
+		v = formatVersionV1
+	}
+	return engine.Header{Family: engine.FamilyCounting, Version: v, Seed: f.seed,
 		Params: []uint64{uint64(f.CounterBits()), f.lines, uint64(f.k)}}
 }
 
@@ -25,24 +34,38 @@ type geometry struct {
 	wide  bool
 	lines uint64
 	k     uint32
+	v1    bool
+}
+
+// lineWords is the words of one line of the geometry.
+func (g geometry) lineWords() uint64 {
+	if g.v1 {
+		return v1LineWords(g.wide)
+	}
+	return asm.CountingLineWords
 }
 
 // decodeGeometry validates the header of a payload of payloadLen bytes.
 func decodeGeometry(h engine.Header, payloadLen uint64) (geometry, error) {
-	if err := h.Expect(engine.FamilyCounting, formatVersion, 3); err != nil {
+	v1 := h.Family == engine.FamilyCounting && h.Version == formatVersionV1
+	if err := h.Expect(engine.FamilyCounting, map[bool]uint16{false: formatVersion, true: formatVersionV1}[v1], 3); err != nil {
 		return geometry{}, err
 	}
 	bits, lines, k := h.Params[0], h.Params[1], h.Params[2]
+	maxK, most := uint64(asm.NarrowMaxK), maxLines(bits == 8)
+	if v1 {
+		maxK, most = asm.BlockedMaxK, engine.MaxBits/v1LineCounters
+	}
 	switch {
 	case bits != 4 && bits != 8:
 		return geometry{}, engine.Errorf("counting: %d-bit counters", bits)
-	case lines == 0 || lines > maxLines:
+	case lines == 0 || lines > most:
 		return geometry{}, engine.Errorf("counting: %d lines", lines)
-	case k == 0 || k > engine.MaxK || k > asm.BlockedMaxK:
+	case k == 0 || k > engine.MaxK || k > maxK:
 		return geometry{}, engine.Errorf("counting: k = %d", k)
 	}
-	g := geometry{bits == 8, lines, uint32(k)}
-	if lineBytes := 8 * asm.CountingLineWords(g.wide); payloadLen/lineBytes != lines || payloadLen%lineBytes != 0 {
+	g := geometry{bits == 8, lines, uint32(k), v1}
+	if lineBytes := 8 * g.lineWords(); payloadLen/lineBytes != lines || payloadLen%lineBytes != 0 {
 		return geometry{}, engine.Errorf("counting: %d payload bytes for %d lines", payloadLen, lines)
 	}
 	return g, nil
@@ -86,13 +109,13 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	s, err := engine.NewStorage(g.lines*asm.CountingLineWords(g.wide), engine.HugePagesAuto)
+	s, err := engine.NewStorage(g.lines*g.lineWords(), engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
 	engine.CopyWords(s.Words(), payload)
 	*f = Filter{storage: s, words: s.Words(), lines: g.lines, k: g.k,
-		seed: h.Seed, key: engine.Uint64Key(h.Seed), lanes: lanesOf(g.wide)}
+		seed: h.Seed, key: engine.Uint64Key(h.Seed), v1: g.v1, round4: !g.v1 && !g.wide && g.k <= 9, lanes: lanesOf(g.wide)}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -37,9 +39,48 @@ func goldenFilter(t testing.TB, bits int) *Filter {
 	return f
 }
 
+// goldenKeysAnswer checks a decoded golden filter: keys 0..499 present,
+// few of 600..1999, key 0 counted 21 times (15 when 4-bit saturates), and
+// its blocked twin answering alike.
+func goldenKeysAnswer(t *testing.T, g *Filter, bits int, twin func([]uint64, []bool) int) {
+	t.Helper()
+	ks := make([]uint64, 2000)
+	for i := range ks {
+		ks[i] = uint64(i)
+	}
+	out := make([]bool, len(ks))
+	outTwin := make([]bool, len(ks))
+	g.TestUint64s(ks, out)
+	twin(ks, outTwin)
+	if !slices.Equal(out, outTwin) {
+		t.Error("golden twin disagrees with golden filter")
+	}
+	for i := range 500 {
+		if !out[i] || !g.TestUint64(uint64(i)) {
+			t.Fatalf("golden filter lost key %d", i)
+		}
+	}
+	fp := 0
+	for _, o := range out[600:] {
+		if o {
+			fp++
+		}
+	}
+	if fp > 100 {
+		t.Errorf("golden filter: %d of 1400 absent keys present", fp)
+	}
+	var one [8]byte
+	if c := g.Count(one[:]); bits == 4 && c != 15 || bits == 8 && c != 21 {
+		t.Errorf("%d-bit golden: Count(key 0) = %d", bits, c)
+	}
+}
+
+// The version-2 goldens pin today's encoding; the version-1 goldens
+// (written before the one-line layout) still decode, answer, update and
+// re-encode byte for byte.
 func TestGolden(t *testing.T) {
 	for _, bits := range []int{4, 8} {
-		name := filepath.Join("testdata", map[int]string{4: "counting4.golden", 8: "counting8.golden"}[bits])
+		name := filepath.Join("testdata", fmt.Sprintf("counting%d_v2.golden", bits))
 		f := goldenFilter(t, bits)
 		data, err := f.MarshalBinary()
 		if err != nil {
@@ -59,41 +100,63 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if g.K() != f.K() || g.Lines() != f.Lines() || g.Seed() != 7 || g.CounterBits() != bits || g.v1 {
+			t.Errorf("decoded geometry k %d lines %d seed %d bits %d", g.K(), g.Lines(), g.Seed(), g.CounterBits())
+		}
 		gb, err := g.ToBloom()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.K() != f.K() || g.Lines() != f.Lines() || g.Seed() != 7 || g.CounterBits() != bits {
-			t.Errorf("decoded geometry k %d lines %d seed %d bits %d", g.K(), g.Lines(), g.Seed(), g.CounterBits())
+		goldenKeysAnswer(t, g, bits, gb.TestUint64s)
+		if _, err := g.ToBlocked(); !errors.Is(err, engine.ErrParam) {
+			t.Errorf("ToBlocked of a version-2 filter: %v", err)
 		}
-		ks := make([]uint64, 2000)
-		for i := range ks {
-			ks[i] = uint64(i)
+	}
+}
+
+func TestGoldenV1(t *testing.T) {
+	for _, bits := range []int{4, 8} {
+		name := filepath.Join("testdata", fmt.Sprintf("counting%d.golden", bits))
+		old, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		out := make([]bool, len(ks))
-		outTwin := make([]bool, len(ks))
-		g.TestUint64s(ks, out)
-		gb.TestUint64s(ks, outTwin)
-		if !slices.Equal(out, outTwin) {
-			t.Error("golden twin disagrees with golden filter")
+		g, err := Decode(old)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for i := range 500 {
-			if !out[i] {
-				t.Fatalf("golden filter lost key %d", i)
-			}
+		if !g.v1 || g.Seed() != 7 || g.CounterBits() != bits || g.Counters() != g.Lines()*512 {
+			t.Fatalf("%s: v1 %v seed %d bits %d", name, g.v1, g.Seed(), g.CounterBits())
 		}
-		fp := 0
-		for _, o := range out[600:] {
-			if o {
-				fp++
-			}
+		again, err := g.MarshalBinary()
+		if err != nil || !bytes.Equal(again, old) {
+			t.Fatalf("%s does not re-encode to itself: %v", name, err)
 		}
-		if fp > 100 {
-			t.Errorf("golden filter: %d of 1400 absent keys present", fp)
+		twin, err := g.ToBlocked()
+		if err != nil {
+			t.Fatal(err)
 		}
-		var one [8]byte
-		if c := g.Count(one[:]); bits == 4 && c != 15 || bits == 8 && c != 21 {
-			t.Errorf("%d-bit golden: Count(key 0) = %d", bits, c)
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
+			goldenKeysAnswer(t, g, bits, twin.TestUint64s)
+		})
+		if _, err := g.ToBloom(); !errors.Is(err, engine.ErrParam) {
+			t.Errorf("ToBloom of a version-1 filter: %v", err)
+		}
+		if g.ModelFPR(500) <= 0 || g.ModelFPR(500) >= 0.01 {
+			t.Errorf("version-1 model FPR %v", g.ModelFPR(500))
+		}
+		// updates keep working in the old layout
+		key := []byte("added to an old file")
+		if g.TestAndAdd(key) || !g.Test(key) || g.Count(key) != 1 || !g.Remove(key) || g.Test(key) {
+			t.Error("Add, Test, Count, Remove on a version-1 filter")
+		}
+		out := make([]bool, 3)
+		g.AddUint64s([]uint64{1 << 40, 1 << 41, 1 << 42})
+		if g.RemoveUint64s([]uint64{1 << 40, 1 << 41, 1 << 42}, out) != 3 {
+			t.Error("batch Add and Remove on a version-1 filter")
+		}
+		if again, _ := g.MarshalBinary(); !bytes.Equal(again, old) {
+			t.Error("adding and removing keys changed a version-1 filter")
 		}
 	}
 }
@@ -151,16 +214,30 @@ func TestCorruptEveryByte(t *testing.T) {
 // Valid envelopes with hostile parameters are errors, never panics.
 func TestHostileParams(t *testing.T) {
 	for _, p := range [][]uint64{
-		{4, 0, 3}, {8, 1, 3}, {2, 1, 3}, {1, 1, 3}, {0, 1, 3}, {16, 1, 3}, {4, 1, 0},
-		{4, 1, engine.MaxK + 1}, {4, 1 << 60, 3}, {4, 2, 3}, {4, 1, 3, 0},
+		{4, 0, 3}, {8, 3, 3}, {2, 1, 3}, {1, 1, 3}, {0, 1, 3}, {16, 1, 3}, {4, 1, 0},
+		{4, 1, engine.MaxK + 1}, {4, 1 << 60, 3}, {4, 2, 3}, {4, 1, 3, 0}, {4, 4, 3},
 	} {
-		h := engine.Header{Family: engine.FamilyCounting, Version: formatVersion, Params: p}
-		data, err := engine.AppendEnvelope(nil, h, make([]byte, 256))
-		if err != nil {
-			t.Fatal(err)
+		for _, v := range []uint16{formatVersionV1, formatVersion, 3, 0} {
+			h := engine.Header{Family: engine.FamilyCounting, Version: v, Params: p}
+			payload := 256 // one v1 4-bit line, four v2 lines
+			if v == formatVersion {
+				payload = 64
+			}
+			data, err := engine.AppendEnvelope(nil, h, make([]byte, payload))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Decode(data); !errors.Is(err, engine.ErrFormat) {
+				t.Errorf("version %d params %v: error %v", v, p, err)
+			}
 		}
-		if _, err := Decode(data); !errors.Is(err, engine.ErrFormat) {
-			t.Errorf("params %v: error %v", p, err)
+	}
+	// the same parameters are valid in the right version
+	for v, payload := range map[uint16]int{formatVersionV1: 256, formatVersion: 64} {
+		h := engine.Header{Family: engine.FamilyCounting, Version: v, Params: []uint64{4, 1, 3}}
+		data, _ := engine.AppendEnvelope(nil, h, make([]byte, payload))
+		if _, err := Decode(data); err != nil {
+			t.Errorf("version %d, one 4-bit line: %v", v, err)
 		}
 	}
 }
@@ -175,6 +252,11 @@ func FuzzDecode(f *testing.F) {
 	data, _ = wide.MarshalBinary()
 	f.Add(data)
 	f.Add([]byte{})
+	for _, name := range []string{"counting4.golden", "counting8.golden"} {
+		if old, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(old)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := Decode(data)
 		if err == nil {
@@ -188,6 +270,8 @@ func FuzzDecode(f *testing.F) {
 			g.TestHash(1)
 			g.AddHash(2)
 			g.RemoveHash(2)
+			g.CountHash(3)
+			g.TestHashes([]uint64{4, 5}, make([]bool, 2))
 		}
 		var r Filter
 		if _, err := r.ReadFrom(bytes.NewReader(data)); err == nil {

@@ -1,6 +1,7 @@
 package counting
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -169,6 +170,24 @@ func TestConcurrentBatches(t *testing.T) {
 						errs <- "a batch Remove of held keys failed"
 					}
 				}
+				// the []byte batch forms and RemoveKeys
+				keys := make([][]byte, 300)
+				for i := range keys {
+					keys[i] = []byte{byte(g), byte(i), byte(i >> 8), 'c'}
+				}
+				for _, b := range kerneltest.Batches(keys) {
+					f.AddKeys(b)
+				}
+				for _, b := range kerneltest.Batches(keys) {
+					if n := f.TestKeys(b, out); n != len(b) {
+						errs <- "an added key tests absent in a TestKeys batch"
+					}
+				}
+				for _, b := range kerneltest.Batches(keys) {
+					if n := f.RemoveKeys(b, out); n != len(b) {
+						errs <- "a RemoveKeys batch of held keys failed"
+					}
+				}
 			})
 		}
 		wg.Wait()
@@ -180,6 +199,47 @@ func TestConcurrentBatches(t *testing.T) {
 			t.Logf("%d counters saturated; skipping the all-zero check", sat)
 		} else if nz := f.Nonzero(); nz != 0 {
 			t.Errorf("%d counters nonzero after every goroutine removed its keys", nz)
+		}
+	})
+}
+
+// The single-key integer and string forms from many goroutines at once:
+// each adds, tests and removes its own keys; nothing held tests absent
+// and every counter is zero at the end.
+func TestConcurrentSingleKeyForms(t *testing.T) {
+	levelsAndWidths(t, func(t *testing.T, bits int) {
+		const goroutines, per = 4, 1500
+		f := mustNew(t, goroutines*per, 0.01, WithCounterBits(bits))
+		var wg sync.WaitGroup
+		errs := make(chan string, 4*goroutines)
+		for g := range goroutines {
+			wg.Go(func() {
+				for i := range per {
+					k := uint64(g)<<40 | uint64(i)
+					s := fmt.Sprintf("key %d/%d", g, i)
+					f.AddUint64(k)
+					f.AddString(s)
+					if !f.TestUint64(k) || !f.TestString(s) {
+						errs <- "a key just added tests absent"
+						return
+					}
+				}
+				for i := range per {
+					k := uint64(g)<<40 | uint64(i)
+					if !f.RemoveUint64(k) || !f.RemoveString(fmt.Sprintf("key %d/%d", g, i)) {
+						errs <- "Remove of a held key failed"
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+		if sat := f.Saturated(); sat == 0 && f.Nonzero() != 0 {
+			t.Errorf("%d counters nonzero after every goroutine removed its keys", f.Nonzero())
 		}
 	})
 }

@@ -2,84 +2,84 @@
 // small counters instead of bits, so keys can be removed, with atomic
 // counters so one filter serves many goroutines without a lock.
 //
-// Layout: the counting twin of the blocked family. A line holds 512
-// counters, one per bit of a blocked line: 4-bit counters (256 bytes, four
-// cache lines) or 8-bit with WithCounterBits(8) (512 bytes). A key's line
-// is asm.BlockedLine(h, lines) and its counters are the set bits of
-// asm.BlockedMask(h, k): bit b of mask word w is counter w*64+b. The 64
-// counters of mask word w form one chunk (32 bytes, or one 64-byte cache
-// line for 8-bit), so for k <= 8 a key has one counter per chunk
-// (asm/counting.go gives the order inside a chunk). The nonzero counters
-// are therefore exactly the bits of the blocked filter of the same lines,
-// k and seed holding the same keys, and ToBloom returns that
-// *blocked.Filter (blocked.FromWords), answering every key exactly as the
-// counting filter does in an eighth (4-bit) of the memory. The price
-// against a one-cache-line layout: a key's counters spread over the four
-// (4-bit) or up to eight (8-bit) cache lines of its 256- or 512-byte line.
+// # Layout
 //
-// Add and Remove update all of a key's counters that share a 64-bit word
-// with one compare-and-swap (for k <= 8 one CAS per counter). Counters
-// saturate and stay saturated: no Remove decrements a counter at its
-// maximum, so overflow never causes a false negative; Saturated counts
-// them. Remove of a key that tests absent returns false and changes
-// nothing; removing a key that was never added but tests present (a false
-// positive) decrements other keys' counters and can make them test absent.
+// A key's counters sit in one 64-byte cache line. A line is 8 words:
+// 128 4-bit counters (the default) or 64 8-bit counters with
+// WithCounterBits(8). A key with hash h = engine.HashSeed(key, seed) uses
+// line engine.Reduce(h, lines) and k counters there, drawn as
+// asm.NarrowPositions says: g = h*0x9e3779b97f4a7c15, probe j is the top
+// 7 bits (4-bit) or 6 bits (8-bit) of g << 7j (6j), a fresh
+// multiplication of g every 9 (10) probes. 4-bit counter q is bits
+// 4(q&15).. of word q>>4, 8-bit counter q is byte q of the line. Two
+// probes of a key may pick the same counter; it is then incremented (and
+// removed) twice. So the nonzero counters are exactly the set bits of a
+// blocked.Narrow filter of 128-bit (or 64-bit) blocks with the same
+// lines, k and seed, and ToBloom returns that filter, answering every key
+// exactly as this one does in a quarter (4-bit) or an eighth (8-bit) of
+// the memory.
 //
-// False-positive model (ModelFPR, checked by the tests on 1e6 absent
-// keys): positions are blocked's, so it is blocked.FPR, the model of
-// Putze, Sanders and Singler (2007): Poisson line loads with mean
-// 512n/m, and a line of i keys passes a foreign key with chance
-// (1 - (1-1/64)^(i*k/8))^k. New sizes exactly as blocked.New
-// (blocked.BitsPerKeyAndK): p = 1% takes k = 6 and 9.97 counters per key
-// (4.98 bytes per key with 4-bit counters), p = 0.1% k = 9 and 15.61
-// counters (7.80 bytes). Measured with 1e5 keys and 1e6 absent probes:
-// 0.986% at p = 1% (model 0.999%), 0.0967% at p = 0.1% (model 0.0999%).
+// Files of format version 1 (lines of 512 counters that mirrored 512-bit
+// blocked lines, written before the one-line layout) still decode; such
+// a filter keeps that layout, updates and encodes as before, and
+// ToBlocked gives its *blocked.Filter twin.
 //
-// Memory against the previous one-cache-line layout (128 cells per
-// 64-byte line, sized by its own occupancy model): 9.97 against 10.9
-// counters per key at p = 1%, 15.61 against 19.0 at 0.1%.
+// # False-positive model
 //
-// Speed (AMD EPYC Zen 3 VM, 2 cores, AVX2; p = 1%, k = 6, 8-byte keys;
-// medians of 5 in one run). For k <= 8 a key's counters come from a
-// fixed-trip loop over its k words (see probe), one CAS each. A locked
-// CAS waits for every earlier load, so the batch Add and Remove request
-// the line of the key 8 ahead (asm.CountingPrefetch: PREFETCHT0 on amd64,
-// plain loads elsewhere) and the misses overlap. Against loading one word
-// of each cache line of 16 keys first, the window measured 127 -> 94
-// ns/key at 1e6 and 142 -> 119 at 1e7 (AddUint64s, medians of 3,
-// alternating binaries); a burst of 16 keys' prefetches was slower at 1e7
-// than the loads. Against no touch at all the loads had already taken
-// AddHashes from 130 to 70 ns/key at 1e6.
-// Against tylertreat/BoomFilters' CountingBloomFilter (4-bit, per key),
-// bench module BenchmarkSized 'Sized/(counting|boom)/...': Add 79.6 vs
-// 452.5 ns/key at n = 1e6 (5.7x) and 132 vs 1023 at 1e7 (7.8x); Test
-// member 22.5 vs 160 (7.1x) and 55.6 vs 579 (10.4x), absent 21.8 vs 177
-// and 47.7 vs 321. A CAS costs about 2.9 ns in L1 here, so six of them
-// bound Add at ~30 ns/key in cache. Against the mask-walking version
-// before (alternating test binaries, medians of 3): AddHashes 171 -> 78
-// at 1e6 and 204 -> 119 at 1e7, AddHash 202 -> 123, TestHash 134 -> 77.
+// ModelFPR is blocked.NarrowFPR of the twin: line loads are Poisson with
+// mean (counters per line)*n/counters (Putze, Sanders and Singler 2007),
+// and a line holding i keys passes a foreign key with the exact chance
+// that k uniform probes all land on counters hit by the i*k probes of its
+// keys, averaged over the distribution of how many counters those hit
+// (the mean alone is several percent low at 128 counters a line). New
+// sizes with blocked.NarrowBitsPerKeyAndK:
 //
-// The layout's price: a key touches three or four cache lines, not one.
-// Measured when the layout changed (both versions walking the mask, old
-// and new test binaries alternating, medians of 5): Add 197 -> 235
-// ns/key at 1e6 and 227 -> 291 at 1e7, TestHashes on AVX2 17.3 -> 23.2
-// and 23.3 -> 41.6; bought with ToBloom's exact twin and fewer counters
-// per key (above).
+//	counters   p      k   counters/key   bytes/key   measured FPR (1e6 absent keys)
+//	4-bit      1%     6   10.85           5.42        0.998%  (model 1.000%)
+//	4-bit      0.1%   8   19.01           9.51        0.104%  (model 0.100%)
+//	8-bit      1%     5   12.14          12.14        0.988%  (model 1.000%)
+//	8-bit      0.1%   7   24.00          24.00        0.093%  (model 0.100%)
 //
-// Two goroutines (BenchmarkAddHash and BenchmarkAddUint64s against
-// their Parallel twins, fresh keys; six alternating runs, median of the
-// per-run ratios): at n = 1e7 throughput is 2.06x one goroutine for
-// single-key Add (runs 1.92-2.44x) and 2.02x for batches (1.93-2.08x).
-// At 1e6 it is 1.33x (0.64-3.09x) and 1.40x (1.05-1.82x): both cores
-// write the same 5 MB of lines, which one core alone keeps in its cache,
-// so a line the other core wrote last must move between them first. On
-// this VM that move is slow and varies with where the host places the two
-// vCPUs: a ping-pong of one line took 79-119 ns a round trip in some runs
-// and 459-477 ns in others. In a prototype of the batch Add (6 CAS over
-// 4 lines of a 5 MB array, lines requested 8 keys ahead), PREFETCHW,
-// which asks for the line already owned, took two goroutines to 27-53
-// ns/key where PREFETCHT0 took 28-87 (three runs of four above 77), but
-// one goroutine from 48 to 58 (medians of 4);
-// Go's assembler has no PREFETCHW, so it is not used. At 1e7 misses go
-// to DRAM either way and the cores overlap them.
+// (TestFPRWithinModel, 1e5 keys for 1%, 5e4 for 0.1%). The version-1
+// layout needed 9.97 counters per key at 1% and 15.61 at 0.1%, but a key
+// touched three or four cache lines of its 256-byte line.
+//
+// # Contract
+//
+// The family contract of engine: New(n, p) and NewMK(counters, k),
+// Decode and the Marshal/Unmarshal/WriteTo/ReadFrom methods, Add/Test,
+// the Hash, Uint64 (the 8 little-endian bytes, engine.HashUint64Seed) and
+// String (engine.HashStringSeed, no allocation at any length) forms, and
+// their batch forms, which answer exactly as the single-key forms on
+// every kernel. Counting adds Remove (and RemoveHash, RemoveUint64,
+// RemoveString, RemoveHashes, RemoveUint64s, RemoveKeys), Count and
+// TestAndAdd.
+//
+// Counters saturate and stay saturated: no Remove decrements a counter at
+// its maximum (15 or 255), so overflow never causes a false negative;
+// Saturated counts them. Remove of a key that tests absent returns false
+// and changes nothing; removing a key that was never added but tests
+// present (a false positive) decrements other keys' counters and can
+// make them test absent: remove only keys you added.
+//
+// # Concurrency
+//
+// Every method may run on many goroutines at once, writers included,
+// except Close and the Unmarshal/ReadFrom methods, which replace the
+// filter. Add and Remove change one counter per compare-and-swap;
+// readers load each word atomically, so a Test that races an Add of the
+// same key may see some of its counters and not others.
+//
+// # Speed
+//
+// The single-key paths are straight-line code for one multiplier round
+// (k <= 9 at 4 bits, k <= 10 at 8): two constant shifts place a probe,
+// one load and one variable shift read it, no bounds checks; Test is one
+// call of a frameless leaf (asm.CountingRound4). The batch test runs the
+// AVX-512 or AVX2 kernel of asm (one vector test turns a line into the
+// masks of its zero counters); batch Add and Remove request the line of
+// the key 8 ahead, because a locked compare-and-swap waits for every
+// earlier load. Benchmarks: go test -bench PerKey ./counting and, beside
+// tylertreat/BoomFilters, go test -bench CountingPerKey ./filters in the
+// bench module.
 package counting

@@ -5,14 +5,14 @@ import (
 	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
 )
 
 // Filter is a counting Bloom filter of 4-bit (default) or 8-bit counters,
-// 512 per line, one per bit of a blocked line. All methods are safe for
-// concurrent use from many goroutines except Close and the
-// Unmarshal/ReadFrom methods, which replace the filter.
+// a key's counters in one 64-byte line: 128 4-bit or 64 8-bit counters a
+// line. All methods are safe for concurrent use from many goroutines
+// except Close and the Unmarshal/ReadFrom methods, which replace the
+// filter.
 type Filter struct {
 	storage *engine.Storage
 	words   []uint64
@@ -20,26 +20,26 @@ type Filter struct {
 	k       uint32
 	seed    uint64
 	key     uint64 // engine.Uint64Key(seed)
+	v1      bool   // the version-1 layout of a decoded old file (legacy.go)
+	round4  bool   // one-line layout, 4-bit counters, k <= 9: TestHash's inline case
 	lanes
 }
 
-// lanes holds the geometry and SWAR constants of one counter width: every
-// counter of a word at once.
+// lanes holds the SWAR constants of one counter width: every counter of
+// a word at once.
 type lanes struct {
-	wide       bool
-	lineWords  uint64 // asm.CountingLineWords
-	chunkWords uint64 // asm.CountingChunkWords
-	counter    uint64 // one counter's value mask
-	one        uint64 // the lowest bit of every counter
-	low        uint64 // all bits of every counter but its top one
-	top        uint64 // the top bit of every counter
-	topShift   uint64 // counter width - 1
+	wide     bool
+	counter  uint64 // one counter's value mask
+	one      uint64 // the lowest bit of every counter
+	low      uint64 // all bits of every counter but its top one
+	top      uint64 // the top bit of every counter
+	topShift uint64 // counter width - 1
 }
 
 func lanesOf(wide bool) lanes {
-	l := lanes{false, asm.CountingLineWords(wide), asm.CountingChunkWords(wide), 0xf, 0x1111111111111111, 0x7777777777777777, 0x8888888888888888, 3}
+	l := lanes{false, 0xf, 0x1111111111111111, 0x7777777777777777, 0x8888888888888888, 3}
 	if wide {
-		l.wide, l.counter, l.one, l.low, l.top, l.topShift = true, 0xff, 0x0101010101010101, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080, 7
+		l = lanes{true, 0xff, 0x0101010101010101, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080, 7}
 	}
 	return l
 }
@@ -50,16 +50,12 @@ func (l *lanes) nonzero(x uint64) uint64 { return ((x&l.low + l.low) | x) & l.to
 // saturated has the lowest bit of every counter of x at its maximum set.
 func (l *lanes) saturated(x uint64) uint64 { return (x&l.low + l.one) & x & l.top >> l.topShift }
 
-// CountersPerLine is the number of counters of a line: one per bit of a
-// blocked line.
-const CountersPerLine = blocked.LineBits
-
 // counterBits is the family option WithCounterBits.
 type counterBits int
 
-// WithCounterBits selects 4-bit (the default) or 8-bit counters. 8-bit
-// counters double the memory; they only matter when keys are added many
-// times over.
+// WithCounterBits selects 4-bit (the default, 128 counters a line) or
+// 8-bit counters (64 a line). 8-bit counters cost 2.2x the memory at
+// p = 1%; they only matter when keys are added many times over.
 func WithCounterBits(bits int) engine.Option { return engine.FamilyOption(counterBits(bits)) }
 
 func config(opts []engine.Option) (engine.Config, bool, error) {
@@ -83,15 +79,20 @@ func config(opts []engine.Option) (engine.Config, bool, error) {
 	return c, wide, nil
 }
 
+// lineCounters is the number of counters of a line: 128 (4-bit) or 64.
+func lineCounters(wide bool) uint64 { return 1 << asm.CountingLogBits(wide) }
+
 // New returns a filter sized for n distinct keys at false-positive rate p
-// exactly as blocked.New sizes one: k and the counters per key from
-// blocked.BitsPerKeyAndK(p), rounded up to whole lines. Options: engine.WithSeed, engine.WithHugePages, WithCounterBits.
+// as blocked.NewNarrow sizes its twin of 128-bit (4-bit counters) or
+// 64-bit blocks (8-bit): k and the counters per key from
+// blocked.NarrowBitsPerKeyAndK(p), rounded up to whole lines. Options:
+// engine.WithSeed, engine.WithHugePages, WithCounterBits.
 func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 	c, wide, err := config(opts)
 	if err != nil {
 		return nil, err
 	}
-	lines, k, err := size(n, p)
+	lines, k, err := size(n, p, wide)
 	if err != nil {
 		return nil, err
 	}
@@ -105,32 +106,45 @@ func NewMK(counters uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.CheckMK(counters, k, min(engine.MaxK, asm.BlockedMaxK)); err != nil {
+	if err := engine.CheckMK(counters, k, asm.NarrowMaxK); err != nil {
 		return nil, err
 	}
-	return newFilter((counters+CountersPerLine-1)/CountersPerLine, k, wide, c)
+	per := lineCounters(wide)
+	return newFilter((counters+per-1)/per, k, wide, c)
 }
 
 func newFilter(lines uint64, k uint32, wide bool, c engine.Config) (*Filter, error) {
-	if lines == 0 || lines > maxLines {
-		return nil, fmt.Errorf("%w: %d lines outside [1, %d]", engine.ErrParam, lines, uint64(maxLines))
+	if lines == 0 || lines > maxLines(wide) {
+		return nil, fmt.Errorf("%w: %d lines outside [1, %d]", engine.ErrParam, lines, maxLines(wide))
 	}
-	s, err := engine.NewStorage(lines*asm.CountingLineWords(wide), c.HugePages)
+	s, err := engine.NewStorage(lines*asm.CountingLineWords, c.HugePages)
 	if err != nil {
 		return nil, err
 	}
-	return &Filter{storage: s, words: s.Words(), lines: lines, k: k,
+	return &Filter{storage: s, words: s.Words(), lines: lines, k: k, round4: !wide && k <= 9,
 		seed: c.Seed, key: engine.Uint64Key(c.Seed), lanes: lanesOf(wide)}, nil
 }
 
-// K is the number of probes per key (the blocked filter's k).
+// K is the number of probes per key.
 func (f *Filter) K() uint32 { return f.k }
 
-// Lines is the number of lines of 512 counters (256 or 512 bytes each).
+// Lines is the number of lines (64 bytes each; a filter decoded from a
+// version-1 file has lines of 512 counters, 256 or 512 bytes).
 func (f *Filter) Lines() uint64 { return f.lines }
 
-// Counters is the number of counters, lines times 512.
-func (f *Filter) Counters() uint64 { return f.lines * CountersPerLine }
+// Counters is the number of counters.
+func (f *Filter) Counters() uint64 {
+	if f.v1 {
+		return f.lines * v1LineCounters
+	}
+	return f.lines * lineCounters(f.wide)
+}
+
+// M is the number of counters (the family contract's name).
+func (f *Filter) M() uint64 { return f.Counters() }
+
+// SizeBytes is the memory of the counters.
+func (f *Filter) SizeBytes() uint64 { return 8 * uint64(len(f.words)) }
 
 // CounterBits is 4 or 8.
 func (f *Filter) CounterBits() int {
@@ -147,7 +161,21 @@ func (f *Filter) Seed() uint64 { return f.seed }
 func (f *Filter) HugePages() bool { return f.storage.HugePages() }
 
 // FPR is the model false-positive rate after n distinct keys (ModelFPR).
-func (f *Filter) FPR(n uint64) float64 { return ModelFPR(n, f.lines, f.k) }
+func (f *Filter) FPR(n uint64) float64 { return f.ModelFPR(n) }
+
+// ModelFPR is the model false-positive rate after n distinct keys: the
+// model of ToBloom's twin (package doc).
+func (f *Filter) ModelFPR(n uint64) float64 {
+	if f.v1 {
+		return v1ModelFPR(n, f.lines, f.k)
+	}
+	return ModelFPR(n, f.lines, f.k, f.CounterBits())
+}
+
+// String describes the filter in one line.
+func (f *Filter) String() string {
+	return fmt.Sprintf("counting.Filter{counters: %d, k: %d, %d-bit, %d bytes}", f.Counters(), f.k, f.CounterBits(), f.SizeBytes())
+}
 
 // Saturated returns how many counters are at their maximum (15 or 255).
 // They stay there: no Remove decrements them.
@@ -175,10 +203,35 @@ func (f *Filter) Nonzero() uint64 {
 // the fraction of nonzero counters (engine.EstimateCount over the
 // counters, as blocked's EstimatedCount).
 func (f *Filter) EstimateCount() float64 {
-	if f.Nonzero() == 0 {
+	nz := f.Nonzero()
+	if nz == 0 {
 		return 0
 	}
-	return engine.EstimateCount(f.Counters(), f.k, f.Nonzero())
+	return engine.EstimateCount(f.Counters(), f.k, nz)
+}
+
+// EstimatedCount is EstimateCount (the family contract's name).
+func (f *Filter) EstimatedCount() float64 { return f.EstimateCount() }
+
+// Clone returns a copy of the filter, each word read atomically.
+func (f *Filter) Clone() *Filter {
+	mode := engine.HugePagesNever
+	if f.HugePages() {
+		mode = engine.HugePagesAlways
+	}
+	s, err := engine.NewStorage(uint64(len(f.words)), mode)
+	if err != nil {
+		if s, err = engine.NewStorage(uint64(len(f.words)), engine.HugePagesNever); err != nil {
+			panic(err) // plain memory: only out of memory fails
+		}
+	}
+	g := *f
+	g.storage, g.words = s, s.Words()
+	for i := range g.words {
+		g.words[i] = load(&f.words[i])
+	}
+	runtime.KeepAlive(f.storage)
+	return &g
 }
 
 // Close releases huge-page memory at once; the filter is unusable after.

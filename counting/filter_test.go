@@ -46,7 +46,7 @@ func TestNewMKGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Lines() != 2 || f.Counters() != 1024 || len(f.words) != 2*64 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
+	if f.Lines() != 16 || f.Counters() != 1024 || len(f.words) != 16*8 || f.SizeBytes() != 1024 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
 		t.Errorf("NewMK(1000, 7, 8-bit) = %d lines, %d counters, k %d, %d bits, seed %d",
 			f.Lines(), f.Counters(), f.K(), f.CounterBits(), f.Seed())
 	}
@@ -207,11 +207,12 @@ func TestStickySaturation(t *testing.T) {
 
 // distinctCells is how many different counters a key has.
 func (f *Filter) distinctCells(key []byte) int {
-	n := 0
-	for _, m := range asm.BlockedMask(engine.HashSeed(key, f.seed), f.k) {
-		n += popcount(m)
+	pos := asm.NarrowPositions(engine.HashSeed(key, f.seed), f.k, asm.CountingLogBits(f.wide))
+	var seen [2]uint64
+	for _, q := range pos[:f.k] {
+		seen[q>>6] |= 1 << (q & 63)
 	}
-	return n
+	return popcount(seen[0]) + popcount(seen[1])
 }
 
 func TestRemoveAbsentIsNoop(t *testing.T) {
@@ -262,7 +263,7 @@ func TestFPRWithinModel(t *testing.T) {
 		n    uint64
 		p    float64
 		bits int
-	}{{100000, 0.01, 4}, {50000, 0.001, 4}, {100000, 0.02, 8}} {
+	}{{100000, 0.01, 4}, {50000, 0.001, 4}, {100000, 0.01, 8}, {50000, 0.001, 8}, {100000, 0.02, 8}} {
 		f := mustNew(t, c.n, c.p, WithCounterBits(c.bits))
 		for i := range c.n {
 			f.AddHash(engine.HashUint64(i))
@@ -280,6 +281,8 @@ func TestFPRWithinModel(t *testing.T) {
 		}
 		model := f.FPR(c.n)
 		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		t.Logf("%d-bit, p = %v: k %d, %.2f counters per key: %.4f%% measured on %d absent keys, model %.4f%%",
+			c.bits, c.p, f.K(), float64(f.Counters())/float64(c.n), 100*float64(fp)/trials, trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%+v: %d false positives in %d, model %.5f allows [%.0f, %.0f]", c, fp, trials, model, lo, hi)
 		}
@@ -314,43 +317,44 @@ func TestEstimateCount(t *testing.T) {
 	}
 }
 
-// A key's counters are exactly the bits asm.BlockedMask gives its hash,
-// for every k on both sides of the k <= 8 fast path and both widths:
-// adding one key to an empty filter sets those counters to 1 and no
-// other (through AddHash or TestAndAdd), Count, Test and TestAndAdd see
-// them, and Remove clears them all.
-func TestCountersAreBlockedMask(t *testing.T) {
+// A key's counters are exactly its asm.NarrowPositions in its line, for
+// every k across the multiplier rounds (9 probes a round for 4-bit
+// counters, 10 for 8-bit) and both widths: adding one key to an empty
+// filter raises those counters by how often they occur and no other
+// (through AddHash or TestAndAdd), Count, Test and TestAndAdd see them,
+// and Remove clears them all.
+func TestCountersAreNarrowPositions(t *testing.T) {
 	widths(t, func(t *testing.T, bits int) {
-		for k := uint32(1); k <= 17; k++ {
-			f, err := NewMK(4*CountersPerLine, k, WithCounterBits(bits))
+		for k := uint32(1); k <= 31; k++ {
+			f, err := NewMK(4*128, k, WithCounterBits(bits))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for j, h := range randomHashes(200, uint64(k)) {
+			for j, h := range randomHashes(100, uint64(k)) {
 				if j%2 == 0 {
-					f.AddHash(h) // its own loop for k <= fastK
+					f.AddHash(h)
 				} else if f.TestAndAddHash(h) {
 					t.Fatalf("k=%d: TestAndAdd on an empty filter reported present", k)
 				}
-				line := asm.BlockedLine(h, f.lines)
-				mask := asm.BlockedMask(h, k)
-				for l := range f.lines {
-					for w := range uint64(8) {
-						for b := range uint64(64) {
-							word, shift := asm.CountingPlace(b, f.wide)
-							got := f.words[l*f.lineWords+w*f.chunkWords+word] >> shift & f.counter
-							want := uint64(0)
-							if l == line && mask[w]>>b&1 == 1 {
-								want = 1
-							}
-							if got != want {
-								t.Fatalf("k=%d h=%#x: counter %d of word %d in line %d is %d, want %d", k, h, b, w, l, got, want)
-							}
-						}
+				line := asm.NarrowBlock(h, f.lines)
+				pos := asm.NarrowPositions(h, k, asm.CountingLogBits(f.wide))
+				want := make([]uint64, f.lines*lineCounters(f.wide))
+				for _, q := range pos[:k] {
+					want[line*lineCounters(f.wide)+uint64(q)]++
+				}
+				for c, w := range want {
+					word, shift := asm.CountingPlace(uint64(c)%lineCounters(f.wide), f.wide)
+					l := uint64(c) / lineCounters(f.wide)
+					if got := f.words[l*8+word] >> shift & f.counter; got != w {
+						t.Fatalf("k=%d h=%#x: counter %d is %d, want %d", k, h, c, got, w)
 					}
 				}
-				if !f.TestHash(h) || f.CountHash(h) != 1 || !f.TestAndAddHash(h) || f.CountHash(h) != 2 {
-					t.Fatalf("k=%d: the added key does not test present with count 1, then 2", k)
+				least := uint64(k) // a counter probed by all k probes
+				for _, q := range pos[:k] {
+					least = min(least, want[line*lineCounters(f.wide)+uint64(q)])
+				}
+				if !f.TestHash(h) || uint64(f.CountHash(h)) != least || !f.TestAndAddHash(h) || uint64(f.CountHash(h)) != 2*least {
+					t.Fatalf("k=%d: the added key does not test present with count %d, then %d", k, least, 2*least)
 				}
 				if !f.RemoveHash(h) || !f.RemoveHash(h) || f.Nonzero() != 0 || f.RemoveHash(h) {
 					t.Fatalf("k=%d: removing the key twice leaves %d nonzero counters", k, f.Nonzero())

@@ -4,37 +4,38 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
 )
 
 // ModelFPR is the false-positive rate model of a counting filter of lines
-// lines and k probes after n distinct keys. Its nonzero counters are
-// exactly the set bits of the blocked filter of the same lines, k and
-// seed, so this is blocked.FPR, the model of Putze, Sanders and Singler
-// (2007): Poisson line loads, k bits of a 512-bit line.
-func ModelFPR(n, lines uint64, k uint32) float64 {
-	if n == 0 {
-		return 0
-	}
-	return blocked.FPR(lines*CountersPerLine, n, k)
+// lines of counterBits-bit counters (4 or 8) and k probes after n
+// distinct keys. Its nonzero counters are exactly the set bits of the
+// blocked.Narrow filter of 128-bit (4-bit counters) or 64-bit blocks of
+// the same lines, k and seed, so this is blocked.NarrowFPR.
+func ModelFPR(n, lines uint64, k uint32, counterBits int) float64 {
+	wide := counterBits == 8
+	return blocked.NarrowFPR(lines*lineCounters(wide), n, k, int(lineCounters(wide)))
 }
 
 // maxLines keeps every filter within engine.MaxBits counters.
-const maxLines = engine.MaxBits / CountersPerLine
+func maxLines(wide bool) uint64 { return engine.MaxBits >> asm.CountingLogBits(wide) }
 
-// size returns the lines and probes blocked.New picks for n keys at p.
-func size(n uint64, p float64) (lines uint64, k uint32, err error) {
+// size returns the lines and probes blocked.NewNarrow picks for n keys at
+// p in blocks of one line's counters.
+func size(n uint64, p float64, wide bool) (lines uint64, k uint32, err error) {
 	if err := engine.CheckNP(n, p); err != nil {
 		return 0, 0, err
 	}
-	bpk, k, err := blocked.BitsPerKeyAndK(p)
+	per := lineCounters(wide)
+	bpk, k, err := blocked.NarrowBitsPerKeyAndK(p, int(per))
 	if err != nil {
 		return 0, 0, err
 	}
-	l := math.Ceil(float64(n) * bpk / CountersPerLine)
-	if l > maxLines {
-		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs %.3g lines, above the maximum %d", engine.ErrParam, n, p, l, uint64(maxLines))
+	l := math.Ceil(float64(n) * bpk / float64(per))
+	if l > float64(maxLines(wide)) {
+		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs %.3g lines, above the maximum %d", engine.ErrParam, n, p, l, maxLines(wide))
 	}
 	return uint64(l), k, nil
 }

@@ -13,202 +13,317 @@ func load(p *uint64) uint64 { return atomic.LoadUint64(p) }
 
 func popcount(x uint64) int { return bits.OnesCount64(x) }
 
-// cellSet is a key's counters grouped by word: for i < n, word idx[i] of
-// the key's line holds the counters marked by the lowest bit in m[i].
-// Counters of one blocked word share a chunk, so only entries of the same
-// chunk can share a word.
-type cellSet struct {
-	n   int
-	idx [asm.BlockedMaxK]uint32
-	m   [asm.BlockedMaxK]uint64
-}
+// A key's counters are the k positions of asm.NarrowPositions in its line
+// (asm.CountingLine): g = h*asm.BlockedMul, probe q is the top 7 (4-bit)
+// or 6 (8-bit) bits of g, then g shifts left by as many, a new round of
+// the multiplier every 9 or 10 probes. The walkers below take one round:
+// two constant shifts a probe, the counter's word by a constant shift of
+// q, its bit offset by a mask; a probe touches one word of the line.
 
-// line returns the counters of h's line: the line blocked gives h.
-func (f *Filter) line(h uint64) []uint64 {
-	return f.words[asm.BlockedLine(h, f.lines)*f.lineWords:][:f.lineWords]
-}
-
-// cells fills s with h's counters (the set bits of asm.BlockedMask) and
-// returns h's line.
-func (f *Filter) cells(h uint64, s *cellSet) []uint64 {
-	mask := asm.BlockedMask(h, f.k)
-	s.n = 0
-	for w, m := range mask {
-		first := s.n
-		for ; m != 0; m &= m - 1 {
-			word, shift := asm.CountingPlace(uint64(bits.TrailingZeros64(m)), f.wide)
-			i := uint32(uint64(w)*f.chunkWords + word)
-			j := first
-			for j < s.n && s.idx[j] != i {
-				j++
-			}
-			if j == s.n {
-				s.idx[j], s.m[j] = i, 0
-				s.n++
-			}
-			s.m[j] |= 1 << shift
-		}
-	}
-	return f.line(h)
-}
-
-// fastK is the largest k of the probe loop: the first two rounds of
-// asm.BlockedMask. Larger k walk the mask (cells).
-const fastK = 16
-
-// rounds holds the multiplier chain of asm.BlockedMask's first two
-// rounds for a hash h: g0 = h * asm.BlockedMul and g1 = g0 *
-// asm.BlockedMul.
-type rounds [2]uint64
-
-func roundsOf(h uint64) rounds {
-	g0 := h * asm.BlockedMul
-	return rounds{g0, g0 * asm.BlockedMul}
-}
-
-// probe returns where counter i < k <= fastK of a key lives: its word in
-// the key's line and its bit offset there. Probe i sets, in word w =
-// (s+i) & 7 with s = (g0 >> 13) & 7, bit (g >> (58 - 6w)) & 63 with g =
-// g0 for i < 8 and g1 above: asm.BlockedMask's rounds, whose full round
-// covers all eight words and whose last round the k%8 words from s on.
-// Probe i >= 8 repeats probe i-8's counter when both rounds pick the same
-// bit of w (blocked sets that bit once, so it counts once: see repeat);
-// counters of one round sit in different chunks, so in different words.
-//
-// A fixed trip count instead of walking the mask's set bits: the walk's
-// exits depend on s and mispredicted about twice a key, and its 800-byte
-// cellSet was zeroed on every call. Add went from 94 to 31 ns/key with
-// the filter in L1 (k = 6, AMD EPYC Zen 3).
-func (f *Filter) probe(r rounds, i uint32) (word, shift uint64) {
-	w := (r[0]>>13 + uint64(i)) & 7
-	word, shift = asm.CountingPlace(r[i>>3&1]>>(58-6*w)&63, f.wide)
-	return w*f.chunkWords + word, shift
-}
-
-// repeat reports whether probe i is the counter of probe i-8: both rounds
-// picked the same bit of the word.
-func repeat(r rounds, i uint32) bool {
-	at := 58 - 6*((r[0]>>13+uint64(i))&7)
-	return i >= 8 && (r[0]^r[1])>>at&63 == 0
-}
-
-// allNonzero reports whether every counter of the key with rounds r
-// (k <= fastK) in its line ln is nonzero, loading all of them without a
-// branch: (c + max) >> width is 1 for a nonzero counter c.
-func (f *Filter) allNonzero(ln []uint64, r rounds) bool {
-	present := uint64(1)
-	for i := range f.k {
-		w, sh := f.probe(r, i)
-		present &= (load(&ln[w])>>sh&f.counter + f.counter) >> (f.topShift + 1)
-	}
-	return present != 0
-}
-
-// increment adds one to every counter of *p marked in m that is below its
-// maximum, in one CAS, and returns the marks of those that were zero
-// before (a mask, not a bool, so callers OR it without a branch: whether
-// a fresh key's counter was zero is a coin toss the predictor loses).
-func (f *Filter) increment(p *uint64, m uint64) (wasZero uint64) {
+// increment adds one to the counter at bit offset sh of *p unless it is
+// at its maximum max (sticky saturation), and returns a word whose top
+// bit is set when the counter was zero before: as a mask, not a bool, so
+// callers OR it without a branch.
+func increment(p *uint64, sh, max uint64) (wasZero uint64) {
 	for {
 		old := load(p)
-		inc := m &^ f.saturated(old)
-		if inc == 0 || atomic.CompareAndSwapUint64(p, old, old+inc) {
-			return m &^ f.nonzero(old)
+		c := old >> sh & max
+		if c == max {
+			return 0
+		}
+		if atomic.CompareAndSwapUint64(p, old, old+1<<sh) {
+			return c - 1
 		}
 	}
 }
 
-// decrement subtracts one from every counter of *p marked in m that is
-// neither saturated nor zero, in one CAS. Skipping zero counters keeps a
-// racing misuse (removing keys never added) from borrowing into a
-// neighbour.
-func (f *Filter) decrement(p *uint64, m uint64) {
+// decrement subtracts one from the counter at bit offset sh of *p unless
+// it is zero or saturated. Skipping zero keeps a racing misuse (removing
+// keys never added) from borrowing from a neighbour.
+func decrement(p *uint64, sh, max uint64) {
 	for {
 		old := load(p)
-		dec := m &^ f.saturated(old) & f.nonzero(old)
-		if dec == 0 || atomic.CompareAndSwapUint64(p, old, old-dec) {
+		if c := old >> sh & max; c == 0 || c == max {
+			return
+		}
+		if atomic.CompareAndSwapUint64(p, old, old-1<<sh) {
 			return
 		}
 	}
 }
 
+// The round walkers below take one multiplier round of n <= 9 (4-bit)
+// or n <= 10 (8-bit) probes as asm.CountingRound4 does: straight code,
+// probe j at the top bits of g << 7j (6j): the counter's word is the
+// top 3 bits, its bit offset the next 4 (3) times 4 (8), constant shifts
+// all.
+
+// add4 increments the n 4-bit counters of the round g and returns
+// increment's zero marks ORed.
+func add4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64) {
+	_ = &ln[0]
+	switch n {
+	case 9:
+		wasZero |= increment(&ln[(g<<56)>>61], (g<<56)>>55&60, 0xf)
+		fallthrough
+	case 8:
+		wasZero |= increment(&ln[(g<<49)>>61], (g<<49)>>55&60, 0xf)
+		fallthrough
+	case 7:
+		wasZero |= increment(&ln[(g<<42)>>61], (g<<42)>>55&60, 0xf)
+		fallthrough
+	case 6:
+		wasZero |= increment(&ln[(g<<35)>>61], (g<<35)>>55&60, 0xf)
+		fallthrough
+	case 5:
+		wasZero |= increment(&ln[(g<<28)>>61], (g<<28)>>55&60, 0xf)
+		fallthrough
+	case 4:
+		wasZero |= increment(&ln[(g<<21)>>61], (g<<21)>>55&60, 0xf)
+		fallthrough
+	case 3:
+		wasZero |= increment(&ln[(g<<14)>>61], (g<<14)>>55&60, 0xf)
+		fallthrough
+	case 2:
+		wasZero |= increment(&ln[(g<<7)>>61], (g<<7)>>55&60, 0xf)
+		fallthrough
+	case 1:
+		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+	}
+	return wasZero
+}
+
+// add8 is add4 for 8-bit counters.
+func add8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64) {
+	_ = &ln[0]
+	switch n {
+	case 10:
+		wasZero |= increment(&ln[(g<<54)>>61], (g<<54)>>55&56, 0xff)
+		fallthrough
+	case 9:
+		wasZero |= increment(&ln[(g<<48)>>61], (g<<48)>>55&56, 0xff)
+		fallthrough
+	case 8:
+		wasZero |= increment(&ln[(g<<42)>>61], (g<<42)>>55&56, 0xff)
+		fallthrough
+	case 7:
+		wasZero |= increment(&ln[(g<<36)>>61], (g<<36)>>55&56, 0xff)
+		fallthrough
+	case 6:
+		wasZero |= increment(&ln[(g<<30)>>61], (g<<30)>>55&56, 0xff)
+		fallthrough
+	case 5:
+		wasZero |= increment(&ln[(g<<24)>>61], (g<<24)>>55&56, 0xff)
+		fallthrough
+	case 4:
+		wasZero |= increment(&ln[(g<<18)>>61], (g<<18)>>55&56, 0xff)
+		fallthrough
+	case 3:
+		wasZero |= increment(&ln[(g<<12)>>61], (g<<12)>>55&56, 0xff)
+		fallthrough
+	case 2:
+		wasZero |= increment(&ln[(g<<6)>>61], (g<<6)>>55&56, 0xff)
+		fallthrough
+	case 1:
+		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+	}
+	return wasZero
+}
+
+// sub4 decrements the n 4-bit counters of the round g.
+func sub4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
+	_ = &ln[0]
+	switch n {
+	case 9:
+		decrement(&ln[(g<<56)>>61], (g<<56)>>55&60, 0xf)
+		fallthrough
+	case 8:
+		decrement(&ln[(g<<49)>>61], (g<<49)>>55&60, 0xf)
+		fallthrough
+	case 7:
+		decrement(&ln[(g<<42)>>61], (g<<42)>>55&60, 0xf)
+		fallthrough
+	case 6:
+		decrement(&ln[(g<<35)>>61], (g<<35)>>55&60, 0xf)
+		fallthrough
+	case 5:
+		decrement(&ln[(g<<28)>>61], (g<<28)>>55&60, 0xf)
+		fallthrough
+	case 4:
+		decrement(&ln[(g<<21)>>61], (g<<21)>>55&60, 0xf)
+		fallthrough
+	case 3:
+		decrement(&ln[(g<<14)>>61], (g<<14)>>55&60, 0xf)
+		fallthrough
+	case 2:
+		decrement(&ln[(g<<7)>>61], (g<<7)>>55&60, 0xf)
+		fallthrough
+	case 1:
+		decrement(&ln[g>>61], g>>55&60, 0xf)
+	}
+}
+
+// sub8 is sub4 for 8-bit counters.
+func sub8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
+	_ = &ln[0]
+	switch n {
+	case 10:
+		decrement(&ln[(g<<54)>>61], (g<<54)>>55&56, 0xff)
+		fallthrough
+	case 9:
+		decrement(&ln[(g<<48)>>61], (g<<48)>>55&56, 0xff)
+		fallthrough
+	case 8:
+		decrement(&ln[(g<<42)>>61], (g<<42)>>55&56, 0xff)
+		fallthrough
+	case 7:
+		decrement(&ln[(g<<36)>>61], (g<<36)>>55&56, 0xff)
+		fallthrough
+	case 6:
+		decrement(&ln[(g<<30)>>61], (g<<30)>>55&56, 0xff)
+		fallthrough
+	case 5:
+		decrement(&ln[(g<<24)>>61], (g<<24)>>55&56, 0xff)
+		fallthrough
+	case 4:
+		decrement(&ln[(g<<18)>>61], (g<<18)>>55&56, 0xff)
+		fallthrough
+	case 3:
+		decrement(&ln[(g<<12)>>61], (g<<12)>>55&56, 0xff)
+		fallthrough
+	case 2:
+		decrement(&ln[(g<<6)>>61], (g<<6)>>55&56, 0xff)
+		fallthrough
+	case 1:
+		decrement(&ln[g>>61], g>>55&56, 0xff)
+	}
+}
+
+// least4 returns the smallest of the n 4-bit counters of the round g and
+// of c.
+func least4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uint64 {
+	for range n {
+		c = min(c, load(&ln[g>>61])>>(g>>55&60)&0xf)
+		g <<= 7
+	}
+	return c
+}
+
+// least8 is least4 for 8-bit counters.
+func least8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uint64 {
+	for range n {
+		c = min(c, load(&ln[g>>61])>>(g>>55&56)&0xff)
+		g <<= 6
+	}
+	return c
+}
+
+// mustHaveLines panics with a clear message on the zero Filter, which has
+// no counters to update (its Test answers false).
+func (f *Filter) mustHaveLines() {
+	if f.lines == 0 {
+		panic("counting: Add on a zero Filter; make one with New, NewMK or Decode")
+	}
+}
+
+// addHash increments h's counters and returns the zero marks (top bit
+// set when one was zero before).
+func (f *Filter) addHash(h uint64) (wasZero uint64) {
+	f.mustHaveLines()
+	ln := asm.CountingLine(f.words, h, f.lines)
+	g := h * asm.BlockedMul
+	k := f.k
+	if f.wide {
+		for ; k > 10; k -= 10 {
+			wasZero |= add8(ln, g, 10)
+			g *= asm.BlockedMul
+		}
+		wasZero |= add8(ln, g, k)
+	} else {
+		for ; k > 9; k -= 9 {
+			wasZero |= add4(ln, g, 9)
+			g *= asm.BlockedMul
+		}
+		wasZero |= add4(ln, g, k)
+	}
+	runtime.KeepAlive(f)
+	return wasZero
+}
+
 // Add inserts key.
 func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
 
-// AddHash inserts a key by its hash: one increment of each of its
-// counters (a bit blocked sets twice counts once), one CAS per touched
-// word. It is TestAndAddHash without the answer; for k <= fastK its own
-// loop drops the answer's work, 8% of batch Add (108 against 117 ns/key
-// at n = 1e6, medians of 4, alternating binaries).
+// AddUint64 inserts the 8 little-endian bytes of k.
+func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
+
+// AddString inserts the bytes of s, without copying them.
+func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
+
+// AddHash inserts a key by its hash: one increment of each of its k
+// counters, one CAS each (two probes on one counter increment it twice).
 func (f *Filter) AddHash(h uint64) {
-	if f.k <= fastK {
-		ln, r := f.line(h), roundsOf(h)
-		for i := range f.k {
-			if !repeat(r, i) {
-				w, sh := f.probe(r, i)
-				f.increment(&ln[w], 1<<sh)
-			}
-		}
-		runtime.KeepAlive(f.storage)
+	if f.v1 {
+		f.v1TestAndAdd(h)
 		return
 	}
-	f.TestAndAddHash(h)
+	f.addHash(h)
 }
 
 // TestAndAdd inserts key and reports whether all its counters were
 // nonzero just before its own increments, that is whether Test would have
-// answered true. Under concurrency each word is judged at the moment of
-// its CAS.
+// answered true. Under concurrency each counter is judged at the moment
+// of its CAS.
 func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.HashSeed(key, f.seed)) }
 
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
-	var missing uint64
-	if f.k <= fastK {
-		ln, r := f.line(h), roundsOf(h)
-		for i := range f.k {
-			if !repeat(r, i) {
-				w, sh := f.probe(r, i)
-				missing |= f.increment(&ln[w], 1<<sh)
-			}
-		}
-		runtime.KeepAlive(f.storage)
-		return missing == 0
+	if f.v1 {
+		return f.v1TestAndAdd(h)
 	}
-	var s cellSet
-	ln := f.cells(h, &s)
-	for i := range s.n {
-		missing |= f.increment(&ln[s.idx[i]], s.m[i])
-	}
-	runtime.KeepAlive(f.storage)
-	return missing == 0
+	return f.addHash(h)>>63 == 0
 }
 
 // Test reports whether key may be in the filter: false means it certainly
 // is not (unless it was removed, or a key never added was removed).
 func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, f.seed)) }
 
-// TestHash is Test of a hash: all of its counters are nonzero. For k <=
-// 16 it loads every counter without a branch; above, it stops at the
-// first zero counter.
+// TestUint64 is Test of the 8 little-endian bytes of k.
+func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Keyed(k, f.key)) }
+
+// TestString is Test of the bytes of s, without copying them.
+func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
+
+// TestHash is Test of a hash: all of its counters are nonzero. It loads
+// every counter of a round without a branch (asm.CountingRound4/8); the
+// common case, 4-bit counters and k <= 9, is one call of a frameless
+// leaf.
 func (f *Filter) TestHash(h uint64) bool {
-	ln := f.line(h)
-	if f.k <= fastK {
-		present := f.allNonzero(ln, roundsOf(h))
-		runtime.KeepAlive(f.storage)
-		return present
+	if f.round4 {
+		ok := asm.CountingRound4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)>>63 == 0
+		runtime.KeepAlive(f)
+		return ok
 	}
-	for w, m := range asm.BlockedMask(h, f.k) {
-		for ; m != 0; m &= m - 1 {
-			word, shift := asm.CountingPlace(uint64(bits.TrailingZeros64(m)), f.wide)
-			if load(&ln[uint64(w)*f.chunkWords+word])>>shift&f.counter == 0 {
-				runtime.KeepAlive(f.storage)
-				return false
-			}
-		}
+	return f.testHash(h)
+}
+
+// testHash is TestHash of every other geometry; the zero Filter holds
+// nothing.
+func (f *Filter) testHash(h uint64) bool {
+	if f.v1 {
+		return f.v1Test(h)
 	}
-	runtime.KeepAlive(f.storage)
-	return true
+	if f.lines == 0 {
+		return false
+	}
+	ln := asm.CountingLine(f.words, h, f.lines)
+	var ok bool
+	if f.wide && f.k <= 10 {
+		ok = asm.CountingRound8(ln, h*asm.BlockedMul, f.k)>>63 == 0
+	} else {
+		ok = asm.CountingTest(ln, h, f.k, f.wide)
+	}
+	runtime.KeepAlive(f)
+	return ok
 }
 
 // Remove deletes one insertion of key and reports true, or reports false
@@ -219,36 +334,43 @@ func (f *Filter) TestHash(h uint64) bool {
 // you added.
 func (f *Filter) Remove(key []byte) bool { return f.RemoveHash(engine.HashSeed(key, f.seed)) }
 
+// RemoveUint64 is Remove of the 8 little-endian bytes of k.
+func (f *Filter) RemoveUint64(k uint64) bool {
+	return f.RemoveHash(engine.HashUint64Keyed(k, f.key))
+}
+
+// RemoveString is Remove of the bytes of s, without copying them.
+func (f *Filter) RemoveString(s string) bool { return f.RemoveHash(engine.HashStringSeed(s, f.seed)) }
+
 // RemoveHash is Remove of a hash.
 func (f *Filter) RemoveHash(h uint64) bool {
-	if f.k <= fastK {
-		ln, r := f.line(h), roundsOf(h)
-		present := f.allNonzero(ln, r)
-		if present {
-			for i := range f.k {
-				if !repeat(r, i) {
-					w, sh := f.probe(r, i)
-					f.decrement(&ln[w], 1<<sh)
-				}
-			}
-		}
-		runtime.KeepAlive(f.storage)
-		return present
+	if f.v1 {
+		return f.v1Remove(h)
 	}
-	var s cellSet
-	ln := f.cells(h, &s)
-	var missing uint64
-	for i := range s.n {
-		missing |= s.m[i] &^ f.nonzero(load(&ln[s.idx[i]]))
-	}
-	if missing != 0 {
-		runtime.KeepAlive(f.storage)
+	if f.lines == 0 {
 		return false
 	}
-	for i := range s.n {
-		f.decrement(&ln[s.idx[i]], s.m[i])
+	ln := asm.CountingLine(f.words, h, f.lines)
+	if !asm.CountingTest(ln, h, f.k, f.wide) {
+		runtime.KeepAlive(f)
+		return false
 	}
-	runtime.KeepAlive(f.storage)
+	g := h * asm.BlockedMul
+	k := f.k
+	if f.wide {
+		for ; k > 10; k -= 10 {
+			sub8(ln, g, 10)
+			g *= asm.BlockedMul
+		}
+		sub8(ln, g, k)
+	} else {
+		for ; k > 9; k -= 9 {
+			sub4(ln, g, 9)
+			g *= asm.BlockedMul
+		}
+		sub4(ln, g, k)
+	}
+	runtime.KeepAlive(f)
 	return true
 }
 
@@ -259,23 +381,28 @@ func (f *Filter) Count(key []byte) uint32 { return f.CountHash(engine.HashSeed(k
 
 // CountHash is Count of a hash.
 func (f *Filter) CountHash(h uint64) uint32 {
-	ln := f.line(h)
-	least := f.counter
-	if f.k <= fastK {
-		r := roundsOf(h)
-		for i := range f.k {
-			w, sh := f.probe(r, i)
-			least = min(least, load(&ln[w])>>sh&f.counter)
-		}
-		runtime.KeepAlive(f.storage)
-		return uint32(least)
+	if f.v1 {
+		return f.v1Count(h)
 	}
-	for w, m := range asm.BlockedMask(h, f.k) {
-		for ; m != 0; m &= m - 1 {
-			word, shift := asm.CountingPlace(uint64(bits.TrailingZeros64(m)), f.wide)
-			least = min(least, load(&ln[uint64(w)*f.chunkWords+word])>>shift&f.counter)
-		}
+	if f.lines == 0 {
+		return 0
 	}
-	runtime.KeepAlive(f.storage)
-	return uint32(least)
+	ln := asm.CountingLine(f.words, h, f.lines)
+	g := h * asm.BlockedMul
+	k, c := f.k, f.counter
+	if f.wide {
+		for ; k > 10; k -= 10 {
+			c = least8(ln, g, 10, c)
+			g *= asm.BlockedMul
+		}
+		c = least8(ln, g, k, c)
+	} else {
+		for ; k > 9; k -= 9 {
+			c = least4(ln, g, 9, c)
+			g *= asm.BlockedMul
+		}
+		c = least4(ln, g, k, c)
+	}
+	runtime.KeepAlive(f)
+	return uint32(c)
 }

@@ -1,39 +1,43 @@
 package counting
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
 )
 
-// ToBloom returns the blocked filter whose bit w*64+b of line l is set
-// exactly when counter w*64+b of line l is nonzero: the blocked filter of
-// the same lines, k and seed that holds the keys currently counted, so it
-// answers every key exactly as this filter does, in an eighth (4-bit) or
-// a sixteenth (8-bit) of the memory. Options go to blocked.FromWords
+// ToBloom returns the blocked.Narrow filter of 128-bit (4-bit counters)
+// or 64-bit blocks (8-bit) whose bit q of block l is set exactly when
+// counter q of line l is nonzero: the filter of the same lines, k and
+// seed that holds the keys currently counted, so it answers every key
+// exactly as this filter does, in a quarter (4-bit) or an eighth (8-bit)
+// of the memory. Options go to blocked.NarrowFromWords
 // (engine.WithHugePages); the seed is the counting filter's. Under
 // concurrent updates it reflects some interleaving of them, each word
-// read atomically.
-func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Filter, error) {
-	words := make([]uint64, f.lines*8)
-	for c := range words { // chunk c of the filter is word c of the blocked filter
-		chunk := f.words[uint64(c)*f.chunkWords:][:f.chunkWords]
-		var bitsOf uint64
-		if f.wide {
-			for i := range chunk {
-				bitsOf |= gatherBytes(f.nonzero(load(&chunk[i]))) << (8 * i)
-			}
-		} else {
-			for i := range chunk {
-				nz := f.nonzero(load(&chunk[i]))
-				bitsOf |= gatherBytes(nz)<<(8*i) | gatherBytes(nz>>4)<<(32+8*i)
-			}
+// read atomically. A filter decoded from a version-1 file has ToBlocked
+// instead and gets an error wrapping engine.ErrParam.
+func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Narrow, error) {
+	if f.v1 {
+		return nil, errLayout("ToBloom", "one-line", "ToBlocked")
+	}
+	per := lineCounters(f.wide)
+	words := make([]uint64, f.lines*per/64)
+	for i := range f.words {
+		nz := f.nonzero(load(&f.words[i]))
+		if f.wide { // 8 counters a word, 8 words a block word
+			words[i/8] |= gatherBytes(nz) << (8 * (i % 8))
+		} else { // 16 counters a word, 4 words a block word
+			words[i/4] |= gatherNibbles(nz) << (16 * (i % 4))
 		}
-		words[c] = bitsOf
 	}
 	runtime.KeepAlive(f.storage)
-	return blocked.FromWords(words, f.k, append([]engine.Option{engine.WithSeed(f.seed)}, opts...)...)
+	return blocked.NarrowFromWords(words, int(per), f.k, append([]engine.Option{engine.WithSeed(f.seed)}, opts...)...)
+}
+
+func errLayout(method, want, other string) error {
+	return fmt.Errorf("%w: %s needs a filter of the %s layout; use %s", engine.ErrParam, method, want, other)
 }
 
 // gatherBytes returns the byte whose bit i is bit 8i of x. The multiply
@@ -41,4 +45,14 @@ func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Filter, error) {
 // are no carries.
 func gatherBytes(x uint64) uint64 {
 	return (x & 0x0101010101010101) * 0x0102040810204080 >> 56
+}
+
+// gatherNibbles returns the 16 bits whose bit i is bit 4i of x.
+func gatherNibbles(x uint64) uint64 {
+	even, odd := gatherBytes(x), gatherBytes(x>>4) // bits 8i and 8i+4
+	var r uint64
+	for i := range 8 {
+		r |= (even>>i&1)<<(2*i) | (odd>>i&1)<<(2*i+1)
+	}
+	return r
 }

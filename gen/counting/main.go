@@ -1,23 +1,23 @@
 // Command counting generates the counting filter's batch test kernels,
 // asm.countingTest{4,8}{AVX2,AVX512}, twins of
 // asm.countingTestHashesGeneric for 4-bit and 8-bit counters, and the
-// prefetch of batch updates, asm.countingPrefetch{4,8}BMI2 (the layout
-// is documented in asm/counting.go: a line of 8 chunks, chunk w holding
-// the 64 counters of blocked mask word w).
+// prefetch of batch updates, asm.countingPrefetchBMI2 (the layout is
+// documented in asm/counting.go: a line of 8 words, one 64-byte block of
+// the narrow-block scheme, 128 4-bit or 64 8-bit counters).
 //
-// Per key, branch-free inside a round: the line is Reduce(h, lines) by
-// MULX; each chunk becomes the 64-bit mask of its zero counters, bit b for
-// counter b, stored in an 8-word frame. 4-bit chunks: AVX2 ANDs the 32
-// bytes with 0x0f (low nibbles) and ANDNs them (high nibbles),
-// VPCMPEQB/VPMOVMSKB each half; AVX-512 broadcasts the 32 bytes to both
-// halves of a ZMM and VPTESTNMBs them against 0x0f / 0xf0 at once. 8-bit
-// chunks: VPCMPEQB/VPMOVMSKB of two YMM halves, or one VPTESTNMB. Then
-// g = h*BlockedMul, as asm.BlockedMask: per round and word w, bit
-// (g >> (58-6w)) & 63 of the zero mask (SHRX masks the count) goes to bit
-// w of an 8-bit miss set; the last partial round keeps only the words
-// (w - s) & 7 < k%8, rotl8(2^(k%8)-1, s). While more than prefetchAhead
-// keys remain, the line of the key that far ahead is prefetched (4 or 8
-// cache lines).
+// Per key: the line is Reduce(h, lines) by MULX; the line becomes the
+// masks of its zero counters in a 2-word frame. 4-bit: word 0 has bit b
+// set when the low nibble of byte b (counter 2b) is zero, word 1 when
+// the high nibble (counter 2b+1) is: AVX-512 VPTESTNMBs the ZMM against
+// 0x0f and 0xf0, AVX2 ANDs each YMM half with 0x0f (ANDNs for the high
+// nibbles) and VPCMPEQB/VPMOVMSKBs it. 8-bit: word 0 bit b for byte b,
+// one VPTESTNMB or two VPCMPEQB/VPMOVMSKB. Then g = h*BlockedMul, as
+// asm.NarrowPositions: probe q = g >> (64-logBits), g <<= logBits, a new
+// round g_(r+1) = g_r*BlockedMul after 9 (4-bit) or 10 (8-bit) probes;
+// a 4-bit probe reads bit q>>1 of frame word q&1 (SHRX), an 8-bit probe
+// bit q of word 0, and ORs it into the key's miss bit. While more than
+// prefetchAhead keys remain, the line of the key that far ahead is
+// prefetched.
 package main
 
 //go:generate go run . -out ../../asm/counting_amd64.s -stubs ../../asm/counting_stub_amd64.go -pkg asm
@@ -52,83 +52,106 @@ func main() {
 		kernel(avx2{wide})
 		kernel(avx512{wide})
 	}
-	for _, wide := range []bool{false, true} {
-		prefetch(wide)
-	}
+	prefetch()
 	Generate()
 }
 
-// isa emits the vector part of a kernel: the zero masks of the chunks.
+// isa emits the vector part of a kernel: the zero masks of a line.
 type isa interface {
 	name() string
 	wide() bool
 	setup()
-	// zeroMask sets t to the zero-counter mask of chunk w of the line at p.
-	zeroMask(p reg.GPVirtual, w int, t, u reg.GPVirtual)
+	// zeroMasks stores the zero-counter masks of the line at p in the
+	// frame zm (one word for 8-bit counters, two for 4-bit).
+	zeroMasks(p reg.GPVirtual, zm Mem)
 }
+
+func widthName(wide bool) int { return map[bool]int{false: 4, true: 8}[wide] }
 
 type avx2 struct{ w bool }
 
-var lo, zero, va, vb reg.VecVirtual
+var lo, zero, va, vb, vc reg.VecVirtual
 
-func (a avx2) name() string {
-	return fmt.Sprintf("countingTest%dAVX2", map[bool]int{false: 4, true: 8}[a.w])
-}
-func (a avx2) wide() bool { return a.w }
+func (a avx2) name() string { return fmt.Sprintf("countingTest%dAVX2", widthName(a.w)) }
+func (a avx2) wide() bool   { return a.w }
 func (a avx2) setup() {
-	lo, zero, va, vb = YMM(), YMM(), YMM(), YMM()
+	lo, zero, va, vb, vc = YMM(), YMM(), YMM(), YMM(), YMM()
 	VMOVDQU(nibbleHalves, lo) // 0x0f in every byte of the low 32 bytes
 	VPXOR(zero, zero, zero)
 }
-func (a avx2) zeroMask(p reg.GPVirtual, w int, t, u reg.GPVirtual) {
+func (a avx2) zeroMasks(p reg.GPVirtual, zm Mem) {
+	t, u := GP64(), GP64()
 	if a.w {
-		VPCMPEQB(Mem{Base: p, Disp: 64 * w}, zero, va)
-		VPCMPEQB(Mem{Base: p, Disp: 64*w + 32}, zero, vb)
-	} else {
-		VPAND(Mem{Base: p, Disp: 32 * w}, lo, va)
-		VPANDN(Mem{Base: p, Disp: 32 * w}, lo, vb)
+		VPCMPEQB(Mem{Base: p}, zero, va)
+		VPCMPEQB(Mem{Base: p, Disp: 32}, zero, vb)
+		VPMOVMSKB(va, t.As32())
+		VPMOVMSKB(vb, u.As32())
+		SHLQ(U8(32), u)
+		ORQ(u, t)
+		MOVQ(t, zm)
+		return
+	}
+	// mask of the halves' nibbles: low nibbles to zm[0], high to zm[1]
+	for half := range 2 {
+		VMOVDQU(Mem{Base: p, Disp: 32 * half}, vc)
+		VPAND(vc, lo, va)
+		VPANDN(vc, lo, vb)
 		VPCMPEQB(zero, va, va)
 		VPCMPEQB(zero, vb, vb)
+		if half == 0 {
+			VPMOVMSKB(va, t.As32())
+			VPMOVMSKB(vb, u.As32())
+			MOVQ(t, zm)
+			MOVQ(u, zm.Offset(8))
+			continue
+		}
+		VPMOVMSKB(va, t.As32())
+		VPMOVMSKB(vb, u.As32())
+		SHLQ(U8(32), t)
+		SHLQ(U8(32), u)
+		ORQ(t, zm)
+		ORQ(u, zm.Offset(8))
 	}
-	VPMOVMSKB(va, t.As32())
-	VPMOVMSKB(vb, u.As32())
-	SHLQ(U8(32), u)
-	ORQ(u, t)
 }
 
 type avx512 struct{ w bool }
 
-var vz reg.VecVirtual
+var vz, vh reg.VecVirtual
 
-func (a avx512) name() string {
-	return fmt.Sprintf("countingTest%dAVX512", map[bool]int{false: 4, true: 8}[a.w])
-}
-func (a avx512) wide() bool { return a.w }
+func (a avx512) name() string { return fmt.Sprintf("countingTest%dAVX512", widthName(a.w)) }
+func (a avx512) wide() bool   { return a.w }
 func (a avx512) setup() {
-	vz, va = ZMM(), ZMM()
+	vz, vh, va = ZMM(), ZMM(), ZMM()
 	if a.w {
 		VPTERNLOGD(U8(0xff), vz, vz, vz) // all ones
-	} else {
-		VMOVDQU64(nibbleHalves, vz) // 0x0f in the low 32 bytes, 0xf0 in the high
+		return
 	}
+	VPBROADCASTQ(nibbleHalves, vz)            // 0x0f in every byte
+	VPBROADCASTQ(nibbleHalves.Offset(32), vh) // 0xf0 in every byte
 }
-func (a avx512) zeroMask(p reg.GPVirtual, w int, t, _ reg.GPVirtual) {
+func (a avx512) zeroMasks(p reg.GPVirtual, zm Mem) {
+	t := GP64()
 	if a.w {
-		VPTESTNMB(Mem{Base: p, Disp: 64 * w}, vz, reg.K1)
-	} else {
-		VBROADCASTI64X4(Mem{Base: p, Disp: 32 * w}, va)
-		VPTESTNMB(vz, va, reg.K1)
+		VPTESTNMB(Mem{Base: p}, vz, reg.K1)
+		KMOVQ(reg.K1, t)
+		MOVQ(t, zm)
+		return
 	}
+	VMOVDQU64(Mem{Base: p}, va)
+	VPTESTNMB(vz, va, reg.K1)
+	VPTESTNMB(vh, va, reg.K2)
 	KMOVQ(reg.K1, t)
+	MOVQ(t, zm)
+	KMOVQ(reg.K2, t)
+	MOVQ(t, zm.Offset(8))
 }
 
 func kernel(v isa) {
 	name := v.name()
 	TEXT(name, NOSPLIT, "func(words *uint64, lines, k uint64, hs []uint64, out []bool) int")
 	Pragma("noescape")
-	bits := map[bool]string{false: "4-bit", true: "8-bit"}[v.wide()]
-	Doc(name + " is countingTestHashesGeneric for " + bits + " counters; len(out) >= len(hs).")
-	zm := AllocLocal(64)
+	Doc(fmt.Sprintf("%s is countingTestHashesGeneric for %d-bit counters; len(out) >= len(hs).", name, widthName(v.wide())))
+	zm := AllocLocal(16)
 	hsPtr, n, outPtr := GP64(), GP64(), GP64()
 	Load(Param("hs").Base(), hsPtr)
 	Load(Param("hs").Len(), n)
@@ -140,12 +163,7 @@ func kernel(v isa) {
 	Label(name + "_ahead")
 	CMPQ(n, U8(prefetchAhead))
 	JBE(LabelRef(name + "_tail"))
-	{
-		ptr := linePtr(v.wide(), Mem{Base: hsPtr, Disp: 8 * prefetchAhead})
-		for c := range lineBytes(v.wide()) / 64 {
-			PREFETCHT0(Mem{Base: ptr, Disp: 64 * c})
-		}
-	}
+	PREFETCHT0(Mem{Base: linePtr(Mem{Base: hsPtr, Disp: 8 * prefetchAhead})})
 	key(name+"_a", v, zm, hsPtr, outPtr, hits)
 	ADDQ(U8(8), hsPtr)
 	INCQ(outPtr)
@@ -167,12 +185,11 @@ func kernel(v isa) {
 	RET()
 }
 
-// prefetch emits countingPrefetch{4,8}BMI2, the amd64 twin of
-// countingPrefetchGeneric: PREFETCHT0 of every cache line of each hash's
-// line, with no other effect. Scalar code (MULX for the line), so both
-// vector levels run it.
-func prefetch(wide bool) {
-	name := map[bool]string{false: "countingPrefetch4BMI2", true: "countingPrefetch8BMI2"}[wide]
+// prefetch emits countingPrefetchBMI2, the amd64 twin of
+// countingPrefetchGeneric: PREFETCHT0 of each hash's line, with no other
+// effect. Scalar code (MULX for the line), so both vector levels run it.
+func prefetch() {
+	name := "countingPrefetchBMI2"
 	TEXT(name, NOSPLIT, "func(words *uint64, lines uint64, hs []uint64)")
 	Pragma("noescape")
 	Doc(name + " is countingPrefetchGeneric issuing PREFETCHT0 instead of loads.")
@@ -182,10 +199,7 @@ func prefetch(wide bool) {
 	Label(name + "_loop")
 	TESTQ(n, n)
 	JZ(LabelRef(name + "_done"))
-	ptr := linePtr(wide, Mem{Base: hsPtr})
-	for c := range lineBytes(wide) / 64 {
-		PREFETCHT0(Mem{Base: ptr, Disp: 64 * c})
-	}
+	PREFETCHT0(Mem{Base: linePtr(Mem{Base: hsPtr})})
 	ADDQ(U8(8), hsPtr)
 	DECQ(n)
 	JMP(LabelRef(name + "_loop"))
@@ -193,85 +207,54 @@ func prefetch(wide bool) {
 	RET()
 }
 
-func lineBytes(wide bool) int {
-	if wide {
-		return 512
-	}
-	return 256
-}
-
 // linePtr returns the address of the line of the hash at h.
-func linePtr(wide bool, h Mem) reg.GPVirtual {
+func linePtr(h Mem) reg.GPVirtual {
 	MOVQ(h, reg.RDX)
 	low, ptr := GP64(), GP64()
 	MULXQ(paramAddr("lines"), low, ptr)
-	shift := 8
-	if wide {
-		shift = 9
-	}
-	SHLQ(U8(shift), ptr)
+	SHLQ(U8(6), ptr)
 	ADDQ(paramAddr("words"), ptr)
 	return ptr
 }
 
 // key tests the hash at hsPtr, writes out[0] and adds the answer to hits.
 func key(label string, v isa, zm Mem, hsPtr, outPtr, hits reg.GPVirtual) {
-	ptr := linePtr(v.wide(), Mem{Base: hsPtr})
-	t, u := GP64(), GP64()
-	for w := range 8 {
-		v.zeroMask(ptr, w, t, u)
-		MOVQ(t, zm.Offset(8*w))
-	}
+	v.zeroMasks(linePtr(Mem{Base: hsPtr}), zm)
 
-	g, s, rounds, miss, acc := GP64(), GP64(), GP64(), GP64(), GP64()
-	MOVQ(Mem{Base: hsPtr}, g)
-	IMULQ(mul, g)
-	MOVQ(g, s)
-	SHRQ(U8(13), s)
-	ANDQ(U8(7), s)
-	MOVQ(paramAddr("k"), rounds)
-	SHRQ(U8(3), rounds)
+	logBits, per := 7, 9
+	if v.wide() {
+		logBits, per = 6, 10
+	}
+	g, gr, left, j, miss, t, u := GP64(), GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: hsPtr}, gr)
+	IMULQ(mul, gr)
+	MOVQ(gr, g)
+	MOVQ(paramAddr("k"), left)
+	MOVQ(U32(per), j)
 	XORQ(miss, miss)
 
-	// round sets acc to the 8-bit set of words whose probe of g hits a
-	// zero counter.
-	round := func() {
-		XORQ(acc, acc)
-		for w := range 8 {
-			MOVQ(g, t)
-			SHRQ(U8(58-6*w), t)
-			SHRXQ(t, zm.Offset(8*w), t)
-			ANDQ(U8(1), t)
-			if w > 0 {
-				SHLQ(U8(w), t)
-			}
-			ORQ(t, acc)
-		}
+	Label(label + "_probe")
+	MOVQ(g, t)
+	SHRQ(U8(64-logBits), t)
+	if v.wide() {
+		SHRXQ(t, zm, t)
+	} else {
+		MOVQ(t, u)
+		ANDQ(U8(1), u)
+		SHRQ(U8(1), t)
+		SHRXQ(t, Mem{Base: zm.Base, Disp: zm.Disp, Index: u, Scale: 8}, t)
 	}
-
-	Label(label + "_round")
-	TESTQ(rounds, rounds)
-	JZ(LabelRef(label + "_partial"))
-	round()
-	ORQ(acc, miss)
-	IMULQ(mul, g)
-	DECQ(rounds)
-	JMP(LabelRef(label + "_round"))
-
-	Label(label + "_partial")
-	MOVQ(paramAddr("k"), u)
-	ANDQ(U8(7), u)
+	ANDQ(U8(1), t)
+	ORQ(t, miss)
+	SHLQ(U8(logBits), g)
+	DECQ(left)
 	JZ(LabelRef(label + "_answer"))
-	round()
-	// sel = rotl8(2^(k%8) - 1, s) = ((2^(k%8) - 1) * 0x101) << s >> 8.
-	MOVQ(U32(1), t)
-	SHLXQ(u, t, t)
-	DECQ(t)
-	IMUL3Q(U32(0x101), t, t)
-	SHLXQ(s, t, t)
-	SHRQ(U8(8), t)
-	ANDQ(t, acc)
-	ORQ(acc, miss)
+	DECQ(j)
+	JNZ(LabelRef(label + "_probe"))
+	IMULQ(mul, gr)
+	MOVQ(gr, g)
+	MOVQ(U32(per), j)
+	JMP(LabelRef(label + "_probe"))
 
 	Label(label + "_answer")
 	XORQ(t, t)

@@ -1,0 +1,115 @@
+package filters
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/filterengine/filterengine/counting"
+	boom "github.com/tylertreat/BoomFilters"
+)
+
+// BenchmarkCountingPerKey compares our counting filter (4-bit) with
+// tylertreat/BoomFilters' CountingBloomFilter (4-bit buckets) one call
+// per key, in one process: 8-byte []byte keys (hashing included), p =
+// 1%, streaming over n distinct keys of a filter sized for n. Test asks
+// member keys of a full filter, Add fills an empty filter, Remove empties
+// a full one. The two libraries take turns every pairChunk keys, so load
+// from other jobs on a shared machine falls on both alike; metrics:
+// ours-ns/key and boom-ns/key (the thread's CPU time per key, which
+// leaves out time spent waiting for a core), boom/ours (their ratio) and
+// ns/op (wall clock, both libraries per key pair). b.N must not exceed n:
+//
+//	go test -run '^$' -bench CountingPerKey -benchtime 1000000x -count 3 ./filters
+func BenchmarkCountingPerKey(b *testing.B) {
+	const p = 0.01
+	for _, n := range []int{1_000_000, 10_000_000} {
+		keys := perKeyKeys(n)
+		for _, op := range []string{"Test", "Add", "Remove"} {
+			b.Run(fmt.Sprintf("%s/n=%s", op, shortN(n)), func(b *testing.B) {
+				if b.N > n {
+					b.Skipf("b.N = %d above n = %d: pass -benchtime=%dx or less", b.N, n, n)
+				}
+				ours := perKeyFilter(b, "ours", n, p, op)
+				peer := perKeyFilter(b, "boom", n, p, op)
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				var spent [2]time.Duration
+				b.ResetTimer()
+				for start := 0; start < b.N; start += pairChunk {
+					end := min(b.N, start+pairChunk)
+					for lib, call := range []func([]byte) bool{ours, peer} {
+						t0 := threadCPU()
+						miss := 0
+						for i := start; i < end; i++ {
+							if !call(keys[8*i : 8*i+8 : 8*i+8]) {
+								miss++
+							}
+						}
+						spent[lib] += threadCPU() - t0
+						if miss != 0 {
+							b.Fatalf("%d of %d member keys absent", miss, end-start)
+						}
+					}
+				}
+				o, q := float64(spent[0].Nanoseconds())/float64(b.N), float64(spent[1].Nanoseconds())/float64(b.N)
+				b.ReportMetric(o, "ours-ns/key")
+				b.ReportMetric(q, "boom-ns/key")
+				b.ReportMetric(q/o, "boom/ours")
+			})
+		}
+	}
+}
+
+// pairChunk is how many keys one library takes before the other's turn.
+const pairChunk = 1 << 17
+
+var perKeyKeyCache sync.Map
+
+// perKeyKeys returns n distinct 8-byte keys back to back.
+func perKeyKeys(n int) []byte {
+	if v, ok := perKeyKeyCache.Load(n); ok {
+		return v.([]byte)
+	}
+	flat := make([]byte, 8*n)
+	for i := range n {
+		binary.LittleEndian.PutUint64(flat[8*i:], uint64(i)*0x9e3779b97f4a7c15+12345)
+	}
+	perKeyKeyCache.Store(n, flat)
+	return flat
+}
+
+// perKeyFilter returns the per-key call of op on a fresh filter of lib
+// sized for n at p, holding all n keys unless op is Add; the call reports
+// false for a member key found absent (Add reports true).
+func perKeyFilter(b *testing.B, lib string, n int, p float64, op string) func([]byte) bool {
+	keys := perKeyKeys(n)
+	var add func([]byte)
+	var test, remove func([]byte) bool
+	switch lib {
+	case "ours":
+		f, err := counting.New(uint64(n), p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		add, test, remove = f.Add, f.Test, f.Remove
+	default:
+		f := boom.NewCountingBloomFilter(uint(n), 4, p)
+		add, test, remove = func(k []byte) { f.Add(k) }, f.Test, f.TestAndRemove
+	}
+	if op != "Add" {
+		for i := range n {
+			add(keys[8*i : 8*i+8])
+		}
+	}
+	switch op {
+	case "Test":
+		return test
+	case "Remove":
+		return remove
+	}
+	return func(k []byte) bool { add(k); return true }
+}

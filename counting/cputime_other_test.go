@@ -1,0 +1,10 @@
+//go:build !linux
+
+package counting
+
+import "time"
+
+var cpuEpoch = time.Now()
+
+// threadCPU falls back to the wall clock.
+func threadCPU() time.Duration { return time.Since(cpuEpoch) }

@@ -1,0 +1,174 @@
+package counting
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
+)
+
+// stringLengths are key lengths across xxh3's size classes, 1 to 4096.
+var stringLengths = []int{1, 3, 4, 8, 9, 16, 17, 32, 33, 64, 65, 128, 129, 240, 241, 1000, 1024, 4096}
+
+// The integer and string single-key forms answer exactly what the []byte
+// forms answer on the same bytes, on every kernel level and after a
+// round trip; their Remove forms remove what Remove removes, and
+// RemoveKeys answers as Remove in order.
+func TestSingleKeyFormsMatchBytes(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		f := mustNew(t, 4000, 0.01, WithCounterBits(bits), engine.WithSeed(11))
+		ks := make([]uint64, 6000)
+		for i := range ks {
+			ks[i] = uint64(i)*0x9e3779b97f4a7c15 + 5
+		}
+		var strs []string
+		for i, n := range stringLengths {
+			for j := range 40 {
+				strs = append(strs, strings.Repeat(string(rune('a'+j%26)), n-1)+fmt.Sprint(i%10))
+			}
+		}
+		for i, k := range ks[:3000] {
+			if i%2 == 0 {
+				f.AddUint64(k)
+			} else {
+				f.Add(engine.WordsBytes([]uint64{k}))
+			}
+		}
+		for i, s := range strs {
+			if i%3 != 0 {
+				f.AddString(s)
+			}
+		}
+		data, err := f.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
+			for _, x := range []*Filter{f, g} {
+				out := make([]bool, len(ks))
+				x.TestUint64s(ks, out)
+				for i, k := range ks {
+					b := engine.WordsBytes([]uint64{k})
+					want := x.Test(b)
+					if x.TestUint64(k) != want || out[i] != want || x.TestString(string(b)) != want {
+						t.Fatalf("uint64 key %d: forms disagree with Test", i)
+					}
+					if i < 3000 && !want {
+						t.Fatalf("member %d absent", i)
+					}
+				}
+				for i, s := range strs {
+					if want := x.Test([]byte(s)); x.TestString(s) != want || (i%3 != 0 && !want) {
+						t.Fatalf("string %d (%d bytes): TestString %v, Test %v", i, len(s), x.TestString(s), want)
+					}
+				}
+			}
+		})
+		// Remove forms: the same answers and the same counters after.
+		a, b, c := f.Clone(), f.Clone(), f.Clone()
+		keys := make([][]byte, 0, 2*len(ks))
+		for _, k := range ks {
+			keys = append(keys, engine.WordsBytes([]uint64{k}))
+		}
+		keys = append(keys, keys[:500]...) // some twice
+		out := make([]bool, len(keys))
+		n := c.RemoveKeys(keys, out)
+		removed := 0
+		for i, key := range keys {
+			k := ks[i%len(ks)]
+			want := a.Remove(key)
+			if b.RemoveUint64(k) != want || out[i] != want {
+				t.Fatalf("key %d: RemoveUint64 or RemoveKeys disagree with Remove (%v)", i, want)
+			}
+			if want {
+				removed++
+			}
+		}
+		if n != removed || !slices.Equal(a.words, b.words) || !slices.Equal(a.words, c.words) {
+			t.Fatalf("RemoveKeys removed %d, Remove %d; counters equal: %v %v", n, removed, slices.Equal(a.words, b.words), slices.Equal(a.words, c.words))
+		}
+		for _, s := range strs {
+			if a.Remove([]byte(s)) != b.RemoveString(s) {
+				t.Fatal("RemoveString disagrees with Remove")
+			}
+		}
+		if !slices.Equal(a.words, b.words) {
+			t.Fatal("RemoveString left other counters than Remove")
+		}
+	})
+}
+
+// The string forms take no allocation at any length from 1 to 4096.
+func TestStringFormsDoNotAllocate(t *testing.T) {
+	f := mustNew(t, 1000, 0.01)
+	for _, n := range stringLengths {
+		s := strings.Repeat("x", n)
+		if a := testing.AllocsPerRun(50, func() {
+			f.AddString(s)
+			f.TestString(s)
+			f.RemoveString(s)
+		}); a != 0 {
+			t.Errorf("%d-byte string: %.1f allocations per Add/Test/RemoveString", n, a)
+		}
+	}
+	if a := testing.AllocsPerRun(50, func() {
+		f.AddUint64(7)
+		f.TestUint64(7)
+		f.RemoveUint64(7)
+	}); a != 0 {
+		t.Errorf("uint64 forms: %.1f allocations", a)
+	}
+}
+
+func ExampleFilter_RemoveKeys() {
+	f, err := New(1000, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	f.AddString("a")
+	f.AddUint64(42)
+	out := make([]bool, 3)
+	n := f.RemoveKeys([][]byte{[]byte("a"), []byte("b"), engine.WordsBytes([]uint64{42})}, out)
+	fmt.Println(n, out, f.TestString("a"), f.TestUint64(42))
+	// Output: 2 [true false true] false false
+}
+
+func ExampleFilter_ToBloom() {
+	f, err := New(1000, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	f.AddString("kept")
+	f.AddString("gone")
+	f.RemoveString("gone")
+	b, err := f.ToBloom()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(b.BlockBits(), b.TestString("kept"), b.TestString("gone"))
+	// Output: 128 true false
+}
+
+// The zero Filter holds nothing: every test and remove answers absent,
+// and an Add panics with a message instead of an index error.
+func TestZeroFilter(t *testing.T) {
+	var f Filter
+	out := []bool{true, true}
+	if f.Test([]byte("x")) || f.TestUint64(1) || f.TestString("x") || f.Count([]byte("x")) != 0 ||
+		f.Remove([]byte("x")) || f.TestHashes([]uint64{1, 2}, out) != 0 || out[0] || f.RemoveUint64s([]uint64{1, 2}, out) != 0 {
+		t.Error("the zero Filter answered present")
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "zero Filter") {
+			t.Errorf("Add on the zero Filter: %v", r)
+		}
+	}()
+	f.AddString("x")
+}
