@@ -20,3 +20,7 @@ func TestWriteFileConcurrent(t *testing.T) {
 		Close:     (*Filter).Close,
 	})
 }
+
+func TestOpenGoldens(t *testing.T) {
+	filetest.RunGoldens(t, "testdata/golden_*.bin", Open, func(d []byte) (*Filter, error) { return Decode(d) })
+}

@@ -20,3 +20,7 @@ func TestWriteFileConcurrent(t *testing.T) {
 		Close:     (*Filter).Close,
 	})
 }
+
+func TestOpenGoldens(t *testing.T) {
+	filetest.RunGoldens(t, "testdata/classic-*.golden", Open, func(d []byte) (*Filter, error) { var f Filter; return &f, f.UnmarshalBinary(d) })
+}

@@ -105,15 +105,23 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
+	return f.decodeSource(h, engine.CopySource(payload))
+}
+
+// decodeSource replaces f by the filter of header h whose counters come
+// from src: copied, or used in place by Open and View (the atomic updates
+// work on a mapping as on memory).
+func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	payload := src.Bytes()
 	g, err := decodeGeometry(h, uint64(len(payload)))
 	if err != nil {
 		return err
 	}
-	s, err := engine.NewStorage(g.lines*g.lineWords(), engine.HugePagesAuto)
+	nwords := g.lines * g.lineWords()
+	s, err := src.Storage(0, 8*nwords, nwords, engine.HugePagesAuto)
 	if err != nil {
 		return err
 	}
-	engine.CopyWords(s.Words(), payload)
 	*f = Filter{storage: s, words: s.Words(), lines: g.lines, k: g.k,
 		seed: h.Seed, key: engine.Uint64Key(h.Seed), v1: g.v1, round4: !g.v1 && !g.wide && g.k <= 9, lanes: lanesOf(g.wide)}
 	return nil

@@ -98,3 +98,9 @@ func TestWriteFileConcurrent(t *testing.T) {
 		Close:     (*Filter).Close,
 	})
 }
+
+func TestOpenGoldens(t *testing.T) {
+	filetest.RunGoldens(t, "testdata/membership.golden", Open, func(d []byte) (*Filter, error) { var f Filter; return &f, f.UnmarshalBinary(d) })
+	filetest.RunGoldens(t, "testdata/association.golden", OpenAssociation, func(d []byte) (*Association, error) { var a Association; return &a, a.UnmarshalBinary(d) })
+	filetest.RunGoldens(t, "testdata/multiplicity.golden", OpenMultiplicity, func(d []byte) (*Multiplicity, error) { var x Multiplicity; return &x, x.UnmarshalBinary(d) })
+}
