@@ -93,12 +93,12 @@ func (f *Filter) Stats() Stats {
 	hist := f.histogram()
 	counts := make([]uint64, f.areas)
 	for i := range counts {
-		counts[i] = f.members[i+1].Load()
+		counts[i], _, _ = f.counts.area(i + 1)
 	}
 	fpr, model, safeness := apriori(f.m, f.k, counts)
 	s := Stats{
 		Cells: f.m, CellBits: f.CellBits(), K: f.k, Areas: f.areas,
-		Collisions: f.collisions.Load(),
+		Collisions: f.counts.collisions(),
 		FPRAPriori: fpr,
 		Safeness:   safeness,
 		Area:       make([]AreaStats, f.areas),
@@ -112,7 +112,7 @@ func (f *Filter) Stats() Stats {
 		a.Area = i
 		a.Members = counts[i-1]
 		a.Cells = hist[i]
-		a.SelfCollisions = f.selfCollisions[i].Load()
+		_, a.SelfCollisions, _ = f.counts.area(i)
 		a.ExpectedCells = mo.expectedCells
 		a.ExpectedEmersion = mo.expectedEmersion
 		a.FPRAPriori = mo.fpr

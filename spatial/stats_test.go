@@ -160,7 +160,7 @@ func TestAreaModel(t *testing.T) {
 	_, absentKs := keysOf(1000, absent)
 	var answers [][]uint16
 	for _, cellLog := range []uint{cellLogFor(areas), 3} {
-		f, err := newFilter(m, k, areas, cellLog, 0, engine.HugePagesAuto)
+		f, err := newFilter(m, k, areas, cellLog, 0, 0, engine.HugePagesAuto)
 		if err != nil {
 			t.Fatal(err)
 		}
