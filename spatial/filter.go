@@ -44,8 +44,15 @@ type Filter struct {
 // a-priori false-positive rate (a key in no area reported in some area)
 // is at most p: m cells and k probes as for a classic Bloom filter with
 // m bits, since a cell is non-zero exactly when the bit would be set.
+//
+// With WithLineLocal the cells and probes come from SizeLineLocal, the
+// line-local layout's own model, instead.
 func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error) {
-	m, k, err := Size(n, p)
+	size := func() (uint64, uint32, error) { return Size(n, p) }
+	if _, line, _ := config(opts); line {
+		size = func() (uint64, uint32, error) { return SizeLineLocal(n, areas, p) }
+	}
+	m, k, err := size()
 	if err != nil {
 		return nil, err
 	}
@@ -53,9 +60,14 @@ func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error)
 }
 
 // NewAreas returns a filter sized by SizeAreas for the given number of
-// keys per area (counts[i] keys in area i+1).
+// keys per area (counts[i] keys in area i+1), or by SizeAreasLineLocal
+// with WithLineLocal.
 func NewAreas(counts []uint64, p float64, opts ...engine.Option) (*Filter, error) {
-	m, k, err := SizeAreas(counts, p)
+	size := SizeAreas
+	if _, line, _ := config(opts); line {
+		size = SizeAreasLineLocal
+	}
+	m, k, err := size(counts, p)
 	if err != nil {
 		return nil, err
 	}

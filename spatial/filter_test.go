@@ -298,7 +298,7 @@ func TestSizeAreas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, model, _ := apriori(m, k, counts)
+	_, model, _ := apriori(newLayout(m, k, 0), counts)
 	for i, a := range model {
 		if a.fpr > p || a.isep > p {
 			t.Errorf("area %d: fpr %v isep %v above %v", i+1, a.fpr, a.isep, p)
@@ -314,7 +314,7 @@ func TestSizeAreas(t *testing.T) {
 	}
 	// One fewer cell must break the bound for every k (m is minimal for k).
 	if fits := func(m uint64) bool {
-		_, model, _ := apriori(m, k, counts)
+		_, model, _ := apriori(newLayout(m, k, 0), counts)
 		for _, a := range model {
 			if a.fpr > p || a.isep > p {
 				return false
