@@ -3,6 +3,8 @@ package asm
 import (
 	"math/bits"
 	"unsafe"
+
+	"github.com/filterengine/filterengine/engine"
 )
 
 // The line-local spatial layout puts all k cells of a key in one 64-byte
@@ -67,13 +69,16 @@ func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uin
 
 // spatialLineMin is SpatialLineCheck's loop over the line at lw for
 // k <= 64/(9-cellLog), x = h * SpatialLineMix; it is inlined with
-// constant cellLog and mask.
+// constant cellLog and mask. Probe q = x >> (55 + cellLog) is in the
+// line's 32-bit word q >> (5 - cellLog) = x >> 60 (16 words a line, for
+// every width) at bit (q << cellLog) & 31 = (x >> 55) & (32 - width).
+// It has no early exit: the k cells share one line, so stopping at an
+// empty one would save no miss, only add a branch per probe.
 func spatialLineMin(lw *uint32, x uint64, k uint32, cellLog uint, mask uint32) uint32 {
 	least := uint32(0xffff)
-	for range k {
-		if least = min(least, spatialCell(lw, x>>(55+cellLog), cellLog, mask)); least == 0 {
-			break
-		}
+	for ; k != 0; k-- {
+		w := engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(lw), x>>60*4)))
+		least = min(least, w>>(x>>55&(32-1<<cellLog))&mask)
 		x <<= 9 - cellLog
 	}
 	return least

@@ -14,7 +14,7 @@ import (
 // areas of a filter sized for p = 1%, and a classic filter of the same
 // n and p holding the same keys. absent holds n other keys.
 type perKeyFixture struct {
-	f              *Filter
+	f, lf          *Filter // libSBF's layout, line-local
 	c              *classic.Filter
 	members, other []byte // n keys of 8 bytes each, back to back
 }
@@ -40,12 +40,16 @@ func perKeyFill(b *testing.B, n int) *perKeyFixture {
 	if fx.f, err = New(uint64(n), perKeyAreas, 0.01); err != nil {
 		b.Fatal(err)
 	}
+	if fx.lf, err = New(uint64(n), perKeyAreas, 0.01, WithLineLocal()); err != nil {
+		b.Fatal(err)
+	}
 	if fx.c, err = classic.New(uint64(n), 0.01); err != nil {
 		b.Fatal(err)
 	}
 	for i := range n {
 		key := fx.members[8*i : 8*i+8]
 		_ = fx.f.Insert(key, 1+i*perKeyAreas/n)
+		_ = fx.lf.Insert(key, 1+i*perKeyAreas/n)
 		fx.c.Add(key)
 	}
 	perKeyFixtures.Store(n, fx)
@@ -88,22 +92,70 @@ func BenchmarkPerKey(b *testing.B) {
 					return 0
 				})
 			})
-			b.Run(name+"/op=check/keys="+set.name, func(b *testing.B) {
+			b.Run(name+"/op=check/layout=libsbf/keys="+set.name, func(b *testing.B) {
 				perKeyRun(b, set.keys, fx.f.Check)
+			})
+			b.Run(name+"/op=check/layout=line/keys="+set.name, func(b *testing.B) {
+				perKeyRun(b, set.keys, fx.lf.Check)
 			})
 		}
 		b.Run(name+"/op=classic-add", func(b *testing.B) {
 			c, _ := classic.New(uint64(n), 0.01)
 			perKeyRun(b, fx.other, func(key []byte) int { c.Add(key); return 0 })
 		})
-		b.Run(name+"/op=insert", func(b *testing.B) {
-			f, _ := New(uint64(n), perKeyAreas, 0.01)
-			area := 0
-			perKeyRun(b, fx.other, func(key []byte) int {
-				area = area%perKeyAreas + 1
-				_ = f.Insert(key, area)
-				return 0
+		for _, layout := range layoutOptions {
+			b.Run(name+"/op=insert/layout="+layout.name, func(b *testing.B) {
+				f, _ := New(uint64(n), perKeyAreas, 0.01, layout.opt)
+				area := 0
+				perKeyRun(b, fx.other, func(key []byte) int {
+					area = area%perKeyAreas + 1
+					_ = f.Insert(key, area)
+					return 0
+				})
 			})
-		})
+		}
+	}
+}
+
+// BenchmarkBatchVsLoop compares, on the same hashes of n distinct member
+// keys, CheckHashes in batches of 1024 with a loop of CheckHash, per
+// layout, at the current kernel level (run with -tags purego for the
+// generic path arm64 gets).
+func BenchmarkBatchVsLoop(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000} {
+		fx := perKeyFill(b, n)
+		hs := make([]uint64, n)
+		for i := range n {
+			hs[i] = fx.f.Hash(fx.members[8*i : 8*i+8])
+		}
+		const batch = 1024
+		out := make([]uint16, batch)
+		for _, f := range []*Filter{fx.f, fx.lf} {
+			name := fmt.Sprintf("n=%.0e/layout=%s", float64(n), map[bool]string{false: "libsbf", true: "line"}[f.LineLocal()])
+			b.Run(name+"/op=check-hashes", func(b *testing.B) {
+				j := 0
+				for b.Loop() {
+					sink += f.CheckHashes(hs[j:j+batch], out)
+					if j += batch; j+batch > n {
+						j = 0
+					}
+				}
+				reportPerKey(b, batch)
+			})
+			b.Run(name+"/op=check-hash-loop", func(b *testing.B) {
+				j := 0
+				for b.Loop() {
+					hits := 0
+					for _, h := range hs[j : j+batch] {
+						hits += f.CheckHash(h)
+					}
+					sink += hits
+					if j += batch; j+batch > n {
+						j = 0
+					}
+				}
+				reportPerKey(b, batch)
+			})
+		}
 	}
 }
