@@ -53,9 +53,7 @@ func SpatialLineProbes(h, lines uint64, k uint32, cellLog uint, dst []uint64) {
 // word of probes (9, 10 and 12 for 4-, 8- and 16-bit cells) takes the
 // general loop.
 func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uint64) uint32 {
-	line, _ := bits.Mul64(h, lines)
-	lw := (*uint32)(unsafe.Add(unsafe.Pointer(words), line<<6))
-	x := h * SpatialLineMix
+	lw, x := spatialLineAt(words, lines, h)
 	switch {
 	case cellLog == 2 && k <= 64/7:
 		return spatialLineMin(lw, x, k, 2, 0xf)
@@ -65,6 +63,12 @@ func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uin
 		return spatialLineMin(lw, x, k, 4, 0xffff)
 	}
 	return spatialLineCheckLong(words, lines, k, cellLog, h)
+}
+
+// spatialLineAt returns h's line and the bits its probes are cut from.
+func spatialLineAt(words *uint32, lines, h uint64) (*uint32, uint64) {
+	line, _ := bits.Mul64(h, lines)
+	return (*uint32)(unsafe.Add(unsafe.Pointer(words), line<<6)), h * SpatialLineMix
 }
 
 // spatialLineMin is SpatialLineCheck's loop over the line at lw for
@@ -120,15 +124,33 @@ func SpatialLineCheckHashes(cells []byte, lines uint64, k uint32, cellLog uint, 
 	return spatialLineCheckHashesGeneric(cells, lines, k, cellLog, hs, out[:len(hs)])
 }
 
-// spatialLineCheckHashesGeneric is SpatialLineCheck per hash.
+// spatialLineCheckHashesGeneric is SpatialLineCheck per hash, with the
+// width's probe loop inlined into the batch loop.
 func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	words := (*uint32)(unsafe.Pointer(unsafe.SliceData(cells)))
 	out = out[:len(hs)]
 	hits := 0
-	for j, h := range hs {
-		v := SpatialLineCheck(words, lines, k, cellLog, h)
-		out[j] = uint16(v)
-		hits += int((v | -v) >> 31)
+	switch {
+	case cellLog == 2 && k <= 64/7:
+		for j, h := range hs {
+			lw, x := spatialLineAt(words, lines, h)
+			v := spatialLineMin(lw, x, k, 2, 0xf)
+			out[j] = uint16(v)
+			hits += int((v | -v) >> 31)
+		}
+	case cellLog == 3 && k <= 64/6:
+		for j, h := range hs {
+			lw, x := spatialLineAt(words, lines, h)
+			v := spatialLineMin(lw, x, k, 3, 0xff)
+			out[j] = uint16(v)
+			hits += int((v | -v) >> 31)
+		}
+	default:
+		for j, h := range hs {
+			v := SpatialLineCheck(words, lines, k, cellLog, h)
+			out[j] = uint16(v)
+			hits += int((v | -v) >> 31)
+		}
 	}
 	return hits
 }
