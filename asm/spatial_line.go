@@ -34,14 +34,15 @@ func SpatialLineProbes(h, lines uint64, k uint32, cellLog uint, dst []uint64) {
 	w := 9 - cellLog
 	per := 64 / w
 	y := h * SpatialLineMix
-	x := y
+	x, left := y, per
 	for i := range dst {
-		if i != 0 && uint(i)%per == 0 {
+		if left == 0 {
 			y = y*SpatialLineStep + 1
-			x = y
+			x, left = y, per
 		}
 		dst[i] = base + x>>(64-w)
 		x <<= w
+		left--
 	}
 }
 
