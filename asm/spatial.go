@@ -71,24 +71,40 @@ func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, cellLog uint, h
 	switch cellLog {
 	case 2:
 		for j, h := range hs {
+			spatialTouch(words, m, hs, j+spatialAhead, 2)
 			v := spatialCheck(words, m, k, h, 2, 0xf)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)
 		}
 	case 3:
 		for j, h := range hs {
+			spatialTouch(words, m, hs, j+spatialAhead, 3)
 			v := spatialCheck(words, m, k, h, 3, 0xff)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)
 		}
 	default:
 		for j, h := range hs {
+			spatialTouch(words, m, hs, j+spatialAhead, 4)
 			v := spatialCheck(words, m, k, h, 4, 0xffff)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)
 		}
 	}
 	return hits
+}
+
+// spatialAhead is how many keys ahead the generic batch loops touch a
+// key's first cell: a plain load that starts the miss early, so the
+// misses of several keys overlap, which the single-key loop cannot do.
+const spatialAhead = 8
+
+// spatialTouch loads the word of hs[j]'s first cell, if j is in range.
+func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
+	if j < len(hs) {
+		p, _ := bits.Mul64(hs[j], m)
+		engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), p<<cellLog>>3&^3)))
+	}
 }
 
 // SpatialCheck answers one hash's Check on libSBF's layout: the smallest

@@ -66,6 +66,15 @@ func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uin
 	return spatialLineCheckLong(words, lines, k, cellLog, h)
 }
 
+// spatialLineTouch loads the first word of hs[j]'s line, if j is in
+// range (see spatialAhead).
+func spatialLineTouch(words *uint32, lines uint64, hs []uint64, j int) {
+	if j < len(hs) {
+		lw, _ := spatialLineAt(words, lines, hs[j])
+		engine.LoadLE32(lw)
+	}
+}
+
 // spatialLineAt returns h's line and the bits its probes are cut from.
 func spatialLineAt(words *uint32, lines, h uint64) (*uint32, uint64) {
 	line, _ := bits.Mul64(h, lines)
@@ -126,7 +135,8 @@ func SpatialLineCheckHashes(cells []byte, lines uint64, k uint32, cellLog uint, 
 }
 
 // spatialLineCheckHashesGeneric is SpatialLineCheck per hash, with the
-// width's probe loop inlined into the batch loop.
+// width's probe loop inlined into the batch loop, touching the line of
+// the key spatialAhead keys on.
 func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	words := (*uint32)(unsafe.Pointer(unsafe.SliceData(cells)))
 	out = out[:len(hs)]
@@ -134,6 +144,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 	switch {
 	case cellLog == 2 && k <= 64/7:
 		for j, h := range hs {
+			spatialLineTouch(words, lines, hs, j+spatialAhead)
 			lw, x := spatialLineAt(words, lines, h)
 			v := spatialLineMin(lw, x, k, 2, 0xf)
 			out[j] = uint16(v)
@@ -141,6 +152,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 		}
 	case cellLog == 3 && k <= 64/6:
 		for j, h := range hs {
+			spatialLineTouch(words, lines, hs, j+spatialAhead)
 			lw, x := spatialLineAt(words, lines, h)
 			v := spatialLineMin(lw, x, k, 3, 0xff)
 			out[j] = uint16(v)
@@ -148,6 +160,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 		}
 	default:
 		for j, h := range hs {
+			spatialLineTouch(words, lines, hs, j+spatialAhead)
 			v := SpatialLineCheck(words, lines, k, cellLog, h)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)
