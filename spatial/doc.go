@@ -48,11 +48,12 @@
 // (CheckHashes, CheckKeys, CheckUint64s, InsertHashes, InsertKeys,
 // InsertUint64s) answer exactly as the single-key forms.
 //
-// Concurrency: Insert (every form), Check (every form), Stats and
-// MarshalBinary are safe from many goroutines at once, cells being read
-// with atomic loads of their aligned word and raised by CAS. Merge must
-// not see its argument change; UnmarshalBinary, ReadFrom and Close need
-// exclusive use.
+// Concurrency: Insert (every form), Check (every form) and Stats are safe
+// from many goroutines at once, cells being read with atomic loads of
+// their aligned word and raised by CAS. MarshalBinary and WriteTo copy
+// the cells as bytes and need no concurrent Insert; Merge must not see
+// its argument change; UnmarshalBinary, ReadFrom and Close need exclusive
+// use.
 //
 // # Model
 //
