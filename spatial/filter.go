@@ -247,17 +247,19 @@ func (f *Filter) probes(h uint64, ps *[engine.MaxK]uint64) []uint64 {
 // a label (collisions) and how many held area itself (self-collisions).
 // It loads every probed word before the first compare-and-swap, so the
 // k cache misses overlap instead of each waiting for the locked
-// instruction before it, and only cells below area take a CAS.
+// instruction before it; each CAS then reloads its word (an L1 hit) so
+// that probes sharing a word do not fail on a stale value, and only cells
+// below area take a CAS.
 func (f *Filter) raiseAll(h uint64, area uint32) (coll, self uint64) {
 	var ps [engine.MaxK]uint64
-	var raw [engine.MaxK]uint32
 	p := f.probes(h, &ps)
-	for i, q := range p {
+	for _, q := range p {
 		w, _ := f.locate(q)
-		raw[i] = atomic.LoadUint32(w)
+		atomic.LoadUint32(w) // kept: an atomic load is never dropped
 	}
-	for i, q := range p {
-		old := f.raise(q, area, raw[i])
+	for _, q := range p {
+		w, _ := f.locate(q)
+		old := f.raise(q, area, atomic.LoadUint32(w))
 		if old != 0 {
 			coll++
 			if old == area {
