@@ -101,7 +101,7 @@ const spatialAhead = 8
 
 // spatialTouch loads the word of hs[j]'s first cell, if j is in range.
 func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
-	if j < len(hs) {
+	if uint(j) < uint(len(hs)) {
 		p, _ := bits.Mul64(hs[j], m)
 		engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), p<<cellLog>>3&^3)))
 	}

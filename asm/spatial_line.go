@@ -69,7 +69,7 @@ func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uin
 // spatialLineTouch loads the first word of hs[j]'s line, if j is in
 // range (see spatialAhead).
 func spatialLineTouch(words *uint32, lines uint64, hs []uint64, j int) {
-	if j < len(hs) {
+	if uint(j) < uint(len(hs)) {
 		lw, _ := spatialLineAt(words, lines, hs[j])
 		engine.LoadLE32(lw)
 	}
