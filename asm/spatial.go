@@ -60,29 +60,86 @@ func SpatialProbe(h uint64, i uint32, m uint64) uint64 {
 // at byte b>>3, shifted right by b&7 (0, or 4 for the odd 4-bit cells),
 // masked to the cell width. A cell never straddles an aligned 32-bit
 // word, so that is also the aligned word b>>5 shifted right by b&31,
-// which is how this loop reads it: one atomic load per probe, safe beside
-// writers that raise cells by CAS (see SpatialCheckHashes).
+// which is how SpatialCheck reads it: one atomic load per probe, safe
+// beside writers that raise cells by CAS (see SpatialCheckHashes). The
+// loop is SpatialCheck per hash, with the width chosen once per batch so
+// each width's shifts are constants.
 func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
-	mask := uint32(1)<<(1<<cellLog) - 1
-	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(cells))), len(cells)/4)
+	words := (*uint32)(unsafe.Pointer(unsafe.SliceData(cells)))
+	out = out[:len(hs)]
 	hits := 0
-	for j, h := range hs {
-		delta := bits.RotateLeft64(h, 32)
-		least := uint32(0xffff)
-		for i := uint32(0); i < k; i++ {
-			hi, _ := bits.Mul64(h, m)
-			bit := hi << cellLog
-			v := engine.LoadLE32(&words[bit>>5]) >> (bit & 31) & mask
-			least = min(least, v)
-			if least == 0 {
-				break
-			}
-			h += delta
+	switch cellLog {
+	case 2:
+		for j, h := range hs {
+			spatialTouch(words, m, hs, j+spatialAhead, 2)
+			v := spatialCheck(words, m, k, h, 2, 0xf)
+			out[j] = uint16(v)
+			hits += int((v | -v) >> 31)
 		}
-		out[j] = uint16(least)
-		if least != 0 {
-			hits++
+	case 3:
+		for j, h := range hs {
+			spatialTouch(words, m, hs, j+spatialAhead, 3)
+			v := spatialCheck(words, m, k, h, 3, 0xff)
+			out[j] = uint16(v)
+			hits += int((v | -v) >> 31)
+		}
+	default:
+		for j, h := range hs {
+			spatialTouch(words, m, hs, j+spatialAhead, 4)
+			v := spatialCheck(words, m, k, h, 4, 0xffff)
+			out[j] = uint16(v)
+			hits += int((v | -v) >> 31)
 		}
 	}
 	return hits
+}
+
+// spatialAhead is how many keys ahead the generic batch loops touch a
+// key's first cell: a plain load that starts the miss early, so the
+// misses of several keys overlap, which the single-key loop cannot do.
+const spatialAhead = 8
+
+// spatialTouch loads the word of hs[j]'s first cell, if j is in range.
+func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
+	if uint(j) < uint(len(hs)) {
+		p, _ := bits.Mul64(hs[j], m)
+		engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), p<<cellLog>>3&^3)))
+	}
+}
+
+// SpatialCheck answers one hash's Check on libSBF's layout: the smallest
+// of the k cells SpatialProbe(h, i, m) of 1 << cellLog bits (2, 3 or 4)
+// at words, 0 as soon as one is empty. words must point at 4-byte aligned
+// memory holding m cells and SpatialPad bytes; nothing is bounds-checked.
+// Each width runs its own copy of the probe loop with constant shifts.
+func SpatialCheck(words *uint32, m uint64, k uint32, cellLog uint, h uint64) uint32 {
+	switch cellLog {
+	case 2:
+		return spatialCheck(words, m, k, h, 2, 0xf)
+	case 3:
+		return spatialCheck(words, m, k, h, 3, 0xff)
+	}
+	return spatialCheck(words, m, k, h, 4, 0xffff)
+}
+
+// spatialCheck is SpatialCheck's probe loop; it is inlined into each call
+// with a constant cellLog and mask = 1<<(1<<cellLog) - 1.
+func spatialCheck(words *uint32, m uint64, k uint32, h uint64, cellLog uint, mask uint32) uint32 {
+	delta := bits.RotateLeft64(h, 32)
+	least := uint32(0xffff)
+	for range k {
+		hi, _ := bits.Mul64(h, m)
+		if least = min(least, spatialCell(words, hi, cellLog, mask)); least == 0 {
+			break
+		}
+		h += delta
+	}
+	return least
+}
+
+// spatialCell loads cell p of 1 << cellLog bits (mask: the cell's bits)
+// from its aligned word.
+func spatialCell(words *uint32, p uint64, cellLog uint, mask uint32) uint32 {
+	bit := p << cellLog
+	return engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), bit>>3&^3))) >> (bit & 31) & mask
 }

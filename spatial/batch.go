@@ -1,7 +1,6 @@
 package spatial
 
 import (
-	"math/bits"
 	"runtime"
 	"sync/atomic"
 
@@ -15,12 +14,19 @@ const hashChunk = 256
 
 // CheckHashes sets out[i] = CheckHash(hs[i]) and returns how many keys
 // are in some area (out[i] != 0); out must be at least as long as hs. It
-// runs the gather-and-minimum kernel of asm.SpatialCheckHashes.
+// runs the gather-and-minimum kernel of asm.SpatialCheckHashes (the
+// line-local layout: asm.SpatialLineCheckHashes, one Go loop at every
+// kernel level).
 func (f *Filter) CheckHashes(hs []uint64, out []uint16) int {
 	if len(out) < len(hs) {
 		panic("spatial: CheckHashes out shorter than hashes")
 	}
-	hits := asm.SpatialCheckHashes(f.cells, f.m, f.k, f.cellLog, hs, out)
+	var hits int
+	if f.lines != 0 {
+		hits = asm.SpatialLineCheckHashes(f.cells, f.lines, f.k, f.cellLog, hs, out)
+	} else {
+		hits = asm.SpatialCheckHashes(f.cells, f.m, f.k, f.cellLog, hs, out)
+	}
 	runtime.KeepAlive(f.storage)
 	return hits
 }
@@ -84,18 +90,17 @@ func (f *Filter) insertBatch(hs []uint64, area uint32) {
 		}
 		hs = hs[g:]
 	}
-	f.count(area, n, coll, self)
+	f.counts.add(area, n, coll, self)
 }
 
 // touch loads the word of every cell of every hash and returns them ORed.
 func (f *Filter) touch(hs []uint64) uint32 {
 	var acc uint32
+	var ps [engine.MaxK]uint64
 	for _, h := range hs {
-		delta := bits.RotateLeft64(h, 32)
-		for range f.k {
-			w, _ := f.locate(engine.Reduce(h, f.m))
+		for _, q := range f.probes(h, &ps) {
+			w, _ := f.locate(q)
 			acc |= atomic.LoadUint32(w)
-			h += delta
 		}
 	}
 	return acc

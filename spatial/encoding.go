@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -18,20 +19,32 @@ import (
 //	self-collisions  areas x uint64
 //
 // The cells come first so they start 64-byte aligned in a file. Version
-// 1, written before 4-bit cells, is still read: its parameter 3 is the
-// cell size in bytes (1 up to 255 areas, else 2) and its cells are whole
-// bytes, so filters of up to 15 areas are repacked into nibbles.
-const formatVersion = 2
+// 3 is the line-local layout (WithLineLocal): the same payload with a
+// sixth parameter, the number of 64-byte lines (m = lines * cells per
+// line). libSBF's layout is still written as version 2, so readers that
+// predate version 3 read it. Version 1, written before 4-bit cells, is
+// still read: its parameter 3 is the cell size in bytes (1 up to 255
+// areas, else 2) and its cells are whole bytes, so filters of up to 15
+// areas are repacked into nibbles.
+const (
+	formatVersion     = 2
+	formatVersionLine = 3
+)
 
 const nparams = 5
 
 func cellBytesPadded(m uint64, cellLog uint) uint64 { return (cellBytes(m, cellLog) + 7) &^ 7 }
 
 func (f *Filter) header() engine.Header {
-	return engine.Header{
+	h := engine.Header{
 		Family: engine.FamilySpatial, Version: formatVersion, Seed: f.seed,
-		Params: []uint64{f.m, uint64(f.k), uint64(f.areas), uint64(f.CellBits()), f.collisions.Load()},
+		Params: []uint64{f.m, uint64(f.k), uint64(f.areas), uint64(f.CellBits()), f.counts.collisions()},
 	}
+	if f.lines != 0 {
+		h.Version = formatVersionLine
+		h.Params = append(h.Params, f.lines)
+	}
+	return h
 }
 
 // payloadParts returns the payload; the cells alias the filter.
@@ -39,8 +52,9 @@ func (f *Filter) payloadParts() [][]byte {
 	n := cellBytesPadded(f.m, f.cellLog)
 	stats := make([]byte, 16*f.areas)
 	for i := range f.areas {
-		binary.LittleEndian.PutUint64(stats[8*i:], f.members[i+1].Load())
-		binary.LittleEndian.PutUint64(stats[8*(f.areas+i):], f.selfCollisions[i+1].Load())
+		members, self, _ := f.counts.area(i + 1)
+		binary.LittleEndian.PutUint64(stats[8*i:], members)
+		binary.LittleEndian.PutUint64(stats[8*(f.areas+i):], self)
 	}
 	return [][]byte{f.cells[:n], stats}
 }
@@ -83,11 +97,14 @@ func Decode(data []byte) (*Filter, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
-	version := uint16(formatVersion)
-	if h.Family == engine.FamilySpatial && h.Version == 1 {
-		version = 1
+	version, np := uint16(formatVersion), nparams
+	if h.Family == engine.FamilySpatial && (h.Version == 1 || h.Version == formatVersionLine) {
+		version = h.Version
 	}
-	if err := h.Expect(engine.FamilySpatial, version, nparams); err != nil {
+	if version == formatVersionLine {
+		np++
+	}
+	if err := h.Expect(engine.FamilySpatial, version, np); err != nil {
 		return err
 	}
 	m, k, areas, cellSize, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
@@ -96,6 +113,13 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	}
 	// srcLog is log2 of the stored cell bits, cellLog of the filter's.
 	cellLog := cellLogFor(int(areas))
+	var lines uint64
+	if version == formatVersionLine {
+		lines = h.Params[5]
+		if c := asm.SpatialLineCells(cellLog); lines == 0 || m%c != 0 || m/c != lines {
+			return engine.Errorf("spatial line-local filter of %d lines for %d cells of %d bits", lines, m, 1<<cellLog)
+		}
+	}
 	srcLog := cellLog
 	if version == 1 {
 		srcLog = max(cellLog, 3)
@@ -136,7 +160,7 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	if collisions > k*members {
 		return engine.Errorf("spatial collisions %d above %d probes", collisions, k*members)
 	}
-	g, err := newFilter(m, uint32(k), int(areas), cellLog, h.Seed, engine.HugePagesAuto)
+	g, err := newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, engine.HugePagesAuto)
 	if err != nil {
 		return engine.Errorf("spatial filter of %d cells: %v", m, err)
 	}
@@ -148,20 +172,19 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 		}
 	}
 	for i := range areas {
-		g.members[i+1].Store(binary.LittleEndian.Uint64(stats[8*i:]))
-		g.selfCollisions[i+1].Store(binary.LittleEndian.Uint64(stats[8*(areas+i):]))
+		g.counts[i+1].members.Store(binary.LittleEndian.Uint64(stats[8*i:]))
+		g.counts[i+1].self.Store(binary.LittleEndian.Uint64(stats[8*(areas+i):]))
 	}
-	g.collisions.Store(collisions)
+	g.counts[0].collide.Store(collisions) // the file keeps only the total
 	f.adopt(g)
 	return nil
 }
 
 // adopt moves g's state into f.
 func (f *Filter) adopt(g *Filter) {
-	f.m, f.k, f.areas, f.cellLog, f.seed, f.mask = g.m, g.k, g.areas, g.cellLog, g.seed, g.mask
+	f.m, f.k, f.areas, f.cellLog, f.seed, f.mask, f.lines = g.m, g.k, g.areas, g.cellLog, g.seed, g.mask, g.lines
 	f.storage, f.cells, f.words = g.storage, g.cells, g.words
-	f.members, f.selfCollisions = g.members, g.selfCollisions
-	f.collisions.Store(g.collisions.Load())
+	f.counts = g.counts
 }
 
 // largestLabel returns the largest cell value in packed little-endian

@@ -70,6 +70,54 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestGoldenLineLocal pins format version 3, the line-local layout: 1000
+// keys over 5 areas in 4-bit cells, seed 7, sized by SizeLineLocal for
+// 1%; it decodes, answers, keeps its statistics and re-encodes the same.
+func TestGoldenLineLocal(t *testing.T) {
+	path := filepath.Join("testdata", "golden-v3-line-4bit.sbf")
+	g, err := New(1000, 5, 0.01, engine.WithSeed(7), WithLineLocal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for area := 1; area <= 5; area++ {
+		keys, _ := keysOf(uint64(area), 200)
+		if err := g.InsertKeys(keys, area); err != nil {
+			t.Fatal(err)
+		}
+	}
+	built, err := g.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(path, built, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, err := engine.DecodeEnvelope(data)
+	if err != nil || h.Version != 3 {
+		t.Fatalf("golden line-local file: version %d, %v", h.Version, err)
+	}
+	f, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.LineLocal() || f.Cells() != g.Cells() || f.Cells()%128 != 0 || f.K() != g.K() || f.CellBits() != 4 || f.Seed() != 7 {
+		t.Errorf("line-local golden: line-local %v, m = %d, k = %d, %d-bit cells, seed %d", f.LineLocal(), f.Cells(), f.K(), f.CellBits(), f.Seed())
+	}
+	checkMembers(t, f, 200)
+	if s := f.Stats(); s.Members != 1000 {
+		t.Errorf("line-local golden: %d members", s.Members)
+	}
+	if !bytes.Equal(data, built) {
+		t.Error("this code encodes the line-local golden filter differently from testdata: a format change needs a version bump")
+	}
+}
+
 // TestGoldenV1 reads the version 1 golden file (the same 5-area filter
 // as golden-v2-4bit.sbf, written with one byte per cell before 4-bit
 // cells existed): it decodes to that filter, cells and statistics, and
@@ -163,8 +211,19 @@ func TestDecodeV1(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, areas := range []int{6, 40, 700} {
-		f := mustNew(t, 3000, areas, 0.01)
+	for _, c := range []struct {
+		areas int
+		opt   engine.Option
+	}{{6, nil}, {40, nil}, {700, nil}, {6, WithLineLocal()}, {40, WithLineLocal()}, {700, WithLineLocal()}} {
+		areas := c.areas
+		opts := []engine.Option{}
+		if c.opt != nil {
+			opts = append(opts, c.opt)
+		}
+		f, err := New(3000, areas, 0.01, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
 		insertShuffled(t, f, 3000/areas, 0, 11)
 		data, err := f.MarshalBinary()
 		if err != nil {
@@ -186,6 +245,9 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatalf("ReadFrom: %d bytes, %v", n, err)
 		}
 		for _, d := range []*Filter{g, &h} {
+			if d.LineLocal() != f.LineLocal() || d.Cells() != f.Cells() || d.K() != f.K() {
+				t.Errorf("decoded layout differs: line-local %v, m = %d, k = %d", d.LineLocal(), d.Cells(), d.K())
+			}
 			if !slices.Equal(d.cells, f.cells) {
 				t.Error("decoded cells differ")
 			}
@@ -273,7 +335,13 @@ func TestDecodeRejectsInconsistent(t *testing.T) {
 	cases["4-bit cells for 20 areas"] = envelope(t, v, []uint64{8, 2, 20, 4, 1}, append(good()[:8], make([]byte, 320)...))
 	cases["version 1 label above areas"] = envelope(t, 1, []uint64{8, 2, 3, 1, 1}, append([]byte{1, 2, 4, 0, 0, 0, 0, 0}, good()[8:]...))
 	cases["version 1 with 4-bit cell bits"] = envelope(t, 1, []uint64{8, 2, 3, 4, 1}, good())
-	cases["version 3"] = envelope(t, 3, params, good())
+	cases["version 3 with 5 parameters"] = envelope(t, 3, params, good())
+	cases["version 3 with no lines"] = envelope(t, 3, append(slices.Clone(params), 0), good())
+	cases["version 3 line of 8 cells"] = envelope(t, 3, append(slices.Clone(params), 1), good())
+	line := append(append(slices.Clone(good()[:8]), make([]byte, 56)...), good()[8:]...) // 128 cells, one line
+	cases["version 3 with 2 lines of 128 cells"] = envelope(t, 3, []uint64{128, 2, 3, 4, 1, 2}, line)
+	cases["version 3 lines overflowing m"] = envelope(t, 3, []uint64{128, 2, 3, 4, 1, 1 + 1<<57}, line)
+	cases["version 4"] = envelope(t, 4, append(slices.Clone(params), 1), good())
 	cases["k = 0"] = envelope(t, v, []uint64{8, 0, 3, 4, 1}, good())
 	cases["k > MaxK"] = envelope(t, v, []uint64{8, engine.MaxK + 1, 3, 4, 1}, good())
 	cases["m = 0"] = envelope(t, v, []uint64{0, 2, 3, 4, 1}, good())
@@ -299,6 +367,9 @@ func TestDecodeRejectsInconsistent(t *testing.T) {
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<16 {
 			t.Errorf("%s: decoding %d bytes allocated %d", name, len(data), grew)
 		}
+	}
+	if f, err := Decode(envelope(t, 3, []uint64{128, 2, 3, 4, 1, 1}, line)); err != nil || !f.LineLocal() {
+		t.Errorf("one line of 128 4-bit cells rejected: %v", err)
 	}
 	// The same cells read as 7 cells (the eighth, a zero nibble, becomes
 	// padding) are accepted.
@@ -326,6 +397,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add(seed)
 	if v1, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf")); err == nil {
 		f.Add(v1) // version 1, repacked into nibbles
+	}
+	for _, areas := range []int{3, 40, 300} { // version 3, line-local, each width
+		line, _ := NewMK(100, 3, areas, WithLineLocal())
+		for area := 1; area <= areas; area += 5 {
+			_ = line.Insert(keyOf(uint64(area), 2), area)
+		}
+		seed, _ = line.MarshalBinary()
+		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Decode(data)

@@ -30,23 +30,29 @@ type Filter struct {
 	seed    uint64
 	mask    uint32 // a cell's bits: 0xf, 0xff or 0xffff
 
+	lines   uint64 // 0: libSBF's layout; else m = lines * asm.SpatialLineCells(cellLog), see WithLineLocal
 	storage *engine.Storage
 	cells   []byte   // cellBytes(m, cellLog) bytes of little-endian cells plus asm.SpatialPad
 	words   []uint32 // the same memory, for atomic loads and CAS
 
-	// members[a] and selfCollisions[a] count area a's insertions and its
-	// probes that found the cell already at a; index 0 is unused.
-	members        []atomic.Uint64
-	selfCollisions []atomic.Uint64
-	collisions     atomic.Uint64
+	// counts[a] holds area a's insertions, their probes that found a
+	// label (collisions) and those that found a itself (self-collisions).
+	counts counters
 }
 
 // New returns a filter for n keys over the given number of areas whose
 // a-priori false-positive rate (a key in no area reported in some area)
 // is at most p: m cells and k probes as for a classic Bloom filter with
 // m bits, since a cell is non-zero exactly when the bit would be set.
+//
+// With WithLineLocal the cells and probes come from SizeLineLocal, the
+// line-local layout's own model, instead.
 func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error) {
-	m, k, err := Size(n, p)
+	size := func() (uint64, uint32, error) { return Size(n, p) }
+	if _, line, _ := config(opts); line {
+		size = func() (uint64, uint32, error) { return SizeLineLocal(n, areas, p) }
+	}
+	m, k, err := size()
 	if err != nil {
 		return nil, err
 	}
@@ -54,9 +60,14 @@ func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error)
 }
 
 // NewAreas returns a filter sized by SizeAreas for the given number of
-// keys per area (counts[i] keys in area i+1).
+// keys per area (counts[i] keys in area i+1), or by SizeAreasLineLocal
+// with WithLineLocal.
 func NewAreas(counts []uint64, p float64, opts ...engine.Option) (*Filter, error) {
-	m, k, err := SizeAreas(counts, p)
+	size := SizeAreas
+	if _, line, _ := config(opts); line {
+		size = SizeAreasLineLocal
+	}
+	m, k, err := size(counts, p)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +75,7 @@ func NewAreas(counts []uint64, p float64, opts ...engine.Option) (*Filter, error
 }
 
 // NewMK returns a filter of exactly m cells and k probes per key.
+// With WithLineLocal, m is rounded up to whole lines.
 func NewMK(m uint64, k uint32, areas int, opts ...engine.Option) (*Filter, error) {
 	if err := engine.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
@@ -74,11 +86,40 @@ func NewMK(m uint64, k uint32, areas int, opts ...engine.Option) (*Filter, error
 	if areas < 1 || areas > MaxAreas {
 		return nil, fmt.Errorf("%w: %d areas outside [1, %d]", engine.ErrParam, areas, MaxAreas)
 	}
-	cfg := engine.Apply(opts)
-	for _, v := range cfg.Family() {
-		return nil, engine.UnknownOption("spatial", v)
+	cfg, lineLocal, err := config(opts)
+	if err != nil {
+		return nil, err
 	}
-	return newFilter(m, k, areas, cellLogFor(areas), cfg.Seed, cfg.HugePages)
+	cellLog := cellLogFor(areas)
+	var lines uint64
+	if lineLocal {
+		c := asm.SpatialLineCells(cellLog)
+		lines = (m + c - 1) / c
+		m = lines * c
+	}
+	return newFilter(m, k, areas, cellLog, lines, cfg.Seed, cfg.HugePages)
+}
+
+// lineLocal is the family option of WithLineLocal.
+type lineLocal struct{}
+
+// WithLineLocal selects the line-local layout: a key's k cells share one
+// 64-byte line (see the package documentation). New and NewAreas size it
+// by its own model; the default is libSBF's layout.
+func WithLineLocal() engine.Option { return engine.FamilyOption(lineLocal{}) }
+
+// config applies opts and reports whether they ask for the line-local
+// layout; any other family option is an error.
+func config(opts []engine.Option) (engine.Config, bool, error) {
+	cfg := engine.Apply(opts)
+	line := false
+	for _, v := range cfg.Family() {
+		if _, ok := v.(lineLocal); !ok {
+			return cfg, false, engine.UnknownOption("spatial", v)
+		}
+		line = true
+	}
+	return cfg, line, nil
 }
 
 // cellLogFor is log2 of the narrowest cell width, in bits, that holds
@@ -101,7 +142,8 @@ func cellBytes(m uint64, cellLog uint) uint64 { return (m<<cellLog + 7) >> 3 }
 
 // newFilter allocates the cells; cellLog is cellLogFor(areas) except in
 // tests that compare widths on one workload.
-func newFilter(m uint64, k uint32, areas int, cellLog uint, seed uint64, mode engine.HugePageMode) (*Filter, error) {
+// lines is 0 for libSBF's layout, else m / asm.SpatialLineCells(cellLog).
+func newFilter(m uint64, k uint32, areas int, cellLog uint, lines, seed uint64, mode engine.HugePageMode) (*Filter, error) {
 	nbytes := cellBytes(m, cellLog) + asm.SpatialPad
 	s, err := engine.NewStorage((nbytes+7)/8, mode)
 	if err != nil {
@@ -109,12 +151,11 @@ func newFilter(m uint64, k uint32, areas int, cellLog uint, seed uint64, mode en
 	}
 	w := s.Words()
 	f := &Filter{
-		m: m, k: k, areas: areas, cellLog: cellLog, seed: seed, mask: 1<<(1<<cellLog) - 1,
-		storage:        s,
-		cells:          unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)),
-		words:          unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)),
-		members:        make([]atomic.Uint64, areas+1),
-		selfCollisions: make([]atomic.Uint64, areas+1),
+		m: m, k: k, areas: areas, cellLog: cellLog, seed: seed, mask: 1<<(1<<cellLog) - 1, lines: lines,
+		storage: s,
+		cells:   unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)),
+		words:   unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)),
+		counts:  newCounters(areas),
 	}
 	return f, nil
 }
@@ -131,6 +172,10 @@ func (f *Filter) Areas() int { return f.areas }
 // CellBits returns the width of one cell: 4, 8 or 16 bits, the narrowest
 // that holds every label (see New).
 func (f *Filter) CellBits() int { return 1 << f.cellLog }
+
+// LineLocal reports whether the filter uses the line-local layout
+// (WithLineLocal).
+func (f *Filter) LineLocal() bool { return f.lines != 0 }
 
 // Seed returns the hash seed.
 func (f *Filter) Seed() uint64 { return f.seed }
@@ -158,6 +203,16 @@ func (f *Filter) areaErr(area int) error {
 // error and changes nothing.
 func (f *Filter) Insert(key []byte, area int) error { return f.InsertHash(f.Hash(key), area) }
 
+// InsertUint64 is Insert for the 8 little-endian bytes of key.
+func (f *Filter) InsertUint64(key uint64, area int) error {
+	return f.InsertHash(engine.HashUint64Seed(key, f.seed), area)
+}
+
+// InsertString is Insert for the bytes of key, without copying them.
+func (f *Filter) InsertString(key string, area int) error {
+	return f.InsertHash(engine.HashStringSeed(key, f.seed), area)
+}
+
 // InsertHash is Insert for a key hashed with Hash.
 func (f *Filter) InsertHash(h uint64, area int) error {
 	if area < 1 || area > f.areas {
@@ -170,35 +225,49 @@ func (f *Filter) InsertHash(h uint64, area int) error {
 
 func (f *Filter) insertHash(h uint64, area uint32) {
 	coll, self := f.raiseAll(h, area)
-	f.count(area, 1, coll, self)
+	f.counts.add(area, 1, coll, self)
+}
+
+// probes writes h's k cell indices into ps[:k].
+func (f *Filter) probes(h uint64, ps *[engine.MaxK]uint64) []uint64 {
+	p := ps[:f.k]
+	if f.lines != 0 {
+		asm.SpatialLineProbes(h, f.lines, f.k, f.cellLog, p)
+		return p
+	}
+	delta := bits.RotateLeft64(h, 32)
+	for i := range p {
+		p[i] = engine.Reduce(h, f.m)
+		h += delta
+	}
+	return p
 }
 
 // raiseAll raises h's k cells to area and returns how many already held
 // a label (collisions) and how many held area itself (self-collisions).
+// It loads every probed word before the first compare-and-swap, so the
+// k cache misses overlap instead of each waiting for the locked
+// instruction before it; each CAS then reloads its word (an L1 hit) so
+// that probes sharing a word do not fail on a stale value, and only cells
+// below area take a CAS.
 func (f *Filter) raiseAll(h uint64, area uint32) (coll, self uint64) {
-	delta := bits.RotateLeft64(h, 32)
-	for range f.k {
-		old := f.raise(engine.Reduce(h, f.m), area)
+	var ps [engine.MaxK]uint64
+	p := f.probes(h, &ps)
+	for _, q := range p {
+		w, _ := f.locate(q)
+		atomic.LoadUint32(w) // kept: an atomic load is never dropped
+	}
+	for _, q := range p {
+		w, _ := f.locate(q)
+		old := f.raise(q, area, atomic.LoadUint32(w))
 		if old != 0 {
 			coll++
 			if old == area {
 				self++
 			}
 		}
-		h += delta
 	}
 	return coll, self
-}
-
-// count adds n members of area and their collisions to the statistics.
-func (f *Filter) count(area uint32, n, coll, self uint64) {
-	f.members[area].Add(n)
-	if coll != 0 {
-		f.collisions.Add(coll)
-		if self != 0 {
-			f.selfCollisions[area].Add(self)
-		}
-	}
 }
 
 // locate returns the 32-bit word holding cell p and the cell's bit offset
@@ -215,12 +284,11 @@ func (f *Filter) cell(p uint64) uint32 {
 }
 
 // raise sets cell p to max(cell, area) with compare-and-swap and returns
-// the value it held.
-func (f *Filter) raise(p uint64, area uint32) uint32 {
+// the value it held; raw is a recent atomic load of the cell's word.
+func (f *Filter) raise(p uint64, area, raw uint32) uint32 {
 	w, sh := f.locate(p)
 	mask := f.mask
 	for {
-		raw := atomic.LoadUint32(w)
 		old := engine.SwapLE32(raw)
 		v := old >> sh & mask
 		if v >= area {
@@ -230,6 +298,7 @@ func (f *Filter) raise(p uint64, area uint32) uint32 {
 		if atomic.CompareAndSwapUint32(w, raw, next) {
 			return v
 		}
+		raw = atomic.LoadUint32(w)
 	}
 }
 
@@ -239,19 +308,24 @@ func (f *Filter) raise(p uint64, area uint32) uint32 {
 // all its cells were overwritten by higher areas (the inter-set error).
 func (f *Filter) Check(key []byte) int { return f.CheckHash(f.Hash(key)) }
 
-// CheckHash is Check for a key hashed with Hash.
+// CheckUint64 is Check for the 8 little-endian bytes of key.
+func (f *Filter) CheckUint64(key uint64) int { return f.CheckHash(engine.HashUint64Seed(key, f.seed)) }
+
+// CheckString is Check for the bytes of key, without copying them.
+func (f *Filter) CheckString(key string) int { return f.CheckHash(engine.HashStringSeed(key, f.seed)) }
+
+// CheckHash is Check for a key hashed with Hash. Each layout and cell
+// width runs its own probe loop (asm.SpatialCheck, asm.SpatialLineCheck).
 func (f *Filter) CheckHash(h uint64) int {
-	delta := bits.RotateLeft64(h, 32)
-	m, words, mask, cellLog := f.m, f.words, f.mask, f.cellLog
-	least := uint32(MaxAreas)
-	for range f.k {
-		bit := engine.Reduce(h, m) << cellLog
-		least = min(least, engine.LoadLE32(&words[bit>>5])>>(bit&31)&mask)
-		if least == 0 {
-			break
-		}
-		h += delta
+	if f.k == 0 { // the zero Filter holds nothing
+		return 0
+	}
+	var v uint32
+	if f.lines != 0 {
+		v = asm.SpatialLineCheck(&f.words[0], f.lines, f.k, f.cellLog, h)
+	} else {
+		v = asm.SpatialCheck(&f.words[0], f.m, f.k, f.cellLog, h)
 	}
 	runtime.KeepAlive(f.storage)
-	return int(least)
+	return int(v)
 }

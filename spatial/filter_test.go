@@ -1,6 +1,7 @@
 package spatial
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -104,8 +105,12 @@ func TestInsertAreaErrors(t *testing.T) {
 	}
 }
 
+// insertForms is the number of insert forms of insertShuffled.
+const insertForms = 6
+
 // insertShuffled inserts n keys per area, areas interleaved in a random
-// order, through the given insert form.
+// order, through the given insert form: 0 Insert, 1 InsertKeys,
+// 2 InsertUint64s, 3 InsertHashes, 4 InsertUint64, 5 InsertString.
 func insertShuffled(t *testing.T, f *Filter, n int, form int, seed uint64) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
@@ -125,6 +130,18 @@ func insertShuffled(t *testing.T, f *Filter, n int, form int, seed uint64) {
 			err = f.InsertKeys(keys, area)
 		case 2:
 			err = f.InsertUint64s(ks, area)
+		case 4:
+			for _, k := range ks {
+				if err = f.InsertUint64(k, area); err != nil {
+					break
+				}
+			}
+		case 5:
+			for _, key := range keys {
+				if err = f.InsertString(string(key), area); err != nil {
+					break
+				}
+			}
 		default:
 			hs := make([]uint64, n)
 			for j, key := range keys {
@@ -140,17 +157,50 @@ func insertShuffled(t *testing.T, f *Filter, n int, form int, seed uint64) {
 
 // TestNoFalseNegatives: an inserted key never checks 0 nor below its own
 // area, through every insert and check form, on every kernel, for every
-// cell width (4-bit up to 15 areas, 8-bit to 255, 16-bit), with areas
-// inserted in random order.
+// cell width (4-bit up to 15 areas, 8-bit to 255, 16-bit) and both
+// layouts, with areas inserted in random order.
 func TestNoFalseNegatives(t *testing.T) {
-	for _, c := range []struct{ areas, n int }{{10, 2000}, {15, 1000}, {100, 200}, {300, 100}} {
-		for form := range 4 {
-			f, err := New(uint64(c.n*c.areas), c.areas, 0.05, engine.WithSeed(uint64(form)))
-			if err != nil {
-				t.Fatal(err)
+	for _, layout := range layoutOptions {
+		for _, c := range []struct{ areas, n int }{{10, 2000}, {15, 1000}, {100, 200}, {300, 100}} {
+			for form := range insertForms {
+				f, err := New(uint64(c.n*c.areas), c.areas, 0.05, engine.WithSeed(uint64(form)), layout.opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				insertShuffled(t, f, c.n, form, uint64(c.areas))
+				checkMembers(t, f, c.n)
 			}
-			insertShuffled(t, f, c.n, form, uint64(c.areas))
-			checkMembers(t, f, c.n)
+		}
+	}
+}
+
+// layoutOptions are the two layouts as New options.
+var layoutOptions = []struct {
+	name string
+	opt  engine.Option
+}{{"libsbf", engine.WithSeed(0)}, {"line-local", WithLineLocal()}}
+
+// TestInsertFormsAgree: Insert, InsertUint64 (the 8 little-endian bytes)
+// and InsertString build the same cells and statistics, in both layouts
+// and every width.
+func TestInsertFormsAgree(t *testing.T) {
+	for _, layout := range layoutOptions {
+		for _, areas := range []int{6, 40, 700} {
+			var want *Filter
+			for _, form := range []int{0, 4, 5} {
+				f, err := New(3000, areas, 0.01, layout.opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				insertShuffled(t, f, 3000/areas, form, 3)
+				if want == nil {
+					want = f
+					continue
+				}
+				if !slices.Equal(f.cells, want.cells) || f.Stats().Collisions != want.Stats().Collisions {
+					t.Errorf("%s, %d areas: insert form %d builds another filter than Insert", layout.name, areas, form)
+				}
+			}
 		}
 	}
 }
@@ -162,7 +212,8 @@ func checkMembers(t *testing.T, f *Filter, n int) {
 		out := make([]uint16, n)
 		for area := 1; area <= f.Areas(); area++ {
 			keys, ks := keysOf(uint64(area), n)
-			for _, got := range [][]uint16{checkAll(f, keys, ks, out, 0), checkAll(f, keys, ks, out, 1), checkAll(f, keys, ks, out, 2), checkAll(f, keys, ks, out, 3)} {
+			for form := range checkForms {
+				got := checkAll(f, keys, ks, out, form)
 				for i, v := range got {
 					if int(v) < area {
 						t.Fatalf("area %d key %d checks %d", area, i, v)
@@ -173,8 +224,12 @@ func checkMembers(t *testing.T, f *Filter, n int) {
 	})
 }
 
+// checkForms is the number of check forms of checkAll.
+const checkForms = 6
+
 // checkAll answers every key through one form: 0 Check, 1 CheckKeys,
-// 2 CheckUint64s, 3 CheckHashes. It also checks the hit count.
+// 2 CheckUint64s, 3 CheckHashes, 4 CheckUint64, 5 CheckString. It also
+// checks the hit count.
 func checkAll(f *Filter, keys [][]byte, ks []uint64, out []uint16, form int) []uint16 {
 	out = out[:len(keys)]
 	hits := 0
@@ -190,6 +245,17 @@ func checkAll(f *Filter, keys [][]byte, ks []uint64, out []uint16, form int) []u
 		hits = f.CheckKeys(keys, out)
 	case 2:
 		hits = f.CheckUint64s(ks, out)
+	case 4, 5:
+		for i, key := range keys {
+			if form == 4 {
+				out[i] = uint16(f.CheckUint64(ks[i]))
+			} else {
+				out[i] = uint16(f.CheckString(string(key)))
+			}
+			if out[i] != 0 {
+				hits++
+			}
+		}
 	default:
 		hs := make([]uint64, len(keys))
 		for i, key := range keys {
@@ -212,21 +278,54 @@ func checkAll(f *Filter, keys [][]byte, ks []uint64, out []uint16, form int) []u
 // TestBatchMatchesScalar compares every batch form with Check on absent
 // and present keys at sizes around the vector widths, on every kernel.
 func TestBatchMatchesScalar(t *testing.T) {
-	for _, areas := range []int{7, 100, 1000} {
-		f := mustNew(t, 20000, areas, 0.2)
-		insertShuffled(t, f, 20000/areas, 3, 5)
-		kerneltest.ForEachLevel(t, func(t *testing.T) {
-			for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 5000} {
-				keys, ks := keysOf(0xabc+uint64(n), n)
-				out := make([]uint16, n)
-				want := checkAll(f, keys, ks, out, 0)
-				for form := 1; form < 4; form++ {
-					if got := checkAll(f, keys, ks, out, form); !slices.Equal(got, want) {
-						t.Fatalf("areas %d n %d form %d differs from Check", areas, n, form)
+	for _, layout := range layoutOptions {
+		for _, areas := range []int{7, 100, 1000} {
+			f, err := New(20000, areas, 0.2, layout.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			insertShuffled(t, f, 20000/areas, 3, 5)
+			kerneltest.ForEachLevel(t, func(t *testing.T) {
+				for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000, 5000} {
+					keys, ks := keysOf(0xabc+uint64(n), n)
+					out := make([]uint16, n)
+					want := checkAll(f, keys, ks, out, 0)
+					for form := 1; form < checkForms; form++ {
+						if got := checkAll(f, keys, ks, out, form); !slices.Equal(got, want) {
+							t.Fatalf("%s areas %d n %d form %d differs from Check", layout.name, areas, n, form)
+						}
 					}
 				}
+			})
+		}
+	}
+}
+
+// TestSingleKeyAllocs: the single-key forms allocate nothing, strings of
+// 1 to 4096 bytes included.
+func TestSingleKeyAllocs(t *testing.T) {
+	for _, layout := range layoutOptions {
+		f, err := New(1000, 3, 0.01, layout.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		long := string(bytes.Repeat([]byte("0123456789abcdef"), 256))
+		for _, n := range []int{1, 7, 8, 16, 17, 31, 32, 33, 128, 129, 240, 241, 1000, 4096} {
+			s := long[:n]
+			if a := testing.AllocsPerRun(20, func() {
+				_ = f.InsertString(s, 2)
+				sink += f.CheckString(s)
+			}); a != 0 {
+				t.Errorf("%s: InsertString and CheckString of %d bytes allocate %v times", layout.name, n, a)
 			}
-		})
+		}
+		if a := testing.AllocsPerRun(20, func() {
+			_ = f.InsertUint64(12345, 3)
+			_ = f.Insert([]byte("abcdefgh"), 1)
+			sink += f.CheckUint64(12345) + f.Check([]byte("abcdefgh"))
+		}); a != 0 {
+			t.Errorf("%s: InsertUint64, Insert, CheckUint64, Check allocate %v times", layout.name, a)
+		}
 	}
 }
 
@@ -298,7 +397,7 @@ func TestSizeAreas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, model, _ := apriori(m, k, counts)
+	_, model, _ := apriori(newLayout(m, k, 0), counts)
 	for i, a := range model {
 		if a.fpr > p || a.isep > p {
 			t.Errorf("area %d: fpr %v isep %v above %v", i+1, a.fpr, a.isep, p)
@@ -314,7 +413,7 @@ func TestSizeAreas(t *testing.T) {
 	}
 	// One fewer cell must break the bound for every k (m is minimal for k).
 	if fits := func(m uint64) bool {
-		_, model, _ := apriori(m, k, counts)
+		_, model, _ := apriori(newLayout(m, k, 0), counts)
 		for _, a := range model {
 			if a.fpr > p || a.isep > p {
 				return false

@@ -6,8 +6,10 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -33,12 +35,18 @@ type AreaStats struct {
 	// ExpectedEmersion is z(N_{>i}) = (1 - 1/m)^(k N_{>i}).
 	ExpectedEmersion float64
 	// FPR is the chance a key in no area checks as this area, from the
-	// cells: (C_{>=i}/m)^k - (C_{>i}/m)^k with C the cells at or above.
+	// cells: (C_{>=i}/m)^k - (C_{>i}/m)^k with C the cells at or above;
+	// in the line-local layout the mean over lines of the same with the
+	// line's counts and c cells per line in place of m.
 	FPR        float64
 	FPRAPriori float64
 	// ISEP is the inter-set error probability, the chance a key of this
 	// area checks as a higher one: (1 - Emersion)^k a posteriori,
-	// (1 - z(N_{>i}))^k a priori.
+	// (1 - z(N_{>i}))^k a priori. In the line-local layout, a posteriori
+	// it is the mean over lines of (C_{>i}/c)^k, C_{>i} the line's cells
+	// above i of c (a member's line is independent of the higher keys'),
+	// and a priori the line model's full(N_{>i}); libSBF's (1 -
+	// Emersion)^k would understate it there, as lines fill unevenly.
 	ISEP        float64
 	ISEPAPriori float64
 	// Safeness is the a-priori chance that no key of the area is
@@ -58,7 +66,9 @@ type Stats struct {
 	// Sparsity is the share of empty cells, 1 - NonZero/Cells.
 	Sparsity float64
 	// FPR is the chance a key in no area checks as some area:
-	// (NonZero/Cells)^k a posteriori, (1 - (1 - 1/m)^(k Members))^k a priori.
+	// (NonZero/Cells)^k a posteriori, (1 - (1 - 1/m)^(k Members))^k a priori
+	// (line-local: the mean over lines of (NonZero_line/c)^k, and the line
+	// model's full(Members), see ModelFPR).
 	FPR        float64
 	FPRAPriori float64
 	// Safeness is the product of the areas' safeness.
@@ -93,18 +103,23 @@ func (f *Filter) Stats() Stats {
 	hist := f.histogram()
 	counts := make([]uint64, f.areas)
 	for i := range counts {
-		counts[i] = f.members[i+1].Load()
+		counts[i], _, _ = f.counts.area(i + 1)
 	}
-	fpr, model, safeness := apriori(f.m, f.k, counts)
+	fpr, model, safeness := apriori(f.layout(), counts)
 	s := Stats{
 		Cells: f.m, CellBits: f.CellBits(), K: f.k, Areas: f.areas,
-		Collisions: f.collisions.Load(),
+		Collisions: f.counts.collisions(),
 		FPRAPriori: fpr,
 		Safeness:   safeness,
 		Area:       make([]AreaStats, f.areas),
 	}
 	kf := float64(f.k)
 	mf := float64(f.m)
+	var lineFPR []float64
+	lineAbove := 0.0 // line-local: the sum of lineFPR above area i
+	if f.lines != 0 {
+		lineFPR = f.lineFPR()
+	}
 	var atOrAbove uint64 // C_{>i} while walking down
 	for i := f.areas; i >= 1; i-- {
 		a := &s.Area[i-1]
@@ -112,7 +127,7 @@ func (f *Filter) Stats() Stats {
 		a.Area = i
 		a.Members = counts[i-1]
 		a.Cells = hist[i]
-		a.SelfCollisions = f.selfCollisions[i].Load()
+		_, a.SelfCollisions, _ = f.counts.area(i)
 		a.ExpectedCells = mo.expectedCells
 		a.ExpectedEmersion = mo.expectedEmersion
 		a.FPRAPriori = mo.fpr
@@ -121,18 +136,68 @@ func (f *Filter) Stats() Stats {
 		above := math.Pow(float64(atOrAbove)/mf, kf)
 		atOrAbove += hist[i]
 		a.FPR = math.Pow(float64(atOrAbove)/mf, kf) - above
+		if lineFPR != nil {
+			a.FPR = lineFPR[i]
+		}
 		a.Emersion = math.NaN()
 		a.ISEP = math.NaN()
 		if wrote := kf*float64(a.Members) - float64(a.SelfCollisions); wrote > 0 {
 			a.Emersion = float64(a.Cells) / wrote
 			a.ISEP = math.Pow(1-a.Emersion, kf)
+			if lineFPR != nil {
+				a.ISEP = lineAbove
+			}
+		}
+		if lineFPR != nil {
+			lineAbove += lineFPR[i]
 		}
 		s.Members += a.Members
 	}
 	s.NonZero = atOrAbove
 	s.Sparsity = 1 - float64(s.NonZero)/mf
 	s.FPR = math.Pow(float64(s.NonZero)/mf, kf)
+	if lineFPR != nil {
+		s.FPR = lineFPR[0]
+	}
 	return s
+}
+
+// lineFPR returns the line-local layout's a-posteriori FPRs: index 0 the
+// filter's, the mean over lines of (C/c)^k with C the line's non-empty
+// cells of c; index i area i's, the mean of (C_{>=i}/c)^k - (C_{>i}/c)^k
+// with C_{>=i} the line's cells at or above i.
+func (f *Filter) lineFPR() []float64 {
+	c := asm.SpatialLineCells(f.cellLog)
+	pow := make([]float64, c+1) // pow[j] = (j/c)^k
+	for j := range pow {
+		pow[j] = math.Pow(float64(j)/float64(c), float64(f.k))
+	}
+	fpr := make([]float64, f.areas+1)
+	labels := make([]uint32, 0, c)
+	for line := range f.lines {
+		labels = labels[:0]
+		for p := line * c; p < line*c+c; p++ {
+			if v := f.cell(p); v != 0 {
+				labels = append(labels, v)
+			}
+		}
+		n := len(labels)
+		fpr[0] += pow[n]
+		slices.Sort(labels)
+		for j := n - 1; j >= 0; { // labels[i+1..j] are one label, n-j-1 cells above it
+			i := j
+			for i >= 0 && labels[i] == labels[j] {
+				i--
+			}
+			fpr[labels[j]] += pow[n-i-1] - pow[n-j-1]
+			j = i
+		}
+	}
+	for i := range fpr {
+		fpr[i] /= float64(f.lines)
+	}
+	runtime.KeepAlive(f.storage)
+	return fpr
 }
 
 // WriteSummary writes the statistics as a readable report: the filter's

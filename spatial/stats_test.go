@@ -160,7 +160,7 @@ func TestAreaModel(t *testing.T) {
 	_, absentKs := keysOf(1000, absent)
 	var answers [][]uint16
 	for _, cellLog := range []uint{cellLogFor(areas), 3} {
-		f, err := newFilter(m, k, areas, cellLog, 0, engine.HugePagesAuto)
+		f, err := newFilter(m, k, areas, cellLog, 0, 0, engine.HugePagesAuto)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,3 +230,49 @@ func checkAreaModel(t *testing.T, f *Filter, absent, members []uint16, perArea i
 type testWriter struct{ t *testing.T }
 
 func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+
+// TestAreaModelLineLocal is TestAreaModel's workload and bounds on the
+// line-local layout, sized by its own model (SizeLineLocal): 10 areas in
+// 4-bit cells, and 20 areas of 10000 keys in 8-bit cells.
+func TestAreaModelLineLocal(t *testing.T) {
+	const absent = 1_000_000
+	_, absentKs := keysOf(1000, absent)
+	for _, c := range []struct{ areas, perArea int }{{10, 20000}, {20, 10000}} {
+		f, err := New(uint64(c.areas*c.perArea), c.areas, 0.01, WithLineLocal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.LineLocal() || f.Cells()%asm.SpatialLineCells(f.cellLog) != 0 {
+			t.Fatalf("%d areas: line-local %v, %d cells", c.areas, f.LineLocal(), f.Cells())
+		}
+		if p := f.ModelFPR(uint64(c.areas * c.perArea)); p > 0.01 {
+			t.Errorf("%d areas: sized for 1%%, model FPR %v", c.areas, p)
+		}
+		for area := 1; area <= c.areas; area++ {
+			_, ks := keysOf(uint64(area), c.perArea)
+			if err := f.InsertUint64s(ks, area); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := make([]uint16, absent+c.areas*c.perArea)
+		f.CheckUint64s(absentKs, out[:absent])
+		for area := 1; area <= c.areas; area++ {
+			_, ks := keysOf(uint64(area), c.perArea)
+			f.CheckUint64s(ks, out[absent+(area-1)*c.perArea:absent+area*c.perArea])
+		}
+		checkAreaModel(t, f, out[:absent], out[absent:], c.perArea)
+		t.Logf("%d areas, %d-bit cells: m = %d (%.2f bits per key), k = %d, model FPR %.5f, measured %.5f",
+			c.areas, f.CellBits(), f.Cells(), float64(f.Cells()*uint64(f.CellBits()))/float64(c.areas*c.perArea), f.K(),
+			f.ModelFPR(uint64(c.areas*c.perArea)), float64(absent-uint64(countZero(out[:absent])))/absent)
+	}
+}
+
+func countZero(out []uint16) int {
+	n := 0
+	for _, v := range out {
+		if v == 0 {
+			n++
+		}
+	}
+	return n
+}
