@@ -97,6 +97,14 @@ func Decode(data []byte) (*Filter, error) {
 }
 
 func (f *Filter) decode(h engine.Header, payload []byte) error {
+	return f.decodeSource(h, engine.CopySource(payload))
+}
+
+// decodeSource replaces f by the filter of header h whose cells come from
+// src: copied, or used in place by Open and View (the statistics and
+// version 1's byte cells are always copied).
+func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	payload := src.Bytes()
 	version, np := uint16(formatVersion), nparams
 	if h.Family == engine.FamilySpatial && (h.Version == 1 || h.Version == formatVersionLine) {
 		version = h.Version
@@ -160,13 +168,20 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 	if collisions > k*members {
 		return engine.Errorf("spatial collisions %d above %d probes", collisions, k*members)
 	}
-	g, err := newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, engine.HugePagesAuto)
-	if err != nil {
-		return engine.Errorf("spatial filter of %d cells: %v", m, err)
-	}
+	var g *Filter
 	if srcLog == cellLog {
-		copy(g.cells, cells[:used])
+		// The cells' words and their padding: the statistics after them
+		// in place, zeros in a copy; a probe only reads padding bits.
+		s, err := src.Storage(0, used, cellWords(m, cellLog), engine.HugePagesAuto)
+		if err != nil {
+			return engine.Errorf("spatial filter of %d cells: %v", m, err)
+		}
+		g = filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
 	} else {
+		var err error
+		if g, err = newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, engine.HugePagesAuto); err != nil {
+			return engine.Errorf("spatial filter of %d cells: %v", m, err)
+		}
 		for i, c := range cells[:used] { // version 1 bytes holding labels <= 15
 			g.cells[i/2] |= c << (4 * (i & 1))
 		}

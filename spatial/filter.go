@@ -144,11 +144,19 @@ func cellBytes(m uint64, cellLog uint) uint64 { return (m<<cellLog + 7) >> 3 }
 // tests that compare widths on one workload.
 // lines is 0 for libSBF's layout, else m / asm.SpatialLineCells(cellLog).
 func newFilter(m uint64, k uint32, areas int, cellLog uint, lines, seed uint64, mode engine.HugePageMode) (*Filter, error) {
-	nbytes := cellBytes(m, cellLog) + asm.SpatialPad
-	s, err := engine.NewStorage((nbytes+7)/8, mode)
+	s, err := engine.NewStorage(cellWords(m, cellLog), mode)
 	if err != nil {
 		return nil, err
 	}
+	return filterOn(s, m, k, areas, cellLog, lines, seed), nil
+}
+
+// cellWords is the words of m cells of 1 << cellLog bits plus the
+// padding every probe's 4-byte load needs (asm.SpatialPad).
+func cellWords(m uint64, cellLog uint) uint64 { return (cellBytes(m, cellLog) + asm.SpatialPad + 7) / 8 }
+
+// filterOn returns a filter whose cells are the words of s.
+func filterOn(s *engine.Storage, m uint64, k uint32, areas int, cellLog uint, lines, seed uint64) *Filter {
 	w := s.Words()
 	f := &Filter{
 		m: m, k: k, areas: areas, cellLog: cellLog, seed: seed, mask: 1<<(1<<cellLog) - 1, lines: lines,
@@ -157,7 +165,7 @@ func newFilter(m uint64, k uint32, areas int, cellLog uint, lines, seed uint64, 
 		words:   unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)),
 		counts:  newCounters(areas),
 	}
-	return f, nil
+	return f
 }
 
 // Cells returns m, the number of cells.
