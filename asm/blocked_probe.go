@@ -1,5 +1,7 @@
 package asm
 
+import "math/bits"
+
 // The single-key probe of the blocked scheme, shared by the blocked
 // family's scalar methods and the generic batch kernels, so the batch
 // path on purego and arm64 runs the same code as a loop of single-key
@@ -26,38 +28,36 @@ func BlockedWindow(g0 uint64, k uint32) uint64 {
 // BlockedTestHash reports whether the blocked filter words (a whole
 // number of 8-word lines) holds all k bits of hash h; k in [1,
 // BlockedMaxK].
+//
+// Each word's test is built so that little waits for the line: the
+// inverted probe bit ^(1 << b) of a word (all ones for a word outside the
+// round's mask) is computed from the hash alone, and only an OR with the
+// word and an AND into the result depend on the load. With few
+// instructions queued behind a cache miss, the core keeps running ahead
+// into the next keys and overlaps their misses.
 func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
 	line := BlockedLineOf(words, h)
 	g := h * BlockedMul
 	last := BlockedWindow(g, k)
 	mask := uint64(0xff)
-	var miss uint64
+	all := ^uint64(0)
 	for r := (k + 7) >> 3; ; g *= BlockedMul {
 		if r--; r == 0 {
 			mask = last
 		}
-		// hit collects the probe bit of word w in its bit w. c holds word
-		// w's field, BlockedBit(g, w), in its low six bits: the word's
-		// shift count, one rotate from the next word's.
-		c := g<<48 | g>>16
-		hit := line[7] >> (c & 63) & 1
-		c = c<<58 | c>>6
-		hit = hit<<1 | line[6]>>(c&63)&1
-		c = c<<58 | c>>6
-		hit = hit<<1 | line[5]>>(c&63)&1
-		c = c<<58 | c>>6
-		hit = hit<<1 | line[4]>>(c&63)&1
-		c = c<<58 | c>>6
-		hit = hit<<1 | line[3]>>(c&63)&1
-		c = c<<58 | c>>6
-		hit = hit<<1 | line[2]>>(c&63)&1
-		c = c<<58 | c>>6
-		hit = hit<<1 | line[1]>>(c&63)&1
-		c = c<<58 | c>>6
-		hit = hit<<1 | line[0]>>(c&63)&1
-		miss |= ^hit & mask
+		// out - 2 is ^1 for a word the round covers, all ones for one it
+		// skips; rotating it left by the word's bit clears just that bit.
+		out := ^mask
+		all &= line[0] | bits.RotateLeft64(out&1-2, int(BlockedBit(g, 0)))
+		all &= line[1] | bits.RotateLeft64(out>>1&1-2, int(BlockedBit(g, 1)))
+		all &= line[2] | bits.RotateLeft64(out>>2&1-2, int(BlockedBit(g, 2)))
+		all &= line[3] | bits.RotateLeft64(out>>3&1-2, int(BlockedBit(g, 3)))
+		all &= line[4] | bits.RotateLeft64(out>>4&1-2, int(BlockedBit(g, 4)))
+		all &= line[5] | bits.RotateLeft64(out>>5&1-2, int(BlockedBit(g, 5)))
+		all &= line[6] | bits.RotateLeft64(out>>6&1-2, int(BlockedBit(g, 6)))
+		all &= line[7] | bits.RotateLeft64(out>>7&1-2, int(BlockedBit(g, 7)))
 		if r == 0 {
-			return miss == 0
+			return all == ^uint64(0)
 		}
 	}
 }
