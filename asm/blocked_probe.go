@@ -45,17 +45,18 @@ func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
 		if r--; r == 0 {
 			mask = last
 		}
-		// out - 2 is ^1 for a word the round covers, all ones for one it
-		// skips; rotating it left by the word's bit clears just that bit.
+		// out>>w | ^1 is ^1 for a word w the round covers, all ones for
+		// one it skips; rotating it left by the word's bit clears just
+		// that bit.
 		out := ^mask
-		all &= line[0] | bits.RotateLeft64(out&1-2, int(BlockedBit(g, 0)))
-		all &= line[1] | bits.RotateLeft64(out>>1&1-2, int(BlockedBit(g, 1)))
-		all &= line[2] | bits.RotateLeft64(out>>2&1-2, int(BlockedBit(g, 2)))
-		all &= line[3] | bits.RotateLeft64(out>>3&1-2, int(BlockedBit(g, 3)))
-		all &= line[4] | bits.RotateLeft64(out>>4&1-2, int(BlockedBit(g, 4)))
-		all &= line[5] | bits.RotateLeft64(out>>5&1-2, int(BlockedBit(g, 5)))
-		all &= line[6] | bits.RotateLeft64(out>>6&1-2, int(BlockedBit(g, 6)))
-		all &= line[7] | bits.RotateLeft64(out>>7&1-2, int(BlockedBit(g, 7)))
+		all &= line[0] | bits.RotateLeft64(out|^uint64(1), int(BlockedBit(g, 0)))
+		all &= line[1] | bits.RotateLeft64(out>>1|^uint64(1), int(BlockedBit(g, 1)))
+		all &= line[2] | bits.RotateLeft64(out>>2|^uint64(1), int(BlockedBit(g, 2)))
+		all &= line[3] | bits.RotateLeft64(out>>3|^uint64(1), int(BlockedBit(g, 3)))
+		all &= line[4] | bits.RotateLeft64(out>>4|^uint64(1), int(BlockedBit(g, 4)))
+		all &= line[5] | bits.RotateLeft64(out>>5|^uint64(1), int(BlockedBit(g, 5)))
+		all &= line[6] | bits.RotateLeft64(out>>6|^uint64(1), int(BlockedBit(g, 6)))
+		all &= line[7] | bits.RotateLeft64(out>>7|^uint64(1), int(BlockedBit(g, 7)))
 		if r == 0 {
 			return all == ^uint64(0)
 		}
