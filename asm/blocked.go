@@ -37,31 +37,18 @@ func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
 	s := (g >> 13) & 7
 	for r := k >> 3; r > 0; r-- {
 		for w := range mask {
-			mask[w] |= 1 << ((g >> (58 - 6*uint(w))) & 63)
+			mask[w] |= 1 << BlockedBit(g, uint(w))
 		}
 		g *= BlockedMul
 	}
 	if rem := uint64(k & 7); rem != 0 {
 		for w := range mask {
 			if (uint64(w)-s)&7 < rem {
-				mask[w] |= 1 << ((g >> (58 - 6*uint(w))) & 63)
+				mask[w] |= 1 << BlockedBit(g, uint(w))
 			}
 		}
 	}
 	return mask
-}
-
-// blockedTestHash reports whether the line of h in words holds all its
-// bits.
-func blockedTestHash(words []uint64, k uint32, h uint64) bool {
-	base := BlockedLine(h, uint64(len(words))/8) * 8
-	line := words[base : base+8 : base+8]
-	m := BlockedMask(h, k)
-	var miss uint64
-	for w := range m {
-		miss |= m[w] &^ line[w]
-	}
-	return miss == 0
 }
 
 // checkBlocked panics on arguments no filter can pass; the kernels rely
@@ -123,11 +110,14 @@ func BlockedAddUint64s(words []uint64, k uint32, ks []uint64, seed uint64) {
 	}
 }
 
-// blockedTestGeneric is the specification of the batch test.
+// blockedTestGeneric is the specification of the batch test: the
+// single-key probe, BlockedTestHash, over the slice, so the batch path
+// without assembly (purego, arm64) is the single-key loop itself.
 func blockedTestGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
 	hits := 0
+	out = out[:len(hs)]
 	for i, h := range hs {
-		hit := blockedTestHash(words, k, h)
+		hit := BlockedTestHash(words, h, k)
 		out[i] = hit
 		if hit {
 			hits++
@@ -136,15 +126,10 @@ func blockedTestGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
 	return hits
 }
 
-// blockedAddGeneric is the specification of the batch add.
+// blockedAddGeneric is the specification of the batch add: BlockedAddHash
+// over the slice.
 func blockedAddGeneric(words []uint64, k uint32, hs []uint64) {
-	lines := uint64(len(words)) / 8
 	for _, h := range hs {
-		base := BlockedLine(h, lines) * 8
-		line := words[base : base+8 : base+8]
-		m := BlockedMask(h, k)
-		for w := range m {
-			line[w] |= m[w]
-		}
+		BlockedAddHash(words, h, k)
 	}
 }

@@ -30,27 +30,29 @@ func ShiftingTest(words []uint64, m uint64, pairs uint32, hs []uint64, out []boo
 	return shiftingTest(words, m, pairs, hs, out[:len(hs)])
 }
 
-// shiftingWindow returns bits pos .. pos+63 of words in bits 0 .. 63; the
-// kernels' unaligned load at byte pos/8 shifted by pos mod 8 agrees with it
-// on bits 0 .. 56, the only ones a test consults.
-func shiftingWindow(words []uint64, pos uint64) uint64 {
-	i, s := pos>>6, pos&63
-	return words[i]>>s | words[i+1]<<(64-s)
+// ShiftingTestHash reports whether hash h has both bits of all pairs
+// probe pairs set in the ShBF_M array words of m positions (with the
+// padding ShiftingTest asks for): the single-key test, and the
+// specification of ShiftingTest, which runs it key after key. It reads
+// every pair's window without an early exit, so the loads of a key issue
+// together and an absent key costs no mispredicted branch.
+func ShiftingTestHash(words []uint64, m uint64, pairs uint32, h uint64) bool {
+	a, b, acc := h, bits.RotateLeft64(h, 32), ^uint64(0)
+	for range pairs {
+		i, _ := bits.Mul64(a, m)
+		acc &= ShiftingWindow(words, i)
+		a, b = a+b, b+shiftingPhi
+	}
+	o, _ := bits.Mul64(a, shiftingOffMod)
+	return ^acc&(1|2<<o) == 0
 }
 
 // shiftingTestGeneric is the specification of ShiftingTest.
 func shiftingTestGeneric(words []uint64, m uint64, pairs uint32, hs []uint64, out []bool) int {
 	hits := 0
+	out = out[:len(hs)]
 	for i, h := range hs {
-		a, b := h, bits.RotateLeft64(h, 32)
-		acc := ^uint64(0)
-		for range pairs {
-			acc &= shiftingWindow(words, engine.Reduce(a, m))
-			a += b
-			b += shiftingPhi
-		}
-		want := 1 | uint64(1)<<(engine.Reduce(a, shiftingOffMod)+1)
-		ok := acc&want == want
+		ok := ShiftingTestHash(words, m, pairs, h)
 		out[i] = ok
 		if ok {
 			hits++

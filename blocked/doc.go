@@ -30,6 +30,18 @@
 // Zen 3 under load 5, a 12x ratio; absolute figures on a quiet machine
 // are the README's.
 //
+// Single-key path: Add, Test and TestAndAdd (and their Hash forms) run
+// asm.BlockedTestHash / BlockedAddHash, one non-inlined call per key after
+// the hash: each round of eight probes is unrolled over the words with
+// constant word indices (asm.BlockedBit holds the bit formula), the last
+// round covers the words of asm.BlockedWindow instead of looping over a
+// rotating word index, and the line is an *[8]uint64 with a single bounds
+// check. TestAndAdd writes only for a key that tests absent. AddUint64 /
+// TestUint64 answer as the 8 little-endian bytes of the key would
+// (engine.HashUint64Seed), AddString / TestString as its bytes, without
+// copying them. Without assembly (purego, arm64) the batch calls run the
+// same single-key code key after key.
+//
 // Concurrency: AddConcurrent/AddHashConcurrent set bits with atomic ORs
 // and may run on many goroutines at once, beside TestConcurrent readers;
 // every other method needs exclusive use.

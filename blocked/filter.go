@@ -129,44 +129,23 @@ func (f *Filter) hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
 
 // AddHash adds a key given its hash engine.HashSeed(key, f.Seed()).
 func (f *Filter) AddHash(h uint64) {
-	base := Line(h, f.lines) * 8
-	line := f.words[base : base+8 : base+8]
-	g := h * asm.BlockedMul
-	s := g >> 13
-	for r := f.k >> 3; r > 0; r-- {
-		for w := range 8 {
-			line[w] |= 1 << ((g >> (58 - 6*w)) & 63)
-		}
-		g *= asm.BlockedMul
-	}
-	for j := range uint64(f.k & 7) {
-		w := (s + j) & 7
-		line[w] |= 1 << ((g >> (58 - 6*w)) & 63)
-	}
+	asm.BlockedAddHash(f.words, h, f.k)
 	runtime.KeepAlive(f.storage)
 }
 
 // TestHash reports whether the key with hash h may have been added.
 func (f *Filter) TestHash(h uint64) bool {
-	// Mask's scheme spelled out: the full rounds, then the k%8 words from
-	// s on, without building the [8]uint64 (a third of the cost in cache).
-	base := Line(h, f.lines) * 8
-	line := f.words[base : base+8 : base+8]
-	g := h * asm.BlockedMul
-	s := g >> 13
-	var miss uint64
-	for r := f.k >> 3; r > 0; r-- {
-		for w := range 8 {
-			miss |= ^line[w] >> ((g >> (58 - 6*w)) & 63)
-		}
-		g *= asm.BlockedMul
-	}
-	for j := range uint64(f.k & 7) {
-		w := (s + j) & 7
-		miss |= ^line[w] >> ((g >> (58 - 6*w)) & 63)
-	}
+	ok := asm.BlockedTestHash(f.words, h, f.k)
 	runtime.KeepAlive(f.storage)
-	return miss&1 == 0
+	return ok
+}
+
+// TestAndAddHash adds the key with hash h and reports whether it tested
+// present before: the one call a deduplicating stream needs.
+func (f *Filter) TestAndAddHash(h uint64) bool {
+	ok := asm.BlockedTestAndAddHash(f.words, h, f.k)
+	runtime.KeepAlive(f.storage)
+	return ok
 }
 
 // Add adds key.
@@ -174,6 +153,23 @@ func (f *Filter) Add(key []byte) { f.AddHash(f.hash(key)) }
 
 // Test reports whether key may have been added; false is certain.
 func (f *Filter) Test(key []byte) bool { return f.TestHash(f.hash(key)) }
+
+// TestAndAdd adds key and reports whether it tested present before.
+func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(key)) }
+
+// AddUint64 adds the 8 little-endian bytes of k (hashed without building
+// them, engine.HashUint64Seed).
+func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
+
+// TestUint64 is Test of the 8 little-endian bytes of k.
+func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Keyed(k, f.key)) }
+
+// AddString adds the bytes of s without copying them (no allocation for
+// any length).
+func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
+
+// TestString is Test of the bytes of s, without copying them.
+func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
 
 // AddHashes adds every hash in hs with the batch kernel.
 func (f *Filter) AddHashes(hs []uint64) {

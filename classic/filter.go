@@ -100,48 +100,32 @@ func (f *Filter) TestAndAdd(key []byte) bool {
 // AddHash inserts a key by its hash (engine.HashSeed with this filter's
 // seed).
 func (f *Filter) AddHash(h uint64) {
-	w, m := f.st.Words(), f.m
-	a, b := h, second(h)
-	for range f.k {
-		i := reduce(a, m)
-		w[i/64] |= 1 << (i % 64)
-		a, b = a+b, b+phi
-	}
-	runtime.KeepAlive(f.st)
+	addHash(f.st, f.m, f.k, h)
 }
 
 // TestHash reports whether a key with hash h may be in the set.
 func (f *Filter) TestHash(h uint64) bool {
-	w, m := f.st.Words(), f.m
-	a, b := h, second(h)
-	for range f.k {
-		i := reduce(a, m)
-		if w[i/64]&(1<<(i%64)) == 0 {
-			runtime.KeepAlive(f.st)
-			return false
-		}
-		a, b = a+b, b+phi
-	}
-	runtime.KeepAlive(f.st)
-	return true
+	return testHash(f.st, f.m, f.k, h)
 }
 
 // TestAndAddHash inserts h and reports whether it tested present before.
 func (f *Filter) TestAndAddHash(h uint64) bool {
-	w := f.st.Words()
-	p := NewProbe(h, f.m)
-	present := true
-	for range f.k {
-		i := p.Next()
-		bit := uint64(1) << (i % 64)
-		if w[i/64]&bit == 0 {
-			present = false
-			w[i/64] |= bit
-		}
-	}
-	runtime.KeepAlive(f.st)
-	return present
+	return testAndAddHash(f.st, f.m, f.k, h)
 }
+
+// AddUint64 inserts the 8 little-endian bytes of k, hashed without
+// building them (engine.HashUint64Seed).
+func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Seed(k, f.seed)) }
+
+// TestUint64 is Test of the 8 little-endian bytes of k.
+func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Seed(k, f.seed)) }
+
+// AddString inserts the bytes of s without copying them (no allocation
+// for any length).
+func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
+
+// TestString is Test of the bytes of s, without copying them.
+func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
 
 // AddConcurrent inserts key; safe to call from many goroutines at once and
 // together with TestConcurrent. Each probe is one atomic OR.

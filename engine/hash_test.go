@@ -86,3 +86,22 @@ func TestHashStringMatchesBytes(t *testing.T) {
 		}
 	}
 }
+
+// HashSeed's inline 8-byte path and the general path both give XXH3-64,
+// for every length around 8 and several seeds.
+func TestHashSeedEveryLength(t *testing.T) {
+	buf := make([]byte, 40)
+	for i := range buf {
+		buf[i] = byte(i*131 + 7)
+	}
+	for _, seed := range []uint64{0, 1, 0x5eed, ^uint64(0)} {
+		for n := range len(buf) {
+			if got, want := HashSeed(buf[:n], seed), xxh3.HashSeed(buf[:n], seed); got != want {
+				t.Fatalf("HashSeed(%d bytes, %#x) = %#x, XXH3 %#x", n, seed, got, want)
+			}
+			if seed == 0 && Hash(buf[:n]) != xxh3.Hash(buf[:n]) {
+				t.Fatalf("Hash(%d bytes) is not XXH3-64", n)
+			}
+		}
+	}
+}

@@ -74,6 +74,12 @@
 // so saturation can only over-report. Without counters a key can only be
 // raised (Add with a larger count).
 //
+// The single-key test is asm.ShiftingTestHash: one unaligned load per pair
+// and no early exit, so a key's loads issue together; the generic batch
+// kernel runs it key after key. AddUint64 / TestUint64 answer as the 8
+// little-endian bytes of the key would, AddString / TestString as its
+// bytes, without copying them.
+//
 // Batch tests run in the asm.ShiftingTest kernels: per vector of hashes
 // the multiply-high reductions (two 32x32 products when m < 2^32, four
 // above), one VPGATHERQQ of unaligned words per pair and VPSRLVQ by
@@ -94,9 +100,10 @@
 //	n = 1e7 absent        116.4    118.3 (1.00x)       74.1 (0.64x)
 //
 // Scalar ShBF_M halves the memory accesses of members but not the work
-// around them (offset, shift, mask per pair), so it lands at 0.7x; absent
-// keys end at the first failing probe in both filters, where the halving
-// buys nothing. The batch kernel has no early exit but overlaps the loads
+// around them (offset, shift, mask per pair), so it lands at 0.7x; in that
+// measurement (an early-exit scalar test, since replaced by the branch-free
+// one above) absent keys ended at the first failing probe in both
+// filters, where the halving buys nothing. The batch kernel has no early exit but overlaps the loads
 // of four keys. ShBF_A (n = 1e6 / 1e7, p = 1%) answers members in 63.0 /
 // 381.7 ns against 58.5 / 404.2 for two standard Bloom filters (one per
 // set); ShBF_x (counts up to 57) in 39.1 / 257.7 ns against 204.5 /

@@ -3,6 +3,7 @@ package shifting
 import (
 	"runtime"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -132,28 +133,29 @@ func (f *Filter) AddHash(h uint64) {
 }
 
 // TestHash reports whether a key with hash h may be in the set. Each pair
-// is one unaligned load; the first pair with a zero bit ends the test.
+// is one unaligned load (asm.ShiftingTestHash, the batch kernels'
+// specification); the second array, if any, is read only for a key the
+// first passes.
 func (f *Filter) TestHash(h uint64) bool {
 	w := f.st.Words()
-	o := membershipOffset(h, f.k/2)
-	want := 1 | uint64(1)<<o
-	pa, pb := probeStart(h)
-	for range f.k / 2 {
-		if window(w, engine.Reduce(pa, f.m))&want != want {
-			runtime.KeepAlive(f.st)
-			return false
-		}
-		pa, pb = pa+pb, pb+phi
-	}
-	ok := true
-	if f.m2 != 0 {
-		pa += pb
-		q := engine.Reduce(pa, f.m2)
-		ok = w[f.base2+q>>6]&(1<<(q&63)) != 0
-	}
+	ok := asm.ShiftingTestHash(w, f.m, f.k/2, h) && (f.m2 == 0 || f.secondHas(w, h))
 	runtime.KeepAlive(f.st)
 	return ok
 }
+
+// AddUint64 inserts the 8 little-endian bytes of k, hashed without
+// building them (engine.HashUint64Seed).
+func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Seed(k, f.seed)) }
+
+// TestUint64 is Test of the 8 little-endian bytes of k.
+func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Seed(k, f.seed)) }
+
+// AddString inserts the bytes of s without copying them (no allocation
+// for any length).
+func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
+
+// TestString is Test of the bytes of s, without copying them.
+func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
 
 // secondHas reports whether the second array has the bit of hash h; the
 // batch tests apply it to the hits of the first array.

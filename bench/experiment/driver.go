@@ -18,6 +18,9 @@ type driver struct {
 	prog  *progress.Reporter
 	what  string
 	views [][]byte
+	// each makes add and test call the filters' single-key forms
+	// (AddEach/TestEach) instead of their batch calls.
+	each bool
 }
 
 func (d *driver) batchOf(keys *dataset.Keys, i, j int) filters.Batch {
@@ -35,7 +38,11 @@ func (d *driver) add(f filters.Filter, keys *dataset.Keys, from, to int) (time.D
 		j := min(i+d.batch, to)
 		b := d.batchOf(keys, i, j)
 		t0 := time.Now()
-		f.Add(b)
+		if d.each {
+			f.AddEach(b)
+		} else {
+			f.Add(b)
+		}
 		spent += time.Since(t0)
 		d.prog.Advance(float64(j-i), d.what)
 	}
@@ -53,7 +60,11 @@ func (d *driver) test(f filters.Filter, keys *dataset.Keys, from, to int) (int, 
 		j := min(i+d.batch, to)
 		b := d.batchOf(keys, i, j)
 		t0 := time.Now()
-		hits += f.Test(b)
+		if d.each {
+			hits += f.TestEach(b)
+		} else {
+			hits += f.Test(b)
+		}
 		spent += time.Since(t0)
 		d.prog.Advance(float64(j-i), d.what)
 	}

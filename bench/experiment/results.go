@@ -33,10 +33,16 @@ type SizedRow struct {
 	K          uint32
 	Bytes      uint64
 	BitsPerKey float64
-	// Median ns per key over the repetitions; for a static filter Add is
-	// its construction from all keys. Test member times the first
-	// min(N, Tested) members; FalseNegatives counts over all N.
+	// Median ns per key over the repetitions through the batch calls
+	// (Filter.Add/Test: our families' batch forms, the peers' per-key
+	// loop); for a static filter Add is its construction from all keys.
+	// Test member times the first min(N, Tested) members; FalseNegatives
+	// counts over all N.
 	AddNs, TestMemberNs, TestAbsentNs float64
+	// The same with one single-key call per []byte key
+	// (Filter.AddEach/TestEach), every filter alike; NaN for a static
+	// filter's Add.
+	KeyAddNs, KeyTestMemberNs, KeyTestAbsentNs float64
 	// RemoveNs is the median time to remove the timed members, NaN for
 	// filters without Remove; Removed how many the last repetition removed.
 	RemoveNs               float64

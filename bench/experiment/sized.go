@@ -50,9 +50,44 @@ func measure(d *driver, e filters.Entry, n uint64, p float64, members, absent *d
 
 func timedMembers(members, absent *dataset.Keys) int { return min(members.Len(), absent.Len()) }
 
-// repKeys is the work of one repetition, for progress.
+// perKey is one repetition of measure's timings with one single-key call
+// per []byte key (AddEach/TestEach).
+type perKey struct {
+	add, member, absent time.Duration
+	static              bool
+}
+
+// measureEach times what measure times, key by key: Add of every member
+// into a fresh filter (a static filter keeps built, and its Add is not
+// timed), Test of the timed members and of the non-members.
+func measureEach(d *driver, e filters.Entry, n uint64, p float64, members, absent *dataset.Keys, built filters.Filter) (perKey, error) {
+	d.each = true
+	defer func() { d.each = false }()
+	var r perKey
+	f := built
+	if e.Static() {
+		r.static = true
+	} else {
+		var err error
+		if f, err = e.NewNP(n, p); err != nil {
+			return r, fmt.Errorf("%s New(%d, %v): %w", e.Name, n, p, err)
+		}
+		if r.add, err = d.add(f, members, 0, members.Len()); err != nil {
+			return r, err
+		}
+	}
+	var err error
+	if _, r.member, err = d.test(f, members, 0, timedMembers(members, absent)); err != nil {
+		return r, err
+	}
+	_, r.absent, err = d.test(f, absent, 0, absent.Len())
+	return r, err
+}
+
+// repKeys is the work of one repetition (the batch pass and the per-key
+// pass), for progress.
 func repKeys(n uint64, probes int) float64 {
-	return float64(n) + float64(min(n, uint64(probes))) + float64(probes)
+	return 2 * (float64(n) + float64(min(n, uint64(probes))) + float64(probes))
 }
 
 // runSized is experiment c.
@@ -81,6 +116,7 @@ func runSized(d *driver, c *Config, r *Results) error {
 
 func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, members, absent *dataset.Keys) (SizedRow, error) {
 	var add, member, absentNs, removeNs []float64
+	var keyAdd, keyMember, keyAbsent []float64
 	var last measured
 	found := 0
 	timed := timedMembers(members, absent)
@@ -93,6 +129,16 @@ func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, member
 		add = append(add, nsPerKey(res.add, members.Len()))
 		member = append(member, nsPerKey(res.member, timed))
 		absentNs = append(absentNs, nsPerKey(res.absent, absent.Len()))
+		d.what = fmt.Sprintf("%s n = %d p = %v rep %d/%d: per key", e.Name, n, p, rep+1, c.Reps)
+		each, err := measureEach(d, e, n, p, members, absent, res.f)
+		if err != nil {
+			return SizedRow{}, err
+		}
+		if !each.static {
+			keyAdd = append(keyAdd, nsPerKey(each.add, members.Len()))
+		}
+		keyMember = append(keyMember, nsPerKey(each.member, timed))
+		keyAbsent = append(keyAbsent, nsPerKey(each.absent, absent.Len()))
 		if rep == c.Reps-1 {
 			// No false negatives: every member, once, untimed, before
 			// any removal.
@@ -111,24 +157,31 @@ func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, member
 		last = res
 	}
 	m, k := last.f.Params()
+	keyAddMedian := math.NaN()
+	if len(keyAdd) > 0 {
+		keyAddMedian = median(keyAdd)
+	}
 	removeMedian := math.NaN()
 	if len(removeNs) > 0 {
 		removeMedian = median(removeNs)
 	}
 	return SizedRow{
 		Filter: e.Name, N: n, P: p, M: m, K: k,
-		Bytes:          last.f.Bytes(),
-		BitsPerKey:     8 * float64(last.f.Bytes()) / float64(n),
-		AddNs:          median(add),
-		TestMemberNs:   median(member),
-		TestAbsentNs:   median(absentNs),
-		RemoveNs:       removeMedian,
-		Removed:        last.removed,
-		FalseNegatives: members.Len() - found,
-		Tested:         absent.Len(),
-		FalsePositives: last.absentHits,
-		FPR:            rate(last.absentHits, absent.Len()),
-		ModelFPR:       modelOrNaN(last.f, n),
+		Bytes:           last.f.Bytes(),
+		BitsPerKey:      8 * float64(last.f.Bytes()) / float64(n),
+		AddNs:           median(add),
+		TestMemberNs:    median(member),
+		TestAbsentNs:    median(absentNs),
+		KeyAddNs:        keyAddMedian,
+		KeyTestMemberNs: median(keyMember),
+		KeyTestAbsentNs: median(keyAbsent),
+		RemoveNs:        removeMedian,
+		Removed:         last.removed,
+		FalseNegatives:  members.Len() - found,
+		Tested:          absent.Len(),
+		FalsePositives:  last.absentHits,
+		FPR:             rate(last.absentHits, absent.Len()),
+		ModelFPR:        modelOrNaN(last.f, n),
 	}, nil
 }
 

@@ -10,9 +10,10 @@ import (
 	"github.com/filterengine/filterengine/shifting"
 )
 
-// ours lists this library's families. Each is driven through its batch
-// calls: AddUint64s/TestUint64s for integer keys (hashing in batch on the
-// kernels), AddKeys/TestKeys for byte keys.
+// ours lists this library's families. Add and Test drive the batch calls:
+// AddUint64s/TestUint64s for integer keys (hashing in batch on the
+// kernels), AddKeys/TestKeys for byte keys; AddEach and TestEach the
+// single-key Add(key)/Test(key).
 func ours() []Entry {
 	return []Entry{
 		{
@@ -138,8 +139,11 @@ func wrapClassic(f *classic.Filter, err error) (Filter, error) {
 	}, nil
 }
 
-// batchFilter is the batch surface every membership family shares.
+// batchFilter is the batch and single-key surface every membership
+// family shares.
 type batchFilter interface {
+	Add(key []byte)
+	Test(key []byte) bool
 	AddKeys(keys [][]byte)
 	TestKeys(keys [][]byte, out []bool) int
 	AddUint64s(ks []uint64)
@@ -173,6 +177,22 @@ func (a *batched[F]) Test(b Batch) int {
 		return a.f.TestUint64s(b.Ints, out)
 	}
 	return a.f.TestKeys(b.Keys, out)
+}
+
+func (a *batched[F]) AddEach(b Batch) {
+	for _, k := range b.Keys {
+		a.f.Add(k)
+	}
+}
+
+func (a *batched[F]) TestEach(b Batch) int {
+	hits := 0
+	for _, k := range b.Keys {
+		if a.f.Test(k) {
+			hits++
+		}
+	}
+	return hits
 }
 
 func (a *batched[F]) Bytes() uint64            { return a.bytes }

@@ -73,16 +73,17 @@ func peers() []Entry {
 		{
 			Name:  "xor/binaryfuse8",
 			Kind:  Peer,
-			About: "github.com/FastFilter/xorfilter BinaryFuse8: static, built once from all keys (integer keys as is, byte keys through XXH3); a reference point, not a Bloom filter",
+			About: "github.com/FastFilter/xorfilter BinaryFuse8: static, built once from the XXH3 hashes of all keys' bytes; queried with XXH3 + Contains per key (integer keys hashed by engine.HashUint64, the same XXH3 of their 8 bytes); a reference point, not a Bloom filter",
 			Build: func(keys Batch) (Filter, error) {
-				hs := keys.Ints
-				if hs == nil {
-					hs = make([]uint64, keys.Len())
+				hs := make([]uint64, max(len(keys.Ints), keys.Len()))
+				if keys.Ints != nil {
+					for i, k := range keys.Ints {
+						hs[i] = engine.HashUint64(k)
+					}
+				} else {
 					for i, k := range keys.Keys {
 						hs[i] = engine.Hash(k)
 					}
-				} else {
-					hs = append([]uint64(nil), hs...) // the builder reorders its input
 				}
 				f, err := xorfilter.PopulateBinaryFuse8(hs)
 				if err != nil {
@@ -128,6 +129,12 @@ func (a *perKey) Test(b Batch) int {
 	}
 	return hits
 }
+
+// AddEach is Add: a peer's batch is already one call per key.
+func (a *perKey) AddEach(b Batch) { a.Add(b) }
+
+// TestEach is Test.
+func (a *perKey) TestEach(b Batch) int { return a.Test(b) }
 
 func (a *perKey) Bytes() uint64 {
 	cells, bits, _ := a.size()
@@ -201,16 +208,26 @@ type binaryFuse8 struct{ f *xorfilter.BinaryFuse8 }
 
 func (a *binaryFuse8) Add(Batch) { panic("filters: binaryfuse8 is static; build it with Entry.Build") }
 
+// Test hashes integer keys with engine.HashUint64 and byte keys with
+// XXH3, then calls Contains, key by key.
 func (a *binaryFuse8) Test(b Batch) int {
-	hits := 0
-	if b.Ints != nil {
-		for _, k := range b.Ints {
-			if a.f.Contains(k) {
-				hits++
-			}
-		}
-		return hits
+	if b.Ints == nil {
+		return a.TestEach(b)
 	}
+	hits := 0
+	for _, k := range b.Ints {
+		if a.f.Contains(engine.HashUint64(k)) {
+			hits++
+		}
+	}
+	return hits
+}
+
+func (a *binaryFuse8) AddEach(Batch) { a.Add(Batch{}) }
+
+// TestEach is XXH3 of each []byte key and Contains: the per-key query.
+func (a *binaryFuse8) TestEach(b Batch) int {
+	hits := 0
 	for _, k := range b.Keys {
 		if a.f.Contains(engine.Hash(k)) {
 			hits++

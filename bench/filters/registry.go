@@ -33,10 +33,18 @@ func (b Batch) Len() int { return len(b.Keys) }
 
 // Filter is what the experiments need of a filter.
 type Filter interface {
-	// Add inserts every key of the batch.
+	// Add inserts every key of the batch: through our families' batch
+	// calls, key by key for peers without a batch API.
 	Add(b Batch)
-	// Test returns how many keys of the batch test present.
+	// Test returns how many keys of the batch test present, as Add.
 	Test(b Batch) int
+	// AddEach inserts every key of the batch with one single-key call per
+	// []byte key (b.Keys), as a service adds keys: per key against per
+	// key, whoever's filter it is.
+	AddEach(b Batch)
+	// TestEach returns how many keys of the batch test present, one
+	// single-key call per []byte key.
+	TestEach(b Batch) int
 	// Bytes is the memory of the filter's table.
 	Bytes() uint64
 	// Params returns the bit-array size and probe count actually built,

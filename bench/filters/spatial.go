@@ -66,6 +66,28 @@ func (a *spatialFilter) Test(b Batch) int {
 	return a.f.CheckKeys(b.Keys, out)
 }
 
+// AddEach inserts key by key into the area Add would use for this batch.
+func (a *spatialFilter) AddEach(b Batch) {
+	area := 1 + a.batches%spatialAreas
+	a.batches++
+	for _, k := range b.Keys {
+		if err := a.f.Insert(k, area); err != nil {
+			panic(fmt.Sprintf("filters: spatial insert into area %d: %v", area, err))
+		}
+	}
+}
+
+// TestEach counts the keys whose Check is not 0, key by key.
+func (a *spatialFilter) TestEach(b Batch) int {
+	hits := 0
+	for _, k := range b.Keys {
+		if a.f.Check(k) != 0 {
+			hits++
+		}
+	}
+	return hits
+}
+
 func (a *spatialFilter) Bytes() uint64            { return (a.f.Cells()*uint64(a.f.CellBits()) + 7) / 8 }
 func (a *spatialFilter) Params() (uint64, uint32) { return a.f.Cells(), a.f.K() }
 

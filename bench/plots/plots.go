@@ -330,7 +330,8 @@ func sizedKeys(rows []experiment.SizedRow) []sizedKey {
 	return out
 }
 
-// sizedNs: Add, Test member and Test absent ns/key per filter at one (n, p).
+// sizedNs: Add, Test member and Test absent ns/key per filter at one (n, p),
+// one single-key call per key, beside the batch Test member.
 func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
 	f := figure{name: fmt.Sprintf("c_nskey_n%s_p%v", shortCount(n), p)}
 	f.p = newPlot(fmt.Sprintf("c. ns per key, n = %d, p = %v (8-byte keys)", n, p), "", "ns/key")
@@ -342,16 +343,21 @@ func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
 			byName[r.Filter] = r
 		}
 	}
-	ops := []string{"Add", "Test member", "Test absent"}
+	ops := []string{"Add (per key)", "Test member (per key)", "Test absent (per key)", "Test member (batch)"}
 	f.err = groupedBars(f.p, names, ops, func(name, op string) float64 {
 		r := byName[name]
 		switch op {
-		case "Add":
-			return r.AddNs
-		case "Test member":
-			return r.TestMemberNs
+		case "Add (per key)":
+			if math.IsNaN(r.KeyAddNs) { // a static filter: built, not added to
+				return 0
+			}
+			return r.KeyAddNs
+		case "Test member (per key)":
+			return r.KeyTestMemberNs
+		case "Test absent (per key)":
+			return r.KeyTestAbsentNs
 		}
-		return r.TestAbsentNs
+		return r.TestMemberNs
 	})
 	return f
 }

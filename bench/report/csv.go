@@ -56,10 +56,10 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 	var sized [][]string
 	for _, s := range r.Sized {
 		sized = append(sized, []string{s.Filter, fmt.Sprint(s.N), g(s.P), fmt.Sprint(s.M), fmt.Sprint(s.K), fmt.Sprint(s.Bytes), g(s.BitsPerKey),
-			g(s.AddNs), g(s.TestMemberNs), g(s.TestAbsentNs), g(s.RemoveNs), fmt.Sprint(s.Removed), fmt.Sprint(s.FalseNegatives), fmt.Sprint(s.Tested), fmt.Sprint(s.FalsePositives), g(s.FPR), g(s.ModelFPR)})
+			g(s.AddNs), g(s.TestMemberNs), g(s.TestAbsentNs), g(s.KeyAddNs), g(s.KeyTestMemberNs), g(s.KeyTestAbsentNs), g(s.RemoveNs), fmt.Sprint(s.Removed), fmt.Sprint(s.FalseNegatives), fmt.Sprint(s.Tested), fmt.Sprint(s.FalsePositives), g(s.FPR), g(s.ModelFPR)})
 	}
-	if err := write(CSVFiles["c"], []string{"filter", "n", "p", "m", "k", "bytes", "bits_per_key", "add_ns_per_key", "test_member_ns_per_key",
-		"test_absent_ns_per_key", "remove_ns_per_key", "removed", "false_negatives", "tested", "false_positives", "fpr", "model_fpr"}, sized); err != nil {
+	if err := write(CSVFiles["c"], []string{"filter", "n", "p", "m", "k", "bytes", "bits_per_key", "batch_add_ns_per_key", "batch_test_member_ns_per_key",
+		"batch_test_absent_ns_per_key", "per_key_add_ns_per_key", "per_key_test_member_ns_per_key", "per_key_test_absent_ns_per_key", "remove_ns_per_key", "removed", "false_negatives", "tested", "false_positives", "fpr", "model_fpr"}, sized); err != nil {
 		return paths, err
 	}
 	var kernels [][]string

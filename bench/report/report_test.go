@@ -38,9 +38,9 @@ func TestMarkdownTableShape(t *testing.T) {
 
 func TestSizedTableComparesWithBloomV3(t *testing.T) {
 	rows := []experiment.SizedRow{
-		{Filter: "classic", N: 10, P: 0.01, TestMemberNs: 10, TestAbsentNs: 4},
-		{Filter: "bloom/v3", N: 10, P: 0.01, TestMemberNs: 50, TestAbsentNs: 10},
-		{Filter: "classic", N: 20, P: 0.01, TestMemberNs: 10, TestAbsentNs: 4},
+		{Filter: "classic", N: 10, P: 0.01, TestMemberNs: 1, TestAbsentNs: 1, KeyTestMemberNs: 10, KeyTestAbsentNs: 4},
+		{Filter: "bloom/v3", N: 10, P: 0.01, TestMemberNs: 50, TestAbsentNs: 10, KeyTestMemberNs: 50, KeyTestAbsentNs: 10},
+		{Filter: "classic", N: 20, P: 0.01, TestMemberNs: 1, TestAbsentNs: 1, KeyTestMemberNs: 10, KeyTestAbsentNs: 4},
 	}
 	tab := SizedTable(rows)
 	last := len(tab.Header) - 1
@@ -52,6 +52,12 @@ func TestSizedTableComparesWithBloomV3(t *testing.T) {
 	}
 	if got := tab.Rows[2][last]; got != "-" {
 		t.Errorf("without bloom/v3 at that n: %q, want -", got)
+	}
+	// Every ns/key column says whether it is per key or batch.
+	for _, h := range tab.Header {
+		if strings.Contains(h, "ns/key") && !strings.Contains(h, "per key") && !strings.Contains(h, "batch") {
+			t.Errorf("column %q does not say per key or batch", h)
+		}
 	}
 }
 
