@@ -153,7 +153,9 @@ func newFilter(m uint64, k uint32, areas int, cellLog uint, lines, seed uint64, 
 
 // cellWords is the words of m cells of 1 << cellLog bits plus the
 // padding every probe's 4-byte load needs (asm.SpatialPad).
-func cellWords(m uint64, cellLog uint) uint64 { return (cellBytes(m, cellLog) + asm.SpatialPad + 7) / 8 }
+func cellWords(m uint64, cellLog uint) uint64 {
+	return (cellBytes(m, cellLog) + asm.SpatialPad + 7) / 8
+}
 
 // filterOn returns a filter whose cells are the words of s.
 func filterOn(s *engine.Storage, m uint64, k uint32, areas int, cellLog uint, lines, seed uint64) *Filter {
