@@ -67,7 +67,7 @@ func ours() []Entry {
 		{
 			Name:    "counting",
 			Kind:    Ours,
-			About:   "counting.New / NewMK: 4-bit counters in 512-counter lines that mirror blocked lines (ToBloom gives the blocked twin); (m, k) means m counters (4m bits), as spatial's m cells; batch calls",
+			About:   "counting.New / NewMK: 4-bit counters, 128 to a 64-byte line that holds all of a key's counters (ToBloom gives the blocked.Narrow twin); (m, k) means m counters (4m bits), as spatial's m cells; batch calls",
 			Kernels: true,
 			NewNP: func(n uint64, p float64) (Filter, error) {
 				return wrapCounting(counting.New(n, p))
