@@ -40,23 +40,64 @@ func SBBFMask(h uint64) (m [4]uint64) {
 	return m
 }
 
-// SBBFTestHash reports whether the block of h holds all its bits.
-func SBBFTestHash(words []uint64, h uint64) bool {
-	b := SBBFBlock(h, uint64(len(words))/4) * 4
-	blk := words[b : b+4 : b+4]
-	m := SBBFMask(h)
-	return (m[0]&^blk[0])|(m[1]&^blk[1])|(m[2]&^blk[2])|(m[3]&^blk[3]) == 0
+// The salts as constants, so the scalar forms multiply by immediates.
+const (
+	sbbfSalt0 = 0x47b6137b
+	sbbfSalt1 = 0x44974d91
+	sbbfSalt2 = 0x8824ad5b
+	sbbfSalt3 = 0xa2b7289d
+	sbbfSalt4 = 0x705495c7
+	sbbfSalt5 = 0x2df1424b
+	sbbfSalt6 = 0x9efc4947
+	sbbfSalt7 = 0x5c6bfb31
+)
+
+// sbbfPair is the two bits key sets in one 64-bit word of its block:
+// 32-bit words 2j (low half) and 2j+1 (high half) for salts lo and hi.
+func sbbfPair(key, lo, hi uint32) uint64 {
+	return sbbfBit[0][(key*lo)>>27] | sbbfBit[1][(key*hi)>>27]
 }
 
-// SBBFAddHash sets the bits of h in its block.
-func SBBFAddHash(words []uint64, h uint64) {
-	b := SBBFBlock(h, uint64(len(words))/4) * 4
+// sbbfBit[0][i] = 1 << i and sbbfBit[1][i] = 1 << (32+i): one table load
+// replaces the move, the shift by CL and the bit insert of 1 << x, a
+// shorter instruction stream per key (several keys' misses then overlap
+// in the out-of-order window).
+var sbbfBit = func() (t [2][32]uint64) {
+	for i := range 32 {
+		t[0][i], t[1][i] = 1<<i, 1<<(32+i)
+	}
+	return t
+}()
+
+// SBBFTestHash reports whether the block of h holds all its bits (SBBFMask
+// spelled out with constant salts). An empty words answers false.
+func SBBFTestHash(words []uint64, h uint64) bool {
+	b := ((h >> 32) * (uint64(len(words)) >> 2)) >> 32 * 4
+	if b+4 > uint64(len(words)) {
+		return false // no blocks
+	}
 	blk := words[b : b+4 : b+4]
-	m := SBBFMask(h)
-	blk[0] |= m[0]
-	blk[1] |= m[1]
-	blk[2] |= m[2]
-	blk[3] |= m[3]
+	key := uint32(h)
+	miss := sbbfPair(key, sbbfSalt0, sbbfSalt1) &^ blk[0]
+	miss |= sbbfPair(key, sbbfSalt2, sbbfSalt3) &^ blk[1]
+	miss |= sbbfPair(key, sbbfSalt4, sbbfSalt5) &^ blk[2]
+	miss |= sbbfPair(key, sbbfSalt6, sbbfSalt7) &^ blk[3]
+	return miss == 0
+}
+
+// SBBFAddHash sets the bits of h in its block. words must hold at least
+// one block.
+func SBBFAddHash(words []uint64, h uint64) {
+	b := ((h >> 32) * (uint64(len(words)) >> 2)) >> 32 * 4
+	if b+4 > uint64(len(words)) {
+		panic("asm: SBBFAddHash on a filter without blocks")
+	}
+	blk := words[b : b+4 : b+4]
+	key := uint32(h)
+	blk[0] |= sbbfPair(key, sbbfSalt0, sbbfSalt1)
+	blk[1] |= sbbfPair(key, sbbfSalt2, sbbfSalt3)
+	blk[2] |= sbbfPair(key, sbbfSalt4, sbbfSalt5)
+	blk[3] |= sbbfPair(key, sbbfSalt6, sbbfSalt7)
 }
 
 // SBBFMaxBlocks bounds the block count so the block index math stays in

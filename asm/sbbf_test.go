@@ -248,3 +248,37 @@ func BenchmarkXXH64Uint64s(b *testing.B) {
 		})
 	}
 }
+
+func TestSBBFSaltConstants(t *testing.T) {
+	got := [8]uint32{sbbfSalt0, sbbfSalt1, sbbfSalt2, sbbfSalt3, sbbfSalt4, sbbfSalt5, sbbfSalt6, sbbfSalt7}
+	if got != SBBFSalt {
+		t.Fatalf("constant salts %x differ from SBBFSalt %x", got, SBBFSalt)
+	}
+}
+
+// The scalar forms agree with SBBFMask, the spec's reading.
+func TestSBBFScalarIsMask(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 1000 {
+		words := sbbfWords(r, 1+r.IntN(50), r.IntN(9))
+		h := r.Uint64()
+		b := SBBFBlock(h, uint64(len(words))/4) * 4
+		m := SBBFMask(h)
+		want := true
+		for j := range m {
+			want = want && m[j]&^words[b+uint64(j)] == 0
+		}
+		if SBBFTestHash(words, h) != want {
+			t.Fatalf("SBBFTestHash(%#x) != mask test", h)
+		}
+		SBBFAddHash(words, h)
+		for j := range m {
+			if m[j]&^words[b+uint64(j)] != 0 {
+				t.Fatalf("SBBFAddHash(%#x) did not set its mask", h)
+			}
+		}
+	}
+	if SBBFTestHash(nil, 5) {
+		t.Error("no blocks answers true")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -42,9 +41,12 @@ import (
 // Concurrency: reads (Test*) are safe from many goroutines; a writer needs
 // exclusive use.
 type SBBF struct {
-	storage *engine.Storage
-	words   []uint64 // numBlocks*4 words; 32-bit word i of block b is half i&1 of words[4b+i/2]
-	blocks  uint64
+	// words is numBlocks*4 words on the Go heap (64-byte aligned); 32-bit
+	// word i of block b is half i&1 of words[4b+i/2]. Heap memory, unlike
+	// blocked.Filter's huge-page mappings, stays alive through the slice,
+	// so the single-key methods need no KeepAlive and no frame.
+	words  []uint64
+	blocks uint64
 }
 
 // SBBF size bounds, the ones parquet-java, parquet-rs and arrow enforce.
@@ -63,16 +65,15 @@ func checkSBBFBytes(numBytes int64) error {
 
 // NewSBBF returns an empty SBBF of numBytes bytes, a power of two from 32
 // B to 128 MiB; anything else is an error wrapping engine.ErrParam.
-// Arrays from engine.HugePageThreshold on live in huge-page memory.
 func NewSBBF(numBytes int) (*SBBF, error) {
 	if err := checkSBBFBytes(int64(numBytes)); err != nil {
 		return nil, err
 	}
-	s, err := engine.NewStorage(uint64(numBytes)/8, engine.HugePagesAuto)
+	s, err := engine.NewStorage(uint64(numBytes)/8, engine.HugePagesNever)
 	if err != nil {
 		return nil, err
 	}
-	return &SBBF{storage: s, words: s.Words(), blocks: uint64(numBytes) / SBBFBlockBytes}, nil
+	return &SBBF{words: s.Words(), blocks: uint64(numBytes) / SBBFBlockBytes}, nil
 }
 
 // SBBFNumBytes returns the bitset size for ndv distinct values at
@@ -161,33 +162,11 @@ func (f *SBBF) AddHash(h uint64) {
 	if f.blocks == 0 {
 		panic(errZeroSBBF)
 	}
-	b := ((h >> 32) * f.blocks) >> 32 * 4
-	blk := f.words[b : b+4 : b+4]
-	key := uint32(h)
-	s := &asm.SBBFSalt
-	blk[0] |= 1<<((key*s[0])>>27) | 1<<(32+(key*s[1])>>27)
-	blk[1] |= 1<<((key*s[2])>>27) | 1<<(32+(key*s[3])>>27)
-	blk[2] |= 1<<((key*s[4])>>27) | 1<<(32+(key*s[5])>>27)
-	blk[3] |= 1<<((key*s[6])>>27) | 1<<(32+(key*s[7])>>27)
-	runtime.KeepAlive(f.storage)
+	asm.SBBFAddHash(f.words, h)
 }
 
 // TestHash reports whether the value with hash h may have been added.
-func (f *SBBF) TestHash(h uint64) bool {
-	if f.blocks == 0 {
-		return false
-	}
-	b := ((h >> 32) * f.blocks) >> 32 * 4
-	blk := f.words[b : b+4 : b+4]
-	key := uint32(h)
-	s := &asm.SBBFSalt
-	miss := (1<<((key*s[0])>>27) | 1<<(32+(key*s[1])>>27)) &^ blk[0]
-	miss |= (1<<((key*s[2])>>27) | 1<<(32+(key*s[3])>>27)) &^ blk[1]
-	miss |= (1<<((key*s[4])>>27) | 1<<(32+(key*s[5])>>27)) &^ blk[2]
-	miss |= (1<<((key*s[6])>>27) | 1<<(32+(key*s[7])>>27)) &^ blk[3]
-	runtime.KeepAlive(f.storage)
-	return miss == 0
-}
+func (f *SBBF) TestHash(h uint64) bool { return asm.SBBFTestHash(f.words, h) }
 
 // TestAndAddHash adds h and reports whether it tested present before.
 func (f *SBBF) TestAndAddHash(h uint64) bool {
@@ -227,7 +206,6 @@ func (f *SBBF) AddHashes(hs []uint64) {
 		panic(errZeroSBBF)
 	}
 	asm.SBBFAddHashes(f.words, hs)
-	runtime.KeepAlive(f.storage)
 }
 
 // TestHashes sets out[i] = TestHash(hs[i]) with the batch kernel and
@@ -238,7 +216,6 @@ func (f *SBBF) TestHashes(hs []uint64, out []bool) int {
 		return 0
 	}
 	n := asm.SBBFTestHashes(f.words, hs, out)
-	runtime.KeepAlive(f.storage)
 	return n
 }
 
@@ -248,7 +225,6 @@ func (f *SBBF) AddUint64s(ks []uint64) {
 		panic(errZeroSBBF)
 	}
 	asm.SBBFAddUint64s(f.words, ks)
-	runtime.KeepAlive(f.storage)
 }
 
 // TestUint64s sets out[i] = TestUint64(ks[i]) and returns the number of
@@ -259,7 +235,6 @@ func (f *SBBF) TestUint64s(ks []uint64, out []bool) int {
 		return 0
 	}
 	n := asm.SBBFTestUint64s(f.words, ks, out)
-	runtime.KeepAlive(f.storage)
 	return n
 }
 
@@ -303,7 +278,6 @@ func (f *SBBF) Clone() *SBBF {
 		panic(err) // f's size was valid when f was built
 	}
 	copy(g.words, f.words)
-	runtime.KeepAlive(f.storage)
 	return g
 }
 
@@ -315,8 +289,6 @@ func (f *SBBF) Union(g *SBBF) error {
 	for i, w := range g.words {
 		f.words[i] |= w
 	}
-	runtime.KeepAlive(f.storage)
-	runtime.KeepAlive(g.storage)
 	return nil
 }
 
@@ -336,7 +308,6 @@ func (f *SBBF) Equal(g *SBBF) bool {
 // Reset clears every bit.
 func (f *SBBF) Reset() {
 	clear(f.words)
-	runtime.KeepAlive(f.storage)
 }
 
 func (f *SBBF) setBits() uint64 {
@@ -344,7 +315,6 @@ func (f *SBBF) setBits() uint64 {
 	for _, w := range f.words {
 		n += uint64(bits.OnesCount64(w))
 	}
-	runtime.KeepAlive(f.storage)
 	return n
 }
 
