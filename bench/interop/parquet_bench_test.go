@@ -42,7 +42,9 @@ func BenchmarkParquetSBBF(b *testing.B) {
 		theirs.InsertBulk(members)
 		check := theirs.(checker)
 		out := make([]bool, 4096)
-		perKey := func(b *testing.B) { b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probes)), "ns/key") }
+		perKey := func(b *testing.B) {
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probes)), "ns/key")
+		}
 		prefix := fmt.Sprintf("n=%d/bytes=%d", n, numBytes)
 		for _, l := range asm.Available() {
 			b.Run(prefix+"/ours-TestHashes/kernel="+l.String(), func(b *testing.B) {
