@@ -96,6 +96,8 @@ type Results struct {
 	Sized   []SizedRow
 	Kernels []KernelRow
 	Sets    []SetsRow
+	// FormatsParquet is experiment g's Parquet half (formats_parquet.go).
+	FormatsParquet []FormatsParquetRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

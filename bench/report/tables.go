@@ -26,6 +26,9 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.Sets) > 0 {
 		ts = append(ts, SetsTable(r.Sets))
 	}
+	if len(r.FormatsParquet) > 0 {
+		ts = append(ts, FormatsParquetTable(r.FormatsParquet))
+	}
 	return ts
 }
 
