@@ -25,7 +25,7 @@ func FormatsParquetTable(rows []experiment.FormatsParquetRow) Table {
 	t := Table{
 		Title: "g. Parquet split-block Bloom filter: blocked.SBBF against arrow-go's block-split bloom filter",
 		Note: "Both sized by SBBFNumBytes(n, 0.01) (arrow's own sizing) and filled with XXH64 of the INT64 values 0..n-1; " +
-			"tests stream 2n distinct hashes (n members, n absent, interleaved), adds the n members; ns/key is the median over the repetitions, " +
+			"tests stream 2n distinct hashes (n members, n absent, interleaved); adds time a second pass of the n members into a filter that holds them (the first touches fresh pages); ns/key is the median over the repetitions, " +
 			"the implementations alternating within each. Per-key loops store every answer (no branch on it) in the same loop for both libraries. " +
 			"x peer = the peer's ns/key over this row's; target = the issue's minimum (batch TestHashes >= 5x and single-key TestHash >= 1.5x arrow's per-key CheckHash). " +
 			"same bits = our bitset equals arrow's after the same inserts.",
