@@ -30,6 +30,14 @@
 // Zen 3 under load 5, a 12x ratio; absolute figures on a quiet machine
 // are the README's.
 //
+// Parquet. SBBF is a second, separate type: Parquet's split-block Bloom
+// filter, bit for bit as parquet-format specifies it (256-bit blocks of
+// eight 32-bit words, XXH64 of the plain-encoded value, eight salted bits
+// per value), read and written in the form a Parquet file stores at a
+// column chunk's bloom_filter_offset (ReadSBBF, WriteTo). Its batch
+// kernels are asm's SBBF kernels; its serialized form is Parquet's, not
+// Filter's envelope. See the SBBF type.
+//
 // Concurrency: AddConcurrent/AddHashConcurrent set bits with atomic ORs
 // and may run on many goroutines at once, beside TestConcurrent readers;
 // every other method needs exclusive use.

@@ -8,4 +8,8 @@
 // 64-bit hash, so AddHash/TestHash take pre-hashed keys and batch kernels
 // work on []uint64 hashes. HashUint64(k) equals Hash of the 8 little-endian
 // bytes of k, so an integer key and its bytes land in the same place.
+//
+// XXH64 (the 64-bit xxHash, not XXH3) is here too for formats that
+// prescribe it: Parquet's split-block Bloom filter hashes every value with
+// XXH64, seed 0. XXH64Uint64 is its scalar form for one 8-byte value.
 package engine
