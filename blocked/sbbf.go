@@ -83,14 +83,17 @@ func NewSBBF(numBytes int) (*SBBF, error) {
 // in bytes. It returns 0, which NewSBBF rejects, for fpp outside (0, 1).
 //
 // parquet-java (BlockSplitBloomFilter.optimalNumOfBits, whose result its
-// writers divide by 8 and whose constructor rounds up to a power of two)
-// computes the same m but first adds 255 bits and clears bit 8, a
-// rounding to whole 256-bit blocks that does not round. When m lies less
-// than about 256 bits below a power of two, that padding crosses it and
-// parquet-java's filter is twice arrow's: this happens for small filters,
-// where 256 bits are a large share of m (e.g. ndv = 30, fpp = 1%: m = 290
-// bits, arrow 64 B, parquet-java 128 B); for large ones the two agree
-// except in a sliver just under each power of two.
+// writer divides by 8 and whose constructor rounds up to a power of two)
+// starts from the same m but rounds differently: it adds 255 bits and
+// clears bit 8 (meant as a rounding to whole 256-bit blocks, it yields
+// m + 255 or m - 1), then truncates to bytes before taking the power of
+// two. Its filter is therefore twice arrow's when m lies within 255 bits
+// below a power of two (ndv = 30, fpp = 1%: m = 290 bits, arrow 64 B,
+// parquet-java 128 B) and half of it when m lies a few bits above one
+// (ndv = 106: m = 1026 bits, arrow 256 B, parquet-java 128 B); elsewhere
+// they agree. Those windows are a large share of the range for small
+// filters and a sliver for large ones. Readers take any power of two, so
+// both interoperate; only the size chosen for a given ndv differs.
 func SBBFNumBytes(ndv uint64, fpp float64) int {
 	if !(fpp > 0 && fpp < 1) {
 		return 0

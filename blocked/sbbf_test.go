@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	mbits "math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -410,4 +412,44 @@ func ExampleSBBF() {
 	g, _ := ReadSBBF(&parquet)
 	fmt.Println(g.NumBytes(), g.TestString("hello"), g.TestUint64(42), g.TestString("absent"))
 	// Output: 2048 true true false
+}
+
+// parquetJavaNumBytes is parquet-java's sizing as the SBBFNumBytes doc
+// describes it: optimalNumOfBits (m truncated, +255, bit 8 cleared, at
+// least 256 bits), divided by 8, rounded up to a power of two by the
+// BlockSplitBloomFilter constructor.
+func parquetJavaNumBytes(ndv uint64, fpp float64) int {
+	m := -8 * float64(ndv) / math.Log(1-math.Pow(fpp, 1.0/8))
+	bits := int(m)
+	bits = (bits + 255) &^ 256
+	bits = max(bits, 256)
+	n := bits / 8
+	if n&(n-1) != 0 {
+		n = 1 << mbits.Len(uint(n))
+	}
+	return n
+}
+
+// The doc's examples, and parquet-java's size is always arrow's, twice it
+// or half of it.
+func TestSBBFNumBytesAgainstParquetJava(t *testing.T) {
+	for _, c := range []struct {
+		ndv         uint64
+		arrow, java int
+	}{{30, 64, 128}, {106, 256, 128}, {1000, 2048, 2048}} {
+		if a, j := SBBFNumBytes(c.ndv, 0.01), parquetJavaNumBytes(c.ndv, 0.01); a != c.arrow || j != c.java {
+			t.Errorf("ndv %d: arrow %d, parquet-java %d; the doc says %d and %d", c.ndv, a, j, c.arrow, c.java)
+		}
+	}
+	differ := 0
+	for ndv := uint64(1); ndv < 2_000_000; ndv += 1 + ndv/100 {
+		a, j := SBBFNumBytes(ndv, 0.01), parquetJavaNumBytes(ndv, 0.01)
+		if j != a && j != 2*a && 2*j != a {
+			t.Fatalf("ndv %d: arrow %d, parquet-java %d", ndv, a, j)
+		}
+		if j != a {
+			differ++
+		}
+	}
+	t.Logf("%d sizes differ", differ)
 }
