@@ -12,10 +12,10 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// sbbfBenchData is n distinct member hashes (XXH64 of the 8-byte values
+// parquetBenchData is n distinct member hashes (XXH64 of the 8-byte values
 // 0..n-1, as Parquet hashes INT64) and n distinct absent ones, interleaved
 // so a probe stream is half members.
-func sbbfBenchData(n int) (members, probes []uint64) {
+func parquetBenchData(n int) (members, probes []uint64) {
 	members = make([]uint64, n)
 	probes = make([]uint64, 2*n)
 	for i := range n {
@@ -34,13 +34,13 @@ func sbbfBenchData(n int) (members, probes []uint64) {
 // probe stream of 2n distinct hashes.
 func BenchmarkParquetSBBF(b *testing.B) {
 	for _, n := range []int{10_000, 1_000_000} {
-		members, probes := sbbfBenchData(n)
+		members, probes := parquetBenchData(n)
 		numBytes := blocked.SBBFNumBytes(uint64(n), 0.01)
 		ours, _ := blocked.NewSBBF(numBytes)
 		ours.AddHashes(members)
 		theirs := metadata.NewBloomFilter(uint32(numBytes), uint32(numBytes), memory.DefaultAllocator)
 		theirs.InsertBulk(members)
-		check := theirs.(checker)
+		check := theirs.(arrowChecker)
 		out := make([]bool, 4096)
 		perKey := func(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probes)), "ns/key")
@@ -68,7 +68,7 @@ func BenchmarkParquetSBBF(b *testing.B) {
 				}
 			}
 			perKey(b)
-			sinkInt = hits
+			parquetSinkInt = hits
 		})
 		b.Run(prefix+"/arrow-CheckHash", func(b *testing.B) {
 			hits := 0
@@ -80,7 +80,7 @@ func BenchmarkParquetSBBF(b *testing.B) {
 				}
 			}
 			perKey(b)
-			sinkInt = hits
+			parquetSinkInt = hits
 		})
 		// The same per-key calls with each answer stored, not branched on:
 		// nothing stops the next key's load, so misses overlap and the
@@ -105,7 +105,7 @@ func BenchmarkParquetSBBF(b *testing.B) {
 			bulk := theirs.(interface{ CheckBulk([]uint64) []bool })
 			for b.Loop() {
 				for i := 0; i < len(probes); i += len(out) {
-					sinkBools = bulk.CheckBulk(probes[i:min(i+len(out), len(probes))])
+					parquetSinkBools = bulk.CheckBulk(probes[i:min(i+len(out), len(probes))])
 				}
 			}
 			perKey(b)
@@ -128,6 +128,6 @@ func BenchmarkParquetSBBF(b *testing.B) {
 }
 
 var (
-	sinkInt   int
-	sinkBools []bool
+	parquetSinkInt   int
+	parquetSinkBools []bool
 )

@@ -28,9 +28,9 @@ import (
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
-// keySets are the random key sets of the property tests: empty, single,
+// parquetKeySets are the random key sets of the property tests: empty, single,
 // duplicates, long keys, bytes of 0x80 and above, and a large random set.
-func keySets(seed uint64) map[string][][]byte {
+func parquetKeySets(seed uint64) map[string][][]byte {
 	r := rand.New(rand.NewPCG(seed, 77))
 	randKey := func(n int) []byte {
 		b := make([]byte, n)
@@ -62,9 +62,9 @@ func keySets(seed uint64) map[string][][]byte {
 	return sets
 }
 
-// checker is the CheckHash arrow's block-split filter has beyond the
+// arrowChecker is the CheckHash arrow's block-split filter has beyond the
 // BloomFilterBuilder interface.
-type checker interface{ CheckHash(uint64) bool }
+type arrowChecker interface{ CheckHash(uint64) bool }
 
 func arrowBitset(t *testing.T, b metadata.BloomFilterBuilder) []byte {
 	t.Helper()
@@ -114,7 +114,7 @@ func TestXXH64AgainstCespare(t *testing.T) {
 // does.
 func TestSBBFAgainstArrowInMemory(t *testing.T) {
 	kerneltest.ForEachLevel(t, func(t *testing.T) {
-		for name, keys := range keySets(3) {
+		for name, keys := range parquetKeySets(3) {
 			for _, numBytes := range []int{32, 1024, blocked.SBBFNumBytes(uint64(len(keys)), 0.01), 1 << 20} {
 				ours, err := blocked.NewSBBF(numBytes)
 				if err != nil {
@@ -143,7 +143,7 @@ func TestSBBFAgainstArrowInMemory(t *testing.T) {
 				}
 				out := make([]bool, len(probes))
 				ours.TestHashes(probes, out)
-				c := theirs.(checker)
+				c := theirs.(arrowChecker)
 				for i, h := range probes {
 					if want := c.CheckHash(h); out[i] != want || ours.TestHash(h) != want {
 						t.Fatalf("%s: hash %#x: ours batch %v single %v, arrow %v", name, h, out[i], ours.TestHash(h), want)
@@ -165,9 +165,9 @@ func TestSBBFAgainstArrowInMemory(t *testing.T) {
 	}
 }
 
-// writeParquet writes one BYTE_ARRAY column "v" of values with arrow's
+// arrowWriteParquet writes one BYTE_ARRAY column "v" of values with arrow's
 // pqarrow writer and a bloom filter sized for ndv at 1%.
-func writeParquet(t testing.TB, values [][]byte, ndv int64) []byte {
+func arrowWriteParquet(t testing.TB, values [][]byte, ndv int64) []byte {
 	t.Helper()
 	mem := memory.DefaultAllocator
 	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.BinaryTypes.Binary}}, nil)
@@ -193,9 +193,9 @@ func writeParquet(t testing.TB, values [][]byte, ndv int64) []byte {
 	return buf.Bytes()
 }
 
-// bloomLocation returns column 0's bloom filter offset and length in row
+// arrowBloomLocation returns column 0's bloom filter offset and length in row
 // group 0, read from the footer by arrow.
-func bloomLocation(t testing.TB, data []byte) (int64, int32) {
+func arrowBloomLocation(t testing.TB, data []byte) (int64, int32) {
 	t.Helper()
 	rdr, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
@@ -230,13 +230,13 @@ func arrowFileFilter(t testing.TB, data []byte) metadata.BloomFilter {
 // Arrow writes Parquet files, we read their filters; we write filters into
 // the files, arrow reads ours.
 func TestSBBFAgainstArrowParquetFiles(t *testing.T) {
-	for name, keys := range keySets(9) {
+	for name, keys := range parquetKeySets(9) {
 		if len(keys) == 0 {
 			continue // arrow writes no filter for an empty column chunk
 		}
 		ndv := int64(len(keys))
-		data := writeParquet(t, keys, ndv)
-		off, length := bloomLocation(t, data)
+		data := arrowWriteParquet(t, keys, ndv)
+		off, length := arrowBloomLocation(t, data)
 		if off <= 0 {
 			t.Fatalf("%s: no bloom_filter_offset", name)
 		}
@@ -259,7 +259,7 @@ func TestSBBFAgainstArrowParquetFiles(t *testing.T) {
 		// Our filter, holding extra keys so its bits differ from arrow's,
 		// spliced in place of arrow's: arrow must read it and answer as we do.
 		mine := want.Clone()
-		extra := keySets(10)["random"][:200]
+		extra := parquetKeySets(10)["random"][:200]
 		mine.AddKeys(extra)
 		enc, _ := mine.MarshalBinary()
 		if length > 0 && len(enc) != int(length) {
@@ -288,8 +288,8 @@ func TestSBBFAgainstArrowParquetFiles(t *testing.T) {
 
 // Our hostile-input guarantees hold on the truncated tails of real files.
 func TestReadSBBFTruncatedArrowFile(t *testing.T) {
-	data := writeParquet(t, keySets(4)["random"], 5000)
-	off, _ := bloomLocation(t, data)
+	data := arrowWriteParquet(t, parquetKeySets(4)["random"], 5000)
+	off, _ := arrowBloomLocation(t, data)
 	enc := data[off:]
 	total := 16 + blocked.SBBFNumBytes(5000, 0.01)
 	for _, n := range []int{0, 1, 5, 15, 16, 17, total / 2, total - 1} {
