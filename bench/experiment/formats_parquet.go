@@ -40,21 +40,21 @@ type FormatsParquetRow struct {
 
 // Implementations in experiment g's Parquet rows.
 const (
-	FmtOursBatch     = "ours TestHashes"
-	FmtOursSingle    = "ours TestHash"
-	FmtArrowCheck    = "arrow CheckHash"
-	FmtArrowBulk     = "arrow CheckBulk (batch)"
-	FmtOursAddBatch  = "ours AddHashes"
-	FmtOursAddSingle = "ours AddHash"
-	FmtArrowInsert   = "arrow InsertHash"
-	FmtArrowInsBulk  = "arrow InsertBulk (batch)"
+	ParquetOursBatch     = "ours TestHashes"
+	ParquetOursSingle    = "ours TestHash"
+	ParquetArrowCheck    = "arrow CheckHash"
+	ParquetArrowBulk     = "arrow CheckBulk (batch)"
+	ParquetOursAddBatch  = "ours AddHashes"
+	ParquetOursAddSingle = "ours AddHash"
+	ParquetArrowInsert   = "arrow InsertHash"
+	ParquetArrowInsBulk  = "arrow InsertBulk (batch)"
 )
 
 // The targets: batch test >= 5x arrow's per-key CheckHash,
 // single-key test >= 1.5x.
 const (
-	fmtTargetBatch  = 5
-	fmtTargetSingle = 1.5
+	parquetTargetBatch  = 5
+	parquetTargetSingle = 1.5
 )
 
 // runFormatsParquet is the Parquet half of experiment g: for each n of
@@ -79,8 +79,8 @@ func runFormatsParquet(d *driver, c *Config, r *Results) error {
 	return nil
 }
 
-// fmtTimer collects one implementation's timings.
-type fmtTimer struct {
+// parquetTimer collects one implementation's timings.
+type parquetTimer struct {
 	op, impl, level, peer string
 	target                float64
 	ns                    []float64
@@ -144,26 +144,26 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []asm.Level) ([]Form
 		return h
 	}
 
-	var timers []*fmtTimer
-	timer := func(op, impl, level, peer string, target float64) *fmtTimer {
-		t := &fmtTimer{op: op, impl: impl, level: level, peer: peer, target: target}
+	var timers []*parquetTimer
+	timer := func(op, impl, level, peer string, target float64) *parquetTimer {
+		t := &parquetTimer{op: op, impl: impl, level: level, peer: peer, target: target}
 		timers = append(timers, t)
 		return t
 	}
-	batchT := make([]*fmtTimer, len(levels))
-	addBatchT := make([]*fmtTimer, len(levels))
+	batchT := make([]*parquetTimer, len(levels))
+	addBatchT := make([]*parquetTimer, len(levels))
 	for i, l := range levels {
-		batchT[i] = timer("test", FmtOursBatch, l.String(), FmtArrowCheck, fmtTargetBatch)
+		batchT[i] = timer("test", ParquetOursBatch, l.String(), ParquetArrowCheck, parquetTargetBatch)
 	}
-	singleT := timer("test", FmtOursSingle, "-", FmtArrowCheck, fmtTargetSingle)
-	checkT := timer("test", FmtArrowCheck, "-", "", 0)
-	bulkT := timer("test", FmtArrowBulk, "-", "", 0)
+	singleT := timer("test", ParquetOursSingle, "-", ParquetArrowCheck, parquetTargetSingle)
+	checkT := timer("test", ParquetArrowCheck, "-", "", 0)
+	bulkT := timer("test", ParquetArrowBulk, "-", "", 0)
 	for i, l := range levels {
-		addBatchT[i] = timer("add", FmtOursAddBatch, l.String(), FmtArrowInsBulk, 0)
+		addBatchT[i] = timer("add", ParquetOursAddBatch, l.String(), ParquetArrowInsBulk, 0)
 	}
-	addSingleT := timer("add", FmtOursAddSingle, "-", FmtArrowInsert, 0)
-	insertT := timer("add", FmtArrowInsert, "-", "", 0)
-	insBulkT := timer("add", FmtArrowInsBulk, "-", "", 0)
+	addSingleT := timer("add", ParquetOursAddSingle, "-", ParquetArrowInsert, 0)
+	insertT := timer("add", ParquetArrowInsert, "-", "", 0)
+	insBulkT := timer("add", ParquetArrowInsBulk, "-", "", 0)
 
 	sameBits := true
 	var arrowBits bytes.Buffer
