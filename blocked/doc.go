@@ -42,6 +42,14 @@
 // copying them. Without assembly (purego, arm64) the batch calls run the
 // same single-key code key after key.
 //
+// Parquet. SBBF is a second, separate type: Parquet's split-block Bloom
+// filter, bit for bit as parquet-format specifies it (256-bit blocks of
+// eight 32-bit words, XXH64 of the plain-encoded value, eight salted bits
+// per value), read and written in the form a Parquet file stores at a
+// column chunk's bloom_filter_offset (ReadSBBF, WriteTo). Its batch
+// kernels are asm's SBBF kernels; its serialized form is Parquet's, not
+// Filter's envelope. See the SBBF type.
+//
 // Concurrency: AddConcurrent/AddHashConcurrent set bits with atomic ORs
 // and may run on many goroutines at once, beside TestConcurrent readers;
 // every other method needs exclusive use.

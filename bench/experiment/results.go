@@ -105,6 +105,8 @@ type Results struct {
 	// Retouched and Dynamic are experiment r (retouched.go).
 	Retouched []RetouchedRow
 	Dynamic   []DynamicRow
+	// FormatsParquet is experiment g's Parquet half (formats_parquet.go).
+	FormatsParquet []FormatsParquetRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

@@ -26,6 +26,7 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 		{"d", func() error { return runKernels(d, &c, r) }},
 		{"f", func() error { return runSets(d, &c, r) }},
 		{"r", func() error { return runRetouched(d, &c, r) }},
+		{"g", func() error { return runFormatsParquet(d, &c, r) }},
 	}
 	for _, s := range steps {
 		if !c.Experiments[s.name] {

@@ -76,10 +76,13 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 		sets = append(sets, []string{s.Query, s.Filter, s.Keys, fmt.Sprint(s.N), fmt.Sprint(s.MaxCount), fmt.Sprint(s.K), fmt.Sprint(s.Bytes), g(s.BitsPerKey()),
 			fmt.Sprint(s.Queried), g(s.Ns), g(s.Rate), g(s.ModelRate), fmt.Sprint(s.Wrong)})
 	}
-	err := write(CSVFiles["f"], []string{"query", "filter", "keys", "n", "max_count", "k", "bytes", "bits_per_key",
-		"queried", "ns_per_key", "right_rate", "model_right_rate", "violations"}, sets)
-	if err != nil {
+	if err := write(CSVFiles["f"], []string{"query", "filter", "keys", "n", "max_count", "k", "bytes", "bits_per_key",
+		"queried", "ns_per_key", "right_rate", "model_right_rate", "violations"}, sets); err != nil {
 		return paths, err
 	}
-	return paths, writeRetouchedCSV(write, r)
+	if err := writeRetouchedCSV(write, r); err != nil {
+		return paths, err
+	}
+	err := write(formatsParquetCSV, formatsParquetHeader, formatsParquetRecords(r.FormatsParquet))
+	return paths, err
 }

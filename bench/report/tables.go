@@ -27,6 +27,9 @@ func Tables(r *experiment.Results) []Table {
 		ts = append(ts, SetsTable(r.Sets))
 	}
 	ts = append(ts, retouchedTables(r)...)
+	if len(r.FormatsParquet) > 0 {
+		ts = append(ts, FormatsParquetTable(r.FormatsParquet))
+	}
 	return ts
 }
 

@@ -1,0 +1,54 @@
+//go:build amd64 && gc && !purego
+
+package asm
+
+// sbbfDist is the prefetch distance of the SBBF kernels: from
+// blockedPrefetchBytes on, a block costs an L3 or DRAM round trip that a
+// prefetch issued that many keys ahead overlaps with the keys in between.
+func sbbfDist(words []uint64) int {
+	if len(words)*8 >= blockedPrefetchBytes {
+		return blockedPrefetchDist
+	}
+	return 0
+}
+
+func sbbfTest(words []uint64, hs []uint64, out []bool) int {
+	switch level {
+	case AVX512:
+		return sbbfTestHashesAVX512(words, hs, out, sbbfDist(words))
+	case AVX2:
+		return sbbfTestHashesAVX2(words, hs, out, sbbfDist(words))
+	}
+	return sbbfTestHashesGeneric(words, hs, out)
+}
+
+func sbbfAdd(words []uint64, hs []uint64) {
+	switch level {
+	case AVX512:
+		sbbfAddHashesAVX512(words, hs, sbbfDist(words))
+	case AVX2:
+		sbbfAddHashesAVX2(words, hs, sbbfDist(words))
+	default:
+		sbbfAddHashesGeneric(words, hs)
+	}
+}
+
+// xxh64Uint64s dispatches the batch XXH64 once per call: the vector
+// kernel takes the largest multiple of its width, the Generic twin the
+// tail.
+func xxh64Uint64s(dst, ks []uint64) {
+	var n int
+	switch level {
+	case AVX512:
+		n = len(ks) &^ 7
+		if n > 0 {
+			xxh64Uint64sAVX512(dst[:n], ks[:n])
+		}
+	case AVX2:
+		n = len(ks) &^ 3
+		if n > 0 {
+			xxh64Uint64sAVX2(dst[:n], ks[:n])
+		}
+	}
+	xxh64Uint64sGeneric(dst[n:len(ks)], ks[n:])
+}

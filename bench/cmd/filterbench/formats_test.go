@@ -1,0 +1,28 @@
+package main
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+func TestParseOptionalExperiments(t *testing.T) {
+	for list, want := range map[string][]string{
+		"g":      {"g"},
+		"a,g":    {"a", "g"},
+		" g , d": {"d", "g"},
+		"all":    {"a", "b", "c", "d", "f"},
+		"":       {"a", "b", "c", "d", "f"},
+	} {
+		got, err := parseExperiments(list)
+		if err != nil {
+			t.Fatalf("%q: %v", list, err)
+		}
+		if keys := slices.Sorted(maps.Keys(got)); !slices.Equal(keys, want) {
+			t.Errorf("%q: %v, want %v", list, keys, want)
+		}
+	}
+	if _, err := parseExperiments("g,zz"); err == nil {
+		t.Error("unknown experiment accepted beside g")
+	}
+}

@@ -1,0 +1,124 @@
+package blocked
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// sbbfReadChunk is the first read of a bitset; each further read doubles
+// what was delivered, so memory follows the bytes the stream delivers.
+const sbbfReadChunk = 64 << 10
+
+// ReadSBBF reads a Parquet bloom filter as a file stores it at a column
+// chunk's bloom_filter_offset: the Thrift compact BloomFilterHeader, then
+// numBytes bytes of bitset. It accepts any valid compact encoding of the
+// header (fields in any order, unknown fields of any type skipped) and
+// rejects headers whose algorithm is not BLOCK, hash not XXHASH,
+// compression not UNCOMPRESSED, or numBytes not a power of two in
+// [32 B, 128 MiB], with an error wrapping engine.ErrFormat.
+//
+// It consumes exactly the header and the bitset: if r is not an
+// io.ByteReader the header is read a byte at a time, so r is left at the
+// byte after the bitset. The bitset is read in growing chunks, so a
+// header that claims more bytes than the stream holds is an error after
+// at most twice the delivered bytes were allocated, never numBytes.
+func ReadSBBF(r io.Reader) (*SBBF, error) {
+	f, _, err := readSBBF(r)
+	return f, err
+}
+
+func readSBBF(r io.Reader) (*SBBF, int64, error) {
+	t := newThriftReader(r)
+	h, err := t.header()
+	if err != nil {
+		return nil, t.n, sbbfFormatErr(err, "BloomFilterHeader")
+	}
+	switch {
+	case !h.hasNumBytes:
+		return nil, t.n, engine.Errorf("parquet bloom filter header: numBytes missing")
+	case h.algorithm != 1:
+		return nil, t.n, engine.Errorf("parquet bloom filter header: algorithm missing or not BLOCK")
+	case h.hash != 1:
+		return nil, t.n, engine.Errorf("parquet bloom filter header: hash missing or not XXHASH")
+	case h.compression != 1:
+		return nil, t.n, engine.Errorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
+	}
+	if err := checkSBBFBytes(int64(h.numBytes)); err != nil {
+		return nil, t.n, engine.Errorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, SBBFMinBytes, SBBFMaxBytes)
+	}
+	total := int(h.numBytes)
+	buf := make([]byte, min(total, sbbfReadChunk))
+	got := 0
+	for {
+		n, err := io.ReadFull(r, buf[got:])
+		got += n
+		if err != nil {
+			return nil, t.n + int64(got), engine.Errorf("parquet bloom filter: bitset truncated at %d of %d bytes", got, total)
+		}
+		if got == total {
+			break
+		}
+		next := make([]byte, min(total, 2*len(buf)))
+		copy(next, buf[:got])
+		buf = next
+	}
+	f, err := SBBFFromBitset(buf)
+	if err != nil {
+		return nil, t.n + int64(got), err
+	}
+	return f, t.n + int64(got), nil
+}
+
+// WriteTo writes the canonical BloomFilterHeader and the bitset, the bytes
+// a Parquet writer places at bloom_filter_offset (bloom_filter_length is
+// their total).
+func (f *SBBF) WriteTo(w io.Writer) (int64, error) {
+	hdr := appendSBBFHeader(make([]byte, 0, 16), int32(f.NumBytes()))
+	n, err := w.Write(hdr)
+	if err != nil {
+		return int64(n), err
+	}
+	m, err := w.Write(f.Bitset())
+	return int64(n + m), err
+}
+
+// MarshalBinary returns what WriteTo writes: the Parquet form.
+func (f *SBBF) MarshalBinary() ([]byte, error) {
+	out := appendSBBFHeader(make([]byte, 0, 16+f.NumBytes()), int32(f.NumBytes()))
+	return append(out, f.Bitset()...), nil
+}
+
+// UnmarshalBinary replaces f by the filter in data, the Parquet form,
+// which must end with the bitset.
+func (f *SBBF) UnmarshalBinary(data []byte) error {
+	g, n, err := readSBBF(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	if n != int64(len(data)) {
+		return engine.Errorf("parquet bloom filter: %d bytes after the bitset", int64(len(data))-n)
+	}
+	*f = *g
+	return nil
+}
+
+// ReadFrom replaces f by the filter ReadSBBF reads from r.
+func (f *SBBF) ReadFrom(r io.Reader) (int64, error) {
+	g, n, err := readSBBF(r)
+	if err != nil {
+		return n, err
+	}
+	*f = *g
+	return n, nil
+}
+
+// DecodeSBBF is ReadSBBF over a byte slice holding exactly one filter.
+func DecodeSBBF(data []byte) (*SBBF, error) {
+	f := new(SBBF)
+	if err := f.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
