@@ -21,6 +21,9 @@ const (
 	FamilyAssociation  Family = 5
 	FamilyMultiplicity Family = 6
 	FamilySpatial      Family = 7
+	// FamilyScalable and FamilyWindow are blocked's Scalable and Window.
+	FamilyScalable Family = 12
+	FamilyWindow   Family = 13
 )
 
 func (f Family) String() string {
@@ -39,6 +42,10 @@ func (f Family) String() string {
 		return "multiplicity"
 	case FamilySpatial:
 		return "spatial"
+	case FamilyScalable:
+		return "blocked.Scalable"
+	case FamilyWindow:
+		return "blocked.Window"
 	}
 	return fmt.Sprintf("family(%d)", uint16(f))
 }

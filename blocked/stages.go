@@ -1,0 +1,210 @@
+package blocked
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// This file holds what Scalable and Window share: a list of blocked
+// filters that one hash probes together.
+
+// stageChunk is how many keys the multi-filter batch forms hash at a
+// time into stack buffers.
+const stageChunk = 256
+
+// testAny sets out[i] to whether hs[i] tests present in any of fs, probed
+// in that order, and returns the number of hits; len(hs) <= stageChunk.
+// Each filter's batch kernel runs over the keys still absent after the
+// filters before it, so every filter's lines stay in flight together and a
+// hit in an early filter costs no later probe.
+func testAny(fs []*Filter, hs []uint64, out []bool) int {
+	out = out[:len(hs)]
+	if len(fs) == 0 {
+		clear(out)
+		return 0
+	}
+	hits := fs[0].TestHashes(hs, out)
+	var rest [stageChunk]uint64
+	var idx [stageChunk]uint16
+	var res [stageChunk]bool
+	m := 0
+	for i, h := range hs {
+		rest[m], idx[m] = h, uint16(i)
+		m += int(b2u(!out[i]))
+	}
+	for _, f := range fs[1:] {
+		if m == 0 {
+			break
+		}
+		hits += f.TestHashes(rest[:m], res[:m])
+		w := 0
+		for j := range m {
+			out[idx[j]] = res[j]
+			rest[w], idx[w] = rest[j], idx[j]
+			w += int(b2u(!res[j]))
+		}
+		m = w
+	}
+	return hits
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// testAnyUint64s is testAny over the hashes of ks with seed, chunk by chunk.
+func testAnyUint64s(fs []*Filter, ks []uint64, seed uint64, out []bool) int {
+	out = checkOut(out, len(ks))
+	var hs [stageChunk]uint64
+	hits := 0
+	for len(ks) > 0 {
+		c := min(len(ks), stageChunk)
+		asm.HashUint64s(hs[:c], ks[:c], seed)
+		hits += testAny(fs, hs[:c], out[:c])
+		ks, out = ks[c:], out[c:]
+	}
+	return hits
+}
+
+// testAnyHashes is testAny over any number of hashes.
+func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
+	out = checkOut(out, len(hs))
+	hits := 0
+	for len(hs) > 0 {
+		c := min(len(hs), stageChunk)
+		hits += testAny(fs, hs[:c], out[:c])
+		hs, out = hs[c:], out[c:]
+	}
+	return hits
+}
+
+// testAnyKeys is testAny over the hashes of byte keys with seed.
+func testAnyKeys(fs []*Filter, keys [][]byte, seed uint64, out []bool) int {
+	out = checkOut(out, len(keys))
+	var hs [stageChunk]uint64
+	hits := 0
+	for len(keys) > 0 {
+		c := min(len(keys), stageChunk)
+		for i, key := range keys[:c] {
+			hs[i] = engine.HashSeed(key, seed)
+		}
+		hits += testAny(fs, hs[:c], out[:c])
+		keys, out = keys[c:], out[c:]
+	}
+	return hits
+}
+
+// checkOut panics with a readable message when out is shorter than the
+// keys, and returns out cut to their number.
+func checkOut(out []bool, n int) []bool {
+	if len(out) < n {
+		panic(fmt.Sprintf("blocked: out has %d entries for %d keys", len(out), n))
+	}
+	return out[:n]
+}
+
+// cloneFilter returns a copy of f on new storage of the same mode, or
+// panics if the memory cannot be had.
+func cloneFilter(f *Filter) *Filter {
+	mode := engine.HugePagesNever
+	if f.HugePages() {
+		mode = engine.HugePagesAlways
+	}
+	s, err := engine.NewStorage(uint64(len(f.words)), mode)
+	if err != nil {
+		panic(fmt.Sprintf("blocked: clone: %v", err))
+	}
+	g := newFilter(s, f.lines, f.k, f.seed)
+	copy(g.words, f.words)
+	runtime.KeepAlive(f.storage)
+	return g
+}
+
+// growOptions splits the options of Scalable and Window: their own family
+// options go to own, which reports whether it knew each one; the shared
+// ones are kept for the blocked filters they build.
+func growOptions(family string, opts []engine.Option, own func(v any) (bool, error)) (engine.Config, []engine.Option, error) {
+	c := engine.Apply(opts)
+	for _, v := range c.Family() {
+		ok, err := own(v)
+		if err != nil {
+			return c, nil, err
+		}
+		if !ok {
+			return c, nil, engine.UnknownOption(family, v)
+		}
+	}
+	return c, []engine.Option{engine.WithSeed(c.Seed), engine.WithHugePages(c.HugePages)}, nil
+}
+
+// sizeFor returns the bits (whole lines) and probes of a blocked filter
+// for n keys at p, as New chooses them.
+func sizeFor(n uint64, p float64) (uint64, uint32, error) {
+	if err := engine.CheckNP(n, p); err != nil {
+		return 0, 0, err
+	}
+	bpk, k, err := BitsPerKeyAndK(p)
+	if err != nil {
+		return 0, 0, err
+	}
+	m := math.Ceil(float64(n)*bpk/LineBits) * LineBits
+	if m > engine.MaxBits {
+		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs %.3g bits, above the maximum %d", engine.ErrParam, n, p, m, uint64(engine.MaxBits))
+	}
+	return uint64(m), k, nil
+}
+
+// hashAdder is what the key forms of Scalable and Window feed hashes to.
+type hashAdder interface{ AddHashes(hs []uint64) }
+
+// addUint64s hashes ks with seed chunk by chunk and hands the hashes to a.
+func addUint64s(a hashAdder, ks []uint64, seed uint64) {
+	var hs [stageChunk]uint64
+	for len(ks) > 0 {
+		c := min(len(ks), stageChunk)
+		asm.HashUint64s(hs[:c], ks[:c], seed)
+		a.AddHashes(hs[:c])
+		ks = ks[c:]
+	}
+}
+
+// addKeys hashes keys with seed chunk by chunk and hands the hashes to a.
+func addKeys(a hashAdder, keys [][]byte, seed uint64) {
+	var hs [stageChunk]uint64
+	for len(keys) > 0 {
+		c := min(len(keys), stageChunk)
+		for i, key := range keys[:c] {
+			hs[i] = engine.HashSeed(key, seed)
+		}
+		a.AddHashes(hs[:c])
+		keys = keys[c:]
+	}
+}
+
+// marshalText is the text form of binary codec output: standard base64.
+func marshalText(bin []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, base64.StdEncoding.EncodedLen(len(bin)))
+	base64.StdEncoding.Encode(out, bin)
+	return out, nil
+}
+
+// unmarshalText decodes marshalText's output.
+func unmarshalText(text []byte) ([]byte, error) {
+	bin := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
+	n, err := base64.StdEncoding.Decode(bin, text)
+	if err != nil {
+		return nil, engine.Errorf("text form is not base64: %v", err)
+	}
+	return bin[:n], nil
+}
