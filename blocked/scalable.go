@@ -387,10 +387,24 @@ func (s *Scalable) AddHashes(hs []uint64) {
 }
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
-func (s *Scalable) AddUint64s(ks []uint64) { addUint64s(s, ks, s.seed) }
+func (s *Scalable) AddUint64s(ks []uint64) {
+	var hs [stageChunk]uint64
+	for len(ks) > 0 {
+		c := hashUint64Chunk(&hs, ks, s.seed)
+		s.AddHashes(hs[:c])
+		ks = ks[c:]
+	}
+}
 
 // AddKeys adds every key.
-func (s *Scalable) AddKeys(keys [][]byte) { addKeys(s, keys, s.seed) }
+func (s *Scalable) AddKeys(keys [][]byte) {
+	var hs [stageChunk]uint64
+	for len(keys) > 0 {
+		c := hashKeyChunk(&hs, keys, s.seed)
+		s.AddHashes(hs[:c])
+		keys = keys[c:]
+	}
+}
 
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of
 // hits; out must be at least as long as hs.

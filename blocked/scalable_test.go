@@ -273,7 +273,12 @@ func TestScalableAllocs(t *testing.T) {
 	s.AddUint64s(randomKeys(1, 20000))
 	ks := randomKeys(2, 1000)
 	out := make([]bool, len(ks))
-	if a := testing.AllocsPerRun(20, func() { s.TestUint64s(ks, out) }); a != 0 {
-		t.Errorf("TestUint64s allocates %v times per call", a)
+	for name, fn := range map[string]func(){
+		"TestUint64s": func() { s.TestUint64s(ks, out) },
+		"AddUint64s":  func() { s.AddUint64s(ks[:10]) },
+	} {
+		if a := testing.AllocsPerRun(20, fn); a != 0 {
+			t.Errorf("%s allocates %v times per call", name, a)
+		}
 	}
 }

@@ -66,8 +66,7 @@ func testAnyUint64s(fs []*Filter, ks []uint64, seed uint64, out []bool) int {
 	var hs [stageChunk]uint64
 	hits := 0
 	for len(ks) > 0 {
-		c := min(len(ks), stageChunk)
-		asm.HashUint64s(hs[:c], ks[:c], seed)
+		c := hashUint64Chunk(&hs, ks, seed)
 		hits += testAny(fs, hs[:c], out[:c])
 		ks, out = ks[c:], out[c:]
 	}
@@ -92,10 +91,7 @@ func testAnyKeys(fs []*Filter, keys [][]byte, seed uint64, out []bool) int {
 	var hs [stageChunk]uint64
 	hits := 0
 	for len(keys) > 0 {
-		c := min(len(keys), stageChunk)
-		for i, key := range keys[:c] {
-			hs[i] = engine.HashSeed(key, seed)
-		}
+		c := hashKeyChunk(&hs, keys, seed)
 		hits += testAny(fs, hs[:c], out[:c])
 		keys, out = keys[c:], out[c:]
 	}
@@ -162,31 +158,22 @@ func sizeFor(n uint64, p float64) (uint64, uint32, error) {
 	return uint64(m), k, nil
 }
 
-// hashAdder is what the key forms of Scalable and Window feed hashes to.
-type hashAdder interface{ AddHashes(hs []uint64) }
-
-// addUint64s hashes ks with seed chunk by chunk and hands the hashes to a.
-func addUint64s(a hashAdder, ks []uint64, seed uint64) {
-	var hs [stageChunk]uint64
-	for len(ks) > 0 {
-		c := min(len(ks), stageChunk)
-		asm.HashUint64s(hs[:c], ks[:c], seed)
-		a.AddHashes(hs[:c])
-		ks = ks[c:]
-	}
+// hashUint64Chunk hashes the first keys of ks with seed into hs (at most
+// stageChunk) and returns how many. The add loops of Scalable and Window
+// call it with their own buffer so that it stays on the stack.
+func hashUint64Chunk(hs *[stageChunk]uint64, ks []uint64, seed uint64) int {
+	c := min(len(ks), stageChunk)
+	asm.HashUint64s(hs[:c], ks[:c], seed)
+	return c
 }
 
-// addKeys hashes keys with seed chunk by chunk and hands the hashes to a.
-func addKeys(a hashAdder, keys [][]byte, seed uint64) {
-	var hs [stageChunk]uint64
-	for len(keys) > 0 {
-		c := min(len(keys), stageChunk)
-		for i, key := range keys[:c] {
-			hs[i] = engine.HashSeed(key, seed)
-		}
-		a.AddHashes(hs[:c])
-		keys = keys[c:]
+// hashKeyChunk is hashUint64Chunk for byte keys.
+func hashKeyChunk(hs *[stageChunk]uint64, keys [][]byte, seed uint64) int {
+	c := min(len(keys), stageChunk)
+	for i, key := range keys[:c] {
+		hs[i] = engine.HashSeed(key, seed)
 	}
+	return c
 }
 
 // marshalText is the text form of binary codec output: standard base64.

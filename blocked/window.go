@@ -246,6 +246,9 @@ func (w *Window) AddHashConcurrent(h uint64) {
 			w.mu.Unlock()
 			continue
 		}
+		if windowStallHook != nil {
+			windowStallHook()
+		}
 		w.gens[e%G].AddHashConcurrent(h)
 		if atomic.LoadUint64(&w.epoch) == e {
 			return
@@ -254,6 +257,11 @@ func (w *Window) AddHashConcurrent(h uint64) {
 		// rotation clears. Write into the current one too.
 	}
 }
+
+// windowStallHook, when a test sets it, runs in AddHashConcurrent between
+// reading the epoch and writing the key: it stands for a writer the
+// scheduler stalls there while other goroutines rotate.
+var windowStallHook func()
 
 // AddConcurrent is Add for concurrent writers (see AddHashConcurrent).
 func (w *Window) AddConcurrent(key []byte) { w.AddHashConcurrent(engine.HashSeed(key, w.seed)) }
@@ -348,10 +356,24 @@ func (w *Window) AddHashes(hs []uint64) {
 }
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
-func (w *Window) AddUint64s(ks []uint64) { addUint64s(w, ks, w.seed) }
+func (w *Window) AddUint64s(ks []uint64) {
+	var hs [stageChunk]uint64
+	for len(ks) > 0 {
+		c := hashUint64Chunk(&hs, ks, w.seed)
+		w.AddHashes(hs[:c])
+		ks = ks[c:]
+	}
+}
 
 // AddKeys adds every key.
-func (w *Window) AddKeys(keys [][]byte) { addKeys(w, keys, w.seed) }
+func (w *Window) AddKeys(keys [][]byte) {
+	var hs [stageChunk]uint64
+	for len(keys) > 0 {
+		c := hashKeyChunk(&hs, keys, w.seed)
+		w.AddHashes(hs[:c])
+		keys = keys[c:]
+	}
+}
 
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of hits.
 func (w *Window) TestHashes(hs []uint64, out []bool) int {
