@@ -38,3 +38,23 @@ func blockedAdd(words []uint64, k uint32, hs []uint64) {
 		blockedAddGeneric(words, k, hs)
 	}
 }
+
+// multiPrefetch returns how many leading filters are large enough for the
+// multi-filter kernels to prefetch their lines.
+func multiPrefetch(filters [][]uint64) int {
+	n := 0
+	for n < len(filters) && len(filters[n])*8 >= blockedPrefetchBytes {
+		n++
+	}
+	return n
+}
+
+func blockedTestMulti(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+	switch level {
+	case AVX512:
+		return blockedTestMultiAVX512(filters, hs, out, k, multiPrefetch(filters))
+	case AVX2:
+		return blockedTestMultiAVX2(filters, hs, out, k, multiPrefetch(filters))
+	}
+	return blockedTestMultiGeneric(filters, k, hs, out)
+}

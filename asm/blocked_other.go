@@ -7,3 +7,7 @@ func blockedTest(words []uint64, k uint32, hs []uint64, out []bool) int {
 }
 
 func blockedAdd(words []uint64, k uint32, hs []uint64) { blockedAddGeneric(words, k, hs) }
+
+func blockedTestMulti(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+	return blockedTestMultiGeneric(filters, k, hs, out)
+}

@@ -99,6 +99,17 @@ func checkMulti(t *testing.T, f multi, ks []uint64, present func(i int) bool) {
 	for i, k := range ks {
 		keys[i] = keyBytes(k)
 	}
+	defer func(prev bool) { probeFused = prev }(probeFused)
+	for _, fusedKernel := range []bool{true, false} {
+		probeFused = fusedKernel
+		checkBatches(t, f, ks, hs, keys, want, wantHits)
+	}
+}
+
+// checkBatches compares the batch forms, cut at the tail lengths, with
+// the single-key answers want.
+func checkBatches(t *testing.T, f multi, ks, hs []uint64, keys [][]byte, want []bool, wantHits int) {
+	t.Helper()
 	for name, test := range map[string]func(lo, hi int, out []bool) int{
 		"TestHashes":  func(lo, hi int, out []bool) int { return f.TestHashes(hs[lo:hi], out) },
 		"TestUint64s": func(lo, hi int, out []bool) int { return f.TestUint64s(ks[lo:hi], out) },
@@ -112,11 +123,11 @@ func checkMulti(t *testing.T, f multi, ks []uint64, present func(i int) bool) {
 			lo = hi
 		}
 		if hits != wantHits {
-			t.Fatalf("%s: %d hits, TestHash gives %d", name, hits, wantHits)
+			t.Fatalf("%s (fused %v): %d hits, TestHash gives %d", name, probeFused, hits, wantHits)
 		}
 		for i := range out {
 			if out[i] != want[i] {
-				t.Fatalf("%s: key %d answers %v, TestHash %v", name, i, out[i], want[i])
+				t.Fatalf("%s (fused %v): key %d answers %v, TestHash %v", name, probeFused, i, out[i], want[i])
 			}
 		}
 	}

@@ -60,9 +60,37 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
+// probeFused chooses, for filters that share k, the fused kernel
+// (asm.BlockedTestMultiHashes: one mask per key, then the key's line in
+// every filter) over one kernel pass per filter (testAny). Benchmarks
+// switch it to compare the two.
+var probeFused = true
+
+// fused returns the filters' word arrays for the fused kernel and their
+// common k, or ok = false if they differ in k (or there are none).
+func fused(fs []*Filter, words *[asm.BlockedMaxFilters][]uint64) (ws [][]uint64, k uint32, ok bool) {
+	if !probeFused || len(fs) == 0 || len(fs) > len(words) {
+		return nil, 0, false
+	}
+	k = fs[0].k
+	for i, f := range fs {
+		if f.k != k {
+			return nil, 0, false
+		}
+		words[i] = f.words
+	}
+	return words[:len(fs)], k, true
+}
+
 // testAnyUint64s is testAny over the hashes of ks with seed, chunk by chunk.
 func testAnyUint64s(fs []*Filter, ks []uint64, seed uint64, out []bool) int {
 	out = checkOut(out, len(ks))
+	var words [asm.BlockedMaxFilters][]uint64
+	if ws, k, ok := fused(fs, &words); ok {
+		hits := asm.BlockedTestMultiUint64s(ws, k, ks, seed, out)
+		runtime.KeepAlive(fs)
+		return hits
+	}
 	var hs [stageChunk]uint64
 	hits := 0
 	for len(ks) > 0 {
@@ -76,6 +104,12 @@ func testAnyUint64s(fs []*Filter, ks []uint64, seed uint64, out []bool) int {
 // testAnyHashes is testAny over any number of hashes.
 func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
 	out = checkOut(out, len(hs))
+	var words [asm.BlockedMaxFilters][]uint64
+	if ws, k, ok := fused(fs, &words); ok {
+		hits := asm.BlockedTestMultiHashes(ws, k, hs, out)
+		runtime.KeepAlive(fs)
+		return hits
+	}
 	hits := 0
 	for len(hs) > 0 {
 		c := min(len(hs), stageChunk)
@@ -88,13 +122,20 @@ func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
 // testAnyKeys is testAny over the hashes of byte keys with seed.
 func testAnyKeys(fs []*Filter, keys [][]byte, seed uint64, out []bool) int {
 	out = checkOut(out, len(keys))
+	var words [asm.BlockedMaxFilters][]uint64
+	ws, k, ok := fused(fs, &words)
 	var hs [stageChunk]uint64
 	hits := 0
 	for len(keys) > 0 {
 		c := hashKeyChunk(&hs, keys, seed)
-		hits += testAny(fs, hs[:c], out[:c])
+		if ok {
+			hits += asm.BlockedTestMultiHashes(ws, k, hs[:c], out[:c])
+		} else {
+			hits += testAny(fs, hs[:c], out[:c])
+		}
 		keys, out = keys[c:], out[c:]
 	}
+	runtime.KeepAlive(fs)
 	return hits
 }
 
