@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/filterengine/filterengine/engine"
@@ -71,6 +73,13 @@ type Scalable struct {
 	counts    []uint64 // keys added to stage i
 	count     uint64
 	saturated bool // no further stage can be built
+
+	// probe is the stages in probe order (see reorder), rank the place of
+	// the newest stage in it, and k the stages' common probe count (0 if
+	// they differ).
+	probe []*Filter
+	rank  int
+	k     uint32
 }
 
 type growth int
@@ -205,7 +214,22 @@ func (s *Scalable) grow() error {
 	s.stages = append(s.stages, f)
 	s.caps = append(s.caps, capacity)
 	s.counts = append(s.counts, 0)
+	s.reorder()
 	return nil
+}
+
+// reorder recomputes the probe order: the full stages newest first (they
+// hold the most keys), with the newest stage placed where its count ranks,
+// so that members stop early; and the common k.
+func (s *Scalable) reorder() {
+	s.probe = s.order(s.probe[:0])
+	s.rank = slices.Index(s.probe, s.stages[len(s.stages)-1])
+	s.k = s.stages[0].k
+	for _, f := range s.stages {
+		if f.k != s.k {
+			s.k = 0
+		}
+	}
 }
 
 // active returns the stage new keys go to and how many more it takes
@@ -225,8 +249,12 @@ func (s *Scalable) active() (*Filter, uint64) {
 }
 
 func (s *Scalable) added(c uint64) {
-	s.counts[len(s.counts)-1] += c
+	last := len(s.counts) - 1
+	s.counts[last] += c
 	s.count += c
+	if s.rank > 0 && s.counts[last] >= s.counts[slices.Index(s.stages, s.probe[s.rank-1])] {
+		s.reorder()
+	}
 }
 
 // order appends the stages in probe order to dst: the full stages newest
@@ -330,6 +358,10 @@ func (s *Scalable) Clone() *Scalable {
 	}
 	c.caps = append([]uint64(nil), s.caps...)
 	c.counts = append([]uint64(nil), s.counts...)
+	c.probe = nil
+	if len(c.stages) > 0 {
+		c.reorder()
+	}
 	c.opts = append([]engine.Option(nil), s.opts...)
 	return &c
 }
@@ -343,7 +375,7 @@ func (s *Scalable) Close() error {
 			first = err
 		}
 	}
-	s.stages, s.caps, s.counts = nil, nil, nil
+	s.stages, s.caps, s.counts, s.probe = nil, nil, nil, nil
 	return first
 }
 
@@ -354,25 +386,30 @@ func (s *Scalable) AddHash(h uint64) {
 	s.added(1)
 }
 
-// TestHash reports whether the key with hash h may have been added.
+// TestHash reports whether the key with hash h may have been added. With
+// a common k the key's mask is built once and tested against its line in
+// every stage.
 func (s *Scalable) TestHash(h uint64) bool {
-	last := len(s.stages) - 1
-	if last < 0 {
-		return false
-	}
-	c, placed := s.counts[last], false
-	for j := last - 1; j >= 0; j-- {
-		if !placed && c >= s.counts[j] {
-			if s.stages[last].TestHash(h) {
+	if s.k == 0 {
+		for _, f := range s.probe {
+			if f.TestHash(h) {
 				return true
 			}
-			placed = true
 		}
-		if s.stages[j].TestHash(h) {
-			return true
+		return false
+	}
+	m := Mask(h, s.k)
+	hit := false
+	for _, f := range s.probe {
+		base := Line(h, f.lines) * 8
+		l := f.words[base : base+8 : base+8]
+		if (m[0]&^l[0])|(m[1]&^l[1])|(m[2]&^l[2])|(m[3]&^l[3])|(m[4]&^l[4])|(m[5]&^l[5])|(m[6]&^l[6])|(m[7]&^l[7]) == 0 {
+			hit = true
+			break
 		}
 	}
-	return !placed && s.stages[last].TestHash(h)
+	runtime.KeepAlive(s)
+	return hit
 }
 
 // TestAndAddHash adds the key with hash h unless it tests present, and
@@ -451,21 +488,18 @@ func (s *Scalable) AddKeys(keys [][]byte) {
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of
 // hits; out must be at least as long as hs.
 func (s *Scalable) TestHashes(hs []uint64, out []bool) int {
-	var buf [maxStages]*Filter
-	return testAnyHashes(s.order(buf[:0]), hs, out)
+	return testAnyHashes(s.probe, hs, out)
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (s *Scalable) TestUint64s(ks []uint64, out []bool) int {
-	var buf [maxStages]*Filter
-	return testAnyUint64s(s.order(buf[:0]), ks, s.seed, out)
+	return testAnyUint64s(s.probe, ks, s.seed, out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (s *Scalable) TestKeys(keys [][]byte, out []bool) int {
-	var buf [maxStages]*Filter
-	return testAnyKeys(s.order(buf[:0]), keys, s.seed, out)
+	return testAnyKeys(s.probe, keys, s.seed, out)
 }
 
 var _ engine.Filter = (*Scalable)(nil)

@@ -154,6 +154,7 @@ func (s *Scalable) decode(h engine.Header, payload []byte, opts []engine.Option)
 		d.caps = append(d.caps, binary.LittleEndian.Uint64(table[32*i+16:]))
 		d.counts = append(d.counts, binary.LittleEndian.Uint64(table[32*i+24:]))
 	}
+	d.reorder()
 	*s = d
 	return nil
 }

@@ -14,6 +14,10 @@
 //	   same bits and k, and shifting multiplicity (ShBF_x) against a
 //	   counting filter of the same bytes: query ns/key, clear-answer and
 //	   exact-count rates beside their models. (e is left to issue 7.)
+//	s  filters that grow and age: blocked.Scalable after GrowthN keys
+//	   beside one blocked filter for GrowthN keys and BoomFilters'
+//	   ScalableBloomFilter, blocked.Window of 4 generations beside one
+//	   blocked filter of a generation's keys (growth.go).
 //
 // Every figure is measured in the run that reports it. Timings cover only
 // the filter calls: keys are generated beforehand and handed over in
@@ -31,7 +35,7 @@ import (
 )
 
 // Names of the experiments, in run order.
-var Names = []string{"a", "b", "c", "d", "f"}
+var Names = []string{"a", "b", "c", "d", "f", "s"}
 
 // ParseExperiments reads a comma-separated subset of Names ("" or "all"
 // for every one).
@@ -86,6 +90,10 @@ type Config struct {
 	// of the multiset); SetsMaxCount its largest multiplicity.
 	SetsN        uint64
 	SetsMaxCount uint32
+
+	// GrowthN is experiment s's key count: the Scalable's keys, and ten
+	// times a Window generation's.
+	GrowthN uint64
 
 	// Reps repeats each timing of c, d and f; the median is reported.
 	Reps  int

@@ -96,6 +96,7 @@ type Results struct {
 	Sized   []SizedRow
 	Kernels []KernelRow
 	Sets    []SetsRow
+	Growth  []GrowthRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

@@ -11,7 +11,7 @@ import (
 )
 
 // CSVFiles names the CSV file of each experiment.
-var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv"}
+var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "s": "growth.csv"}
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -75,6 +75,9 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 	for _, s := range r.Sets {
 		sets = append(sets, []string{s.Query, s.Filter, s.Keys, fmt.Sprint(s.N), fmt.Sprint(s.MaxCount), fmt.Sprint(s.K), fmt.Sprint(s.Bytes), g(s.BitsPerKey()),
 			fmt.Sprint(s.Queried), g(s.Ns), g(s.Rate), g(s.ModelRate), fmt.Sprint(s.Wrong)})
+	}
+	if err := writeGrowthCSV(write, r.Growth); err != nil {
+		return paths, err
 	}
 	err := write(CSVFiles["f"], []string{"query", "filter", "keys", "n", "max_count", "k", "bytes", "bits_per_key",
 		"queried", "ns_per_key", "right_rate", "model_right_rate", "violations"}, sets)

@@ -53,6 +53,9 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 	if c.Experiments["f"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("f: n = %d 8-byte keys, p = 0.01, counts up to %d, %d non-members, median of %d repetitions; its own filters (shifting association and multiplicity, classic, counting), not -filters", c.SetsN, c.SetsMaxCount, c.SizedProbes, c.Reps))
 	}
+	if c.Experiments["s"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("s: blocked.Scalable(1e3, 0.01) after %d 8-byte keys and blocked.Window(%d, 0.01, 4) filled, %d queries (half members), median of %d repetitions; its own filters, not -filters", c.GrowthN, max(c.GrowthN/10, 1), c.SizedProbes&^1, c.Reps))
+	}
 	for _, e := range c.Entries {
 		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
 	}
