@@ -51,17 +51,18 @@ func streamKeys(b *testing.B, qs []uint64, test func(k uint64) bool) {
 	_ = hits
 }
 
-// eachProbe runs f per kernel level with the fused multi-filter kernel and
-// with one kernel pass per filter.
+// eachProbe runs f per kernel level with each probe strategy: the fused
+// multi-filter kernel over all filters, over the first three then the
+// rest, and one kernel pass per filter.
 func eachProbe(b *testing.B, f func(b *testing.B)) {
-	for _, fusedKernel := range []bool{true, false} {
-		name := "probe=passes"
-		if fusedKernel {
-			name = "probe=fused"
-		}
-		b.Run(name, func(b *testing.B) {
-			defer func(prev bool) { probeFused = prev }(probeFused)
-			probeFused = fusedKernel
+	for _, p := range []struct {
+		name  string
+		fused bool
+		lead  int
+	}{{"probe=fused", true, 0}, {"probe=fused3+rest", true, 3}, {"probe=passes", false, 0}} {
+		b.Run(p.name, func(b *testing.B) {
+			defer func(fused bool, lead int) { probeFused, probeLead = fused, lead }(probeFused, probeLead)
+			probeFused, probeLead = p.fused, p.lead
 			eachLevel(b, f)
 		})
 	}

@@ -99,9 +99,12 @@ func checkMulti(t *testing.T, f multi, ks []uint64, present func(i int) bool) {
 	for i, k := range ks {
 		keys[i] = keyBytes(k)
 	}
-	defer func(prev bool) { probeFused = prev }(probeFused)
-	for _, fusedKernel := range []bool{true, false} {
-		probeFused = fusedKernel
+	defer func(fused bool, lead int) { probeFused, probeLead = fused, lead }(probeFused, probeLead)
+	for _, p := range []struct {
+		fused bool
+		lead  int
+	}{{true, 0}, {true, 2}, {false, 0}} {
+		probeFused, probeLead = p.fused, p.lead
 		checkBatches(t, f, ks, hs, keys, want, wantHits)
 	}
 }

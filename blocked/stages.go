@@ -17,18 +17,71 @@ import (
 // time into stack buffers.
 const stageChunk = 256
 
-// testAny sets out[i] to whether hs[i] tests present in any of fs, probed
-// in that order, and returns the number of hits; len(hs) <= stageChunk.
-// Each filter's batch kernel runs over the keys still absent after the
-// filters before it, so every filter's lines stay in flight together and a
-// hit in an early filter costs no later probe.
-func testAny(fs []*Filter, hs []uint64, out []bool) int {
+// Probe strategies of the multi-filter batch tests, switched by
+// benchmarks to compare them: with probeFused false every filter's batch
+// kernel runs over the keys still absent after the filters before it;
+// with probeFused true filters that share k go through the fused kernel
+// (asm.BlockedTestMultiHashes: one mask per key, then the key's line in
+// every filter of the group), the first probeLead filters as one group
+// and the rest, over the keys still absent, as another (probeLead 0: all
+// in one group).
+var (
+	probeFused = true
+	probeLead  = 0
+)
+
+// span is a group of filters, fs[lo:hi].
+type span struct{ lo, hi int }
+
+// probeGroups cuts fs into the groups testAny runs in turn, into buf.
+func probeGroups(fs []*Filter, buf *[maxStages + 1]span) []span {
+	groups := buf[:0]
+	if probeFused && len(fs) > 1 && sameK(fs) {
+		if probeLead > 0 && len(fs) > probeLead+1 {
+			return append(groups, span{0, probeLead}, span{probeLead, len(fs)})
+		}
+		return append(groups, span{0, len(fs)})
+	}
+	for i := range fs {
+		groups = append(groups, span{i, i + 1})
+	}
+	return groups
+}
+
+func sameK(fs []*Filter) bool {
+	for _, f := range fs {
+		if f.k != fs[0].k {
+			return false
+		}
+	}
+	return true
+}
+
+// testGroup runs one group's kernel: the filter's own, or the fused one.
+func testGroup(g []*Filter, hs []uint64, out []bool) int {
+	if len(g) == 1 {
+		return g[0].TestHashes(hs, out)
+	}
+	var words [asm.BlockedMaxFilters][]uint64
+	for i, f := range g {
+		words[i] = f.words
+	}
+	hits := asm.BlockedTestMultiHashes(words[:len(g)], g[0].k, hs, out)
+	runtime.KeepAlive(g)
+	return hits
+}
+
+// testAny sets out[i] to whether hs[i] tests present in any of the filters
+// of the groups of fs, and returns the number of hits; len(hs) <= stageChunk. Each
+// group runs over the keys still absent after the groups before it, so a
+// hit in an early group costs no later probe.
+func testAny(fs []*Filter, groups []span, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
-	if len(fs) == 0 {
+	if len(groups) == 0 {
 		clear(out)
 		return 0
 	}
-	hits := fs[0].TestHashes(hs, out)
+	hits := testGroup(fs[groups[0].lo:groups[0].hi], hs, out)
 	var rest [stageChunk]uint64
 	var idx [stageChunk]uint16
 	var res [stageChunk]bool
@@ -37,11 +90,11 @@ func testAny(fs []*Filter, hs []uint64, out []bool) int {
 		rest[m], idx[m] = h, uint16(i)
 		m += int(b2u(!out[i]))
 	}
-	for _, f := range fs[1:] {
+	for _, g := range groups[1:] {
 		if m == 0 {
 			break
 		}
-		hits += f.TestHashes(rest[:m], res[:m])
+		hits += testGroup(fs[g.lo:g.hi], rest[:m], res[:m])
 		w := 0
 		for j := range m {
 			out[idx[j]] = res[j]
@@ -60,42 +113,16 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
-// probeFused chooses, for filters that share k, the fused kernel
-// (asm.BlockedTestMultiHashes: one mask per key, then the key's line in
-// every filter) over one kernel pass per filter (testAny). Benchmarks
-// switch it to compare the two.
-var probeFused = true
-
-// fused returns the filters' word arrays for the fused kernel and their
-// common k, or ok = false if they differ in k (or there are none).
-func fused(fs []*Filter, words *[asm.BlockedMaxFilters][]uint64) (ws [][]uint64, k uint32, ok bool) {
-	if !probeFused || len(fs) == 0 || len(fs) > len(words) {
-		return nil, 0, false
-	}
-	k = fs[0].k
-	for i, f := range fs {
-		if f.k != k {
-			return nil, 0, false
-		}
-		words[i] = f.words
-	}
-	return words[:len(fs)], k, true
-}
-
 // testAnyUint64s is testAny over the hashes of ks with seed, chunk by chunk.
 func testAnyUint64s(fs []*Filter, ks []uint64, seed uint64, out []bool) int {
 	out = checkOut(out, len(ks))
-	var words [asm.BlockedMaxFilters][]uint64
-	if ws, k, ok := fused(fs, &words); ok {
-		hits := asm.BlockedTestMultiUint64s(ws, k, ks, seed, out)
-		runtime.KeepAlive(fs)
-		return hits
-	}
+	var buf [maxStages + 1]span
+	groups := probeGroups(fs, &buf)
 	var hs [stageChunk]uint64
 	hits := 0
 	for len(ks) > 0 {
 		c := hashUint64Chunk(&hs, ks, seed)
-		hits += testAny(fs, hs[:c], out[:c])
+		hits += testAny(fs, groups, hs[:c], out[:c])
 		ks, out = ks[c:], out[c:]
 	}
 	return hits
@@ -104,16 +131,12 @@ func testAnyUint64s(fs []*Filter, ks []uint64, seed uint64, out []bool) int {
 // testAnyHashes is testAny over any number of hashes.
 func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
 	out = checkOut(out, len(hs))
-	var words [asm.BlockedMaxFilters][]uint64
-	if ws, k, ok := fused(fs, &words); ok {
-		hits := asm.BlockedTestMultiHashes(ws, k, hs, out)
-		runtime.KeepAlive(fs)
-		return hits
-	}
+	var buf [maxStages + 1]span
+	groups := probeGroups(fs, &buf)
 	hits := 0
 	for len(hs) > 0 {
 		c := min(len(hs), stageChunk)
-		hits += testAny(fs, hs[:c], out[:c])
+		hits += testAny(fs, groups, hs[:c], out[:c])
 		hs, out = hs[c:], out[c:]
 	}
 	return hits
@@ -122,20 +145,15 @@ func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
 // testAnyKeys is testAny over the hashes of byte keys with seed.
 func testAnyKeys(fs []*Filter, keys [][]byte, seed uint64, out []bool) int {
 	out = checkOut(out, len(keys))
-	var words [asm.BlockedMaxFilters][]uint64
-	ws, k, ok := fused(fs, &words)
+	var buf [maxStages + 1]span
+	groups := probeGroups(fs, &buf)
 	var hs [stageChunk]uint64
 	hits := 0
 	for len(keys) > 0 {
 		c := hashKeyChunk(&hs, keys, seed)
-		if ok {
-			hits += asm.BlockedTestMultiHashes(ws, k, hs[:c], out[:c])
-		} else {
-			hits += testAny(fs, hs[:c], out[:c])
-		}
+		hits += testAny(fs, groups, hs[:c], out[:c])
 		keys, out = keys[c:], out[c:]
 	}
-	runtime.KeepAlive(fs)
 	return hits
 }
 
