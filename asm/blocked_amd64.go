@@ -58,3 +58,15 @@ func blockedTestMulti(filters [][]uint64, k uint32, hs []uint64, out []bool) int
 	}
 	return blockedTestMultiGeneric(filters, k, hs, out)
 }
+
+func blockedTestStride(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+	lines := len(words) / gens / 8
+	prefetch := len(words)*8 >= blockedPrefetchBytes
+	switch level {
+	case AVX512:
+		return blockedTestStrideAVX512(words, hs, out, k, lines, gens, prefetch)
+	case AVX2:
+		return blockedTestStrideAVX2(words, hs, out, k, lines, gens, prefetch)
+	}
+	return blockedTestStrideGeneric(words, gens, k, hs, out)
+}

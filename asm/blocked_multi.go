@@ -63,3 +63,64 @@ func blockedTestMultiGeneric(filters [][]uint64, k uint32, hs []uint64, out []bo
 	}
 	return hits
 }
+
+// checkStride panics on arguments no caller can pass.
+func checkStride(words []uint64, k uint32, gens int) {
+	if gens < 1 || gens > BlockedMaxFilters || len(words)%gens != 0 {
+		panic("asm: strided blocked filters need 1 to 64 filters of one size")
+	}
+	checkBlocked(words[:len(words)/gens], k)
+}
+
+// BlockedTestStrideHashes sets out[i] to whether hs[i] may be in any of gens
+// blocked filters of one geometry laid one after another in words (each
+// len(words)/gens words, k probes), and returns the number of hits: the
+// key's line index and mask are computed once and the line at that index
+// tested in every filter. out must be at least as long as hs.
+func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+	checkStride(words, k, gens)
+	out = out[:len(hs)]
+	return blockedTestStride(words, gens, k, hs, out)
+}
+
+// BlockedTestStrideUint64s is BlockedTestStrideHashes over
+// engine.HashUint64Seed(ks[i], seed).
+func BlockedTestStrideUint64s(words []uint64, gens int, k uint32, ks []uint64, seed uint64, out []bool) int {
+	checkStride(words, k, gens)
+	out = out[:len(ks)]
+	key := engine.Uint64Key(seed)
+	var buf [hashChunk]uint64
+	hits := 0
+	for len(ks) > 0 {
+		c := min(len(ks), hashChunk)
+		hashUint64s(buf[:c], ks[:c], key)
+		hits += blockedTestStride(words, gens, k, buf[:c], out[:c])
+		ks, out = ks[c:], out[c:]
+	}
+	return hits
+}
+
+// blockedTestStrideGeneric is the specification of the strided test.
+func blockedTestStrideGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+	size := len(words) / gens
+	lines := uint64(size / 8)
+	hits := 0
+	for i, h := range hs {
+		base := int(BlockedLine(h, lines) * 8)
+		m := BlockedMask(h, k)
+		hit := false
+		for g := range gens {
+			line := words[g*size+base : g*size+base+8 : g*size+base+8]
+			var miss uint64
+			for w := range m {
+				miss |= m[w] &^ line[w]
+			}
+			hit = hit || miss == 0
+		}
+		out[i] = hit
+		if hit {
+			hits++
+		}
+	}
+	return hits
+}

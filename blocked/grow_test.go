@@ -99,12 +99,15 @@ func checkMulti(t *testing.T, f multi, ks []uint64, present func(i int) bool) {
 	for i, k := range ks {
 		keys[i] = keyBytes(k)
 	}
-	defer func(fused bool, lead int) { probeFused, probeLead = fused, lead }(probeFused, probeLead)
+	defer func(fused bool, lead int, stride bool) {
+		probeFused, probeLead, probeStride = fused, lead, stride
+	}(probeFused, probeLead, probeStride)
 	for _, p := range []struct {
-		fused bool
-		lead  int
-	}{{true, 0}, {true, 2}, {false, 0}} {
-		probeFused, probeLead = p.fused, p.lead
+		fused  bool
+		lead   int
+		stride bool
+	}{{true, 0, true}, {true, 0, false}, {true, 2, false}, {false, 0, false}} {
+		probeFused, probeLead, probeStride = p.fused, p.lead, p.stride
 		checkBatches(t, f, ks, hs, keys, want, wantHits)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -31,7 +32,12 @@ const maxGenerations = 64
 //
 // Layout: one 64-byte aligned array holding the generations one after
 // another, generation i at lines*8*i words, each laid out as the package
-// doc says. A key has the same line index in every generation.
+// doc says. A key has the same line index in every generation, so the
+// batch tests compute a key's line index and mask once and test that line
+// in every generation, branch-free (asm.BlockedTestStrideHashes). (An
+// interleaved array, a key's G lines adjacent, would need its own add
+// kernels; with the generations apart each one is an ordinary blocked
+// array for the existing add kernels and for Rotate's clear.)
 //
 // Concurrency: AddConcurrent and AddHashConcurrent may run on many
 // goroutines beside each other, beside Rotate and beside
@@ -375,8 +381,20 @@ func (w *Window) AddKeys(keys [][]byte) {
 	}
 }
 
+// probeStride makes the Window's batch tests use the strided kernel
+// (asm.BlockedTestStrideHashes: one line index and one mask per key, then
+// that line in every generation); benchmarks turn it off to compare with
+// the multi-filter paths.
+var probeStride = true
+
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of hits.
 func (w *Window) TestHashes(hs []uint64, out []bool) int {
+	if probeStride && len(w.gens) > 0 {
+		out = checkOut(out, len(hs))
+		hits := asm.BlockedTestStrideHashes(w.storage.Words(), len(w.gens), w.K(), hs, out)
+		runtime.KeepAlive(w.storage)
+		return hits
+	}
 	var buf [maxGenerations]*Filter
 	return testAnyHashes(w.order(buf[:0]), hs, out)
 }
@@ -384,12 +402,30 @@ func (w *Window) TestHashes(hs []uint64, out []bool) int {
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (w *Window) TestUint64s(ks []uint64, out []bool) int {
+	if probeStride && len(w.gens) > 0 {
+		out = checkOut(out, len(ks))
+		hits := asm.BlockedTestStrideUint64s(w.storage.Words(), len(w.gens), w.K(), ks, w.seed, out)
+		runtime.KeepAlive(w.storage)
+		return hits
+	}
 	var buf [maxGenerations]*Filter
 	return testAnyUint64s(w.order(buf[:0]), ks, w.seed, out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (w *Window) TestKeys(keys [][]byte, out []bool) int {
+	if probeStride && len(w.gens) > 0 {
+		out = checkOut(out, len(keys))
+		var hs [stageChunk]uint64
+		hits := 0
+		for len(keys) > 0 {
+			c := hashKeyChunk(&hs, keys, w.seed)
+			hits += asm.BlockedTestStrideHashes(w.storage.Words(), len(w.gens), w.K(), hs[:c], out[:c])
+			keys, out = keys[c:], out[c:]
+		}
+		runtime.KeepAlive(w.storage)
+		return hits
+	}
 	var buf [maxGenerations]*Filter
 	return testAnyKeys(w.order(buf[:0]), keys, w.seed, out)
 }

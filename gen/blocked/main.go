@@ -51,6 +51,7 @@ func main() {
 	}
 	for _, isa := range []isa{avx2{}, avx512{}} {
 		multiKernel(isa)
+		strideKernel(isa)
 	}
 	Generate()
 }
