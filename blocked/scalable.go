@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -53,9 +54,12 @@ const maxStages = 64
 // stream. Probes go to the stage with the most keys first, so members
 // stop early; an absent key is probed in every stage. The batch forms
 // hash once; when the stages share k (the usual case) one kernel builds
-// each key's mask once and tests its line in every stage in turn
-// (asm.BlockedTestMultiHashes), with the large stages' lines prefetched
-// ahead, else each stage's batch kernel runs over the keys still absent.
+// each key's mask once and tests its line in several stages
+// (asm.BlockedTestMultiHashes), first in the three stages that hold most
+// keys, then in the others for the keys still absent, with the large
+// stages' lines prefetched ahead; else each stage's batch kernel runs
+// over the keys still absent. The single-key forms run the same kernel on
+// one key.
 //
 // A zero Scalable holds no key and tests every key absent; adding to it
 // panics with a message naming NewScalable. Methods need exclusive use
@@ -78,6 +82,7 @@ type Scalable struct {
 	// the newest stage in it, and k the stages' common probe count (0 if
 	// they differ).
 	probe []*Filter
+	words [][]uint64 // the probe order's arrays, for the fused kernel
 	rank  int
 	k     uint32
 }
@@ -225,10 +230,12 @@ func (s *Scalable) reorder() {
 	s.probe = s.order(s.probe[:0])
 	s.rank = slices.Index(s.probe, s.stages[len(s.stages)-1])
 	s.k = s.stages[0].k
-	for _, f := range s.stages {
+	s.words = s.words[:0]
+	for _, f := range s.probe {
 		if f.k != s.k {
 			s.k = 0
 		}
+		s.words = append(s.words, f.words)
 	}
 }
 
@@ -386,6 +393,10 @@ func (s *Scalable) AddHash(h uint64) {
 	s.added(1)
 }
 
+// scalarProbe makes Scalable's single-key test use Go code over the
+// stages instead of the fused kernel on one key; benchmarks compare them.
+var scalarProbe = false
+
 // TestHash reports whether the key with hash h may have been added. With
 // a common k the key's mask is built once and tested against its line in
 // every stage.
@@ -398,18 +409,25 @@ func (s *Scalable) TestHash(h uint64) bool {
 		}
 		return false
 	}
-	m := Mask(h, s.k)
-	hit := false
-	for _, f := range s.probe {
-		base := Line(h, f.lines) * 8
-		l := f.words[base : base+8 : base+8]
-		if (m[0]&^l[0])|(m[1]&^l[1])|(m[2]&^l[2])|(m[3]&^l[3])|(m[4]&^l[4])|(m[5]&^l[5])|(m[6]&^l[6])|(m[7]&^l[7]) == 0 {
-			hit = true
-			break
+	if scalarProbe {
+		m := Mask(h, s.k)
+		hit := false
+		for _, f := range s.probe {
+			base := Line(h, f.lines) * 8
+			l := f.words[base : base+8 : base+8]
+			if (m[0]&^l[0])|(m[1]&^l[1])|(m[2]&^l[2])|(m[3]&^l[3])|(m[4]&^l[4])|(m[5]&^l[5])|(m[6]&^l[6])|(m[7]&^l[7]) == 0 {
+				hit = true
+				break
+			}
 		}
+		runtime.KeepAlive(s)
+		return hit
 	}
+	hs := [1]uint64{h}
+	var out [1]bool
+	asm.BlockedTestMultiHashes(s.words, s.k, hs[:], out[:])
 	runtime.KeepAlive(s)
-	return hit
+	return out[0]
 }
 
 // TestAndAddHash adds the key with hash h unless it tests present, and

@@ -24,10 +24,13 @@ const stageChunk = 256
 // (asm.BlockedTestMultiHashes: one mask per key, then the key's line in
 // every filter of the group), the first probeLead filters as one group
 // and the rest, over the keys still absent, as another (probeLead 0: all
-// in one group).
+// in one group). With Scalable's 14 stages after 1e7 keys the split (the
+// three stages that hold most keys first, so most members skip the
+// rest) ran 38 ns/key against 46 for one group and 45 for one pass per
+// stage, in one process on the AMD EPYC VM (AVX-512).
 var (
 	probeFused = true
-	probeLead  = 0
+	probeLead  = 3
 )
 
 // span is a group of filters, fs[lo:hi].
