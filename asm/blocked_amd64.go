@@ -38,3 +38,35 @@ func blockedAdd(words []uint64, k uint32, hs []uint64) {
 		blockedAddGeneric(words, k, hs)
 	}
 }
+
+// multiPrefetch returns how many leading filters are large enough for the
+// multi-filter kernels to prefetch their lines.
+func multiPrefetch(filters [][]uint64) int {
+	n := 0
+	for n < len(filters) && len(filters[n])*8 >= blockedPrefetchBytes {
+		n++
+	}
+	return n
+}
+
+func blockedTestMulti(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+	switch level {
+	case AVX512:
+		return blockedTestMultiAVX512(filters, hs, out, k, multiPrefetch(filters))
+	case AVX2:
+		return blockedTestMultiAVX2(filters, hs, out, k, multiPrefetch(filters))
+	}
+	return blockedTestMultiGeneric(filters, k, hs, out)
+}
+
+func blockedTestStride(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+	lines := len(words) / gens / 8
+	prefetch := len(words)*8 >= blockedPrefetchBytes
+	switch level {
+	case AVX512:
+		return blockedTestStrideAVX512(words, hs, out, k, lines, gens, prefetch)
+	case AVX2:
+		return blockedTestStrideAVX2(words, hs, out, k, lines, gens, prefetch)
+	}
+	return blockedTestStrideGeneric(words, gens, k, hs, out)
+}

@@ -912,3 +912,509 @@ L24_partial_done:
 blockedAddAVX512_done:
 	VZEROUPPER
 	RET
+
+// func blockedTestMultiAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+// Requires: AVX, AVX2, BMI2, MMX+
+TEXT ·blockedTestMultiAVX2(SB), NOSPLIT, $16-96
+	MOVQ         filters_base+0(FP), AX
+	MOVQ         filters_len+8(FP), CX
+	IMUL3Q       $0x18, CX, CX
+	ADDQ         AX, CX
+	MOVQ         npref+80(FP), BX
+	IMUL3Q       $0x18, BX, BX
+	ADDQ         AX, BX
+	MOVQ         hs_base+24(FP), SI
+	MOVQ         hs_len+32(FP), DI
+	MOVQ         out_base+48(FP), R8
+	XORQ         R9, R9
+	MOVLQZX      k+72(FP), DX
+	MOVQ         DX, R10
+	ANDQ         $0x07, R10
+	MOVQ         $0x0000000000000001, R11
+	SHLXQ        R10, R11, R10
+	DECQ         R10
+	IMUL3Q       $0x00000101, R10, R10
+	SHRQ         $0x03, DX
+	MOVQ         DX, (SP)
+	MOVQ         R10, 8(SP)
+	VMOVDQU      blockedShifts<>+0(SB), Y0
+	VMOVDQU      blockedShifts<>+32(SB), Y1
+	VMOVDQU      blockedLaneBits<>+0(SB), Y2
+	VMOVDQU      blockedLaneBits<>+32(SB), Y3
+	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
+	VPBROADCASTQ blockedOne<>+0(SB), Y5
+
+blockedTestMultiAVX2_key:
+	TESTQ DI, DI
+	JZ    blockedTestMultiAVX2_done
+	CMPQ  DI, $0x10
+	JLE   blockedTestMultiAVX2_probe
+	MOVQ  128(SI), R10
+	MOVQ  AX, R11
+
+blockedTestMultiAVX2_prefetch:
+	CMPQ       R11, BX
+	JAE        blockedTestMultiAVX2_probe
+	MOVQ       8(R11), DX
+	SHRQ       $0x03, DX
+	MULXQ      R10, DX, R12
+	SHLQ       $0x06, R12
+	ADDQ       (R11), R12
+	PREFETCHT0 (R12)
+	ADDQ       $0x18, R11
+	JMP        blockedTestMultiAVX2_prefetch
+
+blockedTestMultiAVX2_probe:
+	MOVQ  (SI), R10
+	MOVQ  R10, DX
+	IMULQ blockedMul<>+0(SB), DX
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R11
+	TESTQ R11, R11
+	JZ    L25_rounds_done
+
+L26_round:
+	VMOVQ        DX, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), DX
+	DECQ         R11
+	JNZ          L26_round
+
+L25_rounds_done:
+	MOVQ         8(SP), R11
+	TESTQ        R11, R11
+	JZ           L27_partial_done
+	MOVQ         R10, R12
+	IMULQ        blockedMul<>+0(SB), R12
+	SHRQ         $0x0d, R12
+	ANDQ         $0x07, R12
+	SHLXQ        R12, R11, R12
+	SHRQ         $0x08, R12
+	VMOVQ        DX, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        R12, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+L27_partial_done:
+	MOVQ AX, R11
+	XORQ R12, R12
+
+blockedTestMultiAVX2_filter:
+	CMPQ    R11, CX
+	JAE     blockedTestMultiAVX2_store
+	MOVQ    8(R11), DX
+	SHRQ    $0x03, DX
+	MULXQ   R10, DX, R13
+	SHLQ    $0x06, R13
+	ADDQ    (R11), R13
+	VMOVDQU (R13), Y8
+	VMOVDQU 32(R13), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   DL
+	ORB     DL, R12
+	ADDQ    $0x18, R11
+	JMP     blockedTestMultiAVX2_filter
+
+blockedTestMultiAVX2_store:
+	MOVB R12, (R8)
+	ADDQ R12, R9
+	INCQ R8
+	ADDQ $0x08, SI
+	DECQ DI
+	JMP  blockedTestMultiAVX2_key
+
+blockedTestMultiAVX2_done:
+	VZEROUPPER
+	MOVQ R9, ret+88(FP)
+	RET
+
+// func blockedTestStrideAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int
+// Requires: AVX, AVX2, BMI2, MMX+
+TEXT ·blockedTestStrideAVX2(SB), NOSPLIT, $24-112
+	MOVQ         words_base+0(FP), AX
+	MOVQ         gens+88(FP), CX
+	MOVQ         lines+80(FP), DX
+	MOVQ         DX, BX
+	SHLQ         $0x06, BX
+	MOVQ         hs_base+24(FP), SI
+	MOVQ         hs_len+32(FP), DI
+	MOVQ         out_base+48(FP), R8
+	MOVB         prefetch+96(FP), R9
+	XORQ         R10, R10
+	MOVLQZX      k+72(FP), R11
+	MOVQ         R11, R12
+	ANDQ         $0x07, R12
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        R12, R13, R12
+	DECQ         R12
+	IMUL3Q       $0x00000101, R12, R12
+	SHRQ         $0x03, R11
+	MOVQ         R11, (SP)
+	MOVQ         R12, 8(SP)
+	MOVBQZX      R9, R13
+	MOVQ         R13, 16(SP)
+	VMOVDQU      blockedShifts<>+0(SB), Y0
+	VMOVDQU      blockedShifts<>+32(SB), Y1
+	VMOVDQU      blockedLaneBits<>+0(SB), Y2
+	VMOVDQU      blockedLaneBits<>+32(SB), Y3
+	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
+	VPBROADCASTQ blockedOne<>+0(SB), Y5
+
+blockedTestStrideAVX2_key:
+	TESTQ DI, DI
+	JZ    blockedTestStrideAVX2_done
+	CMPQ  16(SP), $0x00
+	JE    blockedTestStrideAVX2_probe
+	CMPQ  DI, $0x10
+	JLE   blockedTestStrideAVX2_probe
+	MOVQ  128(SI), R9
+	MULXQ R9, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+
+blockedTestStrideAVX2_prefetch:
+	PREFETCHT0 (R11)
+	ADDQ       BX, R11
+	DECQ       R9
+	JNZ        blockedTestStrideAVX2_prefetch
+
+blockedTestStrideAVX2_probe:
+	MOVQ  (SI), R9
+	MULXQ R9, R11, R12
+	SHLQ  $0x06, R12
+	ADDQ  AX, R12
+	MOVQ  R9, R11
+	IMULQ blockedMul<>+0(SB), R11
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    L28_rounds_done
+
+L29_round:
+	VMOVQ        R11, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R11
+	DECQ         R13
+	JNZ          L29_round
+
+L28_rounds_done:
+	MOVQ         8(SP), R13
+	TESTQ        R13, R13
+	JZ           L30_partial_done
+	IMULQ        blockedMul<>+0(SB), R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R13, R9
+	SHRQ         $0x08, R9
+	VMOVQ        R11, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        R9, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+L30_partial_done:
+	MOVQ CX, R9
+	XORQ R11, R11
+
+blockedTestStrideAVX2_gen:
+	VMOVDQU (R12), Y8
+	VMOVDQU 32(R12), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R13
+	ORB     R13, R11
+	ADDQ    BX, R12
+	DECQ    R9
+	JNZ     blockedTestStrideAVX2_gen
+	MOVB    R11, (R8)
+	ADDQ    R11, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideAVX2_key
+
+blockedTestStrideAVX2_done:
+	VZEROUPPER
+	MOVQ R10, ret+104(FP)
+	RET
+
+// func blockedTestMultiAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·blockedTestMultiAVX512(SB), NOSPLIT, $16-96
+	MOVQ         filters_base+0(FP), AX
+	MOVQ         filters_len+8(FP), CX
+	IMUL3Q       $0x18, CX, CX
+	ADDQ         AX, CX
+	MOVQ         npref+80(FP), BX
+	IMUL3Q       $0x18, BX, BX
+	ADDQ         AX, BX
+	MOVQ         hs_base+24(FP), SI
+	MOVQ         hs_len+32(FP), DI
+	MOVQ         out_base+48(FP), R8
+	XORQ         R9, R9
+	MOVLQZX      k+72(FP), DX
+	MOVQ         DX, R10
+	ANDQ         $0x07, R10
+	MOVQ         $0x0000000000000001, R11
+	SHLXQ        R10, R11, R10
+	DECQ         R10
+	IMUL3Q       $0x00000101, R10, R10
+	SHRQ         $0x03, DX
+	MOVQ         DX, (SP)
+	MOVQ         R10, 8(SP)
+	VMOVDQU64    blockedShifts<>+0(SB), Z0
+	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
+	VPBROADCASTQ blockedOne<>+0(SB), Z2
+
+blockedTestMultiAVX512_key:
+	TESTQ DI, DI
+	JZ    blockedTestMultiAVX512_done
+	CMPQ  DI, $0x10
+	JLE   blockedTestMultiAVX512_probe
+	MOVQ  128(SI), R10
+	MOVQ  AX, R11
+
+blockedTestMultiAVX512_prefetch:
+	CMPQ       R11, BX
+	JAE        blockedTestMultiAVX512_probe
+	MOVQ       8(R11), DX
+	SHRQ       $0x03, DX
+	MULXQ      R10, DX, R12
+	SHLQ       $0x06, R12
+	ADDQ       (R11), R12
+	PREFETCHT0 (R12)
+	ADDQ       $0x18, R11
+	JMP        blockedTestMultiAVX512_prefetch
+
+blockedTestMultiAVX512_probe:
+	MOVQ   (SI), R10
+	MOVQ   R10, DX
+	IMULQ  blockedMul<>+0(SB), DX
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R11
+	TESTQ  R11, R11
+	JZ     L31_rounds_done
+
+L32_round:
+	VPBROADCASTQ DX, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), DX
+	DECQ         R11
+	JNZ          L32_round
+
+L31_rounds_done:
+	MOVQ         8(SP), R11
+	TESTQ        R11, R11
+	JZ           L33_partial_done
+	MOVQ         R10, R12
+	IMULQ        blockedMul<>+0(SB), R12
+	SHRQ         $0x0d, R12
+	ANDQ         $0x07, R12
+	SHLXQ        R12, R11, R12
+	SHRQ         $0x08, R12
+	VPBROADCASTQ DX, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        R12, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+L33_partial_done:
+	MOVQ AX, R11
+	XORQ R12, R12
+
+blockedTestMultiAVX512_filter:
+	CMPQ      R11, CX
+	JAE       blockedTestMultiAVX512_store
+	MOVQ      8(R11), DX
+	SHRQ      $0x03, DX
+	MULXQ     R10, DX, R13
+	SHLQ      $0x06, R13
+	ADDQ      (R11), R13
+	VMOVDQU64 (R13), Z4
+	VPANDNQ   Z3, Z4, Z4
+	VPTESTMQ  Z4, Z4, K1
+	KORTESTB  K1, K1
+	SETEQ     DL
+	ORB       DL, R12
+	ADDQ      $0x18, R11
+	JMP       blockedTestMultiAVX512_filter
+
+blockedTestMultiAVX512_store:
+	MOVB R12, (R8)
+	ADDQ R12, R9
+	INCQ R8
+	ADDQ $0x08, SI
+	DECQ DI
+	JMP  blockedTestMultiAVX512_key
+
+blockedTestMultiAVX512_done:
+	VZEROUPPER
+	MOVQ R9, ret+88(FP)
+	RET
+
+// func blockedTestStrideAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·blockedTestStrideAVX512(SB), NOSPLIT, $24-112
+	MOVQ         words_base+0(FP), AX
+	MOVQ         gens+88(FP), CX
+	MOVQ         lines+80(FP), DX
+	MOVQ         DX, BX
+	SHLQ         $0x06, BX
+	MOVQ         hs_base+24(FP), SI
+	MOVQ         hs_len+32(FP), DI
+	MOVQ         out_base+48(FP), R8
+	MOVB         prefetch+96(FP), R9
+	XORQ         R10, R10
+	MOVLQZX      k+72(FP), R11
+	MOVQ         R11, R12
+	ANDQ         $0x07, R12
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        R12, R13, R12
+	DECQ         R12
+	IMUL3Q       $0x00000101, R12, R12
+	SHRQ         $0x03, R11
+	MOVQ         R11, (SP)
+	MOVQ         R12, 8(SP)
+	MOVBQZX      R9, R13
+	MOVQ         R13, 16(SP)
+	VMOVDQU64    blockedShifts<>+0(SB), Z0
+	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
+	VPBROADCASTQ blockedOne<>+0(SB), Z2
+
+blockedTestStrideAVX512_key:
+	TESTQ DI, DI
+	JZ    blockedTestStrideAVX512_done
+	CMPQ  16(SP), $0x00
+	JE    blockedTestStrideAVX512_probe
+	CMPQ  DI, $0x10
+	JLE   blockedTestStrideAVX512_probe
+	MOVQ  128(SI), R9
+	MULXQ R9, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+
+blockedTestStrideAVX512_prefetch:
+	PREFETCHT0 (R11)
+	ADDQ       BX, R11
+	DECQ       R9
+	JNZ        blockedTestStrideAVX512_prefetch
+
+blockedTestStrideAVX512_probe:
+	MOVQ   (SI), R9
+	MULXQ  R9, R11, R12
+	SHLQ   $0x06, R12
+	ADDQ   AX, R12
+	MOVQ   R9, R11
+	IMULQ  blockedMul<>+0(SB), R11
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     L34_rounds_done
+
+L35_round:
+	VPBROADCASTQ R11, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R11
+	DECQ         R13
+	JNZ          L35_round
+
+L34_rounds_done:
+	MOVQ         8(SP), R13
+	TESTQ        R13, R13
+	JZ           L36_partial_done
+	IMULQ        blockedMul<>+0(SB), R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R13, R9
+	SHRQ         $0x08, R9
+	VPBROADCASTQ R11, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        R9, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+L36_partial_done:
+	MOVQ CX, R9
+	XORQ R11, R11
+
+blockedTestStrideAVX512_gen:
+	VMOVDQU64 (R12), Z4
+	VPANDNQ   Z3, Z4, Z4
+	VPTESTMQ  Z4, Z4, K1
+	KORTESTB  K1, K1
+	SETEQ     R13
+	ORB       R13, R11
+	ADDQ      BX, R12
+	DECQ      R9
+	JNZ       blockedTestStrideAVX512_gen
+	MOVB      R11, (R8)
+	ADDQ      R11, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideAVX512_key
+
+blockedTestStrideAVX512_done:
+	VZEROUPPER
+	MOVQ R10, ret+104(FP)
+	RET

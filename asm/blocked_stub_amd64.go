@@ -23,3 +23,23 @@ func blockedTestAVX512(words []uint64, hs []uint64, out []bool, k uint32, dist i
 //
 //go:noescape
 func blockedAddAVX512(words []uint64, hs []uint64, k uint32, dist int)
+
+// blockedTestMultiAVX2 is blockedTestMultiGeneric; it prefetches, 16 keys ahead, the lines in the first npref filters.
+//
+//go:noescape
+func blockedTestMultiAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+
+// blockedTestStrideAVX2 is blockedTestStrideGeneric; prefetch fetches the lines of the key 16 places ahead.
+//
+//go:noescape
+func blockedTestStrideAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int
+
+// blockedTestMultiAVX512 is blockedTestMultiGeneric; it prefetches, 16 keys ahead, the lines in the first npref filters.
+//
+//go:noescape
+func blockedTestMultiAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+
+// blockedTestStrideAVX512 is blockedTestStrideGeneric; prefetch fetches the lines of the key 16 places ahead.
+//
+//go:noescape
+func blockedTestStrideAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int

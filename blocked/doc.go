@@ -50,6 +50,14 @@
 // kernels are asm's SBBF kernels; its serialized form is Parquet's, not
 // Filter's envelope. See the SBBF type.
 //
+// Growing and aging: Scalable (the scalable Bloom filter of Almeida et
+// al., stages of blocked filters whose compound FPR stays below p for any
+// number of keys) and Window (a sliding window of G blocked generations
+// that forgets keys older than G-1 rotations) are built from Filters;
+// their batch tests hash once and test a key's line in every stage or
+// generation with one kernel. Their types' docs give the layout, the
+// FPR model and the guarantees.
+//
 // Concurrency: AddConcurrent/AddHashConcurrent set bits with atomic ORs
 // and may run on many goroutines at once, beside TestConcurrent readers;
 // every other method needs exclusive use.

@@ -23,6 +23,8 @@ const (
 	FamilySpatial      Family = 7
 	FamilyDynamic      Family = 10 // classic.Dynamic
 	FamilyRetouched    Family = 11 // classic.Retouched
+	FamilyScalable     Family = 12 // blocked.Scalable
+	FamilyWindow       Family = 13 // blocked.Window
 )
 
 func (f Family) String() string {
@@ -45,6 +47,10 @@ func (f Family) String() string {
 		return "dynamic"
 	case FamilyRetouched:
 		return "retouched"
+	case FamilyScalable:
+		return "blocked.Scalable"
+	case FamilyWindow:
+		return "blocked.Window"
 	}
 	return fmt.Sprintf("family(%d)", uint16(f))
 }

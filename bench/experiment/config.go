@@ -17,6 +17,10 @@
 //	r  classic.Retouched's clearing schemes (false positives removed
 //	   against false negatives introduced) and classic.Dynamic's batch
 //	   test against its rows tested one by one (retouched.go).
+//	s  filters that grow and age: blocked.Scalable after GrowthN keys
+//	   beside one blocked filter for GrowthN keys and BoomFilters'
+//	   ScalableBloomFilter, blocked.Window of 4 generations beside one
+//	   blocked filter of a generation's keys (growth.go).
 //
 // Every figure is measured in the run that reports it. Timings cover only
 // the filter calls: keys are generated beforehand and handed over in
@@ -34,7 +38,7 @@ import (
 )
 
 // Names of the experiments, in run order.
-var Names = []string{"a", "b", "c", "d", "f", "r"}
+var Names = []string{"a", "b", "c", "d", "f", "r", "s"}
 
 // ParseExperiments reads a comma-separated subset of Names ("" or "all"
 // for every one).
@@ -89,6 +93,10 @@ type Config struct {
 	// of the multiset); SetsMaxCount its largest multiplicity.
 	SetsN        uint64
 	SetsMaxCount uint32
+
+	// GrowthN is experiment s's key count: the Scalable's keys, and ten
+	// times a Window generation's.
+	GrowthN uint64
 
 	// Reps repeats each timing of c, d and f; the median is reported.
 	Reps  int

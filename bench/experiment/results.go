@@ -107,6 +107,7 @@ type Results struct {
 	Dynamic   []DynamicRow
 	// FormatsParquet is experiment g's Parquet half (formats_parquet.go).
 	FormatsParquet []FormatsParquetRow
+	Growth         []GrowthRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

@@ -27,6 +27,7 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 		{"f", func() error { return runSets(d, &c, r) }},
 		{"r", func() error { return runRetouched(d, &c, r) }},
 		{"g", func() error { return runFormatsParquet(d, &c, r) }},
+		{"s", func() error { return runGrowth(d, &c, r) }},
 	}
 	for _, s := range steps {
 		if !c.Experiments[s.name] {

@@ -30,6 +30,9 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.FormatsParquet) > 0 {
 		ts = append(ts, FormatsParquetTable(r.FormatsParquet))
 	}
+	if len(r.Growth) > 0 {
+		ts = append(ts, GrowthTable(r.Growth))
+	}
 	return ts
 }
 

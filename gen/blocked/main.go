@@ -49,6 +49,10 @@ func main() {
 		kernel(isa, true)
 		kernel(isa, false)
 	}
+	for _, isa := range []isa{avx2{}, avx512{}} {
+		multiKernel(isa)
+		strideKernel(isa)
+	}
 	Generate()
 }
 
@@ -163,31 +167,7 @@ func body(v isa, s gp, test, general, prefetch bool) {
 	if !general {
 		v.round(g, nil)
 	} else {
-		r := GP64()
-		MOVQ(s.k, r)
-		done := fmt.Sprintf("L%d_rounds_done", label())
-		loop := fmt.Sprintf("L%d_round", label())
-		TESTQ(r, r)
-		JZ(LabelRef(done))
-		Label(loop)
-		v.round(g, nil)
-		IMULQ(mul, g)
-		DECQ(r)
-		JNZ(LabelRef(loop))
-		Label(done)
-		partial := fmt.Sprintf("L%d_partial_done", label())
-		TESTQ(s.rem2, s.rem2)
-		JZ(LabelRef(partial))
-		// s = (g0 >> 13) & 7, then e = rotl8(enabled words, s).
-		e := GP64()
-		MOVQ(h, e)
-		IMULQ(mul, e)
-		SHRQ(U8(13), e)
-		ANDQ(U8(7), e)
-		SHLXQ(e, s.rem2, e)
-		SHRQ(U8(8), e)
-		v.round(g, e)
-		Label(partial)
+		maskRounds(v, h, g, s.k, s.rem2)
 	}
 	if test {
 		v.test(line)
@@ -203,6 +183,43 @@ func body(v isa, s gp, test, general, prefetch bool) {
 	}
 	ADDQ(U8(8), s.hp)
 	DECQ(s.n)
+}
+
+// maskRounds ORs into the mask the full rounds (their count in rounds)
+// and the partial one (its enabled words, doubled, in rem2) of the key
+// with hash h, whose g = h*BlockedMul is in g. rounds and rem2 may be
+// registers or stack slots.
+func maskRounds(v isa, h, g reg.Register, rounds, rem2 Op) {
+	r := GP64()
+	MOVQ(rounds, r)
+	done := fmt.Sprintf("L%d_rounds_done", label())
+	loop := fmt.Sprintf("L%d_round", label())
+	TESTQ(r, r)
+	JZ(LabelRef(done))
+	Label(loop)
+	v.round(g, nil)
+	IMULQ(mul, g)
+	DECQ(r)
+	JNZ(LabelRef(loop))
+	Label(done)
+	partial := fmt.Sprintf("L%d_partial_done", label())
+	rem, ok := rem2.(reg.Register)
+	if !ok {
+		rem = GP64()
+		MOVQ(rem2, rem)
+	}
+	TESTQ(rem, rem)
+	JZ(LabelRef(partial))
+	// s = (g0 >> 13) & 7, then e = rotl8(enabled words, s).
+	e := GP64()
+	MOVQ(h, e)
+	IMULQ(mul, e)
+	SHRQ(U8(13), e)
+	ANDQ(U8(7), e)
+	SHLXQ(e, rem, e)
+	SHRQ(U8(8), e)
+	v.round(g, e)
+	Label(partial)
 }
 
 var labels int

@@ -22,6 +22,7 @@ type options struct {
 	sized, kernelN                                             string
 	setsN                                                      uint64
 	setsMaxCount                                               uint
+	growthN                                                    uint64
 	quick                                                      bool
 }
 
@@ -29,7 +30,7 @@ type options struct {
 // under -quick: the whole run then takes well under a minute here.
 var quickValues = map[string]string{
 	"rows": "200000", "krows": "100000", "probes": "100000",
-	"sized": "1e5@0.01,1e5@0.001", "sized-probes": "200000", "kernel-n": "100000", "sets-n": "100000",
+	"sized": "1e5@0.01,1e5@0.001", "sized-probes": "200000", "kernel-n": "100000", "sets-n": "100000", "growth-n": "1000000",
 	"reps": "1", "checkpoints": "5",
 }
 
@@ -49,17 +50,18 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.kernelN, "kernel-n", "1e6", "key counts of experiment d (p = 1%)")
 	fs.Var((*count64)(&o.setsN), "sets-n", "keys of experiment f: distinct keys of S1 ∪ S2 (association) and of the multiset (multiplicity)")
 	fs.UintVar(&o.setsMaxCount, "sets-max-count", 15, "largest multiplicity in experiment f (counts uniform in [1, max]; up to 57; above 15 the counting baseline needs 8-bit counters)")
+	fs.Var((*count64)(&o.growthN), "growth-n", "keys of experiment s: the scalable filter's, ten times a window generation's")
 	fs.IntVar(&o.reps, "reps", 3, "repetitions of each timing in c, d and f; the median is reported")
 	fs.IntVar(&o.batch, "batch", 4096, "keys per batch handed to a filter")
 	fs.StringVar(&o.dists, "dists", "normal,uniform,exponential", "data sets, comma-separated")
 	fs.StringVar(&o.format, "format", "text", "keys of the data sets: text (the seed's lines) or binary (8-byte float64)")
 	fs.StringVar(&o.filters, "filters", "all", "filters, comma-separated: names, 'ours', 'peers' or 'all'")
-	fs.StringVar(&o.experiments, "experiments", "all", "experiments to run, comma-separated subset of a,b,c,d,f,r; g (formats other engines read) only when named")
+	fs.StringVar(&o.experiments, "experiments", "all", "experiments to run, comma-separated subset of a,b,c,d,f,r,s; g (formats other engines read) only when named")
 	fs.StringVar(&o.out, "out", "out", "output directory for report.md, CSV files and plots")
 	fs.StringVar(&o.writeData, "write-data", "", "also write each data set (rows values) to this directory, as the seed's files")
 	fs.BoolVar(&o.quick, "quick", false, "small sizes for a run under a minute (explicit flags still win)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: filterbench [flags]\n\nRuns the seed-004 experiments (a: seed configuration, b: k sweep, c: sized filters,\nd: kernels against generic, f: shifting association and multiplicity against\ntheir baselines) over this library's filters and peer libraries, and writes\na Markdown report, CSV files and plots.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: filterbench [flags]\n\nRuns the seed-004 experiments (a: seed configuration, b: k sweep, c: sized filters,\nd: kernels against generic, f: shifting association and multiplicity against\ntheir baselines, s: growing and aging filters) over this library's filters and peer libraries, and writes\na Markdown report, CSV files and plots.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -70,7 +72,7 @@ var errUsage = errors.New("usage")
 
 // parseFlags reads args into a Config; any error is a usage error.
 func parseFlags(args []string, stderr io.Writer) (*options, experiment.Config, error) {
-	o := &options{rows: 5_000_000, probes: 500_000, krows: 500_000, sizedProbes: 1_000_000, setsN: 1_000_000}
+	o := &options{rows: 5_000_000, probes: 500_000, krows: 500_000, sizedProbes: 1_000_000, setsN: 1_000_000, growthN: 10_000_000}
 	fs := newFlagSet(o, stderr)
 	if err := fs.Parse(args); err != nil {
 		return nil, experiment.Config{}, err // flag has printed the message and usage
@@ -105,7 +107,7 @@ func (o *options) config() (experiment.Config, error) {
 		Rows: o.rows, Bits: o.bits, K: uint32(o.k), Checkpoints: o.checkpoints, Probes: o.probes,
 		KRows: o.krows, KMin: uint32(o.kmin), KMax: uint32(o.kmax),
 		SizedProbes: o.sizedProbes, Reps: o.reps, Batch: o.batch,
-		SetsN: o.setsN, SetsMaxCount: uint32(o.setsMaxCount),
+		SetsN: o.setsN, SetsMaxCount: uint32(o.setsMaxCount), GrowthN: o.growthN,
 	}
 	var err error
 	positive := map[string]int{"rows": o.rows, "krows": o.krows, "checkpoints": o.checkpoints, "probes": o.probes,
@@ -117,6 +119,9 @@ func (o *options) config() (experiment.Config, error) {
 	}
 	if o.k < 1 || o.kmin < 1 || o.kmin > o.kmax || o.kmax > 64 {
 		return c, fmt.Errorf("need 1 <= -k, 1 <= -kmin <= -kmax <= 64 (got k = %d, kmin = %d, kmax = %d)", o.k, o.kmin, o.kmax)
+	}
+	if o.growthN < 10 {
+		return c, fmt.Errorf("need -growth-n >= 10 (got %d)", o.growthN)
 	}
 	if o.setsN < 3 || o.setsMaxCount < 1 || o.setsMaxCount > 57 {
 		return c, fmt.Errorf("need -sets-n >= 3 and 1 <= -sets-max-count <= 57 (got %d, %d)", o.setsN, o.setsMaxCount)

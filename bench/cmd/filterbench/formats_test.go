@@ -11,8 +11,8 @@ func TestParseOptionalExperiments(t *testing.T) {
 		"g":      {"g"},
 		"a,g":    {"a", "g"},
 		" g , d": {"d", "g"},
-		"all":    {"a", "b", "c", "d", "f", "r"},
-		"":       {"a", "b", "c", "d", "f", "r"},
+		"all":    {"a", "b", "c", "d", "f", "r", "s"},
+		"":       {"a", "b", "c", "d", "f", "r", "s"},
 	} {
 		got, err := parseExperiments(list)
 		if err != nil {

@@ -57,6 +57,9 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 		m.Settings = append(m.Settings, fmt.Sprintf("r: classic.Retouched n = %d, p = %v, %d false positives cleared per scheme, FPR on %d other non-members; classic.Dynamic %d rows of %d keys at p = %v, %d members and non-members, median of %d repetitions; its own filters, not -filters",
 			experiment.RetouchedN, experiment.RetouchedP, experiment.RetouchedFPs, c.SizedProbes, experiment.DynamicRows, experiment.DynamicNR, experiment.DynamicP, c.SizedProbes, c.Reps))
 	}
+	if c.Experiments["s"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("s: blocked.Scalable(1e3, 0.01) after %d 8-byte keys and blocked.Window(%d, 0.01, 4) filled, %d queries (half members), median of %d repetitions; its own filters, not -filters", c.GrowthN, max(c.GrowthN/10, 1), c.SizedProbes&^1, c.Reps))
+	}
 	for _, e := range c.Entries {
 		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
 	}

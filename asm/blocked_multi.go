@@ -1,0 +1,126 @@
+package asm
+
+import "github.com/filterengine/filterengine/engine"
+
+// BlockedMaxFilters is the most filters BlockedTestMultiHashes probes.
+const BlockedMaxFilters = 64
+
+// checkMulti panics on arguments no caller can pass.
+func checkMulti(filters [][]uint64, k uint32) {
+	if len(filters) > BlockedMaxFilters {
+		panic("asm: more than 64 blocked filters in one multi-filter test")
+	}
+	for _, w := range filters {
+		checkBlocked(w, k)
+	}
+}
+
+// BlockedTestMultiHashes sets out[i] to whether hs[i] may be in any of the
+// blocked filters (each a whole number of 8-word lines, all with k probes),
+// and returns the number of hits: each key's mask is built once and its
+// line in each filter tested in turn, in the order given, until one holds
+// it. Put the filters most keys are found in first, and the large ones
+// before the small ones: the kernels prefetch the lines of the leading
+// filters of 1 MiB or more. out must be at least as long as hs.
+func BlockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+	checkMulti(filters, k)
+	out = out[:len(hs)]
+	return blockedTestMulti(filters, k, hs, out)
+}
+
+// BlockedTestMultiUint64s is BlockedTestMultiHashes over
+// engine.HashUint64Seed(ks[i], seed).
+func BlockedTestMultiUint64s(filters [][]uint64, k uint32, ks []uint64, seed uint64, out []bool) int {
+	checkMulti(filters, k)
+	out = out[:len(ks)]
+	key := engine.Uint64Key(seed)
+	var buf [hashChunk]uint64
+	hits := 0
+	for len(ks) > 0 {
+		c := min(len(ks), hashChunk)
+		hashUint64s(buf[:c], ks[:c], key)
+		hits += blockedTestMulti(filters, k, buf[:c], out[:c])
+		ks, out = ks[c:], out[c:]
+	}
+	return hits
+}
+
+// blockedTestMultiGeneric is the specification of the multi-filter test.
+func blockedTestMultiGeneric(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+	hits := 0
+	for i, h := range hs {
+		hit := false
+		for _, w := range filters {
+			if BlockedTestHash(w, h, k) {
+				hit = true
+				break
+			}
+		}
+		out[i] = hit
+		if hit {
+			hits++
+		}
+	}
+	return hits
+}
+
+// checkStride panics on arguments no caller can pass.
+func checkStride(words []uint64, k uint32, gens int) {
+	if gens < 1 || gens > BlockedMaxFilters || len(words)%gens != 0 {
+		panic("asm: strided blocked filters need 1 to 64 filters of one size")
+	}
+	checkBlocked(words[:len(words)/gens], k)
+}
+
+// BlockedTestStrideHashes sets out[i] to whether hs[i] may be in any of gens
+// blocked filters of one geometry laid one after another in words (each
+// len(words)/gens words, k probes), and returns the number of hits: the
+// key's line index and mask are computed once and the line at that index
+// tested in every filter. out must be at least as long as hs.
+func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+	checkStride(words, k, gens)
+	out = out[:len(hs)]
+	return blockedTestStride(words, gens, k, hs, out)
+}
+
+// BlockedTestStrideUint64s is BlockedTestStrideHashes over
+// engine.HashUint64Seed(ks[i], seed).
+func BlockedTestStrideUint64s(words []uint64, gens int, k uint32, ks []uint64, seed uint64, out []bool) int {
+	checkStride(words, k, gens)
+	out = out[:len(ks)]
+	key := engine.Uint64Key(seed)
+	var buf [hashChunk]uint64
+	hits := 0
+	for len(ks) > 0 {
+		c := min(len(ks), hashChunk)
+		hashUint64s(buf[:c], ks[:c], key)
+		hits += blockedTestStride(words, gens, k, buf[:c], out[:c])
+		ks, out = ks[c:], out[c:]
+	}
+	return hits
+}
+
+// blockedTestStrideGeneric is the specification of the strided test.
+func blockedTestStrideGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+	size := len(words) / gens
+	lines := uint64(size / 8)
+	hits := 0
+	for i, h := range hs {
+		base := int(BlockedLine(h, lines) * 8)
+		m := BlockedMask(h, k)
+		hit := false
+		for g := range gens {
+			line := words[g*size+base : g*size+base+8 : g*size+base+8]
+			var miss uint64
+			for w := range m {
+				miss |= m[w] &^ line[w]
+			}
+			hit = hit || miss == 0
+		}
+		out[i] = hit
+		if hit {
+			hits++
+		}
+	}
+	return hits
+}

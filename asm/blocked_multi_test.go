@@ -1,0 +1,224 @@
+package asm
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// randomFilters returns filters of the given line counts, each filled to
+// about fill/8 (see randomFilter).
+func randomFilters(r *rand.Rand, lines []int, fill int) [][]uint64 {
+	fs := make([][]uint64, len(lines))
+	for i, l := range lines {
+		fs[i] = randomFilter(r, l, fill)
+	}
+	return fs
+}
+
+// compareMulti checks the current level against the generic twin, and the
+// twin against testing each filter alone.
+func compareMulti(t testing.TB, filters [][]uint64, k uint32, hs []uint64) {
+	t.Helper()
+	want := make([]bool, len(hs)+1)
+	got := make([]bool, len(hs)+1)
+	wantHits := blockedTestMultiGeneric(filters, k, hs, want[:len(hs)])
+	if hits := BlockedTestMultiHashes(filters, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
+		t.Fatalf("%s: BlockedTestMultiHashes(%d filters, k=%d, n=%d) = %d hits, generic %d (answers equal: %v)",
+			Kernel(), len(filters), k, len(hs), hits, wantHits, slices.Equal(got, want))
+	}
+	one := make([]bool, len(hs))
+	any := make([]bool, len(hs))
+	for _, w := range filters {
+		blockedTestGeneric(w, k, hs, one)
+		for i := range any {
+			any[i] = any[i] || one[i]
+		}
+	}
+	if !slices.Equal(any, want[:len(hs)]) {
+		t.Fatalf("blockedTestMultiGeneric differs from the filters tested one by one")
+	}
+}
+
+var multiLines = [][]int{{}, {1}, {3, 1}, {64, 64, 64, 64}, {1 << 15, 1 << 14, 1 << 15, 5, 1}, {7, 1 << 15, 2, 9, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43}}
+
+func TestBlockedMultiKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	forEachLevel(t, func(t *testing.T) {
+		for _, lines := range multiLines {
+			for _, k := range []uint32{1, 6, 8, 9, 12, 16, 64} {
+				for _, fill := range []int{0, 6, 8} {
+					fs := randomFilters(r, lines, fill)
+					for _, n := range blockedSizes {
+						hs := make([]uint64, n)
+						for i := range hs {
+							hs[i] = r.Uint64()
+						}
+						compareMulti(t, fs, k, hs)
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestBlockedMultiUint64s(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	forEachLevel(t, func(t *testing.T) {
+		fs := randomFilters(r, []int{40, 30, 20}, 0)
+		ks := make([]uint64, 3000)
+		for i := range ks {
+			ks[i] = r.Uint64()
+		}
+		for i, w := range fs {
+			BlockedAddUint64s(w, 8, ks[i*1000:(i+1)*1000], 5)
+		}
+		out := make([]bool, len(ks))
+		if hits := BlockedTestMultiUint64s(fs, 8, ks, 5, out); hits != len(ks) {
+			t.Fatalf("%d of %d added keys found", hits, len(ks))
+		}
+		if a := testing.AllocsPerRun(10, func() { BlockedTestMultiUint64s(fs, 8, ks, 5, out) }); a != 0 {
+			t.Errorf("BlockedTestMultiUint64s allocates %v times per call", a)
+		}
+	})
+}
+
+func TestBlockedMultiBadArgs(t *testing.T) {
+	for name, fs := range map[string][][]uint64{
+		"empty filter": {make([]uint64, 8), nil},
+		"partial line": {make([]uint64, 12)},
+		"too many":     slices.Repeat([][]uint64{make([]uint64, 8)}, BlockedMaxFilters+1),
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s accepted", name)
+				}
+			}()
+			BlockedTestMultiHashes(fs, 8, nil, nil)
+		}()
+	}
+}
+
+func FuzzBlockedMultiKernels(f *testing.F) {
+	f.Add(uint8(8), uint8(3), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
+	f.Add(uint8(10), uint8(0), uint16(1), uint8(0), []byte{})
+	f.Fuzz(func(t *testing.T, k, nf uint8, lines uint16, fill uint8, data []byte) {
+		kk := uint32(k)%BlockedMaxK + 1
+		r := rand.New(rand.NewPCG(uint64(lines), uint64(fill)))
+		ls := make([]int, int(nf)%20)
+		for i := range ls {
+			ls[i] = int(lines%300) + i + 1
+		}
+		fs := randomFilters(r, ls, int(fill%9))
+		hs := make([]uint64, len(data)/8)
+		for i := range hs {
+			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
+		}
+		for _, l := range Available() {
+			restore, err := UseLevel(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareMulti(t, fs, kk, hs)
+			restore()
+		}
+	})
+}
+
+// compareStride checks the current level against the generic twin, and
+// the twin against the multi-filter test of the same filters.
+func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64) {
+	t.Helper()
+	want := make([]bool, len(hs)+1)
+	got := make([]bool, len(hs)+1)
+	wantHits := blockedTestStrideGeneric(words, gens, k, hs, want[:len(hs)])
+	if hits := BlockedTestStrideHashes(words, gens, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
+		t.Fatalf("%s: BlockedTestStrideHashes(%d words, %d filters, k=%d, n=%d) = %d hits, generic %d", Kernel(), len(words), gens, k, len(hs), hits, wantHits)
+	}
+	fs := make([][]uint64, gens)
+	for g := range fs {
+		fs[g] = words[g*len(words)/gens : (g+1)*len(words)/gens]
+	}
+	multi := make([]bool, len(hs))
+	blockedTestMultiGeneric(fs, k, hs, multi)
+	if !slices.Equal(multi, want[:len(hs)]) {
+		t.Fatal("blockedTestStrideGeneric differs from the multi-filter test")
+	}
+}
+
+func TestBlockedStrideKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	forEachLevel(t, func(t *testing.T) {
+		for _, gens := range []int{1, 2, 4, 7} {
+			for _, lines := range []int{1, 3, 64, 1 << 14} {
+				for _, k := range []uint32{1, 6, 8, 9, 16, 64} {
+					for _, fill := range []int{0, 6, 8} {
+						words := randomFilter(r, lines*gens, fill)
+						for _, n := range blockedSizes {
+							hs := make([]uint64, n)
+							for i := range hs {
+								hs[i] = r.Uint64()
+							}
+							compareStride(t, words, gens, k, hs)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestBlockedStrideUint64s(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		words := make([]uint64, 4*40*8)
+		ks := make([]uint64, 1000)
+		for i := range ks {
+			ks[i] = uint64(i) * 0x9e3779b97f4a7c15
+		}
+		BlockedAddUint64s(words[2*320:3*320], 6, ks, 9)
+		out := make([]bool, len(ks))
+		if hits := BlockedTestStrideUint64s(words, 4, 6, ks, 9, out); hits != len(ks) {
+			t.Fatalf("%d of %d added keys found", hits, len(ks))
+		}
+		if a := testing.AllocsPerRun(10, func() { BlockedTestStrideUint64s(words, 4, 6, ks, 9, out) }); a != 0 {
+			t.Errorf("BlockedTestStrideUint64s allocates %v times per call", a)
+		}
+		for _, bad := range []func(){
+			func() { BlockedTestStrideHashes(words, 0, 6, nil, nil) },
+			func() { BlockedTestStrideHashes(words, 3, 6, nil, nil) },
+			func() { BlockedTestStrideHashes(words[:8*3], 3, 0, nil, nil) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Error("bad strided arguments accepted")
+					}
+				}()
+				bad()
+			}()
+		}
+	})
+}
+
+func FuzzBlockedStrideKernels(f *testing.F) {
+	f.Add(uint8(6), uint8(4), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
+	f.Fuzz(func(t *testing.T, k, gens uint8, lines uint16, fill uint8, data []byte) {
+		kk := uint32(k)%BlockedMaxK + 1
+		g := int(gens)%8 + 1
+		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), (int(lines%300)+1)*g, int(fill%9))
+		hs := make([]uint64, len(data)/8)
+		for i := range hs {
+			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
+		}
+		for _, l := range Available() {
+			restore, err := UseLevel(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareStride(t, words, g, kk, hs)
+			restore()
+		}
+	})
+}

@@ -1,0 +1,277 @@
+package blocked
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// multi is what Scalable and Window share with the tests.
+type multi interface {
+	engine.Filter
+	AddUint64(k uint64)
+	TestUint64(k uint64) bool
+	AddString(s string)
+	TestString(s string) bool
+	TestAndAdd(key []byte) bool
+	Seed() uint64
+	String() string
+	SizeBytes() uint64
+	MarshalText() ([]byte, error)
+	UnmarshalText(text []byte) error
+}
+
+// tailLengths are the batch lengths that leave tails at every vector width.
+var tailLengths = []int{1, 7, 9, 15, 17, 33, 1000}
+
+// addMultiHow is the number of add paths addMulti knows.
+const addMultiHow = 7
+
+// addMulti adds ks through one of the add paths, chosen by how; batch
+// paths go in pieces of the tail lengths.
+func addMulti(f multi, how int, ks []uint64) {
+	for i := 0; len(ks) > 0; i++ {
+		c := min(len(ks), tailLengths[i%len(tailLengths)])
+		part := ks[:c]
+		ks = ks[c:]
+		switch how {
+		case 0:
+			for _, k := range part {
+				f.Add(keyBytes(k))
+			}
+		case 1:
+			for _, k := range part {
+				f.AddHash(engine.HashUint64Seed(k, f.Seed()))
+			}
+		case 2:
+			hs := make([]uint64, len(part))
+			asm.HashUint64s(hs, part, f.Seed())
+			f.AddHashes(hs)
+		case 3:
+			f.AddUint64s(part)
+		case 4:
+			keys := make([][]byte, len(part))
+			for i, k := range part {
+				keys[i] = keyBytes(k)
+			}
+			f.AddKeys(keys)
+		case 5:
+			for _, k := range part {
+				f.AddUint64(k)
+			}
+		case 6:
+			for _, k := range part {
+				f.AddString(string(keyBytes(k)))
+			}
+		}
+	}
+}
+
+// checkMulti asserts that every test path answers like TestHash for every
+// key, batch forms cut at the tail lengths, and that the keys in present
+// test true.
+func checkMulti(t *testing.T, f multi, ks []uint64, present func(i int) bool) {
+	t.Helper()
+	want := make([]bool, len(ks))
+	wantHits := 0
+	for i, k := range ks {
+		want[i] = f.TestHash(engine.HashUint64Seed(k, f.Seed()))
+		if want[i] != f.Test(keyBytes(k)) || want[i] != f.TestUint64(k) || want[i] != f.TestString(string(keyBytes(k))) {
+			t.Fatalf("key %d: TestHash, Test, TestUint64 and TestString disagree", i)
+		}
+		if present(i) && !want[i] {
+			t.Fatalf("false negative: added key %d (%#x) tests absent", i, k)
+		}
+		if want[i] {
+			wantHits++
+		}
+	}
+	hs := make([]uint64, len(ks))
+	asm.HashUint64s(hs, ks, f.Seed())
+	keys := make([][]byte, len(ks))
+	for i, k := range ks {
+		keys[i] = keyBytes(k)
+	}
+	defer func(fused bool, lead int, stride bool) {
+		probeFused, probeLead, probeStride = fused, lead, stride
+	}(probeFused, probeLead, probeStride)
+	for _, p := range []struct {
+		fused  bool
+		lead   int
+		stride bool
+	}{{true, 0, true}, {true, 0, false}, {true, 2, false}, {false, 0, false}} {
+		probeFused, probeLead, probeStride = p.fused, p.lead, p.stride
+		checkBatches(t, f, ks, hs, keys, want, wantHits)
+	}
+}
+
+// checkBatches compares the batch forms, cut at the tail lengths, with
+// the single-key answers want.
+func checkBatches(t *testing.T, f multi, ks, hs []uint64, keys [][]byte, want []bool, wantHits int) {
+	t.Helper()
+	for name, test := range map[string]func(lo, hi int, out []bool) int{
+		"TestHashes":  func(lo, hi int, out []bool) int { return f.TestHashes(hs[lo:hi], out) },
+		"TestUint64s": func(lo, hi int, out []bool) int { return f.TestUint64s(ks[lo:hi], out) },
+		"TestKeys":    func(lo, hi int, out []bool) int { return f.TestKeys(keys[lo:hi], out) },
+	} {
+		out := make([]bool, len(ks))
+		hits := 0
+		for lo, i := 0, 0; lo < len(ks); i++ {
+			hi := min(len(ks), lo+tailLengths[i%len(tailLengths)])
+			hits += test(lo, hi, out[lo:hi])
+			lo = hi
+		}
+		if hits != wantHits {
+			t.Fatalf("%s (fused %v): %d hits, TestHash gives %d", name, probeFused, hits, wantHits)
+		}
+		for i := range out {
+			if out[i] != want[i] {
+				t.Fatalf("%s (fused %v): key %d answers %v, TestHash %v", name, probeFused, i, out[i], want[i])
+			}
+		}
+	}
+}
+
+func wantErr(t *testing.T, name string, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Errorf("%s: error %v, want one wrapping %v", name, err, target)
+	}
+}
+
+func wantPanic(t *testing.T, name, msg string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		if s, _ := r.(string); !strings.Contains(s, msg) {
+			t.Errorf("%s: panic %v, want one naming %q", name, r, msg)
+		}
+	}()
+	f()
+}
+
+// roundTrip checks every codec of f against want (f's own re-encoding),
+// the text form through JSON too, and returns the decoded copies.
+func roundTrip[T multi](t *testing.T, f T, zero func() T, decode func([]byte, ...engine.Option) (T, error)) []T {
+	t.Helper()
+	data, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	if n, err := f.WriteTo(&w); err != nil || n != int64(len(data)) || !bytes.Equal(w.Bytes(), data) {
+		t.Fatalf("WriteTo wrote %d bytes (%v), unlike MarshalBinary's %d", n, err, len(data))
+	}
+	a, b, c := zero(), zero(), zero()
+	if err := a.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := b.ReadFrom(bytes.NewReader(data)); err != nil || n != int64(len(data)) {
+		t.Fatalf("ReadFrom: %d, %v", n, err)
+	}
+	js, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(js, c); err != nil {
+		t.Fatal(err)
+	}
+	d, err := decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []T{a, b, c, d}
+	for i, g := range got {
+		again, err := g.MarshalBinary()
+		if err != nil || !bytes.Equal(again, data) {
+			t.Fatalf("copy %d re-encodes differently (%v)", i, err)
+		}
+	}
+	// Every corrupted byte and every truncation is a format error.
+	step := max(1, len(data)/300)
+	for i := 0; i < len(data); i += step {
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x10
+		if _, err := decode(bad); !errors.Is(err, engine.ErrFormat) {
+			t.Fatalf("byte %d corrupted: error %v", i, err)
+		}
+		if _, err := decode(data[:i]); !errors.Is(err, engine.ErrFormat) {
+			t.Fatalf("truncated to %d bytes: error %v", i, err)
+		}
+	}
+	if err := zero().UnmarshalText([]byte("not base64!")); !errors.Is(err, engine.ErrFormat) {
+		t.Errorf("bad text: %v", err)
+	}
+	return got
+}
+
+// checkGolden compares the encoding of build() with testdata/name
+// (rewritten under -update) and returns the decoded golden filter.
+func checkGolden[T multi](t *testing.T, name string, build func() T, decode func([]byte, ...engine.Option) (T, error)) T {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	f := build()
+	data, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(golden, data) {
+		t.Errorf("%s: the filter built today encodes differently from the golden file", name)
+	}
+	g, err := decode(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// fuzzDecoder checks a decoder on hostile bytes: an error wrapping
+// ErrFormat, or a filter no larger than the input that re-encodes to it.
+func fuzzDecoder[T multi](f *testing.F, seeds [][]byte, decode func([]byte, ...engine.Option) (T, error)) {
+	for _, s := range seeds {
+		f.Add(s)
+		f.Add(s[:engine.HeaderSize])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := decode(data)
+		if err != nil {
+			if !errors.Is(err, engine.ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		if d.SizeBytes() > uint64(len(data)) {
+			t.Fatalf("decoded %d bytes of arrays from %d bytes", d.SizeBytes(), len(data))
+		}
+		again, _ := d.MarshalBinary()
+		if !bytes.Equal(again, data) {
+			t.Fatal("re-encoding differs from the accepted input")
+		}
+	})
+}
+
+// absentKeys returns n keys no randomKeys call produces in practice.
+func absentKeys(n int) []uint64 {
+	ks := make([]uint64, n)
+	for i := range ks {
+		ks[i] = uint64(i) | 1<<63
+	}
+	return ks
+}

@@ -1,0 +1,160 @@
+package blocked
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// scalableVersion is the version of Scalable's serialized form: an
+// envelope of family engine.FamilyScalable whose parameters are (hint,
+// bits of p, growth, bits of r, stages, count), and a payload of one
+// 32-byte record (lines, k, capacity, count) per stage followed by each
+// stage's lines*8 words, all little-endian. Stage geometry is stored, not
+// recomputed, so a reader never depends on floating-point sizing.
+const scalableVersion = 1
+
+var errZeroScalable = fmt.Errorf("%w: zero blocked.Scalable has no encoding, use blocked.NewScalable", engine.ErrParam)
+
+func (s *Scalable) header() engine.Header {
+	return engine.Header{Family: engine.FamilyScalable, Version: scalableVersion, Seed: s.seed,
+		Params: []uint64{s.hint, math.Float64bits(s.p), s.growth, math.Float64bits(s.r), uint64(len(s.stages)), s.count}}
+}
+
+// parts returns the payload pieces: the stage table, then every stage's
+// words.
+func (s *Scalable) parts() [][]byte {
+	table := make([]byte, 0, 32*len(s.stages))
+	parts := make([][]byte, 1, 1+len(s.stages))
+	for i, f := range s.stages {
+		table = binary.LittleEndian.AppendUint64(table, f.lines)
+		table = binary.LittleEndian.AppendUint64(table, uint64(f.k))
+		table = binary.LittleEndian.AppendUint64(table, s.caps[i])
+		table = binary.LittleEndian.AppendUint64(table, s.counts[i])
+		parts = append(parts, engine.WordsBytes(f.words))
+	}
+	parts[0] = table
+	return parts
+}
+
+// MarshalBinary encodes the filter in the engine envelope.
+func (s *Scalable) MarshalBinary() ([]byte, error) {
+	if len(s.stages) == 0 {
+		return nil, errZeroScalable
+	}
+	out := make([]byte, 0, engine.HeaderSize+32*uint64(len(s.stages))+s.SizeBytes())
+	out, err := engine.AppendEnvelope(out, s.header(), s.parts()...)
+	runtime.KeepAlive(s)
+	return out, err
+}
+
+// WriteTo writes MarshalBinary's bytes to w.
+func (s *Scalable) WriteTo(w io.Writer) (int64, error) {
+	if len(s.stages) == 0 {
+		return 0, errZeroScalable
+	}
+	n, err := engine.WriteEnvelope(w, s.header(), s.parts()...)
+	runtime.KeepAlive(s)
+	return n, err
+}
+
+// MarshalText is MarshalBinary in standard base64.
+func (s *Scalable) MarshalText() ([]byte, error) { return marshalText(s.MarshalBinary()) }
+
+// UnmarshalText decodes MarshalText's form into s.
+func (s *Scalable) UnmarshalText(text []byte) error {
+	bin, err := unmarshalText(text)
+	if err != nil {
+		return err
+	}
+	return s.UnmarshalBinary(bin)
+}
+
+// UnmarshalBinary replaces s by the filter encoded in data. Bad bytes give
+// an error wrapping engine.ErrFormat and leave s unchanged.
+func (s *Scalable) UnmarshalBinary(data []byte) error {
+	return engine.Unmarshal(data, s.decodeWith(nil))
+}
+
+// ReadFrom reads one envelope from r and replaces s by its filter.
+func (s *Scalable) ReadFrom(r io.Reader) (int64, error) {
+	return engine.ReadFrom(r, s.decodeWith(nil))
+}
+
+// DecodeScalable returns the Scalable encoded in data; opts choose its
+// storage (engine.WithHugePages).
+func DecodeScalable(data []byte, opts ...engine.Option) (*Scalable, error) {
+	s := &Scalable{}
+	if err := engine.Unmarshal(data, s.decodeWith(opts)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ReadScalable reads one Scalable from r; opts choose its storage.
+func ReadScalable(r io.Reader, opts ...engine.Option) (*Scalable, error) {
+	s := &Scalable{}
+	if _, err := engine.ReadFrom(r, s.decodeWith(opts)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Scalable) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
+	return func(h engine.Header, payload []byte) error { return s.decode(h, payload, opts) }
+}
+
+func (s *Scalable) decode(h engine.Header, payload []byte, opts []engine.Option) error {
+	if err := h.Expect(engine.FamilyScalable, scalableVersion, 6); err != nil {
+		return err
+	}
+	hint, p, grow, r := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], math.Float64frombits(h.Params[3])
+	nstages, count := h.Params[4], h.Params[5]
+	if engine.CheckNP(hint, p) != nil || checkGrowth(grow, r) != nil {
+		return engine.Errorf("blocked.Scalable with hint %d, p %v, growth %d, tightening %v", hint, p, grow, r)
+	}
+	if nstages == 0 || nstages > maxStages || uint64(len(payload)) < 32*nstages {
+		return engine.Errorf("blocked.Scalable with %d stages in a %d-byte payload", nstages, len(payload))
+	}
+	table, rest := payload[:32*nstages], payload[32*nstages:]
+	var sum uint64
+	for i := range nstages {
+		lines, k, capacity, c := binary.LittleEndian.Uint64(table[32*i:]), binary.LittleEndian.Uint64(table[32*i+8:]),
+			binary.LittleEndian.Uint64(table[32*i+16:]), binary.LittleEndian.Uint64(table[32*i+24:])
+		if lines == 0 || lines > uint64(len(rest))/64 || k == 0 || k > asm.BlockedMaxK || capacity == 0 {
+			return engine.Errorf("blocked.Scalable stage %d: %d lines, k = %d, capacity %d in %d bytes left", i, lines, k, capacity, len(rest))
+		}
+		if c > capacity && i+1 < nstages {
+			return engine.Errorf("blocked.Scalable stage %d holds %d keys, above its capacity %d", i, c, capacity)
+		}
+		rest = rest[lines*64:]
+		sum += c
+	}
+	if len(rest) != 0 || sum != count {
+		return engine.Errorf("blocked.Scalable: %d bytes after the stages, stage counts sum to %d, count %d", len(rest), sum, count)
+	}
+	c := engine.Apply(opts)
+	d := Scalable{hint: hint, p: p, growth: grow, r: r, seed: h.Seed, key: engine.Uint64Key(h.Seed), count: count,
+		opts: []engine.Option{engine.WithSeed(h.Seed), engine.WithHugePages(c.HugePages)}}
+	words := payload[32*nstages:]
+	for i := range nstages {
+		lines, k := binary.LittleEndian.Uint64(table[32*i:]), uint32(binary.LittleEndian.Uint64(table[32*i+8:]))
+		st, err := engine.NewStorage(lines*8, c.HugePages)
+		if err != nil {
+			return err
+		}
+		engine.CopyWords(st.Words(), words[:lines*64])
+		words = words[lines*64:]
+		d.stages = append(d.stages, newFilter(st, lines, k, h.Seed))
+		d.caps = append(d.caps, binary.LittleEndian.Uint64(table[32*i+16:]))
+		d.counts = append(d.counts, binary.LittleEndian.Uint64(table[32*i+24:]))
+	}
+	d.reorder()
+	*s = d
+	return nil
+}

@@ -1,0 +1,446 @@
+package blocked
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// maxGenerations bounds a Window's generations.
+const maxGenerations = 64
+
+// Window is a sliding window of generations, for aging and for the dedup
+// of the last events: G blocked filters of one geometry, each sized as New
+// sizes one for n keys at p. Keys go to the current generation; Rotate
+// clears the oldest generation and makes it current, and Add rotates by
+// itself when the current generation already holds n keys.
+//
+// Guarantee: a key added in the current generation or in one of the G-1
+// before it tests present; a key added before that may test absent (it
+// does unless a false positive keeps it). So with automatic rotation a key
+// is remembered for at least the (G-1)*n keys added after it and at most
+// G*n, and with Rotate on a timer of period T for at least (G-1)*T.
+//
+// FPR: an absent key is a false positive if any live generation says yes,
+// 1 - (1 - f)^G with f the rate of one generation (FPR at its load), so
+// about G*p when every generation is full; size p for the window
+// (ModelFPR gives the rate for the current loads).
+//
+// Layout: one 64-byte aligned array holding the generations one after
+// another, generation i at lines*8*i words, each laid out as the package
+// doc says. A key has the same line index in every generation, so the
+// batch tests compute a key's line index and mask once and test that line
+// in every generation, branch-free (asm.BlockedTestStrideHashes). (An
+// interleaved array, a key's G lines adjacent, would need its own add
+// kernels; with the generations apart each one is an ordinary blocked
+// array for the existing add kernels and for Rotate's clear.)
+//
+// Concurrency: AddConcurrent and AddHashConcurrent may run on many
+// goroutines beside each other, beside Rotate and beside
+// TestConcurrent/TestHashConcurrent; Rotate may be called from any
+// goroutine (rotations are serialised). A key whose AddConcurrent returned
+// before a rotation started is in the current generation or a younger one
+// than the one that rotation clears, so it tests present through the next
+// G-1 rotations that start after the call returned, exactly as a
+// sequential Add. (A writer that finds the generation it wrote rotated
+// meanwhile writes the key again into the current one.) Every other method
+// needs exclusive use for writes; plain reads may run on many goroutines.
+//
+// A zero Window holds no key and tests every key absent; adding to it
+// panics with a message naming NewWindow.
+type Window struct {
+	storage *engine.Storage
+	gens    []*Filter // gens[i] aliases generation i of storage
+	n       uint64
+	p       float64
+	seed    uint64
+	key     uint64 // engine.Uint64Key(seed)
+
+	// epoch counts rotations; generation epoch%G is current. count is
+	// the keys added to it. Both are read and written atomically by the
+	// concurrent paths and Rotate, plainly by the exclusive ones.
+	epoch uint64
+	count uint64
+	mu    sync.Mutex // serialises rotations
+}
+
+// NewWindow returns a window of generations filters, each sized for n
+// keys at false-positive rate p. Options: engine.WithSeed and
+// engine.WithHugePages.
+func NewWindow(n uint64, p float64, generations int, opts ...engine.Option) (*Window, error) {
+	c, _, err := growOptions("blocked.Window", opts, func(any) (bool, error) { return false, nil })
+	if err != nil {
+		return nil, err
+	}
+	if generations < 1 || generations > maxGenerations {
+		return nil, fmt.Errorf("%w: %d generations outside [1, %d]", engine.ErrParam, generations, maxGenerations)
+	}
+	m, k, err := sizeFor(n, p)
+	if err != nil {
+		return nil, err
+	}
+	if m*uint64(generations) > engine.MaxBits {
+		return nil, fmt.Errorf("%w: %d generations of %d bits exceed the maximum %d", engine.ErrParam, generations, m, uint64(engine.MaxBits))
+	}
+	s, err := engine.NewStorage(m/64*uint64(generations), c.HugePages)
+	if err != nil {
+		return nil, err
+	}
+	return newWindow(s, n, p, generations, m/LineBits, k, c.Seed), nil
+}
+
+func newWindow(s *engine.Storage, n uint64, p float64, generations int, lines uint64, k uint32, seed uint64) *Window {
+	w := &Window{storage: s, n: n, p: p, seed: seed, key: engine.Uint64Key(seed)}
+	words := s.Words()
+	for i := range uint64(generations) {
+		g := &Filter{storage: s, words: words[i*lines*8 : (i+1)*lines*8 : (i+1)*lines*8], lines: lines, k: k, seed: seed, key: w.key}
+		w.gens = append(w.gens, g)
+	}
+	return w
+}
+
+// Generations returns the number of generations G.
+func (w *Window) Generations() int { return len(w.gens) }
+
+// N returns the keys a generation holds before Add rotates.
+func (w *Window) N() uint64 { return w.n }
+
+// Seed returns the hash seed.
+func (w *Window) Seed() uint64 { return w.seed }
+
+// Epoch returns the number of rotations so far.
+func (w *Window) Epoch() uint64 { return atomic.LoadUint64(&w.epoch) }
+
+// Count returns the keys added to the current generation.
+func (w *Window) Count() uint64 { return atomic.LoadUint64(&w.count) }
+
+// M returns the bits of one generation.
+func (w *Window) M() uint64 {
+	if len(w.gens) == 0 {
+		return 0
+	}
+	return w.gens[0].M()
+}
+
+// K returns the probes per key.
+func (w *Window) K() uint32 {
+	if len(w.gens) == 0 {
+		return 0
+	}
+	return w.gens[0].k
+}
+
+// SizeBytes returns the bytes of all generations.
+func (w *Window) SizeBytes() uint64 { return w.M() / 8 * uint64(len(w.gens)) }
+
+// EstimatedCount sums the generations' estimates of their distinct keys.
+func (w *Window) EstimatedCount() float64 {
+	var n float64
+	for _, g := range w.gens {
+		n += g.EstimatedCount()
+	}
+	return n
+}
+
+// ModelFPR returns the model false-positive rate of the window when every
+// live generation holds n keys: 1 - (1 - FPR(m, n, k))^G.
+func (w *Window) ModelFPR(n uint64) float64 {
+	if len(w.gens) == 0 {
+		return 0
+	}
+	pass := 1.0
+	f := FPR(w.M(), n, w.K())
+	for range w.gens {
+		pass *= 1 - f
+	}
+	return 1 - pass
+}
+
+// String describes the window in one line.
+func (w *Window) String() string {
+	return fmt.Sprintf("blocked.Window{generations: %d, n: %d, p: %g, k: %d, epoch: %d, current: %d keys, bytes: %d, seed: %d}",
+		len(w.gens), w.n, w.p, w.K(), w.Epoch(), w.Count(), w.SizeBytes(), w.seed)
+}
+
+// Clone returns an independent copy (not to be taken beside concurrent
+// writers).
+func (w *Window) Clone() *Window {
+	if len(w.gens) == 0 {
+		return &Window{}
+	}
+	whole := &Filter{storage: w.storage, words: w.storage.Words(), lines: w.gens[0].lines * uint64(len(w.gens)), k: w.K(), seed: w.seed}
+	c := newWindow(cloneFilter(whole).storage, w.n, w.p, len(w.gens), w.gens[0].lines, w.K(), w.seed)
+	c.epoch, c.count = w.epoch, w.count
+	return c
+}
+
+// Close releases a huge-page array at once; the window must not be used
+// afterwards.
+func (w *Window) Close() error {
+	if w.storage == nil {
+		return nil
+	}
+	w.gens = nil
+	return w.storage.Close()
+}
+
+// current returns the current generation for an exclusive writer,
+// rotating first if it is full.
+func (w *Window) current() (*Filter, uint64) {
+	if len(w.gens) == 0 {
+		panic("blocked: zero Window, use blocked.NewWindow")
+	}
+	if w.count >= w.n {
+		w.Rotate()
+	}
+	return w.gens[w.epoch%uint64(len(w.gens))], w.n - w.count
+}
+
+// Rotate starts a new generation: it clears the oldest one and makes it
+// current. It may run beside AddConcurrent and AddHashConcurrent (see the
+// type's doc); rotations are serialised.
+func (w *Window) Rotate() {
+	if len(w.gens) == 0 {
+		panic("blocked: zero Window, use blocked.NewWindow")
+	}
+	w.mu.Lock()
+	w.rotateLocked(atomic.LoadUint64(&w.epoch))
+	w.mu.Unlock()
+}
+
+// rotateLocked moves from epoch e to e+1, holding mu: the generation that
+// becomes current is cleared with atomic stores (a writer that read a
+// stale epoch may still OR into it, and will write its key again) before
+// the new epoch is published.
+func (w *Window) rotateLocked(e uint64) {
+	next := w.gens[(e+1)%uint64(len(w.gens))]
+	for i := range next.words {
+		atomic.StoreUint64(&next.words[i], 0)
+	}
+	runtime.KeepAlive(w.storage)
+	atomic.StoreUint64(&w.count, 0)
+	atomic.StoreUint64(&w.epoch, e+1)
+}
+
+// AddHash adds a key given its hash engine.HashSeed(key, w.Seed()).
+func (w *Window) AddHash(h uint64) {
+	g, _ := w.current()
+	g.AddHash(h)
+	w.count++
+}
+
+// AddHashConcurrent adds a key given its hash, with atomic ORs; it may
+// run on many goroutines beside Rotate and TestHashConcurrent. It rotates
+// when the current generation holds n keys (the generation may end a few
+// keys over n while writers race).
+func (w *Window) AddHashConcurrent(h uint64) {
+	if len(w.gens) == 0 {
+		panic("blocked: zero Window, use blocked.NewWindow")
+	}
+	G := uint64(len(w.gens))
+	for {
+		e := atomic.LoadUint64(&w.epoch)
+		if atomic.AddUint64(&w.count, 1) > w.n {
+			w.mu.Lock()
+			if atomic.LoadUint64(&w.epoch) == e {
+				w.rotateLocked(e)
+			}
+			w.mu.Unlock()
+			continue
+		}
+		if windowStallHook != nil {
+			windowStallHook()
+		}
+		w.gens[e%G].AddHashConcurrent(h)
+		if atomic.LoadUint64(&w.epoch) == e {
+			return
+		}
+		// Rotated while writing: the generation written may be the one a
+		// rotation clears. Write into the current one too.
+	}
+}
+
+// windowStallHook, when a test sets it, runs in AddHashConcurrent between
+// reading the epoch and writing the key: it stands for a writer the
+// scheduler stalls there while other goroutines rotate.
+var windowStallHook func()
+
+// AddConcurrent is Add for concurrent writers (see AddHashConcurrent).
+func (w *Window) AddConcurrent(key []byte) { w.AddHashConcurrent(engine.HashSeed(key, w.seed)) }
+
+// TestHashConcurrent is TestHash with atomic loads, safe beside
+// AddHashConcurrent and Rotate.
+func (w *Window) TestHashConcurrent(h uint64) bool {
+	for _, g := range w.gens {
+		if g.TestHashConcurrent(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestConcurrent is Test for readers beside concurrent writers.
+func (w *Window) TestConcurrent(key []byte) bool {
+	return w.TestHashConcurrent(engine.HashSeed(key, w.seed))
+}
+
+// order appends the generations newest first to dst.
+func (w *Window) order(dst []*Filter) []*Filter {
+	G := uint64(len(w.gens))
+	for i := range G {
+		dst = append(dst, w.gens[(w.epoch+G-i)%G])
+	}
+	return dst
+}
+
+// TestHash reports whether the key with hash h may have been added in a
+// live generation, asking the newest first.
+func (w *Window) TestHash(h uint64) bool {
+	G := uint64(len(w.gens))
+	for i := range G {
+		if w.gens[(w.epoch+G-i)%G].TestHash(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAndAddHash adds the key with hash h unless it tests present, and
+// reports whether it tested present. A key found present is not added
+// again, so its age stays that of its first add.
+func (w *Window) TestAndAddHash(h uint64) bool {
+	if w.TestHash(h) {
+		return true
+	}
+	w.AddHash(h)
+	return false
+}
+
+// Add adds key.
+func (w *Window) Add(key []byte) { w.AddHash(engine.HashSeed(key, w.seed)) }
+
+// Test reports whether key may have been added in a live generation.
+func (w *Window) Test(key []byte) bool { return w.TestHash(engine.HashSeed(key, w.seed)) }
+
+// TestAndAdd adds key unless it tests present, and reports whether it
+// did: the dedup of the events of the live window.
+func (w *Window) TestAndAdd(key []byte) bool {
+	return w.TestAndAddHash(engine.HashSeed(key, w.seed))
+}
+
+// AddString adds the bytes of s without copying them.
+func (w *Window) AddString(s string) { w.AddHash(engine.HashStringSeed(s, w.seed)) }
+
+// TestString is Test of the bytes of s.
+func (w *Window) TestString(s string) bool { return w.TestHash(engine.HashStringSeed(s, w.seed)) }
+
+// AddUint64 adds the 8 little-endian bytes of k.
+func (w *Window) AddUint64(k uint64) { w.AddHash(engine.HashUint64Keyed(k, w.key)) }
+
+// TestUint64 is Test of the 8 little-endian bytes of k.
+func (w *Window) TestUint64(k uint64) bool { return w.TestHash(engine.HashUint64Keyed(k, w.key)) }
+
+// TestAndAddUint64 is TestAndAdd of the 8 little-endian bytes of k.
+func (w *Window) TestAndAddUint64(k uint64) bool {
+	return w.TestAndAddHash(engine.HashUint64Keyed(k, w.key))
+}
+
+// AddHashes adds every hash with the batch kernel, rotating whenever the
+// current generation fills.
+func (w *Window) AddHashes(hs []uint64) {
+	for len(hs) > 0 {
+		g, room := w.current()
+		c := min(uint64(len(hs)), room)
+		g.AddHashes(hs[:c])
+		w.count += c
+		hs = hs[c:]
+	}
+}
+
+// AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
+func (w *Window) AddUint64s(ks []uint64) {
+	var hs [stageChunk]uint64
+	for len(ks) > 0 {
+		c := hashUint64Chunk(&hs, ks, w.seed)
+		w.AddHashes(hs[:c])
+		ks = ks[c:]
+	}
+}
+
+// AddKeys adds every key.
+func (w *Window) AddKeys(keys [][]byte) {
+	var hs [stageChunk]uint64
+	for len(keys) > 0 {
+		c := hashKeyChunk(&hs, keys, w.seed)
+		w.AddHashes(hs[:c])
+		keys = keys[c:]
+	}
+}
+
+// probeStride makes the Window's batch tests use the strided kernel
+// (asm.BlockedTestStrideHashes: one line index and one mask per key, then
+// that line in every generation); benchmarks turn it off to compare with
+// the multi-filter paths.
+var probeStride = true
+
+// TestHashes sets out[i] = TestHash(hs[i]) and returns the number of hits.
+func (w *Window) TestHashes(hs []uint64, out []bool) int {
+	if probeStride && len(w.gens) > 0 {
+		out = checkOut(out, len(hs))
+		hits := asm.BlockedTestStrideHashes(w.storage.Words(), len(w.gens), w.K(), hs, out)
+		runtime.KeepAlive(w.storage)
+		return hits
+	}
+	var buf [maxGenerations]*Filter
+	return testAnyHashes(w.order(buf[:0]), hs, out)
+}
+
+// TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
+// and returns the number of hits; the keys are hashed once, in batch.
+func (w *Window) TestUint64s(ks []uint64, out []bool) int {
+	if probeStride && len(w.gens) > 0 {
+		out = checkOut(out, len(ks))
+		hits := asm.BlockedTestStrideUint64s(w.storage.Words(), len(w.gens), w.K(), ks, w.seed, out)
+		runtime.KeepAlive(w.storage)
+		return hits
+	}
+	var buf [maxGenerations]*Filter
+	return testAnyUint64s(w.order(buf[:0]), ks, w.seed, out)
+}
+
+// TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
+func (w *Window) TestKeys(keys [][]byte, out []bool) int {
+	if probeStride && len(w.gens) > 0 {
+		out = checkOut(out, len(keys))
+		var hs [stageChunk]uint64
+		hits := 0
+		for len(keys) > 0 {
+			c := hashKeyChunk(&hs, keys, w.seed)
+			hits += asm.BlockedTestStrideHashes(w.storage.Words(), len(w.gens), w.K(), hs[:c], out[:c])
+			keys, out = keys[c:], out[c:]
+		}
+		runtime.KeepAlive(w.storage)
+		return hits
+	}
+	var buf [maxGenerations]*Filter
+	return testAnyKeys(w.order(buf[:0]), keys, w.seed, out)
+}
+
+// AddHashesConcurrent adds every hash with AddHashConcurrent.
+func (w *Window) AddHashesConcurrent(hs []uint64) {
+	for _, h := range hs {
+		w.AddHashConcurrent(h)
+	}
+}
+
+// AddUint64sConcurrent adds the 8 little-endian bytes of every key with
+// AddHashConcurrent.
+func (w *Window) AddUint64sConcurrent(ks []uint64) {
+	for _, k := range ks {
+		w.AddHashConcurrent(engine.HashUint64Keyed(k, w.key))
+	}
+}

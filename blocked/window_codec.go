@@ -1,0 +1,128 @@
+package blocked
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// windowVersion is the version of Window's serialized form: an envelope
+// of family engine.FamilyWindow whose parameters are (n, bits of p,
+// generations, lines per generation, k, epoch, keys in the current
+// generation), and a payload of the generations' words one after another
+// in storage order (generation epoch%G is current), little-endian.
+const windowVersion = 1
+
+var errZeroWindow = fmt.Errorf("%w: zero blocked.Window has no encoding, use blocked.NewWindow", engine.ErrParam)
+
+func (w *Window) header() engine.Header {
+	return engine.Header{Family: engine.FamilyWindow, Version: windowVersion, Seed: w.seed,
+		Params: []uint64{w.n, math.Float64bits(w.p), uint64(len(w.gens)), w.lines(), uint64(w.K()), w.Epoch(), w.Count()}}
+}
+
+func (w *Window) lines() uint64 {
+	if len(w.gens) == 0 {
+		return 0
+	}
+	return w.gens[0].lines
+}
+
+func (w *Window) payload() []byte {
+	if w.storage == nil {
+		return nil
+	}
+	return engine.WordsBytes(w.storage.Words())
+}
+
+// MarshalBinary encodes the window in the engine envelope. A zero Window
+// has no encoding.
+func (w *Window) MarshalBinary() ([]byte, error) {
+	if len(w.gens) == 0 {
+		return nil, errZeroWindow
+	}
+	out := make([]byte, 0, engine.HeaderSize+w.SizeBytes())
+	out, err := engine.AppendEnvelope(out, w.header(), w.payload())
+	runtime.KeepAlive(w.storage)
+	return out, err
+}
+
+// WriteTo writes MarshalBinary's bytes to w.
+func (w *Window) WriteTo(wr io.Writer) (int64, error) {
+	if len(w.gens) == 0 {
+		return 0, errZeroWindow
+	}
+	n, err := engine.WriteEnvelope(wr, w.header(), w.payload())
+	runtime.KeepAlive(w.storage)
+	return n, err
+}
+
+// MarshalText is MarshalBinary in standard base64.
+func (w *Window) MarshalText() ([]byte, error) { return marshalText(w.MarshalBinary()) }
+
+// UnmarshalText decodes MarshalText's form into w.
+func (w *Window) UnmarshalText(text []byte) error {
+	bin, err := unmarshalText(text)
+	if err != nil {
+		return err
+	}
+	return w.UnmarshalBinary(bin)
+}
+
+// UnmarshalBinary replaces w by the window encoded in data. Bad bytes give
+// an error wrapping engine.ErrFormat and leave w unchanged.
+func (w *Window) UnmarshalBinary(data []byte) error {
+	return engine.Unmarshal(data, w.decodeWith(nil))
+}
+
+// ReadFrom reads one envelope from r and replaces w by its window.
+func (w *Window) ReadFrom(r io.Reader) (int64, error) {
+	return engine.ReadFrom(r, w.decodeWith(nil))
+}
+
+// DecodeWindow returns the Window encoded in data; opts choose its storage.
+func DecodeWindow(data []byte, opts ...engine.Option) (*Window, error) {
+	w := &Window{}
+	if err := engine.Unmarshal(data, w.decodeWith(opts)); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// ReadWindow reads one Window from r; opts choose its storage.
+func ReadWindow(r io.Reader, opts ...engine.Option) (*Window, error) {
+	w := &Window{}
+	if _, err := engine.ReadFrom(r, w.decodeWith(opts)); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *Window) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
+	return func(h engine.Header, payload []byte) error { return w.decode(h, payload, opts) }
+}
+
+func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) error {
+	if err := h.Expect(engine.FamilyWindow, windowVersion, 7); err != nil {
+		return err
+	}
+	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
+	if engine.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > asm.BlockedMaxK {
+		return engine.Errorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
+	}
+	if lines == 0 || lines > engine.MaxBits/LineBits || lines*64*gens != uint64(len(payload)) {
+		return engine.Errorf("blocked.Window of %d generations of %d lines in a %d-byte payload", gens, lines, len(payload))
+	}
+	s, err := engine.NewStorage(lines*8*gens, engine.Apply(opts).HugePages)
+	if err != nil {
+		return err
+	}
+	engine.CopyWords(s.Words(), payload)
+	d := newWindow(s, n, p, int(gens), lines, uint32(k), h.Seed)
+	d.epoch, d.count = epoch, count
+	w.storage, w.gens, w.n, w.p, w.seed, w.key, w.epoch, w.count = d.storage, d.gens, d.n, d.p, d.seed, d.key, d.epoch, d.count
+	return nil
+}

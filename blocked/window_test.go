@@ -1,0 +1,335 @@
+package blocked
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
+)
+
+func TestWindowErrors(t *testing.T) {
+	for name, err := range map[string]error{
+		"n=0":            second(NewWindow(0, 0.01, 4)),
+		"p=0":            second(NewWindow(10, 0, 4)),
+		"p=NaN":          second(NewWindow(10, math.NaN(), 4)),
+		"generations=0":  second(NewWindow(10, 0.01, 0)),
+		"generations=-1": second(NewWindow(10, 0.01, -1)),
+		"generations=65": second(NewWindow(10, 0.01, 65)),
+		"too large":      second(NewWindow(1<<44, 0.01, 64)),
+		"unknown option": second(NewWindow(10, 0.01, 4, WithGrowth(2))),
+		"zero marshal":   second(new(Window).MarshalBinary()),
+	} {
+		wantErr(t, name, err, engine.ErrParam)
+	}
+	var z Window
+	if z.Test([]byte("x")) || z.TestUint64(1) || z.TestHashConcurrent(1) || z.Generations() != 0 || z.ModelFPR(1) != 0 {
+		t.Error("zero Window is not empty")
+	}
+	out := []bool{true, true}
+	if z.TestUint64s([]uint64{1, 2}, out) != 0 || out[0] || out[1] {
+		t.Error("zero Window batch answers present")
+	}
+	wantPanic(t, "zero Add", "blocked.NewWindow", func() { z.Add([]byte("x")) })
+	wantPanic(t, "zero AddConcurrent", "blocked.NewWindow", func() { z.AddConcurrent([]byte("x")) })
+	wantPanic(t, "zero Rotate", "blocked.NewWindow", z.Rotate)
+	w, _ := NewWindow(10, 0.01, 3)
+	wantPanic(t, "short out", "out has 1 entries for 2 keys", func() { w.TestUint64s([]uint64{1, 2}, out[:1]) })
+}
+
+// liveFrom returns the index of the oldest key a window of g generations
+// of n keys still holds after adding total keys one generation at a time.
+func liveFrom(total, n, g int) int {
+	cur := (total - 1) / n // the generation of the last key
+	return max(0, (cur-g+1)*n)
+}
+
+// Every add path, every kernel level: keys of the live generations test
+// present, and the expired ones test present only at the window's FPR.
+func TestWindowNoFalseNegatives(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
+		for how := range addMultiHow {
+			t.Run(fmt.Sprint("add=", how), func(t *testing.T) {
+				const n, g, total = 500, 4, 3700
+				w, err := NewWindow(n, 0.01, g, engine.WithSeed(uint64(how)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ks := randomKeys(uint64(how)+200, total+3000)
+				addMulti(w, how, ks[:total])
+				if w.Epoch() != (total-1)/n || w.Count() != total-n*((total-1)/n) {
+					t.Fatalf("epoch %d, count %d", w.Epoch(), w.Count())
+				}
+				live := liveFrom(total, n, g)
+				checkMulti(t, w, ks, func(i int) bool { return i >= live && i < total })
+			})
+		}
+	})
+}
+
+// Keys older than the window are forgotten: they test present at the rate
+// of keys never added (the window's model FPR, within a binomial bound),
+// and G rotations forget everything.
+func TestWindowForgets(t *testing.T) {
+	const n, g = 20_000, 3
+	w, _ := NewWindow(n, 0.01, g)
+	ks := randomKeys(5, 10*n)
+	w.AddUint64s(ks)
+	live := liveFrom(len(ks), n, g)
+	out := make([]bool, live)
+	fp := float64(w.TestUint64s(ks[:live], out))
+	model := w.ModelFPR(n)
+	lo, hi := engine.BinomialBounds(uint64(live), model, engine.Z999)
+	t.Logf("expired keys present: %.4f%%, window model %.4f%%", 100*fp/float64(live), 100*model)
+	if fp < lo || fp > hi {
+		t.Errorf("%.0f of %d expired keys present, model %v gives [%.0f, %.0f]", fp, live, model, lo, hi)
+	}
+	for range g {
+		w.Rotate()
+	}
+	out = make([]bool, len(ks))
+	if hits := w.TestUint64s(ks, out); hits != 0 || w.EstimatedCount() != 0 {
+		t.Errorf("%d keys present after %d rotations", hits, g)
+	}
+}
+
+// Rotate on a timer: keys of the last G-1 rotations plus the current
+// generation stay, whatever their count.
+func TestWindowRotate(t *testing.T) {
+	const g = 4
+	w, _ := NewWindow(1000, 0.01, g)
+	var batches [][]uint64
+	for i := range 10 {
+		ks := randomKeys(uint64(i)+40, 300)
+		w.AddUint64s(ks)
+		batches = append(batches, ks)
+		for j, b := range batches {
+			out := make([]bool, len(b))
+			hits := w.TestUint64s(b, out)
+			if j > i-g && hits != len(b) {
+				t.Fatalf("after rotation %d: batch %d lost %d keys", i, j, len(b)-hits)
+			}
+		}
+		w.Rotate()
+	}
+	if w.Generations() != g || w.Epoch() != 10 || len(w.String()) > 200 {
+		t.Errorf("generations %d, epoch %d, %q", w.Generations(), w.Epoch(), w.String())
+	}
+}
+
+func TestWindowTestAndAdd(t *testing.T) {
+	w, _ := NewWindow(1000, 0.001, 2)
+	ks := randomKeys(8, 3000)
+	for _, k := range ks[:1000] {
+		if w.TestAndAdd(keyBytes(k)) {
+			t.Fatal("new key reported seen")
+		}
+	}
+	for _, k := range ks[:1000] {
+		if !w.TestAndAddUint64(k) {
+			t.Fatal("seen key reported new")
+		}
+	}
+	if w.Count() != 1000 || w.Epoch() != 0 {
+		t.Errorf("duplicates were added: count %d, epoch %d", w.Count(), w.Epoch())
+	}
+}
+
+// AddConcurrent on several goroutines, in batches of every tail length,
+// beside Rotate on another goroutine and automatic rotation: a key whose
+// add returned tests present as long as fewer than G rotations happened
+// since the epoch read before its add began (G-1 once the rotator is
+// stopped), on every kernel level.
+func TestWindowConcurrent(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
+		const g, workers, per = 3, 4, 3000
+		w, _ := NewWindow(700, 0.01, g)
+		ks := randomKeys(77, workers*per)
+		before := make([]uint64, len(ks))
+		var stop atomic.Bool
+		var rot sync.WaitGroup
+		rot.Add(1)
+		go func() {
+			defer rot.Done()
+			for !stop.Load() {
+				w.Rotate()
+				for i := 0; i < 5000 && !stop.Load(); i++ {
+					w.TestHashConcurrent(uint64(i))
+				}
+			}
+		}()
+		var wg sync.WaitGroup
+		for wk := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mine := ks[wk*per : (wk+1)*per]
+				for i, j := 0, 0; i < len(mine); j++ {
+					c := min(len(mine)-i, tailLengths[j%len(tailLengths)])
+					e := w.Epoch()
+					for x := i; x < i+c; x++ {
+						before[wk*per+x] = e
+					}
+					if j%2 == 0 {
+						w.AddUint64sConcurrent(mine[i : i+c])
+					} else {
+						for _, k := range mine[i : i+c] {
+							w.AddConcurrent(keyBytes(k))
+						}
+					}
+					for _, k := range mine[i : i+c] {
+						ok := w.TestConcurrent(keyBytes(k))
+						if !ok && w.Epoch()-e < g-1 {
+							t.Errorf("key absent right after its add, %d rotations later", w.Epoch()-e)
+							return
+						}
+					}
+					i += c
+				}
+			}()
+		}
+		wg.Wait()
+		stop.Store(true)
+		rot.Wait()
+		final := w.Epoch()
+		out := make([]bool, len(ks))
+		w.TestUint64s(ks, out)
+		kept := 0
+		for i, k := range ks {
+			if final-before[i] <= g-1 {
+				kept++
+				if !out[i] || !w.TestUint64(k) {
+					t.Fatalf("key %d lost: added from epoch %d, now %d", i, before[i], final)
+				}
+			}
+		}
+		t.Logf("%d rotations, %d keys inside the window checked", final, kept)
+	})
+}
+
+// A writer stalled between reading the epoch and writing its key while
+// G-1 rotations pass would write into the oldest generation, which the
+// next rotation clears; AddHashConcurrent sees the epoch moved and writes
+// the key again, so it survives the G-1 rotations after the call.
+func TestWindowStalledWriterConcurrent(t *testing.T) {
+	const g = 4
+	w, _ := NewWindow(1000, 0.01, g)
+	stalled := false
+	windowStallHook = func() {
+		if !stalled {
+			stalled = true
+			for range g - 1 {
+				w.Rotate()
+			}
+		}
+	}
+	defer func() { windowStallHook = nil }()
+	w.AddUint64sConcurrent([]uint64{42})
+	for i := range g - 1 {
+		if !w.TestUint64(42) {
+			t.Fatalf("key lost after %d rotations since its add returned", i)
+		}
+		w.Rotate()
+	}
+}
+
+func TestWindowCodec(t *testing.T) {
+	w, _ := NewWindow(300, 0.02, 3, engine.WithSeed(6))
+	ks := randomKeys(13, 2000)
+	w.AddUint64s(ks[:1000])
+	live := liveFrom(1000, 300, 3)
+	for _, d := range roundTrip(t, w, func() *Window { return new(Window) }, DecodeWindow) {
+		if d.Epoch() != w.Epoch() || d.Count() != w.Count() || d.Seed() != 6 || d.Generations() != 3 || d.N() != 300 || d.K() != w.K() {
+			t.Fatalf("decoded %v, want %v", d, w)
+		}
+		checkMulti(t, d, ks, func(i int) bool { return i >= live && i < 1000 })
+		d.AddUint64s(ks[1000:1200]) // the decoded window rotates on
+		checkMulti(t, d, ks[1000:1200], func(int) bool { return true })
+	}
+	c := w.Clone()
+	c.Rotate()
+	c.Rotate()
+	c.Rotate()
+	out := make([]bool, 1000)
+	if c.TestUint64s(ks[:1000], out) != 0 || w.TestUint64s(ks[live:1000], out) != 1000-live {
+		t.Error("clone shares bits with the original")
+	}
+	good, _ := w.MarshalBinary()
+	h, payload, _ := engine.DecodeEnvelope(good)
+	for i, mutate := range []func(p []uint64){
+		func(p []uint64) { p[0] = 0 },
+		func(p []uint64) { p[1] = math.Float64bits(-1) },
+		func(p []uint64) { p[2] = 0 },
+		func(p []uint64) { p[2] = 65 },
+		func(p []uint64) { p[2] = 2 },
+		func(p []uint64) { p[3]++ },
+		func(p []uint64) { p[3] = 1 << 62 },
+		func(p []uint64) { p[4] = 0 },
+		func(p []uint64) { p[4] = 65 },
+	} {
+		p := append([]uint64(nil), h.Params...)
+		mutate(p)
+		bad, _ := engine.AppendEnvelope(nil, engine.Header{Family: h.Family, Version: h.Version, Seed: h.Seed, Params: p}, payload)
+		if _, err := DecodeWindow(bad); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("mutation %d: error %v", i, err)
+		}
+	}
+}
+
+// The golden Window: keys 0..2499 (8 little-endian bytes) added one by one
+// to NewWindow(1000, 0.01, 2, WithSeed(2024)): epoch 2, keys 1000..2499
+// live.
+func TestWindowGolden(t *testing.T) {
+	build := func() *Window {
+		w, _ := NewWindow(1000, 0.01, 2, engine.WithSeed(2024))
+		for k := range uint64(2500) {
+			w.Add(keyBytes(k))
+		}
+		return w
+	}
+	g := checkGolden(t, "window_n1000_p1_g2_n2500_seed2024.bin", build, DecodeWindow)
+	if g.Epoch() != 2 || g.Count() != 500 {
+		t.Errorf("golden: %v", g)
+	}
+	fp := 0
+	for k := range uint64(102_500) {
+		hit := g.Test(keyBytes(k))
+		if k >= 1000 && k < 2500 && !hit {
+			t.Fatalf("golden window lost key %d", k)
+		}
+		if k >= 2500 && hit {
+			fp++
+		}
+	}
+	t.Logf("golden: %d false positives among 100000 absent keys", fp)
+	const goldenFP = 963
+	if goldenFP >= 0 && fp != goldenFP {
+		t.Errorf("golden window: %d false positives among 100000 absent keys, pinned %d", fp, goldenFP)
+	}
+}
+
+func FuzzDecodeWindow(f *testing.F) {
+	w, _ := NewWindow(20, 0.01, 3)
+	w.AddUint64s(randomKeys(1, 50))
+	good, _ := w.MarshalBinary()
+	fuzzDecoder(f, [][]byte{good}, DecodeWindow)
+}
+
+func TestWindowAllocs(t *testing.T) {
+	w, _ := NewWindow(10_000, 0.01, 4)
+	w.AddUint64s(randomKeys(1, 30_000))
+	ks := randomKeys(2, 1000)
+	out := make([]bool, len(ks))
+	for name, fn := range map[string]func(){
+		"TestUint64s": func() { w.TestUint64s(ks, out) },
+		"AddUint64s":  func() { w.AddUint64s(ks[:10]) },
+	} {
+		if a := testing.AllocsPerRun(20, fn); a != 0 {
+			t.Errorf("%s allocates %v times per call", name, a)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// multiDist is how many keys ahead blockedTestMulti prefetches the lines
+// of its first npref filters.
+const multiDist = 16
+
+// multiKernel emits blockedTestMulti<ISA>, the twin of
+// asm.blockedTestMultiGeneric: per key the mask is built once, then the
+// key's line in every filter of the list is tested and the answers ORed. Every filter is a []uint64 of whole lines; the slice
+// headers are read from the filters slice (24 bytes each), so the line
+// count comes from each header's length.
+func multiKernel(v isa) {
+	name := fmt.Sprintf("blockedTestMulti%s", v.name())
+	TEXT(name, NOSPLIT, "func(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s is blockedTestMultiGeneric; it prefetches, %d keys ahead, the lines in the first npref filters.", name, multiDist))
+	fp := Load(Param("filters").Base(), GP64())
+	fend := Load(Param("filters").Len(), GP64())
+	IMUL3Q(U8(24), fend, fend)
+	ADDQ(fp, fend)
+	pfend := Load(Param("npref"), GP64())
+	IMUL3Q(U8(24), pfend, pfend)
+	ADDQ(fp, pfend)
+	hp := Load(Param("hs").Base(), GP64())
+	n := Load(Param("hs").Len(), GP64())
+	outp := Load(Param("out").Base(), GP64())
+	hits := GP64()
+	XORQ(hits, hits)
+	// The full rounds and the partial round's enabled words (doubled, as
+	// kernel computes them) live in stack slots: registers are short.
+	k := Load(Param("k"), GP64())
+	rem2 := GP64()
+	MOVQ(k, rem2)
+	ANDQ(U8(7), rem2)
+	t := GP64()
+	MOVQ(U64(1), t)
+	SHLXQ(rem2, t, rem2)
+	DECQ(rem2)
+	IMUL3Q(U32(0x101), rem2, rem2)
+	SHRQ(U8(3), k)
+	rounds, remSlot := AllocLocal(8), AllocLocal(8)
+	MOVQ(k, rounds)
+	MOVQ(rem2, remSlot)
+	v.setup()
+
+	Label(name + "_key")
+	TESTQ(n, n)
+	JZ(LabelRef(name + "_done"))
+	CMPQ(n, U8(multiDist))
+	JLE(LabelRef(name + "_probe"))
+	ph, pe := GP64(), GP64()
+	MOVQ(Mem{Base: hp, Disp: 8 * multiDist}, ph)
+	MOVQ(fp, pe)
+	Label(name + "_prefetch")
+	CMPQ(pe, pfend)
+	JAE(LabelRef(name + "_probe"))
+	lineOf(ph, pe, func(line reg.Register) { PREFETCHT0(Mem{Base: line}) })
+	ADDQ(U8(24), pe)
+	JMP(LabelRef(name + "_prefetch"))
+
+	Label(name + "_probe")
+	h, g := GP64(), GP64()
+	MOVQ(Mem{Base: hp}, h)
+	MOVQ(h, g)
+	IMULQ(mul, g)
+	v.clear()
+	maskRounds(v, h, g, rounds, remSlot)
+	// Every filter is tested, without a branch on the answers: a branch
+	// that waits for a line would stop the next keys' loads from issuing.
+	e, acc := GP64(), GP64()
+	MOVQ(fp, e)
+	XORQ(acc, acc)
+	Label(name + "_filter")
+	CMPQ(e, fend)
+	JAE(LabelRef(name + "_store"))
+	lineOf(h, e, func(line reg.Register) { v.test(line) })
+	hit := GP8()
+	SETEQ(hit)
+	ORB(hit, acc.As8())
+	ADDQ(U8(24), e)
+	JMP(LabelRef(name + "_filter"))
+	Label(name + "_store")
+	MOVB(acc.As8(), Mem{Base: outp})
+	ADDQ(acc, hits)
+	Label(name + "_next")
+	INCQ(outp)
+	ADDQ(U8(8), hp)
+	DECQ(n)
+	JMP(LabelRef(name + "_key"))
+
+	Label(name + "_done")
+	VZEROUPPER()
+	Store(hits, ReturnIndex(0))
+	RET()
+}
+
+// lineOf computes the address of the line of hash h in the filter whose
+// slice header is at hdr (base, then length in words) and hands it to use.
+func lineOf(h, hdr reg.Register, use func(line reg.Register)) {
+	MOVQ(Mem{Base: hdr, Disp: 8}, reg.RDX)
+	SHRQ(U8(3), reg.RDX)
+	lo, line := GP64(), GP64()
+	MULXQ(h, lo, line)
+	SHLQ(U8(6), line)
+	ADDQ(Mem{Base: hdr}, line)
+	use(line)
+}
+
+// strideKernel emits blockedTestStride<ISA>, the twin of
+// asm.blockedTestStrideGeneric: gens blocked filters of one geometry laid
+// one after another in words (a Window's generations). Per key the line
+// index and the mask are computed once, then the line at the same index
+// in every filter is tested and the answers ORed, without a branch on
+// them. Over large arrays the lines of the key multiDist places ahead are
+// prefetched in every filter.
+func strideKernel(v isa) {
+	name := fmt.Sprintf("blockedTestStride%s", v.name())
+	TEXT(name, NOSPLIT, "func(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s is blockedTestStrideGeneric; prefetch fetches the lines of the key %d places ahead.", name, multiDist))
+	words := Load(Param("words").Base(), GP64())
+	gens := Load(Param("gens"), GP64())
+	lines := Load(Param("lines"), reg.RDX) // MULX multiplies by RDX: the line count stays there.
+	stride := GP64()
+	MOVQ(lines, stride)
+	SHLQ(U8(6), stride) // bytes per filter
+	hp := Load(Param("hs").Base(), GP64())
+	n := Load(Param("hs").Len(), GP64())
+	outp := Load(Param("out").Base(), GP64())
+	pf := Load(Param("prefetch"), GP8())
+	hits := GP64()
+	XORQ(hits, hits)
+	k := Load(Param("k"), GP64())
+	rem2 := GP64()
+	MOVQ(k, rem2)
+	ANDQ(U8(7), rem2)
+	t := GP64()
+	MOVQ(U64(1), t)
+	SHLXQ(rem2, t, rem2)
+	DECQ(rem2)
+	IMUL3Q(U32(0x101), rem2, rem2)
+	SHRQ(U8(3), k)
+	rounds, remSlot, pfSlot := AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	MOVQ(k, rounds)
+	MOVQ(rem2, remSlot)
+	MOVBQZX(pf, t)
+	MOVQ(t, pfSlot)
+	v.setup()
+
+	Label(name + "_key")
+	TESTQ(n, n)
+	JZ(LabelRef(name + "_done"))
+	CMPQ(pfSlot, U8(0))
+	JE(LabelRef(name + "_probe"))
+	CMPQ(n, U8(multiDist))
+	JLE(LabelRef(name + "_probe"))
+	{
+		ph, lo, line, c := GP64(), GP64(), GP64(), GP64()
+		MOVQ(Mem{Base: hp, Disp: 8 * multiDist}, ph)
+		MULXQ(ph, lo, line)
+		SHLQ(U8(6), line)
+		ADDQ(words, line)
+		MOVQ(gens, c)
+		Label(name + "_prefetch")
+		PREFETCHT0(Mem{Base: line})
+		ADDQ(stride, line)
+		DECQ(c)
+		JNZ(LabelRef(name + "_prefetch"))
+	}
+	Label(name + "_probe")
+	h, g, lo, line := GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: hp}, h)
+	MULXQ(h, lo, line)
+	SHLQ(U8(6), line)
+	ADDQ(words, line)
+	MOVQ(h, g)
+	IMULQ(mul, g)
+	v.clear()
+	maskRounds(v, h, g, rounds, remSlot)
+	c, acc := GP64(), GP64()
+	MOVQ(gens, c)
+	XORQ(acc, acc)
+	Label(name + "_gen")
+	v.test(line)
+	hit := GP8()
+	SETEQ(hit)
+	ORB(hit, acc.As8())
+	ADDQ(stride, line)
+	DECQ(c)
+	JNZ(LabelRef(name + "_gen"))
+	MOVB(acc.As8(), Mem{Base: outp})
+	ADDQ(acc, hits)
+	INCQ(outp)
+	ADDQ(U8(8), hp)
+	DECQ(n)
+	JMP(LabelRef(name + "_key"))
+
+	Label(name + "_done")
+	VZEROUPPER()
+	Store(hits, ReturnIndex(0))
+	RET()
+}
