@@ -96,6 +96,8 @@ type Results struct {
 	Sized   []SizedRow
 	Kernels []KernelRow
 	Sets    []SetsRow
+	// FormatsKV is experiment g's LevelDB and Pebble filter formats.
+	FormatsKV []FormatsKVRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

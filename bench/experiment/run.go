@@ -25,6 +25,7 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 		{"c", func() error { return runSized(d, &c, r) }},
 		{"d", func() error { return runKernels(d, &c, r) }},
 		{"f", func() error { return runSets(d, &c, r) }},
+		{"g", func() error { return runFormatsKV(d, &c, r) }},
 	}
 	for _, s := range steps {
 		if !c.Experiments[s.name] {

@@ -26,6 +26,9 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.Sets) > 0 {
 		ts = append(ts, SetsTable(r.Sets))
 	}
+	if len(r.FormatsKV) > 0 {
+		ts = append(ts, FormatsKVTable(r.FormatsKV))
+	}
 	return ts
 }
 
