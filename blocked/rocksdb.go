@@ -2,6 +2,7 @@ package blocked
 
 import (
 	"encoding/binary"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -51,9 +52,9 @@ var rocksDBHashes = sync.Pool{New: func() any { return new([]uint32) }}
 // neither panics nor allocates more than 13 bytes per key.
 func AppendRocksDBLegacy(dst []byte, keys [][]byte, bitsPerKey int) []byte {
 	p := rocksDBHashes.Get().(*[]uint32)
-	hs := (*p)[:0]
-	for _, key := range keys {
-		hs = append(hs, engine.RocksDBHash(key))
+	hs := slices.Grow((*p)[:0], len(keys))[:len(keys)]
+	for i, key := range keys {
+		hs[i] = engine.RocksDBHash(key)
 	}
 	dst = AppendRocksDBLegacyHashes(dst, hs, bitsPerKey)
 	if cap(hs) <= 1<<20 {

@@ -34,30 +34,41 @@ type FormatsKVRow struct {
 	SameBytes bool
 }
 
-// runFormatsKV is experiment g's LevelDB and Pebble rows. Implementations
-// alternate within each repetition so drift hits both sides alike.
+// formatsKVMinReps is the fewest repetitions of experiment g, whatever
+// -reps says (one repetition takes well under a second).
+const formatsKVMinReps = 5
+
+// runFormatsKV is experiment g's LevelDB and Pebble rows. An untimed
+// round warms every implementation up (allocations, caches); then the
+// implementations alternate within each repetition so drift hits both
+// sides alike.
 func runFormatsKV(d *driver, c *Config, r *Results) error {
 	impls := interop.Impls()
 	n := formatsKVN
-	c.Progress.Phase(fmt.Sprintf("g: LevelDB and Pebble filter formats against goleveldb and Pebble, n = %d, %d bits per key, %d reps", n, formatsKVBitsPerKey, c.Reps),
-		float64(c.Reps*len(impls)*3*n))
+	reps := max(c.Reps, formatsKVMinReps)
+	c.Progress.Phase(fmt.Sprintf("g: LevelDB and Pebble filter formats against goleveldb and Pebble, n = %d, %d bits per key, %d reps", n, formatsKVBitsPerKey, reps),
+		float64((reps+1)*len(impls)*3*n))
 	members, absent := interop.Keys(n, 1), interop.Keys(n, 2)
 	build, member, abs := make([][]float64, len(impls)), make([][]float64, len(impls)), make([][]float64, len(impls))
 	filters := make([][]byte, len(impls))
 	rows := make([]FormatsKVRow, len(impls))
-	for rep := range c.Reps {
+	for rep := -1; rep < reps; rep++ {
 		for i, im := range impls {
 			if err := d.ctx.Err(); err != nil {
 				return err
 			}
-			d.what = fmt.Sprintf("%s %s, rep %d/%d", im.Format, im.Name, rep+1, c.Reps)
+			d.what = fmt.Sprintf("%s %s, rep %d/%d", im.Format, im.Name, rep+1, reps)
 			t0 := time.Now()
 			filters[i] = im.Build(filters[i][:0], members, formatsKVBitsPerKey)
 			build[i] = append(build[i], nsPerKey(time.Since(t0), n))
 			hits, spent := mayMatchAll(im.MayMatch, filters[i], members)
 			member[i] = append(member[i], nsPerKey(spent, n))
 			fp, spent := mayMatchAll(im.MayMatch, filters[i], absent)
-			abs[i] = append(abs[i], nsPerKey(spent, n))
+			if rep >= 0 {
+				abs[i] = append(abs[i], nsPerKey(spent, n))
+			} else { // the warm-up round
+				build[i], member[i] = nil, nil
+			}
 			rows[i] = FormatsKVRow{Format: im.Format, Impl: im.Name, N: n, BitsPerKey: formatsKVBitsPerKey, KeyLen: interop.KeyLen,
 				Bytes: len(filters[i]), FalseNegatives: n - hits, FPR: rate(fp, n)}
 			d.prog.Advance(float64(3*n), d.what)

@@ -54,7 +54,7 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 		m.Settings = append(m.Settings, fmt.Sprintf("f: n = %d 8-byte keys, p = 0.01, counts up to %d, %d non-members, median of %d repetitions; its own filters (shifting association and multiplicity, classic, counting), not -filters", c.SetsN, c.SetsMaxCount, c.SizedProbes, c.Reps))
 	}
 	if c.Experiments["g"] {
-		m.Settings = append(m.Settings, fmt.Sprintf("g (LevelDB, Pebble): n = 100000 random 16-byte keys, 10 bits per key, as many non-members, median of %d repetitions", c.Reps))
+		m.Settings = append(m.Settings, fmt.Sprintf("g (LevelDB, Pebble): n = 100000 random 16-byte keys, 10 bits per key, as many non-members, median of max(-reps, 5) = %d repetitions after a warm-up round", max(c.Reps, 5)))
 	}
 	for _, e := range c.Entries {
 		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
