@@ -23,10 +23,10 @@ import (
 // 17. Pebble's writer drops a hash equal to the one before it (so a run of
 // one key counts once towards n), and so does this one.
 //
-// Every key touches one cache line; the model is therefore FPR (Putze et
-// al.) with k probes per line, but the rotated second hash correlates with
-// the first and the measured rate sits above it: 1.1% at 10 bits per key
-// and k = 6 where FPR gives 0.95% (TestRocksDBLegacyFPR).
+// Every key touches one cache line, so the model is FPR (Putze et al.)
+// with k probes per line; but inside the line the probes are a + j*d mod
+// 512 for 18 bits of h, and the measured rate sits above the model (see
+// the package doc and TestRocksDBLegacyFPR).
 //
 // The reader takes the line size from the trailer as Pebble does,
 // 8*((len-5)/nLines) bits, so filters with other line sizes read too;

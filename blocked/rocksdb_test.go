@@ -331,3 +331,27 @@ func FuzzAppendRocksDBLegacy(f *testing.F) {
 		}
 	})
 }
+
+// TestRocksDBLegacyConcurrent writes and reads filters from several
+// goroutines at once (the writer shares a pool of hash scratch).
+func TestRocksDBLegacyConcurrent(t *testing.T) {
+	keys := formatKeys(rand.New(rand.NewPCG(14, 9)), 3000)
+	want := rocksDBLegacySpec(keys, 10)
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			ok := true
+			for i := range 50 {
+				n := (g*50 + i) % len(keys)
+				f := AppendRocksDBLegacy(nil, keys[:n], 10)
+				ok = ok && bytes.Equal(f, rocksDBLegacySpec(keys[:n], 10)) && RocksDBLegacyMayMatch(want, keys[n])
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Error("a concurrent writer or reader went wrong")
+		}
+	}
+}
