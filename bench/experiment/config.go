@@ -21,6 +21,10 @@
 //	   beside one blocked filter for GrowthN keys and BoomFilters'
 //	   ScalableBloomFilter, blocked.Window of 4 generations beside one
 //	   blocked filter of a generation's keys (growth.go).
+//	g  file formats other engines read, against those engines' own code:
+//	   Parquet's SBBF against arrow-go, the LevelDB filter against
+//	   goleveldb and RocksDB's legacy filter against Pebble, build and
+//	   per-key MayMatch ns/key, FPR and byte equality.
 //
 // Every figure is measured in the run that reports it. Timings cover only
 // the filter calls: keys are generated beforehand and handed over in
@@ -38,7 +42,7 @@ import (
 )
 
 // Names of the experiments, in run order.
-var Names = []string{"a", "b", "c", "d", "f", "r", "s"}
+var Names = []string{"a", "b", "c", "d", "f", "r", "s", "g"}
 
 // ParseExperiments reads a comma-separated subset of Names ("" or "all"
 // for every one).

@@ -108,6 +108,8 @@ type Results struct {
 	// FormatsParquet is experiment g's Parquet half (formats_parquet.go).
 	FormatsParquet []FormatsParquetRow
 	Growth         []GrowthRow
+	// FormatsKV is experiment g's LevelDB and Pebble filter formats.
+	FormatsKV []FormatsKVRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

@@ -26,8 +26,13 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 		{"d", func() error { return runKernels(d, &c, r) }},
 		{"f", func() error { return runSets(d, &c, r) }},
 		{"r", func() error { return runRetouched(d, &c, r) }},
-		{"g", func() error { return runFormatsParquet(d, &c, r) }},
 		{"s", func() error { return runGrowth(d, &c, r) }},
+		{"g", func() error {
+			if err := runFormatsParquet(d, &c, r); err != nil {
+				return err
+			}
+			return runFormatsKV(d, &c, r)
+		}},
 	}
 	for _, s := range steps {
 		if !c.Experiments[s.name] {

@@ -71,3 +71,18 @@ func TestFinalPoints(t *testing.T) {
 		t.Errorf("finalPoints = %+v", got)
 	}
 }
+
+func TestFormatsKVTableComparesWithPeer(t *testing.T) {
+	rows := []experiment.FormatsKVRow{
+		{Format: "leveldb", Impl: "filterengine", N: 10, BuildNs: 10, MemberNs: 10, AbsentNs: 5, SameBytes: true},
+		{Format: "leveldb", Impl: "goleveldb", N: 10, BuildNs: 30, MemberNs: 15, AbsentNs: 20, SameBytes: true},
+	}
+	tab := FormatsKVTable(rows)
+	last := len(tab.Header) - 1
+	if got := []string{tab.Rows[0][last-2], tab.Rows[0][last-1], tab.Rows[0][last]}; got[0] != "3.00x" || got[1] != "1.50x" || got[2] != "4.00x" {
+		t.Errorf("speedups = %v, want 3.00x 1.50x 4.00x", got)
+	}
+	if got := tab.Rows[1][last]; got != "-" {
+		t.Errorf("the peer's own row shows a speedup %q", got)
+	}
+}

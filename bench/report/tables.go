@@ -33,6 +33,9 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.Growth) > 0 {
 		ts = append(ts, GrowthTable(r.Growth))
 	}
+	if len(r.FormatsKV) > 0 {
+		ts = append(ts, FormatsKVTable(r.FormatsKV))
+	}
 	return ts
 }
 

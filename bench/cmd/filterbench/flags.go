@@ -56,7 +56,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.dists, "dists", "normal,uniform,exponential", "data sets, comma-separated")
 	fs.StringVar(&o.format, "format", "text", "keys of the data sets: text (the seed's lines) or binary (8-byte float64)")
 	fs.StringVar(&o.filters, "filters", "all", "filters, comma-separated: names, 'ours', 'peers' or 'all'")
-	fs.StringVar(&o.experiments, "experiments", "all", "experiments to run, comma-separated subset of a,b,c,d,f,r,s; g (formats other engines read) only when named")
+	fs.StringVar(&o.experiments, "experiments", "all", "experiments to run, comma-separated subset of a,b,c,d,f,r,s,g")
 	fs.StringVar(&o.out, "out", "out", "output directory for report.md, CSV files and plots")
 	fs.StringVar(&o.writeData, "write-data", "", "also write each data set (rows values) to this directory, as the seed's files")
 	fs.BoolVar(&o.quick, "quick", false, "small sizes for a run under a minute (explicit flags still win)")
@@ -126,7 +126,7 @@ func (o *options) config() (experiment.Config, error) {
 	if o.setsN < 3 || o.setsMaxCount < 1 || o.setsMaxCount > 57 {
 		return c, fmt.Errorf("need -sets-n >= 3 and 1 <= -sets-max-count <= 57 (got %d, %d)", o.setsN, o.setsMaxCount)
 	}
-	if c.Experiments, err = parseExperiments(o.experiments); err != nil {
+	if c.Experiments, err = experiment.ParseExperiments(o.experiments); err != nil {
 		return c, err
 	}
 	if c.Entries, err = filters.Select(o.filters); err != nil {

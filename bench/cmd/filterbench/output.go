@@ -60,6 +60,9 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 	if c.Experiments["s"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("s: blocked.Scalable(1e3, 0.01) after %d 8-byte keys and blocked.Window(%d, 0.01, 4) filled, %d queries (half members), median of %d repetitions; its own filters, not -filters", c.GrowthN, max(c.GrowthN/10, 1), c.SizedProbes&^1, c.Reps))
 	}
+	if c.Experiments["g"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("g (LevelDB, Pebble): n = 100000 random 16-byte keys, 10 bits per key, as many non-members, median of max(-reps, 5) = %d repetitions after a warm-up round", max(c.Reps, 5)))
+	}
 	for _, e := range c.Entries {
 		m.Filters = append(m.Filters, fmt.Sprintf("**%s** (%s): %s", e.Name, e.Kind, e.About))
 	}

@@ -1,0 +1,159 @@
+package blocked
+
+import (
+	"encoding/binary"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// RocksDB's legacy full filter (format_version < 5, "rocksdb.BuiltinBloomFilter"),
+// byte for byte as Pebble v1.1's bloom package writes and reads it for its
+// table filters:
+//
+//	filter = lines[nLines][64] || k || nLines (uint32, little-endian)
+//
+// For n keys, nLines = ceil(n*bitsPerKey / 512) made odd (0 for no keys,
+// and then the 5-byte trailer is all zero), k = engine.LevelDBK(bitsPerKey)
+// (floor(0.69*bitsPerKey) in [1, 30]). A key with h = engine.RocksDBHash(key)
+// lives in line h % nLines; its probes are bits h, h+d, ..., h+(k-1)d
+// (mod 2^32) of that line, each taken mod 512, where d = h rotated right by
+// 17. Pebble's writer drops a hash equal to the one before it (so a run of
+// one key counts once towards n), and so does this one.
+//
+// Every key touches one cache line, so the model is FPR (Putze et al.)
+// with k probes per line; but inside the line the probes are a + j*d mod
+// 512 for 18 bits of h, and the measured rate sits above the model (see
+// the package doc and TestRocksDBLegacyFPR).
+//
+// The reader takes the line size from the trailer as Pebble does,
+// 8*((len-5)/nLines) bits, so filters with other line sizes read too;
+// the native 64-byte lines take a path with one division per key (for the
+// line) and none per probe, where Pebble divides per probe.
+
+// rocksDBLegacyBitsPerKey sanitizes a bits-per-key argument as RocksDB's
+// BloomFilterPolicy does: below 1 it is 1, above
+// engine.LevelDBMaxBitsPerKey it is that cap.
+func rocksDBLegacyBitsPerKey(bitsPerKey int) int {
+	return min(max(bitsPerKey, 1), engine.LevelDBMaxBitsPerKey)
+}
+
+// rocksDBHashes recycles the hash scratch of AppendRocksDBLegacy.
+var rocksDBHashes = sync.Pool{New: func() any { return new([]uint32) }}
+
+// AppendRocksDBLegacy appends to dst the RocksDB legacy Bloom filter of
+// keys, exactly the bytes Pebble v1.1's bloom.FilterPolicy(bitsPerKey)
+// table-filter writer appends after AddKey of each key in order, for
+// bitsPerKey in [1, 100]. Below 1 it counts as 1 (Pebble writes an empty
+// filter that matches nothing for 0 bits per key, and fails below 0) and
+// above 100 as 100 (RocksDB's cap; Pebble has none), so a bad argument
+// neither panics nor allocates more than 13 bytes per key.
+func AppendRocksDBLegacy(dst []byte, keys [][]byte, bitsPerKey int) []byte {
+	p := rocksDBHashes.Get().(*[]uint32)
+	hs := slices.Grow((*p)[:0], len(keys))[:len(keys)]
+	for i, key := range keys {
+		hs[i] = engine.RocksDBHash(key)
+	}
+	dst = AppendRocksDBLegacyHashes(dst, hs, bitsPerKey)
+	if cap(hs) <= 1<<20 {
+		*p = hs
+		rocksDBHashes.Put(p)
+	}
+	return dst
+}
+
+// AppendRocksDBLegacyHashes is AppendRocksDBLegacy for keys already hashed
+// with engine.RocksDBHash, in order (a hash equal to the one before it
+// counts once, as in Pebble's writer).
+func AppendRocksDBLegacyHashes(dst []byte, hashes []uint32, bitsPerKey int) []byte {
+	bitsPerKey = rocksDBLegacyBitsPerKey(bitsPerKey)
+	n := 0
+	for i, h := range hashes {
+		if i == 0 || h != hashes[i-1] {
+			n++
+		}
+	}
+	nLines := 0
+	if n > 0 {
+		nLines = (n*bitsPerKey + LineBits - 1) / LineBits
+		nLines |= 1 // odd, so more of the hash picks the line
+	}
+	start := len(dst)
+	nBytes := nLines * (LineBits / 8)
+	dst = append(dst, make([]byte, nBytes+5)...)
+	if nLines == 0 {
+		return dst
+	}
+	k := engine.LevelDBK(bitsPerKey)
+	dst[start+nBytes] = byte(k)
+	binary.LittleEndian.PutUint32(dst[start+nBytes+1:], uint32(nLines))
+	bits, lines := unsafe.Pointer(&dst[start]), uint32(nLines)
+	magic := engine.DivMagic32(lines)
+	for _, h := range hashes {
+		// The line's first bit, in 32 bits as Pebble computes it; it is a
+		// multiple of 512 below 8*nBytes, so the 64 bytes are inside.
+		b := engine.FastMod32(h, magic, lines) * LineBits
+		line := (*[LineBits / 8]byte)(unsafe.Add(bits, b>>3))
+		delta := h>>17 | h<<15
+		for range k {
+			line[h>>3&63] |= 1 << (h & 7)
+			h += delta
+		}
+	}
+	return dst
+}
+
+// RocksDBLegacyMayMatch reports whether key may be in the RocksDB legacy
+// Bloom filter filter, answering as Pebble v1.1's bloom package does on
+// every filter it accepts: a filter of 5 bytes or fewer (the empty filter)
+// matches nothing, k = 0 matches everything. Where Pebble divides by zero
+// (nLines = 0 or more lines than bytes) it answers true: a corrupt filter
+// must not hide keys (RocksDB treats such filters as always-true). Any
+// bytes are safe: no panic, no read outside filter, at most 255 probes.
+func RocksDBLegacyMayMatch(filter, key []byte) bool {
+	n := len(filter) - 5
+	if n <= 0 {
+		return false
+	}
+	k := filter[n]
+	lines := uint32(filter[n+1]) | uint32(filter[n+2])<<8 | uint32(filter[n+3])<<16 | uint32(filter[n+4])<<24
+	if uint64(lines)*(LineBits/8) != uint64(uint32(n)) {
+		return rocksDBLegacyMayMatchAnyLine(filter[:n], k, lines, key)
+	}
+	h := engine.RocksDBHash(key)
+	// (h % lines) * 512 wraps in 32 bits as in Pebble; it stays a multiple
+	// of 512 below 8*n, so the line is inside filter.
+	line := (*[LineBits / 8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(filter)), (h%lines)*LineBits>>3))
+	delta := h>>17 | h<<15
+	// All k probes, no early exit (they share one line): a non-member's
+	// first zero bit comes at a random probe, and a branch on it
+	// mispredicts about once a call.
+	all := byte(1)
+	for range k {
+		all &= line[h>>3&63] >> (h & 7)
+		h += delta
+	}
+	return all&1 != 0
+}
+
+// rocksDBLegacyMayMatchAnyLine reads filters whose line size is not 64
+// bytes: 8*(len/lines) bits per line, as Pebble computes it.
+func rocksDBLegacyMayMatchAnyLine(bits []byte, k uint8, lines uint32, key []byte) bool {
+	if lines == 0 || uint32(len(bits))/lines == 0 {
+		return true
+	}
+	lineBits := 8 * (uint32(len(bits)) / lines)
+	h := engine.RocksDBHash(key)
+	b := (h % lines) * lineBits
+	delta := h>>17 | h<<15
+	for range k {
+		pos := b + h%lineBits
+		if bits[pos/8]&(1<<(pos%8)) == 0 {
+			return false
+		}
+		h += delta
+	}
+	return true
+}

@@ -1,0 +1,167 @@
+package classic
+
+import (
+	"unsafe"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// LevelDB's built-in Bloom filter (util/bloom.cc; seeds 001 and 003), the
+// filter goleveldb's filter.NewBloomFilter writes and reads:
+//
+//	filter = bits[nBytes] || k
+//
+// nBytes = ceil(max(n*bitsPerKey, 64) / 8) for n keys, nBits = 8*nBytes, and
+// k = engine.LevelDBK(bitsPerKey) (floor(0.69*bitsPerKey) in [1, 30]). A key
+// with h = engine.LevelDBHash(key) sets or tests bits h, h+d, ..., h+(k-1)d
+// (mod 2^32), each taken mod nBits, where d = h rotated right by 17; bit i
+// is bit i%8 of byte i/8. This is a standard Bloom filter, so its model
+// false-positive rate is engine.FPR(nBits, n, k): 0.84% at 10 bits per key
+// (k = 6), 0.046% at 16 (k = 11).
+//
+// Both directions compute h % nBits without a division: the constant of
+// engine.FastMod32 is derived once per filter (per call for
+// LevelDBMayMatch, off the hash's critical path), then each probe costs
+// two multiplications.
+
+// levelDBBitsPerKey sanitizes a bits-per-key argument: below 0 it is 0
+// (LevelDB then writes its 64-bit minimum filter, k = 1, as for 0), above
+// engine.LevelDBMaxBitsPerKey it is that cap.
+func levelDBBitsPerKey(bitsPerKey int) int {
+	return min(max(bitsPerKey, 0), engine.LevelDBMaxBitsPerKey)
+}
+
+// AppendLevelDB appends to dst the LevelDB Bloom filter of keys, exactly
+// the bytes LevelDB's CreateFilter (and goleveldb's filter generator)
+// appends for bitsPerKey in [0, 100]. A bitsPerKey below 0 counts as 0 and
+// one above 100 as 100 (RocksDB's cap; goleveldb has none and writes larger
+// filters there), so a bad argument neither panics nor allocates more than
+// 13 bytes per key. Duplicate keys are kept, as LevelDB keeps them: they
+// count towards the size. Filters of 2^32 bits or more (above 43 million
+// keys at 100 bits per key) follow C++ LevelDB, whose positions h % nBits
+// then never pass 2^32; goleveldb truncates their size to 32 bits.
+func AppendLevelDB(dst []byte, keys [][]byte, bitsPerKey int) []byte {
+	dst, l := appendLevelDB(dst, len(keys), bitsPerKey)
+	if l.huge {
+		for _, key := range keys {
+			l.setHuge(engine.LevelDBHash(key))
+		}
+		return dst
+	}
+	for _, key := range keys {
+		l.set(engine.LevelDBHash(key))
+	}
+	return dst
+}
+
+// AppendLevelDBHashes is AppendLevelDB for keys already hashed with
+// engine.LevelDBHash, the form a table writer that keeps one hash per key
+// (as goleveldb's generator does) calls.
+func AppendLevelDBHashes(dst []byte, hashes []uint32, bitsPerKey int) []byte {
+	dst, l := appendLevelDB(dst, len(hashes), bitsPerKey)
+	if l.huge {
+		for _, h := range hashes {
+			l.setHuge(h)
+		}
+		return dst
+	}
+	for _, h := range hashes {
+		l.set(h)
+	}
+	return dst
+}
+
+// levelDBWriter is a filter being written: its bits, their count, the
+// remainder constant of nBits and the probe count.
+type levelDBWriter struct {
+	bits  unsafe.Pointer
+	nBits uint64
+	magic uint64
+	k     int
+	huge  bool // nBits >= 2^32: positions are h itself
+}
+
+// appendLevelDB appends the zeroed filter for n keys and its k byte.
+func appendLevelDB(dst []byte, n, bitsPerKey int) ([]byte, levelDBWriter) {
+	bitsPerKey = levelDBBitsPerKey(bitsPerKey)
+	nBytes := (max(n*bitsPerKey, 64) + 7) / 8
+	k := engine.LevelDBK(bitsPerKey)
+	start := len(dst)
+	dst = append(dst, make([]byte, nBytes+1)...)
+	dst[start+nBytes] = byte(k)
+	nBits := 8 * uint64(nBytes)
+	w := levelDBWriter{bits: unsafe.Pointer(&dst[start]), nBits: nBits, k: k, huge: nBits >= 1<<32}
+	if !w.huge {
+		w.magic = engine.DivMagic32(uint32(nBits))
+	}
+	return dst, w
+}
+
+// set sets the k bits of hash h.
+func (w *levelDBWriter) set(h uint32) {
+	delta := h>>17 | h<<15
+	bits, nBits, magic := w.bits, uint32(w.nBits), w.magic
+	for range w.k {
+		// pos < nBits = 8*nBytes, so the byte is inside the filter.
+		pos := engine.FastMod32(h, magic, nBits)
+		*(*byte)(unsafe.Add(bits, pos>>3)) |= 1 << (pos & 7)
+		h += delta
+	}
+}
+
+// setHuge is set for filters of 2^32 bits or more, where h % nBits = h.
+func (w *levelDBWriter) setHuge(h uint32) {
+	delta := h>>17 | h<<15
+	for range w.k {
+		*(*byte)(unsafe.Add(w.bits, h>>3)) |= 1 << (h & 7)
+		h += delta
+	}
+}
+
+// LevelDBMayMatch reports whether key may be in the LevelDB Bloom filter
+// filter, with the semantics of LevelDB's KeyMayMatch (and goleveldb's
+// Contains): a filter shorter than 2 bytes matches nothing, and one whose
+// k byte is above 30 (reserved by LevelDB for new encodings) matches
+// everything. Any bytes are safe: no input panics or reads outside filter,
+// and the work is at most 30 probes. Above 512 MiB it follows C++ LevelDB
+// (see AppendLevelDB).
+func LevelDBMayMatch(filter, key []byte) bool {
+	n := len(filter) - 1
+	if n < 1 {
+		return false
+	}
+	k := filter[n]
+	if k > 30 {
+		return true
+	}
+	if n >= 1<<29 {
+		return levelDBMayMatchHuge(filter, key, int(k))
+	}
+	nBits := uint32(n) << 3
+	magic := engine.DivMagic32(nBits)
+	h := engine.LevelDBHash(key)
+	delta := h>>17 | h<<15
+	bits := unsafe.Pointer(unsafe.SliceData(filter))
+	// All k probes, no early exit: a non-member's first zero bit comes at
+	// a random probe, and a branch on it mispredicts about once a call.
+	all := byte(1)
+	for range k {
+		pos := engine.FastMod32(h, magic, nBits) // < nBits: inside filter
+		all &= *(*byte)(unsafe.Add(bits, pos>>3)) >> (pos & 7)
+		h += delta
+	}
+	return all&1 != 0
+}
+
+// levelDBMayMatchHuge is LevelDBMayMatch for filters of 2^32 bits or more.
+func levelDBMayMatchHuge(filter, key []byte, k int) bool {
+	h := engine.LevelDBHash(key)
+	delta := h>>17 | h<<15
+	for range k {
+		if filter[h>>3]&(1<<(h&7)) == 0 {
+			return false
+		}
+		h += delta
+	}
+	return true
+}
