@@ -89,20 +89,12 @@ func (s *Scalable) ReadFrom(r io.Reader) (int64, error) {
 // DecodeScalable returns the Scalable encoded in data; opts choose its
 // storage (engine.WithHugePages).
 func DecodeScalable(data []byte, opts ...engine.Option) (*Scalable, error) {
-	s := &Scalable{}
-	if err := engine.Unmarshal(data, s.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return engine.Decode(data, opts, (*Scalable).decode)
 }
 
 // ReadScalable reads one Scalable from r; opts choose its storage.
 func ReadScalable(r io.Reader, opts ...engine.Option) (*Scalable, error) {
-	s := &Scalable{}
-	if _, err := engine.ReadFrom(r, s.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return engine.Read(r, opts, (*Scalable).decode)
 }
 
 func (s *Scalable) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {

@@ -85,20 +85,12 @@ func (w *Window) ReadFrom(r io.Reader) (int64, error) {
 
 // DecodeWindow returns the Window encoded in data; opts choose its storage.
 func DecodeWindow(data []byte, opts ...engine.Option) (*Window, error) {
-	w := &Window{}
-	if err := engine.Unmarshal(data, w.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return engine.Decode(data, opts, (*Window).decode)
 }
 
 // ReadWindow reads one Window from r; opts choose its storage.
 func ReadWindow(r io.Reader, opts ...engine.Option) (*Window, error) {
-	w := &Window{}
-	if _, err := engine.ReadFrom(r, w.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return engine.Read(r, opts, (*Window).decode)
 }
 
 func (w *Window) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {

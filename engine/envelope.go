@@ -298,3 +298,24 @@ func ReadFrom(r io.Reader, decode func(Header, []byte) error) (int64, error) {
 	}
 	return n, decode(h, payload)
 }
+
+// Decode returns a new *T built from the single envelope in data by
+// decode, a family's decoder method given the options: the body of every
+// family's Decode function.
+func Decode[T any](data []byte, opts []Option, decode func(*T, Header, []byte, []Option) error) (*T, error) {
+	f := new(T)
+	if err := Unmarshal(data, func(h Header, payload []byte) error { return decode(f, h, payload, opts) }); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Read is Decode for one envelope read from r: the body of every
+// family's Read function.
+func Read[T any](r io.Reader, opts []Option, decode func(*T, Header, []byte, []Option) error) (*T, error) {
+	f := new(T)
+	if _, err := ReadFrom(r, func(h Header, payload []byte) error { return decode(f, h, payload, opts) }); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
