@@ -7,10 +7,8 @@ GO      ?= go
 LEVELS  := generic avx2 avx512
 KERNELS := $(shell $(GO) run ./internal/kernels 2>/dev/null)
 BEST    := $(lastword $(KERNELS))
-# Every run of the suite executes: go test's cache would otherwise serve a
-# level from an earlier run (CI shares this machine's build cache), and
-# before each package read the level inside a test (kerneltest.
-# RequireKernel) it served every level after the first from the first.
+# -count=1: every level runs, never served from go test's cache (CI shares
+# this machine's build cache).
 GOTEST  := $(GO) test -count=1
 FUZZTIME ?= 30s
 BENCHFLAGS ?=
@@ -34,6 +32,7 @@ tidy:
 # The default build must select the best kernel the CPU has, and prove it
 # in every package (TestKernel).
 test-default:
+	@test -n "$(KERNELS)" || { echo "go run ./internal/kernels printed no kernel level"; exit 1; }
 	@echo "== kernel $(BEST) (default selection; levels here: $(KERNELS))"
 	FILTERENGINE_REQUIRE_KERNEL=$(BEST) $(GOTEST) ./...
 
