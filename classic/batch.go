@@ -46,13 +46,8 @@ func testRange(st *engine.Storage, m uint64, k uint32, hs []uint64, out []bool) 
 // AddKeys inserts every key.
 func (f *Filter) AddKeys(keys [][]byte) {
 	var hs [hashChunk]uint64
-	for len(keys) > 0 {
-		c := keys[:min(hashChunk, len(keys))]
-		keys = keys[len(c):]
-		for i, k := range c {
-			hs[i] = engine.HashSeed(k, f.seed)
-		}
-		f.AddHashes(hs[:len(c)])
+	for base := 0; base < len(keys); base += hashChunk {
+		f.AddHashes(hashKeys(&hs, keys[base:], f.seed))
 	}
 }
 
@@ -62,11 +57,7 @@ func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
 	out = out[:len(keys)]
 	hits := 0
 	for base := 0; base < len(keys); base += hashChunk {
-		c := keys[base:min(base+hashChunk, len(keys))]
-		for i, k := range c {
-			hs[i] = engine.HashSeed(k, f.seed)
-		}
-		hits += f.TestHashes(hs[:len(c)], out[base:])
+		hits += f.TestHashes(hashKeys(&hs, keys[base:], f.seed), out[base:])
 	}
 	return hits
 }
@@ -75,11 +66,8 @@ func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
 // batch by asm.HashUint64s.
 func (f *Filter) AddUint64s(ks []uint64) {
 	var hs [hashChunk]uint64
-	for len(ks) > 0 {
-		c := ks[:min(hashChunk, len(ks))]
-		ks = ks[len(c):]
-		asm.HashUint64s(hs[:], c, f.seed)
-		f.AddHashes(hs[:len(c)])
+	for base := 0; base < len(ks); base += hashChunk {
+		f.AddHashes(hashUint64s(&hs, ks[base:], f.seed))
 	}
 }
 
@@ -90,11 +78,25 @@ func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
 	out = out[:len(ks)]
 	hits := 0
 	for base := 0; base < len(ks); base += hashChunk {
-		c := ks[base:min(base+hashChunk, len(ks))]
-		asm.HashUint64s(hs[:], c, f.seed)
-		hits += f.TestHashes(hs[:len(c)], out[base:])
+		hits += f.TestHashes(hashUint64s(&hs, ks[base:], f.seed), out[base:])
 	}
 	return hits
+}
+
+// hashKeys hashes up to hashChunk keys into hs and returns the filled part.
+func hashKeys(hs *[hashChunk]uint64, keys [][]byte, seed uint64) []uint64 {
+	c := keys[:min(hashChunk, len(keys))]
+	for i, k := range c {
+		hs[i] = engine.HashSeed(k, seed)
+	}
+	return hs[:len(c)]
+}
+
+// hashUint64s hashes up to hashChunk integer keys into hs in batch.
+func hashUint64s(hs *[hashChunk]uint64, ks []uint64, seed uint64) []uint64 {
+	c := ks[:min(hashChunk, len(ks))]
+	asm.HashUint64s(hs[:], c, seed)
+	return hs[:len(c)]
 }
 
 // AddHashesConcurrent inserts every hash with atomic ORs; safe from many

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"runtime"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -391,22 +390,6 @@ func probeGroup(grp [][]uint64, m uint64, k uint32, hs []uint64, pending []uint8
 		out[j] = true
 	}
 	return nl, missed
-}
-
-// hashKeys hashes up to hashChunk keys into hs and returns the filled part.
-func hashKeys(hs *[hashChunk]uint64, keys [][]byte, seed uint64) []uint64 {
-	c := keys[:min(hashChunk, len(keys))]
-	for i, k := range c {
-		hs[i] = engine.HashSeed(k, seed)
-	}
-	return hs[:len(c)]
-}
-
-// hashUint64s hashes up to hashChunk integer keys into hs in batch.
-func hashUint64s(hs *[hashChunk]uint64, ks []uint64, seed uint64) []uint64 {
-	c := ks[:min(hashChunk, len(ks))]
-	asm.HashUint64s(hs[:], c, seed)
-	return hs[:len(c)]
 }
 
 // checkOut returns out[:n], panicking with a readable message when out is

@@ -65,54 +65,48 @@ func (d *Dynamic) ReadFrom(r io.Reader) (int64, error) {
 // DecodeDynamic returns the Dynamic filter encoded in data; opts choose the
 // rows' storage (engine.WithHugePages).
 func DecodeDynamic(data []byte, opts ...engine.Option) (*Dynamic, error) {
-	d := &Dynamic{}
-	if err := engine.Unmarshal(data, d.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return engine.Decode(data, opts, (*Dynamic).decode)
 }
 
 // ReadDynamic reads one Dynamic filter from r; opts choose its storage.
 func ReadDynamic(r io.Reader, opts ...engine.Option) (*Dynamic, error) {
-	d := &Dynamic{}
-	if _, err := engine.ReadFrom(r, d.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return engine.Read(r, opts, (*Dynamic).decode)
 }
 
 func (d *Dynamic) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error {
-		if err := h.Expect(engine.FamilyDynamic, dynamicVersion, 5); err != nil {
+	return func(h engine.Header, payload []byte) error { return d.decode(h, payload, opts) }
+}
+
+func (d *Dynamic) decode(h engine.Header, payload []byte, opts []engine.Option) error {
+	if err := h.Expect(engine.FamilyDynamic, dynamicVersion, 5); err != nil {
+		return err
+	}
+	nr, m, k, rows, active := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
+	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+		return engine.Errorf("classic: Dynamic: %v", err)
+	}
+	if nr == 0 || rows == 0 || active > nr {
+		return engine.Errorf("classic: Dynamic with nr = %d, %d rows, %d keys in the last row", nr, rows, active)
+	}
+	rowBytes := 8 * wordsFor(m)
+	if rows > uint64(len(payload))/rowBytes || rows*rowBytes != uint64(len(payload)) {
+		return engine.Errorf("classic: Dynamic: %d payload bytes for %d rows of %d bytes", len(payload), rows, rowBytes)
+	}
+	cfg := engine.Apply(opts)
+	for _, v := range cfg.Family() {
+		return engine.UnknownOption("classic", v)
+	}
+	nd := Dynamic{nr: nr, m: m, k: uint32(k), seed: h.Seed, hp: cfg.HugePages, active: active}
+	for r := range rows {
+		f, err := decodeRow(payload[r*rowBytes:(r+1)*rowBytes], m, uint32(k), h.Seed, cfg.HugePages)
+		if err != nil {
+			_ = nd.Close()
 			return err
 		}
-		nr, m, k, rows, active := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
-		if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-			return engine.Errorf("classic: Dynamic: %v", err)
-		}
-		if nr == 0 || rows == 0 || active > nr {
-			return engine.Errorf("classic: Dynamic with nr = %d, %d rows, %d keys in the last row", nr, rows, active)
-		}
-		rowBytes := 8 * wordsFor(m)
-		if rows > uint64(len(payload))/rowBytes || rows*rowBytes != uint64(len(payload)) {
-			return engine.Errorf("classic: Dynamic: %d payload bytes for %d rows of %d bytes", len(payload), rows, rowBytes)
-		}
-		cfg := engine.Apply(opts)
-		for _, v := range cfg.Family() {
-			return engine.UnknownOption("classic", v)
-		}
-		nd := Dynamic{nr: nr, m: m, k: uint32(k), seed: h.Seed, hp: cfg.HugePages, active: active}
-		for r := range rows {
-			f, err := decodeRow(payload[r*rowBytes:(r+1)*rowBytes], m, uint32(k), h.Seed, cfg.HugePages)
-			if err != nil {
-				_ = nd.Close()
-				return err
-			}
-			nd.push(f)
-		}
-		*d = nd
-		return nil
+		nd.push(f)
 	}
+	*d = nd
+	return nil
 }
 
 // decodeRow builds a classic filter of m bits from its little-endian words.

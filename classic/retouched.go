@@ -373,9 +373,10 @@ func (r *Retouched) SelectiveClearingHash(h uint64, scheme Clearing) bool {
 // choose picks the position of ps the scheme prefers; ties go to the one
 // with fewer live keys, then the earlier probe.
 func (r *Retouched) choose(ps []uint64, scheme Clearing) uint64 {
-	best, bk, bf := ps[0], r.live(ps[0], false), r.live(ps[0], true)
+	bk, bf := r.live(ps[0])
+	best := ps[0]
 	for _, at := range ps[1:] {
-		k, f := r.live(at, false), r.live(at, true)
+		k, f := r.live(at)
 		var better bool
 		switch scheme {
 		case ClearMinimumFN:
@@ -409,18 +410,19 @@ func ratioLess(k1, f1, k2, f2 uint64) bool {
 	return k1*f2 < k2*f1
 }
 
-// live counts the keys (fp false) or false positives (fp true) probing bit
-// at that still test present.
-func (r *Retouched) live(at uint64, fp bool) uint64 {
-	var n uint64
+// live counts the keys and the false positives probing bit at that still
+// test present, in one scan of its entries.
+func (r *Retouched) live(at uint64) (keys, fps uint64) {
 	for _, e := range r.ent[r.off[at]:r.off[at+1]] {
-		if isFP := e&fpTag != 0; isFP == fp {
-			if fp && !testBit(r.gone, e&^fpTag) || !fp && !testBit(r.lost, e) {
-				n++
+		if e&fpTag != 0 {
+			if !testBit(r.gone, e&^fpTag) {
+				fps++
 			}
+		} else if !testBit(r.lost, e) {
+			keys++
 		}
 	}
-	return n
+	return keys, fps
 }
 
 // clearBit resets bit at and marks the keys and false positives probing

@@ -62,51 +62,45 @@ func (r *Retouched) ReadFrom(rd io.Reader) (int64, error) {
 // DecodeRetouched returns the Retouched filter encoded in data; opts
 // choose the bits' storage.
 func DecodeRetouched(data []byte, opts ...engine.Option) (*Retouched, error) {
-	r := &Retouched{}
-	if err := engine.Unmarshal(data, r.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return engine.Decode(data, opts, (*Retouched).decode)
 }
 
 // ReadRetouched reads one Retouched filter from rd; opts choose its
 // storage.
 func ReadRetouched(rd io.Reader, opts ...engine.Option) (*Retouched, error) {
-	r := &Retouched{}
-	if _, err := engine.ReadFrom(rd, r.decodeWith(opts)); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return engine.Read(rd, opts, (*Retouched).decode)
 }
 
 func (r *Retouched) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error {
-		if err := h.Expect(engine.FamilyRetouched, retouchedVersion, 5); err != nil {
-			return err
-		}
-		m, k, nk, nf, rng := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
-		if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-			return engine.Errorf("classic: Retouched: %v", err)
-		}
-		words, avail := wordsFor(m), uint64(len(payload))/8
-		if words > avail || nk > avail || nf > avail || 8*(words+nk+nf) != uint64(len(payload)) {
-			return engine.Errorf("classic: Retouched: %d payload bytes for m = %d, %d keys and %d false positives",
-				len(payload), m, nk, nf)
-		}
-		cfg := engine.Apply(opts)
-		for _, v := range cfg.Family() {
-			return engine.UnknownOption("classic", v)
-		}
-		f, err := decodeRow(payload[:8*words], m, uint32(k), h.Seed, cfg.HugePages)
-		if err != nil {
-			return err
-		}
-		nr := Retouched{f: f, keys: make([]uint64, nk), fps: make([]uint64, nf), rng: rng, dirty: true}
-		engine.CopyWords(nr.keys, payload[8*words:8*(words+nk)])
-		engine.CopyWords(nr.fps, payload[8*(words+nk):])
-		*r = nr
-		return nil
+	return func(h engine.Header, payload []byte) error { return r.decode(h, payload, opts) }
+}
+
+func (r *Retouched) decode(h engine.Header, payload []byte, opts []engine.Option) error {
+	if err := h.Expect(engine.FamilyRetouched, retouchedVersion, 5); err != nil {
+		return err
 	}
+	m, k, nk, nf, rng := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
+	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+		return engine.Errorf("classic: Retouched: %v", err)
+	}
+	words, avail := wordsFor(m), uint64(len(payload))/8
+	if words > avail || nk > avail || nf > avail || 8*(words+nk+nf) != uint64(len(payload)) {
+		return engine.Errorf("classic: Retouched: %d payload bytes for m = %d, %d keys and %d false positives",
+			len(payload), m, nk, nf)
+	}
+	cfg := engine.Apply(opts)
+	for _, v := range cfg.Family() {
+		return engine.UnknownOption("classic", v)
+	}
+	f, err := decodeRow(payload[:8*words], m, uint32(k), h.Seed, cfg.HugePages)
+	if err != nil {
+		return err
+	}
+	nr := Retouched{f: f, keys: make([]uint64, nk), fps: make([]uint64, nf), rng: rng, dirty: true}
+	engine.CopyWords(nr.keys, payload[8*words:8*(words+nk)])
+	engine.CopyWords(nr.fps, payload[8*(words+nk):])
+	*r = nr
+	return nil
 }
 
 var _ engine.Filter = (*Retouched)(nil)

@@ -100,6 +100,14 @@ func (f *Filter) AddKeys(keys [][]byte) {
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
+	return f.keyChunks(keys, out, false)
+}
+
+// keyChunks hashes keys a chunk at a time and runs TestHashes (or
+// RemoveHashes when remove) on each chunk's hashes and its part of out,
+// summing what they return. A flag, not a func value: through a func
+// value the stack buffer of hashes would escape to the heap.
+func (f *Filter) keyChunks(keys [][]byte, out []bool, remove bool) int {
 	out = out[:len(keys)]
 	var hs [chunk]uint64
 	n := 0
@@ -108,7 +116,7 @@ func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
 		for i, k := range keys[:m] {
 			hs[i] = engine.HashSeed(k, f.seed)
 		}
-		n += f.TestHashes(hs[:m], out[:m])
+		n += f.testOrRemove(hs[:m], out[:m], remove)
 		keys, out = keys[m:], out[m:]
 	}
 	return n
@@ -129,46 +137,38 @@ func (f *Filter) AddUint64s(ks []uint64) {
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns how many are true.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
+	return f.uint64Chunks(ks, out, false)
+}
+
+// uint64Chunks is keyChunks for integer keys, hashed in batch.
+func (f *Filter) uint64Chunks(ks []uint64, out []bool, remove bool) int {
 	out = out[:len(ks)]
 	var hs [chunk]uint64
 	n := 0
 	for len(ks) > 0 {
 		m := min(len(ks), chunk)
 		asm.HashUint64s(hs[:m], ks[:m], f.seed)
-		n += f.TestHashes(hs[:m], out[:m])
+		n += f.testOrRemove(hs[:m], out[:m], remove)
 		ks, out = ks[m:], out[m:]
 	}
 	return n
+}
+
+func (f *Filter) testOrRemove(hs []uint64, out []bool, remove bool) int {
+	if remove {
+		return f.RemoveHashes(hs, out)
+	}
+	return f.TestHashes(hs, out)
 }
 
 // RemoveUint64s sets out[i] to Remove of the 8 little-endian bytes of
 // ks[i] and returns how many were removed.
 func (f *Filter) RemoveUint64s(ks []uint64, out []bool) int {
-	out = out[:len(ks)]
-	var hs [chunk]uint64
-	n := 0
-	for len(ks) > 0 {
-		m := min(len(ks), chunk)
-		asm.HashUint64s(hs[:m], ks[:m], f.seed)
-		n += f.RemoveHashes(hs[:m], out[:m])
-		ks, out = ks[m:], out[m:]
-	}
-	return n
+	return f.uint64Chunks(ks, out, true)
 }
 
 // RemoveKeys sets out[i] to Remove(keys[i]), in order, and returns how
 // many were removed; out must be at least as long as keys.
 func (f *Filter) RemoveKeys(keys [][]byte, out []bool) int {
-	out = out[:len(keys)]
-	var hs [chunk]uint64
-	n := 0
-	for len(keys) > 0 {
-		m := min(len(keys), chunk)
-		for i, k := range keys[:m] {
-			hs[i] = engine.HashSeed(k, f.seed)
-		}
-		n += f.RemoveHashes(hs[:m], out[:m])
-		keys, out = keys[m:], out[m:]
-	}
-	return n
+	return f.keyChunks(keys, out, true)
 }

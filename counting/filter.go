@@ -158,7 +158,7 @@ func (f *Filter) CounterBits() int {
 func (f *Filter) Seed() uint64 { return f.seed }
 
 // HugePages reports whether the counters live in huge-page memory.
-func (f *Filter) HugePages() bool { return f.storage.HugePages() }
+func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
 
 // FPR is the model false-positive rate after n distinct keys (ModelFPR).
 func (f *Filter) FPR(n uint64) float64 { return f.ModelFPR(n) }
@@ -166,6 +166,9 @@ func (f *Filter) FPR(n uint64) float64 { return f.ModelFPR(n) }
 // ModelFPR is the model false-positive rate after n distinct keys: the
 // model of ToBloom's twin (package doc).
 func (f *Filter) ModelFPR(n uint64) float64 {
+	if f.lines == 0 { // the zero Filter answers absent to every key
+		return 0
+	}
 	if f.v1 {
 		return v1ModelFPR(n, f.lines, f.k)
 	}
@@ -215,6 +218,9 @@ func (f *Filter) EstimatedCount() float64 { return f.EstimateCount() }
 
 // Clone returns a copy of the filter, each word read atomically.
 func (f *Filter) Clone() *Filter {
+	if f.storage == nil { // the zero Filter
+		return &Filter{}
+	}
 	mode := engine.HugePagesNever
 	if f.HugePages() {
 		mode = engine.HugePagesAlways

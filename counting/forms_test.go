@@ -157,13 +157,17 @@ func ExampleFilter_ToBloom() {
 }
 
 // The zero Filter holds nothing: every test and remove answers absent,
-// and an Add panics with a message instead of an index error.
+// its model FPR is 0, it clones, and an Add panics with a message
+// instead of an index error.
 func TestZeroFilter(t *testing.T) {
 	var f Filter
 	out := []bool{true, true}
 	if f.Test([]byte("x")) || f.TestUint64(1) || f.TestString("x") || f.Count([]byte("x")) != 0 ||
 		f.Remove([]byte("x")) || f.TestHashes([]uint64{1, 2}, out) != 0 || out[0] || f.RemoveUint64s([]uint64{1, 2}, out) != 0 {
 		t.Error("the zero Filter answered present")
+	}
+	if f.ModelFPR(10) != 0 || f.HugePages() || f.Clone().Test([]byte("x")) {
+		t.Errorf("the zero Filter: ModelFPR %v, HugePages %v, or its clone answered present", f.ModelFPR(10), f.HugePages())
 	}
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "zero Filter") {
