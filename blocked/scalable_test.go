@@ -267,18 +267,3 @@ func FuzzDecodeScalable(f *testing.F) {
 	good, _ := s.MarshalBinary()
 	fuzzDecoder(f, [][]byte{good}, DecodeScalable)
 }
-
-func TestScalableAllocs(t *testing.T) {
-	s, _ := NewScalable(1000, 0.01)
-	s.AddUint64s(randomKeys(1, 20000))
-	ks := randomKeys(2, 1000)
-	out := make([]bool, len(ks))
-	for name, fn := range map[string]func(){
-		"TestUint64s": func() { s.TestUint64s(ks, out) },
-		"AddUint64s":  func() { s.AddUint64s(ks[:10]) },
-	} {
-		if a := testing.AllocsPerRun(20, fn); a != 0 {
-			t.Errorf("%s allocates %v times per call", name, a)
-		}
-	}
-}

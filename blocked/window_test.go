@@ -318,18 +318,3 @@ func FuzzDecodeWindow(f *testing.F) {
 	good, _ := w.MarshalBinary()
 	fuzzDecoder(f, [][]byte{good}, DecodeWindow)
 }
-
-func TestWindowAllocs(t *testing.T) {
-	w, _ := NewWindow(10_000, 0.01, 4)
-	w.AddUint64s(randomKeys(1, 30_000))
-	ks := randomKeys(2, 1000)
-	out := make([]bool, len(ks))
-	for name, fn := range map[string]func(){
-		"TestUint64s": func() { w.TestUint64s(ks, out) },
-		"AddUint64s":  func() { w.AddUint64s(ks[:10]) },
-	} {
-		if a := testing.AllocsPerRun(20, fn); a != 0 {
-			t.Errorf("%s allocates %v times per call", name, a)
-		}
-	}
-}
