@@ -271,56 +271,61 @@ func (f *Narrow) AddHashes(hs []uint64) {
 // hits; out must be at least as long as hs. It runs in Go at every
 // kernel level.
 func (f *Narrow) TestHashes(hs []uint64, out []bool) int {
-	out = out[:len(hs)]
+	out = checkOut(out, len(hs))
 	n := 0
 	for i, h := range hs {
 		out[i] = f.TestHash(h)
-		if out[i] {
-			n++
-		}
+		n += int(b2u(out[i]))
 	}
 	return n
 }
 
 // AddKeys adds every key.
 func (f *Narrow) AddKeys(keys [][]byte) {
-	for _, k := range keys {
-		f.Add(k)
+	var hs [stageChunk]uint64
+	for len(keys) > 0 {
+		c := hashKeyChunk(&hs, keys, f.seed)
+		f.AddHashes(hs[:c])
+		keys = keys[c:]
 	}
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (f *Narrow) TestKeys(keys [][]byte, out []bool) int {
-	out = out[:len(keys)]
-	n := 0
-	for i, k := range keys {
-		out[i] = f.Test(k)
-		if out[i] {
-			n++
-		}
+	out = checkOut(out, len(keys))
+	var hs [stageChunk]uint64
+	hits := 0
+	for len(keys) > 0 {
+		c := hashKeyChunk(&hs, keys, f.seed)
+		hits += f.TestHashes(hs[:c], out[:c])
+		keys, out = keys[c:], out[c:]
 	}
-	return n
+	return hits
 }
 
-// AddUint64s adds the 8 little-endian bytes of every key.
+// AddUint64s adds the 8 little-endian bytes of every key, hashed in
+// batch.
 func (f *Narrow) AddUint64s(ks []uint64) {
-	for _, k := range ks {
-		f.AddUint64(k)
+	var hs [stageChunk]uint64
+	for len(ks) > 0 {
+		c := hashUint64Chunk(&hs, ks, f.seed)
+		f.AddHashes(hs[:c])
+		ks = ks[c:]
 	}
 }
 
 // TestUint64s sets out[i] = TestUint64(ks[i]) and returns the number of
-// hits.
+// hits; the keys are hashed in batch.
 func (f *Narrow) TestUint64s(ks []uint64, out []bool) int {
-	out = out[:len(ks)]
-	n := 0
-	for i, k := range ks {
-		out[i] = f.TestUint64(k)
-		if out[i] {
-			n++
-		}
+	out = checkOut(out, len(ks))
+	var hs [stageChunk]uint64
+	hits := 0
+	for len(ks) > 0 {
+		c := hashUint64Chunk(&hs, ks, f.seed)
+		hits += f.TestHashes(hs[:c], out[:c])
+		ks, out = ks[c:], out[c:]
 	}
-	return n
+	return hits
 }
 
 // Serialized form: the engine envelope of the blocked family, version 2

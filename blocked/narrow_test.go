@@ -232,6 +232,25 @@ func TestNarrowForms(t *testing.T) {
 						t.Fatalf("%d-bit: member %d absent", bb, i)
 					}
 				}
+				for _, n := range tailLengths {
+					lo := len(ks) - n/2 // members, then absent keys
+					part, hs, bs := probe[lo:lo+n], make([]uint64, n), make([][]byte, n)
+					for i, k := range part {
+						bs[i] = engine.WordsBytes([]uint64{k})
+						hs[i] = engine.HashSeed(bs[i], 9)
+					}
+					want := out[lo : lo+n]
+					for name, got := range map[string]func([]bool) int{
+						"TestUint64s": func(o []bool) int { return x.TestUint64s(part, o) },
+						"TestKeys":    func(o []bool) int { return x.TestKeys(bs, o) },
+						"TestHashes":  func(o []bool) int { return x.TestHashes(hs, o) },
+					} {
+						o := make([]bool, n)
+						if hits := got(o); !slices.Equal(o, want) || hits != countTrue(want) {
+							t.Fatalf("%d-bit: %s of %d keys disagrees with the single-key forms", bb, name, n)
+						}
+					}
+				}
 			}
 		})
 		if !slices.Equal(f.words, g.words) || g.K() != f.K() || g.Seed() != 9 || g.BlockBits() != bb {
@@ -346,4 +365,12 @@ func ExampleNewNarrow() {
 	f.AddString("alpha")
 	fmt.Println(f.TestString("alpha"), f.K(), f.BlockBits())
 	// Output: true 6 128
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		n += int(b2u(b))
+	}
+	return n
 }
