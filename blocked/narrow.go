@@ -202,9 +202,16 @@ func (f *Narrow) block(h uint64) []uint64 {
 	return f.words[asm.NarrowBlock(h, f.blocks)<<f.blockWord:]
 }
 
+// errNoBlocks is the panic of a write to a Narrow without blocks (the
+// zero value, or after Close); reads of one answer as an empty filter.
+const errNoBlocks = "blocked: Narrow has no blocks: use NewNarrow, NewNarrowMK or DecodeNarrow"
+
 // AddHash adds a key by its hash engine.HashSeed(key, f.Seed()).
 func (f *Narrow) AddHash(h uint64) {
 	b, m := f.block(h), f.mask(h)
+	if len(b) == 0 {
+		panic(errNoBlocks)
+	}
 	b[0] |= m[0]
 	if f.blockWord == 1 {
 		b[1] |= m[1]
@@ -215,6 +222,9 @@ func (f *Narrow) AddHash(h uint64) {
 // TestHash reports whether the key with hash h may have been added.
 func (f *Narrow) TestHash(h uint64) bool {
 	b, m := f.block(h), f.mask(h)
+	if len(b) == 0 {
+		return false
+	}
 	miss := m[0] &^ b[0]
 	if f.blockWord == 1 {
 		miss |= m[1] &^ b[1]
@@ -227,6 +237,9 @@ func (f *Narrow) TestHash(h uint64) bool {
 // would have answered true just before.
 func (f *Narrow) TestAndAddHash(h uint64) bool {
 	b, m := f.block(h), f.mask(h)
+	if len(b) == 0 {
+		panic(errNoBlocks)
+	}
 	miss := m[0] &^ b[0]
 	b[0] |= m[0]
 	if f.blockWord == 1 {

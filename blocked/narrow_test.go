@@ -374,3 +374,20 @@ func countTrue(bs []bool) int {
 	}
 	return n
 }
+
+// TestNarrowZeroValue: a Narrow without blocks (the zero value, or after
+// Close) answers absent and refuses writes with a readable panic, never a
+// raw index panic.
+func TestNarrowZeroValue(t *testing.T) {
+	closed, _ := NewNarrow(100, 0.01, 128)
+	closed.Close()
+	for name, f := range map[string]*Narrow{"zero": {}, "closed": closed} {
+		out := []bool{true, true}
+		if f.TestHash(1) || f.Test([]byte("a")) || f.TestUint64s([]uint64{1, 2}, out) != 0 || out[0] || out[1] {
+			t.Errorf("%s Narrow answers yes", name)
+		}
+		wantPanic(t, name+" AddHash", errNoBlocks, func() { f.AddHash(1) })
+		wantPanic(t, name+" TestAndAdd", errNoBlocks, func() { f.TestAndAdd([]byte("a")) })
+		wantPanic(t, name+" AddUint64s", errNoBlocks, func() { f.AddUint64s([]uint64{1}) })
+	}
+}
