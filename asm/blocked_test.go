@@ -152,25 +152,35 @@ func FuzzBlockedKernels(f *testing.F) {
 	})
 }
 
-func BenchmarkBlockedTestHashes(b *testing.B) {
+// benchKernel times a batch test kernel, a sub-benchmark per filter size
+// in bytes and kernel level, over one batch of 1024 random hashes; build
+// makes the filter of a size from r and returns the call to time.
+func benchKernel(b *testing.B, sizes []int, build func(r *rand.Rand, bytes int) func(hs []uint64, out []bool) int) {
 	const batch = 1024
 	r := rand.New(rand.NewPCG(1, 1))
-	for _, lines := range []int{1 << 12, 1 << 20} {
-		words := randomFilter(r, lines, 6)
+	for _, size := range sizes {
+		probe := build(r, size)
 		hs := make([]uint64, batch)
 		for i := range hs {
 			hs[i] = r.Uint64()
 		}
 		out := make([]bool, batch)
 		for _, l := range Available() {
-			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", lines*64, l), func(b *testing.B) {
+			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", size, l), func(b *testing.B) {
 				restore, _ := UseLevel(l)
 				defer restore()
 				for b.Loop() {
-					BlockedTestHashes(words, 8, hs, out)
+					probe(hs, out)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
 			})
 		}
 	}
+}
+
+func BenchmarkBlockedTestHashes(b *testing.B) {
+	benchKernel(b, []int{64 << 12, 64 << 20}, func(r *rand.Rand, bytes int) func([]uint64, []bool) int {
+		words := randomFilter(r, bytes/64, 6)
+		return func(hs []uint64, out []bool) int { return BlockedTestHashes(words, 8, hs, out) }
+	})
 }
