@@ -11,6 +11,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 // multi is what Scalable and Window share with the tests.
@@ -28,9 +29,6 @@ type multi interface {
 	UnmarshalText(text []byte) error
 }
 
-// tailLengths are the batch lengths that leave tails at every vector width.
-var tailLengths = []int{1, 7, 9, 15, 17, 33, 1000}
-
 // addMultiHow is the number of add paths addMulti knows.
 const addMultiHow = 7
 
@@ -38,7 +36,7 @@ const addMultiHow = 7
 // paths go in pieces of the tail lengths.
 func addMulti(f multi, how int, ks []uint64) {
 	for i := 0; len(ks) > 0; i++ {
-		c := min(len(ks), tailLengths[i%len(tailLengths)])
+		c := min(len(ks), kerneltest.BatchLengths[i%len(kerneltest.BatchLengths)])
 		part := ks[:c]
 		ks = ks[c:]
 		switch how {
@@ -124,7 +122,7 @@ func checkBatches(t *testing.T, f multi, ks, hs []uint64, keys [][]byte, want []
 		out := make([]bool, len(ks))
 		hits := 0
 		for lo, i := 0, 0; lo < len(ks); i++ {
-			hi := min(len(ks), lo+tailLengths[i%len(tailLengths)])
+			hi := min(len(ks), lo+kerneltest.BatchLengths[i%len(kerneltest.BatchLengths)])
 			hits += test(lo, hi, out[lo:hi])
 			lo = hi
 		}

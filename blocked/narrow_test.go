@@ -232,7 +232,7 @@ func TestNarrowForms(t *testing.T) {
 						t.Fatalf("%d-bit: member %d absent", bb, i)
 					}
 				}
-				for _, n := range tailLengths {
+				for _, n := range kerneltest.BatchLengths {
 					lo := len(ks) - n/2 // members, then absent keys
 					part, hs, bs := probe[lo:lo+n], make([]uint64, n), make([][]byte, n)
 					for i, k := range part {

@@ -169,7 +169,7 @@ func TestWindowConcurrent(t *testing.T) {
 				defer wg.Done()
 				mine := ks[wk*per : (wk+1)*per]
 				for i, j := 0, 0; i < len(mine); j++ {
-					c := min(len(mine)-i, tailLengths[j%len(tailLengths)])
+					c := min(len(mine)-i, kerneltest.BatchLengths[j%len(kerneltest.BatchLengths)])
 					e := w.Epoch()
 					for x := i; x < i+c; x++ {
 						before[wk*per+x] = e
