@@ -131,24 +131,34 @@ func TestBlockedBadArgs(t *testing.T) {
 	}
 }
 
+// fuzzEachLevel reads data as little-endian hashes and runs compare on
+// them at every kernel level, the level restored after each.
+func fuzzEachLevel(t *testing.T, data []byte, compare func(hs []uint64)) {
+	hs := make([]uint64, len(data)/8)
+	for i := range hs {
+		hs[i] = binary.LittleEndian.Uint64(data[8*i:])
+	}
+	for _, l := range Available() {
+		restore, err := UseLevel(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer restore()
+			compare(hs)
+		}()
+	}
+}
+
 func FuzzBlockedKernels(f *testing.F) {
 	f.Add(uint8(8), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
 	f.Add(uint8(10), uint16(1), uint8(0), []byte{})
 	f.Fuzz(func(t *testing.T, k uint8, lines uint16, fill uint8, data []byte) {
 		kk := uint32(k)%BlockedMaxK + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), int(lines%300)+1, int(fill%9))
-		hs := make([]uint64, len(data)/8)
-		for i := range hs {
-			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
-		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareBlocked(t, words, kk, hs)
-			restore()
-		}
+		})
 	})
 }
 

@@ -192,19 +192,10 @@ func FuzzSBBFKernels(f *testing.F) {
 	f.Add(uint16(1), uint8(0), []byte{})
 	f.Fuzz(func(t *testing.T, blocks uint16, fill uint8, data []byte) {
 		words := sbbfWords(rand.New(rand.NewPCG(uint64(blocks), uint64(fill))), int(blocks%600)+1, int(fill%9))
-		hs := make([]uint64, len(data)/8)
-		for i := range hs {
-			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
-		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareSBBF(t, words, hs)
 			checkXXH64s(t, hs)
-			restore()
-		}
+		})
 	})
 }
 
