@@ -240,6 +240,26 @@ func checkGolden[T multi](t *testing.T, name string, build func() T, decode func
 	return g
 }
 
+// checkGoldenFP asserts that the golden filter g holds the keys lo..hi-1
+// (8 little-endian bytes) and answers yes for exactly pinned of the
+// 100000 absent keys from hi on.
+func checkGoldenFP(t *testing.T, g multi, lo, hi uint64, pinned int) {
+	t.Helper()
+	fp := 0
+	for k := lo; k < hi+100_000; k++ {
+		hit := g.Test(keyBytes(k))
+		if k < hi && !hit {
+			t.Fatalf("golden filter lost key %d", k)
+		}
+		if k >= hi && hit {
+			fp++
+		}
+	}
+	if fp != pinned {
+		t.Errorf("golden filter: %d false positives among 100000 absent keys, pinned %d", fp, pinned)
+	}
+}
+
 // fuzzDecoder checks a decoder on hostile bytes: an error wrapping
 // ErrFormat, or a filter no larger than the input that re-encodes to it.
 func fuzzDecoder[T multi](f *testing.F, seeds [][]byte, decode func([]byte, ...engine.Option) (T, error)) {
