@@ -1077,8 +1077,8 @@ TEXT ·blockedTestStrideAVX2(SB), NOSPLIT, $24-112
 	SHRQ         $0x03, R11
 	MOVQ         R11, (SP)
 	MOVQ         R12, 8(SP)
-	MOVBQZX      R9, R13
-	MOVQ         R13, 16(SP)
+	MOVBQZX      R9, R9
+	MOVQ         R9, 16(SP)
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -1330,8 +1330,8 @@ TEXT ·blockedTestStrideAVX512(SB), NOSPLIT, $24-112
 	SHRQ         $0x03, R11
 	MOVQ         R11, (SP)
 	MOVQ         R12, 8(SP)
-	MOVBQZX      R9, R13
-	MOVQ         R13, 16(SP)
+	MOVBQZX      R9, R9
+	MOVQ         R9, 16(SP)
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2

@@ -1,7 +1,6 @@
 package asm
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -112,18 +111,9 @@ func FuzzBlockedMultiKernels(f *testing.F) {
 			ls[i] = int(lines%300) + i + 1
 		}
 		fs := randomFilters(r, ls, int(fill%9))
-		hs := make([]uint64, len(data)/8)
-		for i := range hs {
-			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
-		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareMulti(t, fs, kk, hs)
-			restore()
-		}
+		})
 	})
 }
 
@@ -208,17 +198,8 @@ func FuzzBlockedStrideKernels(f *testing.F) {
 		kk := uint32(k)%BlockedMaxK + 1
 		g := int(gens)%8 + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), (int(lines%300)+1)*g, int(fill%9))
-		hs := make([]uint64, len(data)/8)
-		for i := range hs {
-			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
-		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareStride(t, words, g, kk, hs)
-			restore()
-		}
+		})
 	})
 }

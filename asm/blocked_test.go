@@ -131,46 +131,66 @@ func TestBlockedBadArgs(t *testing.T) {
 	}
 }
 
+// fuzzEachLevel reads data as little-endian hashes and runs compare on
+// them at every kernel level, the level restored after each.
+func fuzzEachLevel(t *testing.T, data []byte, compare func(hs []uint64)) {
+	hs := make([]uint64, len(data)/8)
+	for i := range hs {
+		hs[i] = binary.LittleEndian.Uint64(data[8*i:])
+	}
+	for _, l := range Available() {
+		restore, err := UseLevel(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer restore()
+			compare(hs)
+		}()
+	}
+}
+
 func FuzzBlockedKernels(f *testing.F) {
 	f.Add(uint8(8), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
 	f.Add(uint8(10), uint16(1), uint8(0), []byte{})
 	f.Fuzz(func(t *testing.T, k uint8, lines uint16, fill uint8, data []byte) {
 		kk := uint32(k)%BlockedMaxK + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), int(lines%300)+1, int(fill%9))
-		hs := make([]uint64, len(data)/8)
-		for i := range hs {
-			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
-		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareBlocked(t, words, kk, hs)
-			restore()
-		}
+		})
 	})
 }
 
-func BenchmarkBlockedTestHashes(b *testing.B) {
+// benchKernel times a batch test kernel, a sub-benchmark per filter size
+// in bytes and kernel level, over one batch of 1024 random hashes; build
+// makes the filter of a size from r and returns the call to time.
+func benchKernel(b *testing.B, sizes []int, build func(r *rand.Rand, bytes int) func(hs []uint64, out []bool) int) {
 	const batch = 1024
 	r := rand.New(rand.NewPCG(1, 1))
-	for _, lines := range []int{1 << 12, 1 << 20} {
-		words := randomFilter(r, lines, 6)
+	for _, size := range sizes {
+		probe := build(r, size)
 		hs := make([]uint64, batch)
 		for i := range hs {
 			hs[i] = r.Uint64()
 		}
 		out := make([]bool, batch)
 		for _, l := range Available() {
-			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", lines*64, l), func(b *testing.B) {
+			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", size, l), func(b *testing.B) {
 				restore, _ := UseLevel(l)
 				defer restore()
 				for b.Loop() {
-					BlockedTestHashes(words, 8, hs, out)
+					probe(hs, out)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
 			})
 		}
 	}
+}
+
+func BenchmarkBlockedTestHashes(b *testing.B) {
+	benchKernel(b, []int{64 << 12, 64 << 20}, func(r *rand.Rand, bytes int) func([]uint64, []bool) int {
+		words := randomFilter(r, bytes/64, 6)
+		return func(hs []uint64, out []bool) int { return BlockedTestHashes(words, 8, hs, out) }
+	})
 }

@@ -192,43 +192,18 @@ func FuzzSBBFKernels(f *testing.F) {
 	f.Add(uint16(1), uint8(0), []byte{})
 	f.Fuzz(func(t *testing.T, blocks uint16, fill uint8, data []byte) {
 		words := sbbfWords(rand.New(rand.NewPCG(uint64(blocks), uint64(fill))), int(blocks%600)+1, int(fill%9))
-		hs := make([]uint64, len(data)/8)
-		for i := range hs {
-			hs[i] = binary.LittleEndian.Uint64(data[8*i:])
-		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
+		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareSBBF(t, words, hs)
 			checkXXH64s(t, hs)
-			restore()
-		}
+		})
 	})
 }
 
 func BenchmarkSBBFTestHashes(b *testing.B) {
-	const batch = 1024
-	r := rand.New(rand.NewPCG(1, 1))
-	for _, blocks := range []int{1 << 10, 1 << 16} {
-		words := sbbfWords(r, blocks, 5)
-		hs := make([]uint64, batch)
-		for i := range hs {
-			hs[i] = r.Uint64()
-		}
-		out := make([]bool, batch)
-		for _, l := range Available() {
-			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", blocks*32, l), func(b *testing.B) {
-				restore, _ := UseLevel(l)
-				defer restore()
-				for b.Loop() {
-					SBBFTestHashes(words, hs, out)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
-			})
-		}
-	}
+	benchKernel(b, []int{32 << 10, 32 << 16}, func(r *rand.Rand, bytes int) func([]uint64, []bool) int {
+		words := sbbfWords(r, bytes/32, 5)
+		return func(hs []uint64, out []bool) int { return SBBFTestHashes(words, hs, out) }
+	})
 }
 
 func BenchmarkXXH64Uint64s(b *testing.B) {

@@ -2,6 +2,7 @@ package blocked
 
 import (
 	"flag"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -210,4 +211,54 @@ func BenchmarkLarge(b *testing.B) {
 		reportPerKey(b, window)
 		runtime.KeepAlive(hits)
 	})
+}
+
+// Narrow at n = 1e6, p = 1%, streaming over 1e6 distinct keys (half of
+// them added) in batches of benchBatch: the batch forms and, labelled
+// perkey, the single-key call over the same keys.
+func BenchmarkNarrow(b *testing.B) {
+	for _, bb := range []int{64, 128} {
+		f, err := NewNarrow(1e6, 0.01, bb)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ks := randomKeys(2, 1e6)
+		f.AddUint64s(ks[:len(ks)/2])
+		out := make([]bool, benchBatch)
+		next := func(i *int) []uint64 {
+			if *i+benchBatch > len(ks) {
+				*i = 0
+			}
+			*i += benchBatch
+			return ks[*i-benchBatch : *i]
+		}
+		b.Run(fmt.Sprintf("block=%d", bb), func(b *testing.B) {
+			eachLevel(b, func(b *testing.B) {
+				b.Run("TestUint64s", func(b *testing.B) {
+					i := 0
+					for b.Loop() {
+						f.TestUint64s(next(&i), out)
+					}
+					reportPerKey(b, benchBatch)
+				})
+				b.Run("perkey=TestUint64", func(b *testing.B) {
+					i, hits := 0, 0
+					for b.Loop() {
+						for _, k := range next(&i) {
+							hits += int(b2u(f.TestUint64(k)))
+						}
+					}
+					reportPerKey(b, benchBatch)
+					runtime.KeepAlive(hits)
+				})
+				b.Run("AddUint64s", func(b *testing.B) {
+					i := 0
+					for b.Loop() {
+						f.AddUint64s(next(&i)[:benchBatch/2])
+					}
+					reportPerKey(b, benchBatch/2)
+				})
+			})
+		})
+	}
 }

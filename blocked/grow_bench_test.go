@@ -95,13 +95,9 @@ func BenchmarkScalable(b *testing.B) {
 	b.Run("blocked/batch", func(b *testing.B) {
 		eachLevel(b, func(b *testing.B) { streamBatches(b, qs, func(ks []uint64, out []bool) { one.TestUint64s(ks, out) }) })
 	})
-	for _, scalar := range []bool{false, true} {
-		b.Run(fmt.Sprintf("scalable/stages=%d/perkey/scalar=%v", s.Stages(), scalar), func(b *testing.B) {
-			defer func(prev bool) { scalarProbe = prev }(scalarProbe)
-			scalarProbe = scalar
-			streamKeys(b, qs, s.TestUint64)
-		})
-	}
+	b.Run(fmt.Sprintf("scalable/stages=%d/perkey", s.Stages()), func(b *testing.B) {
+		streamKeys(b, qs, s.TestUint64)
+	})
 	b.Run("blocked/perkey", func(b *testing.B) {
 		streamKeys(b, qs, func(k uint64) bool { return one.TestHash(hashUint64(k)) })
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 // multi is what Scalable and Window share with the tests.
@@ -28,9 +29,6 @@ type multi interface {
 	UnmarshalText(text []byte) error
 }
 
-// tailLengths are the batch lengths that leave tails at every vector width.
-var tailLengths = []int{1, 7, 9, 15, 17, 33, 1000}
-
 // addMultiHow is the number of add paths addMulti knows.
 const addMultiHow = 7
 
@@ -38,7 +36,7 @@ const addMultiHow = 7
 // paths go in pieces of the tail lengths.
 func addMulti(f multi, how int, ks []uint64) {
 	for i := 0; len(ks) > 0; i++ {
-		c := min(len(ks), tailLengths[i%len(tailLengths)])
+		c := min(len(ks), kerneltest.BatchLengths[i%len(kerneltest.BatchLengths)])
 		part := ks[:c]
 		ks = ks[c:]
 		switch how {
@@ -124,7 +122,7 @@ func checkBatches(t *testing.T, f multi, ks, hs []uint64, keys [][]byte, want []
 		out := make([]bool, len(ks))
 		hits := 0
 		for lo, i := 0, 0; lo < len(ks); i++ {
-			hi := min(len(ks), lo+tailLengths[i%len(tailLengths)])
+			hi := min(len(ks), lo+kerneltest.BatchLengths[i%len(kerneltest.BatchLengths)])
 			hits += test(lo, hi, out[lo:hi])
 			lo = hi
 		}
@@ -240,6 +238,26 @@ func checkGolden[T multi](t *testing.T, name string, build func() T, decode func
 		t.Fatal(err)
 	}
 	return g
+}
+
+// checkGoldenFP asserts that the golden filter g holds the keys lo..hi-1
+// (8 little-endian bytes) and answers yes for exactly pinned of the
+// 100000 absent keys from hi on.
+func checkGoldenFP(t *testing.T, g multi, lo, hi uint64, pinned int) {
+	t.Helper()
+	fp := 0
+	for k := lo; k < hi+100_000; k++ {
+		hit := g.Test(keyBytes(k))
+		if k < hi && !hit {
+			t.Fatalf("golden filter lost key %d", k)
+		}
+		if k >= hi && hit {
+			fp++
+		}
+	}
+	if fp != pinned {
+		t.Errorf("golden filter: %d false positives among 100000 absent keys, pinned %d", fp, pinned)
+	}
 }
 
 // fuzzDecoder checks a decoder on hostile bytes: an error wrapping

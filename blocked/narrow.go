@@ -202,9 +202,16 @@ func (f *Narrow) block(h uint64) []uint64 {
 	return f.words[asm.NarrowBlock(h, f.blocks)<<f.blockWord:]
 }
 
+// errNoBlocks is the panic of a write to a Narrow without blocks (the
+// zero value, or after Close); reads of one answer as an empty filter.
+const errNoBlocks = "blocked: Narrow has no blocks: use NewNarrow, NewNarrowMK or DecodeNarrow"
+
 // AddHash adds a key by its hash engine.HashSeed(key, f.Seed()).
 func (f *Narrow) AddHash(h uint64) {
 	b, m := f.block(h), f.mask(h)
+	if len(b) == 0 {
+		panic(errNoBlocks)
+	}
 	b[0] |= m[0]
 	if f.blockWord == 1 {
 		b[1] |= m[1]
@@ -215,6 +222,9 @@ func (f *Narrow) AddHash(h uint64) {
 // TestHash reports whether the key with hash h may have been added.
 func (f *Narrow) TestHash(h uint64) bool {
 	b, m := f.block(h), f.mask(h)
+	if len(b) == 0 {
+		return false
+	}
 	miss := m[0] &^ b[0]
 	if f.blockWord == 1 {
 		miss |= m[1] &^ b[1]
@@ -227,6 +237,9 @@ func (f *Narrow) TestHash(h uint64) bool {
 // would have answered true just before.
 func (f *Narrow) TestAndAddHash(h uint64) bool {
 	b, m := f.block(h), f.mask(h)
+	if len(b) == 0 {
+		panic(errNoBlocks)
+	}
 	miss := m[0] &^ b[0]
 	b[0] |= m[0]
 	if f.blockWord == 1 {
@@ -271,56 +284,61 @@ func (f *Narrow) AddHashes(hs []uint64) {
 // hits; out must be at least as long as hs. It runs in Go at every
 // kernel level.
 func (f *Narrow) TestHashes(hs []uint64, out []bool) int {
-	out = out[:len(hs)]
+	out = checkOut(out, len(hs))
 	n := 0
 	for i, h := range hs {
 		out[i] = f.TestHash(h)
-		if out[i] {
-			n++
-		}
+		n += int(b2u(out[i]))
 	}
 	return n
 }
 
 // AddKeys adds every key.
 func (f *Narrow) AddKeys(keys [][]byte) {
-	for _, k := range keys {
-		f.Add(k)
+	var hs [stageChunk]uint64
+	for len(keys) > 0 {
+		c := hashKeyChunk(&hs, keys, f.seed)
+		f.AddHashes(hs[:c])
+		keys = keys[c:]
 	}
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (f *Narrow) TestKeys(keys [][]byte, out []bool) int {
-	out = out[:len(keys)]
-	n := 0
-	for i, k := range keys {
-		out[i] = f.Test(k)
-		if out[i] {
-			n++
-		}
+	out = checkOut(out, len(keys))
+	var hs [stageChunk]uint64
+	hits := 0
+	for len(keys) > 0 {
+		c := hashKeyChunk(&hs, keys, f.seed)
+		hits += f.TestHashes(hs[:c], out[:c])
+		keys, out = keys[c:], out[c:]
 	}
-	return n
+	return hits
 }
 
-// AddUint64s adds the 8 little-endian bytes of every key.
+// AddUint64s adds the 8 little-endian bytes of every key, hashed in
+// batch.
 func (f *Narrow) AddUint64s(ks []uint64) {
-	for _, k := range ks {
-		f.AddUint64(k)
+	var hs [stageChunk]uint64
+	for len(ks) > 0 {
+		c := hashUint64Chunk(&hs, ks, f.seed)
+		f.AddHashes(hs[:c])
+		ks = ks[c:]
 	}
 }
 
 // TestUint64s sets out[i] = TestUint64(ks[i]) and returns the number of
-// hits.
+// hits; the keys are hashed in batch.
 func (f *Narrow) TestUint64s(ks []uint64, out []bool) int {
-	out = out[:len(ks)]
-	n := 0
-	for i, k := range ks {
-		out[i] = f.TestUint64(k)
-		if out[i] {
-			n++
-		}
+	out = checkOut(out, len(ks))
+	var hs [stageChunk]uint64
+	hits := 0
+	for len(ks) > 0 {
+		c := hashUint64Chunk(&hs, ks, f.seed)
+		hits += f.TestHashes(hs[:c], out[:c])
+		ks, out = ks[c:], out[c:]
 	}
-	return n
+	return hits
 }
 
 // Serialized form: the engine envelope of the blocked family, version 2

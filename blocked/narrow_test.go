@@ -232,6 +232,25 @@ func TestNarrowForms(t *testing.T) {
 						t.Fatalf("%d-bit: member %d absent", bb, i)
 					}
 				}
+				for _, n := range kerneltest.BatchLengths {
+					lo := len(ks) - n/2 // members, then absent keys
+					part, hs, bs := probe[lo:lo+n], make([]uint64, n), make([][]byte, n)
+					for i, k := range part {
+						bs[i] = engine.WordsBytes([]uint64{k})
+						hs[i] = engine.HashSeed(bs[i], 9)
+					}
+					want := out[lo : lo+n]
+					for name, got := range map[string]func([]bool) int{
+						"TestUint64s": func(o []bool) int { return x.TestUint64s(part, o) },
+						"TestKeys":    func(o []bool) int { return x.TestKeys(bs, o) },
+						"TestHashes":  func(o []bool) int { return x.TestHashes(hs, o) },
+					} {
+						o := make([]bool, n)
+						if hits := got(o); !slices.Equal(o, want) || hits != countTrue(want) {
+							t.Fatalf("%d-bit: %s of %d keys disagrees with the single-key forms", bb, name, n)
+						}
+					}
+				}
 			}
 		})
 		if !slices.Equal(f.words, g.words) || g.K() != f.K() || g.Seed() != 9 || g.BlockBits() != bb {
@@ -346,4 +365,29 @@ func ExampleNewNarrow() {
 	f.AddString("alpha")
 	fmt.Println(f.TestString("alpha"), f.K(), f.BlockBits())
 	// Output: true 6 128
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		n += int(b2u(b))
+	}
+	return n
+}
+
+// TestNarrowZeroValue: a Narrow without blocks (the zero value, or after
+// Close) answers absent and refuses writes with a readable panic, never a
+// raw index panic.
+func TestNarrowZeroValue(t *testing.T) {
+	closed, _ := NewNarrow(100, 0.01, 128)
+	closed.Close()
+	for name, f := range map[string]*Narrow{"zero": {}, "closed": closed} {
+		out := []bool{true, true}
+		if f.TestHash(1) || f.Test([]byte("a")) || f.TestUint64s([]uint64{1, 2}, out) != 0 || out[0] || out[1] {
+			t.Errorf("%s Narrow answers yes", name)
+		}
+		wantPanic(t, name+" AddHash", errNoBlocks, func() { f.AddHash(1) })
+		wantPanic(t, name+" TestAndAdd", errNoBlocks, func() { f.TestAndAdd([]byte("a")) })
+		wantPanic(t, name+" AddUint64s", errNoBlocks, func() { f.AddUint64s([]uint64{1}) })
+	}
 }

@@ -321,8 +321,14 @@ func (f *SBBF) setBits() uint64 {
 	return n
 }
 
-// FillRatio returns the fraction of bits that are one.
-func (f *SBBF) FillRatio() float64 { return float64(f.setBits()) / float64(f.M()) }
+// FillRatio returns the fraction of bits that are one (0 for the zero
+// value, which has no bits).
+func (f *SBBF) FillRatio() float64 {
+	if f.blocks == 0 {
+		return 0
+	}
+	return float64(f.setBits()) / float64(f.M())
+}
 
 // ModelFPR is the false-positive rate the model of the type doc predicts
 // after n distinct values.
@@ -344,7 +350,7 @@ func SBBFFPR(blocks, n uint64) float64 {
 // a block's word receives one uniform bit from each of the n/blocks values
 // of its block on average, so the expected fill is 1 - (31/32)^(n/blocks).
 func (f *SBBF) EstimatedCount() float64 {
-	fill := float64(f.setBits()) / float64(f.M())
+	fill := f.FillRatio()
 	if fill >= 1 {
 		return math.Inf(1)
 	}

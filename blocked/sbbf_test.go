@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -235,6 +236,9 @@ func TestSBBFZeroValue(t *testing.T) {
 	var f SBBF
 	if f.TestHash(1) || f.Test([]byte("a")) || f.TestUint64s([]uint64{1, 2}, make([]bool, 2)) != 0 {
 		t.Error("zero SBBF answers yes")
+	}
+	if f.FillRatio() != 0 || f.EstimatedCount() != 0 || strings.Contains(f.String(), "NaN") {
+		t.Errorf("zero SBBF: fill %v, estimate %v, %s", f.FillRatio(), f.EstimatedCount(), f.String())
 	}
 	defer func() {
 		if recover() == nil {

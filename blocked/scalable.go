@@ -393,10 +393,6 @@ func (s *Scalable) AddHash(h uint64) {
 	s.added(1)
 }
 
-// scalarProbe makes Scalable's single-key test use Go code over the
-// stages instead of the fused kernel on one key; benchmarks compare them.
-var scalarProbe = false
-
 // TestHash reports whether the key with hash h may have been added. With
 // a common k the key's mask is built once and tested against its line in
 // every stage.
@@ -408,20 +404,6 @@ func (s *Scalable) TestHash(h uint64) bool {
 			}
 		}
 		return false
-	}
-	if scalarProbe {
-		m := Mask(h, s.k)
-		hit := false
-		for _, f := range s.probe {
-			base := Line(h, f.lines) * 8
-			l := f.words[base : base+8 : base+8]
-			if (m[0]&^l[0])|(m[1]&^l[1])|(m[2]&^l[2])|(m[3]&^l[3])|(m[4]&^l[4])|(m[5]&^l[5])|(m[6]&^l[6])|(m[7]&^l[7]) == 0 {
-				hit = true
-				break
-			}
-		}
-		runtime.KeepAlive(s)
-		return hit
 	}
 	hs := [1]uint64{h}
 	var out [1]bool

@@ -68,22 +68,18 @@ func (s *Scalable) MarshalText() ([]byte, error) { return marshalText(s.MarshalB
 
 // UnmarshalText decodes MarshalText's form into s.
 func (s *Scalable) UnmarshalText(text []byte) error {
-	bin, err := unmarshalText(text)
-	if err != nil {
-		return err
-	}
-	return s.UnmarshalBinary(bin)
+	return unmarshalText(text, s.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces s by the filter encoded in data. Bad bytes give
 // an error wrapping engine.ErrFormat and leave s unchanged.
 func (s *Scalable) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, s.decodeWith(nil))
+	return engine.Unmarshal(data, decodeInto(s, (*Scalable).decode))
 }
 
 // ReadFrom reads one envelope from r and replaces s by its filter.
 func (s *Scalable) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, s.decodeWith(nil))
+	return engine.ReadFrom(r, decodeInto(s, (*Scalable).decode))
 }
 
 // DecodeScalable returns the Scalable encoded in data; opts choose its
@@ -95,10 +91,6 @@ func DecodeScalable(data []byte, opts ...engine.Option) (*Scalable, error) {
 // ReadScalable reads one Scalable from r; opts choose its storage.
 func ReadScalable(r io.Reader, opts ...engine.Option) (*Scalable, error) {
 	return engine.Read(r, opts, (*Scalable).decode)
-}
-
-func (s *Scalable) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error { return s.decode(h, payload, opts) }
 }
 
 func (s *Scalable) decode(h engine.Header, payload []byte, opts []engine.Option) error {

@@ -248,12 +248,20 @@ func marshalText(bin []byte, err error) ([]byte, error) {
 	return out, nil
 }
 
-// unmarshalText decodes marshalText's output.
-func unmarshalText(text []byte) ([]byte, error) {
+// unmarshalText decodes marshalText's output and hands the bytes to
+// unmarshal, the type's UnmarshalBinary.
+func unmarshalText(text []byte, unmarshal func([]byte) error) error {
 	bin := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
 	n, err := base64.StdEncoding.Decode(bin, text)
 	if err != nil {
-		return nil, engine.Errorf("text form is not base64: %v", err)
+		return engine.Errorf("text form is not base64: %v", err)
 	}
-	return bin[:n], nil
+	return unmarshal(bin[:n])
+}
+
+// decodeInto adapts a type's decode method, bound to t, to the callback
+// of engine.Unmarshal and engine.ReadFrom: the in-place decoders
+// (UnmarshalBinary, ReadFrom) take no options.
+func decodeInto[T any](t *T, decode func(*T, engine.Header, []byte, []engine.Option) error) func(engine.Header, []byte) error {
+	return func(h engine.Header, payload []byte) error { return decode(t, h, payload, nil) }
 }

@@ -65,22 +65,18 @@ func (w *Window) MarshalText() ([]byte, error) { return marshalText(w.MarshalBin
 
 // UnmarshalText decodes MarshalText's form into w.
 func (w *Window) UnmarshalText(text []byte) error {
-	bin, err := unmarshalText(text)
-	if err != nil {
-		return err
-	}
-	return w.UnmarshalBinary(bin)
+	return unmarshalText(text, w.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces w by the window encoded in data. Bad bytes give
 // an error wrapping engine.ErrFormat and leave w unchanged.
 func (w *Window) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, w.decodeWith(nil))
+	return engine.Unmarshal(data, decodeInto(w, (*Window).decode))
 }
 
 // ReadFrom reads one envelope from r and replaces w by its window.
 func (w *Window) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, w.decodeWith(nil))
+	return engine.ReadFrom(r, decodeInto(w, (*Window).decode))
 }
 
 // DecodeWindow returns the Window encoded in data; opts choose its storage.
@@ -91,10 +87,6 @@ func DecodeWindow(data []byte, opts ...engine.Option) (*Window, error) {
 // ReadWindow reads one Window from r; opts choose its storage.
 func ReadWindow(r io.Reader, opts ...engine.Option) (*Window, error) {
 	return engine.Read(r, opts, (*Window).decode)
-}
-
-func (w *Window) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error { return w.decode(h, payload, opts) }
 }
 
 func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) error {

@@ -169,7 +169,7 @@ func TestWindowConcurrent(t *testing.T) {
 				defer wg.Done()
 				mine := ks[wk*per : (wk+1)*per]
 				for i, j := 0, 0; i < len(mine); j++ {
-					c := min(len(mine)-i, tailLengths[j%len(tailLengths)])
+					c := min(len(mine)-i, kerneltest.BatchLengths[j%len(kerneltest.BatchLengths)])
 					e := w.Epoch()
 					for x := i; x < i+c; x++ {
 						before[wk*per+x] = e
@@ -295,21 +295,7 @@ func TestWindowGolden(t *testing.T) {
 	if g.Epoch() != 2 || g.Count() != 500 {
 		t.Errorf("golden: %v", g)
 	}
-	fp := 0
-	for k := range uint64(102_500) {
-		hit := g.Test(keyBytes(k))
-		if k >= 1000 && k < 2500 && !hit {
-			t.Fatalf("golden window lost key %d", k)
-		}
-		if k >= 2500 && hit {
-			fp++
-		}
-	}
-	t.Logf("golden: %d false positives among 100000 absent keys", fp)
-	const goldenFP = 963
-	if goldenFP >= 0 && fp != goldenFP {
-		t.Errorf("golden window: %d false positives among 100000 absent keys, pinned %d", fp, goldenFP)
-	}
+	checkGoldenFP(t, g, 1000, 2500, 963)
 }
 
 func FuzzDecodeWindow(f *testing.F) {
@@ -317,19 +303,4 @@ func FuzzDecodeWindow(f *testing.F) {
 	w.AddUint64s(randomKeys(1, 50))
 	good, _ := w.MarshalBinary()
 	fuzzDecoder(f, [][]byte{good}, DecodeWindow)
-}
-
-func TestWindowAllocs(t *testing.T) {
-	w, _ := NewWindow(10_000, 0.01, 4)
-	w.AddUint64s(randomKeys(1, 30_000))
-	ks := randomKeys(2, 1000)
-	out := make([]bool, len(ks))
-	for name, fn := range map[string]func(){
-		"TestUint64s": func() { w.TestUint64s(ks, out) },
-		"AddUint64s":  func() { w.AddUint64s(ks[:10]) },
-	} {
-		if a := testing.AllocsPerRun(20, fn); a != 0 {
-			t.Errorf("%s allocates %v times per call", name, a)
-		}
-	}
 }

@@ -100,17 +100,7 @@ func kernel(v isa, test bool) {
 	}
 	s.k = Load(Param("k"), GP64())
 	s.dist = Load(Param("dist"), GP64())
-	// rem2 = ((1 << (k%8)) - 1) * 0x101: the partial round's enabled words,
-	// doubled so a shift left by s and right by 8 rotates them.
-	s.rem2 = GP64()
-	MOVQ(s.k, s.rem2)
-	ANDQ(U8(7), s.rem2)
-	t := GP64()
-	MOVQ(U64(1), t)
-	SHLXQ(s.rem2, t, s.rem2)
-	DECQ(s.rem2)
-	IMUL3Q(U32(0x101), s.rem2, s.rem2)
-	SHRQ(U8(3), s.k) // full rounds
+	s.rem2 = splitK(s.k)
 	v.setup()
 
 	for _, general := range []bool{false, true} {
@@ -183,6 +173,22 @@ func body(v isa, s gp, test, general, prefetch bool) {
 	}
 	ADDQ(U8(8), s.hp)
 	DECQ(s.n)
+}
+
+// splitK turns k, in place, into its full rounds k/8 and returns
+// rem2 = ((1 << (k%8)) - 1) * 0x101: the partial round's enabled words,
+// doubled so a shift left by s and right by 8 rotates them.
+func splitK(k reg.Register) reg.GPVirtual {
+	rem2 := GP64()
+	MOVQ(k, rem2)
+	ANDQ(U8(7), rem2)
+	t := GP64()
+	MOVQ(U64(1), t)
+	SHLXQ(rem2, t, rem2)
+	DECQ(rem2)
+	IMUL3Q(U32(0x101), rem2, rem2)
+	SHRQ(U8(3), k)
+	return rem2
 }
 
 // maskRounds ORs into the mask the full rounds (their count in rounds)

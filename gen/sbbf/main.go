@@ -313,28 +313,38 @@ func xxhAVX2() {
 		VPSRLQ(U8(32), v, t1)
 		VPXOR(t1, v, v)
 	}
-	a, b := YMM(), YMM()
-	t := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
-	Label("xxh2_loop8")
-	CMPQ(n, U8(8))
-	JB(LabelRef("xxh2_tail4"))
-	VMOVDQU(Mem{Base: src}, a)
-	VMOVDQU(Mem{Base: src, Disp: 32}, b)
-	hash(a, t[0], t[1])
-	hash(b, t[2], t[3])
-	VMOVDQU(a, Mem{Base: dst})
-	VMOVDQU(b, Mem{Base: dst, Disp: 32})
-	ADDQ(U8(64), src)
-	ADDQ(U8(64), dst)
-	SUBQ(U8(8), n)
-	JMP(LabelRef("xxh2_loop8"))
-	Label("xxh2_tail4")
-	CMPQ(n, U8(4))
-	JB(LabelRef("xxh2_done"))
-	VMOVDQU(Mem{Base: src}, a)
-	hash(a, t[0], t[1])
-	VMOVDQU(a, Mem{Base: dst})
-	Label("xxh2_done")
+	a, b, t := YMM(), YMM(), [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
+	hashLoop("xxh2", 4, dst, src, n, a, b, VMOVDQU, func(v reg.VecVirtual, i int) { hash(v, t[2*i], t[2*i+1]) })
+}
+
+// hashLoop emits the body of a batch XXH64 kernel over lanes keys per
+// vector: two vectors a and b per pass while 2*lanes keys remain, then one
+// (n is a multiple of lanes). hash(v, i) hashes v in place with the
+// temporaries of slot i (0 for a, 1 for b); mov is the ISA's unaligned
+// move.
+func hashLoop(prefix string, lanes int, dst, src, n reg.Register, a, b reg.VecVirtual, mov func(mx, mxy Op), hash func(v reg.VecVirtual, i int)) {
+	loop, tail, done := fmt.Sprintf("%s_loop%d", prefix, 2*lanes), fmt.Sprintf("%s_tail%d", prefix, lanes), prefix+"_done"
+	width := 8 * lanes
+	Label(loop)
+	CMPQ(n, U8(2*lanes))
+	JB(LabelRef(tail))
+	mov(Mem{Base: src}, a)
+	mov(Mem{Base: src, Disp: width}, b)
+	hash(a, 0)
+	hash(b, 1)
+	mov(a, Mem{Base: dst})
+	mov(b, Mem{Base: dst, Disp: width})
+	ADDQ(U8(2*width), src)
+	ADDQ(U8(2*width), dst)
+	SUBQ(U8(2*lanes), n)
+	JMP(LabelRef(loop))
+	Label(tail)
+	CMPQ(n, U8(lanes))
+	JB(LabelRef(done))
+	mov(Mem{Base: src}, a)
+	hash(a, 0)
+	mov(a, Mem{Base: dst})
+	Label(done)
 	VZEROUPPER()
 	RET()
 }
@@ -372,27 +382,6 @@ func xxhAVX512() {
 		VPSRLQ(U8(32), v, t)
 		VPXORQ(t, v, v)
 	}
-	a, b, t0, t1 := ZMM(), ZMM(), ZMM(), ZMM()
-	Label("xxh5_loop16")
-	CMPQ(n, U8(16))
-	JB(LabelRef("xxh5_tail8"))
-	VMOVDQU64(Mem{Base: src}, a)
-	VMOVDQU64(Mem{Base: src, Disp: 64}, b)
-	hash(a, t0)
-	hash(b, t1)
-	VMOVDQU64(a, Mem{Base: dst})
-	VMOVDQU64(b, Mem{Base: dst, Disp: 64})
-	ADDQ(U8(128), src)
-	ADDQ(U8(128), dst)
-	SUBQ(U8(16), n)
-	JMP(LabelRef("xxh5_loop16"))
-	Label("xxh5_tail8")
-	CMPQ(n, U8(8))
-	JB(LabelRef("xxh5_done"))
-	VMOVDQU64(Mem{Base: src}, a)
-	hash(a, t0)
-	VMOVDQU64(a, Mem{Base: dst})
-	Label("xxh5_done")
-	VZEROUPPER()
-	RET()
+	a, b, t := ZMM(), ZMM(), [2]reg.VecVirtual{ZMM(), ZMM()}
+	hashLoop("xxh5", 8, dst, src, n, a, b, func(mx, mxy Op) { VMOVDQU64(mx, mxy) }, func(v reg.VecVirtual, i int) { hash(v, t[i]) })
 }
