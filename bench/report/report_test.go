@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,5 +85,23 @@ func TestFormatsKVTableComparesWithPeer(t *testing.T) {
 	}
 	if got := tab.Rows[1][last]; got != "-" {
 		t.Errorf("the peer's own row shows a speedup %q", got)
+	}
+}
+
+// Experiment s: BoomFilters has no batch call, so only per-key rows carry
+// a ratio against its per-key Test.
+func TestGrowthTableComparesPerKeyWithBoom(t *testing.T) {
+	rows := []experiment.GrowthRow{
+		{Group: experiment.GrowthScalable, Filter: "ours", Mode: experiment.GrowthBatch, N: 10, Ns: 2},
+		{Group: experiment.GrowthScalable, Filter: "ours", Mode: experiment.GrowthPerKey, N: 10, Ns: 10},
+		{Group: experiment.GrowthScalable, Filter: experiment.GrowthBoom, Mode: experiment.GrowthPerKey, N: 10, Ns: 30},
+	}
+	tab := GrowthTable(rows)
+	col := slices.Index(tab.Header, "boom per key")
+	if col < 0 {
+		t.Fatalf("no boom per key column in %v", tab.Header)
+	}
+	if got := []string{tab.Rows[0][col], tab.Rows[1][col]}; got[0] != "-" || got[1] != "3.00x" {
+		t.Errorf("boom per key = %v, want - (batch row) and 3.00x", got)
 	}
 }
