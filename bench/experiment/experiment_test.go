@@ -108,6 +108,10 @@ func TestRunShapes(t *testing.T) {
 		if s.FalseNegatives != 0 || s.AddNs <= 0 || s.TestMemberNs <= 0 || s.Tested != 20_000 {
 			t.Errorf("c: implausible row %+v", s)
 		}
+		// The per-key pass ran too (a static filter has no per-key Add).
+		if !(s.KeyTestMemberNs > 0 && s.KeyTestAbsentNs > 0 && (s.KeyAddNs > 0 || math.IsNaN(s.KeyAddNs))) {
+			t.Errorf("c: %s: no per-key timings: %+v", s.Filter, s)
+		}
 	}
 	if want := 2 * len(asm.Available()); len(r.Kernels) != want {
 		t.Errorf("d: %d rows, want one per level for the hash and for classic (%d)", len(r.Kernels), want)
