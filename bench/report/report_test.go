@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -103,5 +105,30 @@ func TestGrowthTableComparesPerKeyWithBoom(t *testing.T) {
 	}
 	if got := []string{tab.Rows[0][col], tab.Rows[1][col]}; got[0] != "-" || got[1] != "3.00x" {
 		t.Errorf("boom per key = %v, want - (batch row) and 3.00x", got)
+	}
+}
+
+// Every experiment with rows gets its CSV file: experiment g writes its
+// Parquet and its LevelDB/Pebble rows.
+func TestWriteCSVFormats(t *testing.T) {
+	r := &experiment.Results{
+		FormatsParquet: []experiment.FormatsParquetRow{{Op: "test", Impl: experiment.ParquetArrowCheck, N: 10, Ratio: math.NaN()}},
+		FormatsKV:      []experiment.FormatsKVRow{{Format: "leveldb", Impl: "filterengine", N: 10, BuildNs: 1.5}},
+	}
+	dir := t.TempDir()
+	paths, err := WriteCSV(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, CSVFiles["g"]), filepath.Join(dir, CSVFiles["g-kv"])}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("WriteCSV wrote %v, want %v", paths, want)
+	}
+	kv, err := os.ReadFile(want[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(kv)), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "leveldb,filterengine,10,") {
+		t.Errorf("formats_kv.csv = %q", kv)
 	}
 }
