@@ -153,11 +153,11 @@ func dynamicRows(d *driver, c *Config, r *Results, probes int) error {
 		return err
 	}
 	defer dyn.Close()
-	dyn.AddUint64s(dataset.Integers(0, n).Uint64s(0, n))
+	members := dataset.Integers(0, n).Uint64s(0, n)
+	dyn.AddUint64s(members)
 	// The same rows as stand-alone classic filters, for the one-by-one
 	// baseline.
 	rows := make([]*classic.Filter, 0, DynamicRows)
-	members := dataset.Integers(0, n).Uint64s(0, n)
 	for i := range DynamicRows {
 		f, err := classic.New(DynamicNR, DynamicP)
 		if err != nil {
