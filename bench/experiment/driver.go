@@ -89,6 +89,26 @@ func (d *driver) remove(f filters.Remover, keys *dataset.Keys, from, to int) (in
 	return removed, spent, nil
 }
 
+// span calls f over [0, n) in batches of d.batch keys, f getting each
+// batch's bounds [i, j) and returning its hits, and stops between batches
+// when the context is cancelled. Only f is timed: whatever it must not
+// time (a batch's views, checksums) belongs outside it.
+func (d *driver) span(n int, f func(i, j int) int) (int, time.Duration, error) {
+	var spent time.Duration
+	hits := 0
+	for i := 0; i < n; i += d.batch {
+		if err := d.ctx.Err(); err != nil {
+			return hits, spent, err
+		}
+		j := min(i+d.batch, n)
+		t0 := time.Now()
+		hits += f(i, j)
+		spent += time.Since(t0)
+		d.prog.Advance(float64(j-i), d.what)
+	}
+	return hits, spent, nil
+}
+
 // build constructs a static filter from every key, timing the build.
 func (d *driver) build(e filters.Entry, keys *dataset.Keys) (filters.Filter, time.Duration, error) {
 	b := filters.Batch{Ints: keys.Uint64s(0, keys.Len())}

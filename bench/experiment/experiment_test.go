@@ -108,6 +108,10 @@ func TestRunShapes(t *testing.T) {
 		if s.FalseNegatives != 0 || s.AddNs <= 0 || s.TestMemberNs <= 0 || s.Tested != 20_000 {
 			t.Errorf("c: implausible row %+v", s)
 		}
+		// The per-key pass ran too (a static filter has no per-key Add).
+		if !(s.KeyTestMemberNs > 0 && s.KeyTestAbsentNs > 0 && (s.KeyAddNs > 0 || math.IsNaN(s.KeyAddNs))) {
+			t.Errorf("c: %s: no per-key timings: %+v", s.Filter, s)
+		}
 	}
 	if want := 2 * len(asm.Available()); len(r.Kernels) != want {
 		t.Errorf("d: %d rows, want one per level for the hash and for classic (%d)", len(r.Kernels), want)
@@ -244,5 +248,33 @@ func TestMultiplicityCountsInRange(t *testing.T) {
 	}
 	if len(seen) != 16 {
 		t.Errorf("counts cover %d of 16 values", len(seen))
+	}
+}
+
+// span hands every index of [0, n) to f exactly once, in batches of at
+// most d.batch with the tail last, sums f's hits, and stops before the
+// first batch once the context is cancelled.
+func TestSpan(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 17} {
+		d := &driver{ctx: context.Background(), batch: 8}
+		seen := make([]int, n)
+		hits, _, err := d.span(n, func(i, j int) int {
+			if j-i > 8 || j <= i {
+				t.Errorf("n = %d: batch [%d, %d)", n, i, j)
+			}
+			for k := i; k < j; k++ {
+				seen[k]++
+			}
+			return j - i
+		})
+		if err != nil || hits != n || slices.ContainsFunc(seen, func(c int) bool { return c != 1 }) {
+			t.Errorf("n = %d: hits %d, err %v, seen %v", n, hits, err, seen)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d := &driver{ctx: ctx, batch: 8}
+	if hits, _, err := d.span(10, func(i, j int) int { return 1 }); err == nil || hits != 0 {
+		t.Errorf("cancelled: hits %d, err %v", hits, err)
 	}
 }

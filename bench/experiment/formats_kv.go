@@ -60,14 +60,13 @@ func runFormatsKV(d *driver, c *Config, r *Results) error {
 			d.what = fmt.Sprintf("%s %s, rep %d/%d", im.Format, im.Name, rep+1, reps)
 			t0 := time.Now()
 			filters[i] = im.Build(filters[i][:0], members, formatsKVBitsPerKey)
-			build[i] = append(build[i], nsPerKey(time.Since(t0), n))
-			hits, spent := mayMatchAll(im.MayMatch, filters[i], members)
-			member[i] = append(member[i], nsPerKey(spent, n))
-			fp, spent := mayMatchAll(im.MayMatch, filters[i], absent)
-			if rep >= 0 {
-				abs[i] = append(abs[i], nsPerKey(spent, n))
-			} else { // the warm-up round
-				build[i], member[i] = nil, nil
+			built := time.Since(t0)
+			hits, inSpent := mayMatchAll(im.MayMatch, filters[i], members)
+			fp, absSpent := mayMatchAll(im.MayMatch, filters[i], absent)
+			if rep >= 0 { // rep -1 is the warm-up round
+				build[i] = append(build[i], nsPerKey(built, n))
+				member[i] = append(member[i], nsPerKey(inSpent, n))
+				abs[i] = append(abs[i], nsPerKey(absSpent, n))
 			}
 			rows[i] = FormatsKVRow{Format: im.Format, Impl: im.Name, N: n, BitsPerKey: formatsKVBitsPerKey, KeyLen: interop.KeyLen,
 				Bytes: len(filters[i]), FalseNegatives: n - hits, FPR: rate(fp, n)}

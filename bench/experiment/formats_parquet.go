@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -120,19 +119,8 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []asm.Level) ([]Form
 	// them when cancelled; f returns the hits of its chunk.
 	chunks := func(keys []uint64, what string, f func([]uint64) int) (float64, int, error) {
 		d.what = what
-		var spent time.Duration
-		hits := 0
-		for i := 0; i < len(keys); i += batch {
-			if err := d.ctx.Err(); err != nil {
-				return 0, hits, err
-			}
-			part := keys[i:min(i+batch, len(keys))]
-			t0 := time.Now()
-			hits += f(part)
-			spent += time.Since(t0)
-			d.prog.Advance(float64(len(part)), d.what)
-		}
-		return nsPerKey(spent, len(keys)), hits, nil
+		hits, spent, err := d.span(len(keys), func(i, j int) int { return f(keys[i:j]) })
+		return nsPerKey(spent, len(keys)), hits, err
 	}
 	count := func(bs []bool) int {
 		h := 0

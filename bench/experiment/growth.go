@@ -3,7 +3,6 @@ package experiment
 import (
 	"encoding/binary"
 	"fmt"
-	"time"
 
 	boom "github.com/tylertreat/BoomFilters"
 
@@ -172,25 +171,23 @@ func growthRows(d *driver, c *Config, r *Results, group string, n uint64, keys g
 			if mode == GrowthBatch && f.batch == nil {
 				continue
 			}
+			call := func(i, j int) int { return f.batch(keys.queries[i:j], out[i:j]) }
+			if mode == GrowthPerKey {
+				call = func(i, j int) int {
+					for k := i; k < j; k++ {
+						out[k] = f.perKey(k)
+					}
+					return 0
+				}
+			}
 			var ns []float64
 			for rep := range c.Reps {
-				if err := d.ctx.Err(); err != nil {
+				d.what = fmt.Sprintf("s: %s %s rep %d/%d", f.name, mode, rep+1, c.Reps)
+				_, spent, err := d.span(len(keys.queries), call)
+				if err != nil {
 					return err
 				}
-				d.what = fmt.Sprintf("s: %s %s rep %d/%d", f.name, mode, rep+1, c.Reps)
-				t0 := time.Now()
-				if mode == GrowthBatch {
-					for i := 0; i < len(keys.queries); i += d.batch {
-						j := min(i+d.batch, len(keys.queries))
-						f.batch(keys.queries[i:j], out[i:j])
-					}
-				} else {
-					for i := range keys.queries {
-						out[i] = f.perKey(i)
-					}
-				}
-				ns = append(ns, nsPerKey(time.Since(t0), len(keys.queries)))
-				c.Progress.Advance(float64(len(keys.queries)), d.what)
+				ns = append(ns, nsPerKey(spent, len(keys.queries)))
 			}
 			fn, fp := 0, 0
 			for i, hit := range out {

@@ -70,19 +70,12 @@ func associationClasses(n uint64, probes int) []setsClass {
 // covers hashing and query.
 func setsKeys(d *driver, keys []uint64, query func(ks, hs []uint64)) (time.Duration, error) {
 	hs := make([]uint64, d.batch)
-	var spent time.Duration
-	for i := 0; i < len(keys); i += d.batch {
-		if err := d.ctx.Err(); err != nil {
-			return spent, err
-		}
-		ks := keys[i:min(i+d.batch, len(keys))]
-		t0 := time.Now()
-		asm.HashUint64s(hs, ks, 0)
-		query(ks, hs[:len(ks)])
-		spent += time.Since(t0)
-		d.prog.Advance(float64(len(ks)), d.what)
-	}
-	return spent, nil
+	_, spent, err := d.span(len(keys), func(i, j int) int {
+		asm.HashUint64s(hs, keys[i:j], 0)
+		query(keys[i:j], hs[:j-i])
+		return 0
+	})
+	return spent, err
 }
 
 // timedSets repeats a query over keys reps times and returns the median

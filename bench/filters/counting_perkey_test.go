@@ -1,15 +1,15 @@
 package filters
 
 import (
-	"encoding/binary"
 	"fmt"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/filterengine/filterengine/counting"
 	boom "github.com/tylertreat/BoomFilters"
+
+	"github.com/filterengine/filterengine/counting"
+	"github.com/filterengine/filterengine/internal/perkey"
 )
 
 // BenchmarkCountingPerKey compares our counting filter (4-bit) with
@@ -26,15 +26,15 @@ import (
 //	go test -run '^$' -bench CountingPerKey -benchtime 1000000x -count 3 ./filters
 func BenchmarkCountingPerKey(b *testing.B) {
 	const p = 0.01
-	for _, n := range []int{1_000_000, 10_000_000} {
-		keys := perKeyKeys(n)
+	for _, n := range perkey.Sizes {
+		keys := perkey.New(0, n)
 		for _, op := range []string{"Test", "Add", "Remove"} {
-			b.Run(fmt.Sprintf("%s/n=%s", op, shortN(n)), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%s", op, perkey.Name(n)), func(b *testing.B) {
 				if b.N > n {
 					b.Skipf("b.N = %d above n = %d: pass -benchtime=%dx or less", b.N, n, n)
 				}
-				ours := perKeyFilter(b, "ours", n, p, op)
-				peer := perKeyFilter(b, "boom", n, p, op)
+				ours := perKeyFilter(b, "ours", keys, p, op)
+				peer := perKeyFilter(b, "boom", keys, p, op)
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				var spent [2]time.Duration
@@ -45,7 +45,7 @@ func BenchmarkCountingPerKey(b *testing.B) {
 						t0 := threadCPU()
 						miss := 0
 						for i := start; i < end; i++ {
-							if !call(keys[8*i : 8*i+8 : 8*i+8]) {
+							if !call(keys.At(i)) {
 								miss++
 							}
 						}
@@ -69,26 +69,11 @@ func BenchmarkCountingPerKey(b *testing.B) {
 // turn, short enough that both see the same spells of load.
 const pairChunk = 1 << 17
 
-var perKeyKeyCache sync.Map
-
-// perKeyKeys returns n distinct 8-byte keys back to back.
-func perKeyKeys(n int) []byte {
-	if v, ok := perKeyKeyCache.Load(n); ok {
-		return v.([]byte)
-	}
-	flat := make([]byte, 8*n)
-	for i := range n {
-		binary.LittleEndian.PutUint64(flat[8*i:], uint64(i)*0x9e3779b97f4a7c15+12345)
-	}
-	perKeyKeyCache.Store(n, flat)
-	return flat
-}
-
 // perKeyFilter returns the per-key call of op on a fresh filter of lib
-// sized for n at p, holding all n keys unless op is Add; the call reports
-// false for a member key found absent (Add reports true).
-func perKeyFilter(b *testing.B, lib string, n int, p float64, op string) func([]byte) bool {
-	keys := perKeyKeys(n)
+// sized for keys at p, holding all of them unless op is Add; the call
+// reports false for a member key found absent (Add reports true).
+func perKeyFilter(b *testing.B, lib string, keys *perkey.Keys, p float64, op string) func([]byte) bool {
+	n := keys.Len()
 	var add func([]byte)
 	var test, remove func([]byte) bool
 	switch lib {
@@ -104,7 +89,7 @@ func perKeyFilter(b *testing.B, lib string, n int, p float64, op string) func([]
 	}
 	if op != "Add" {
 		for i := range n {
-			add(keys[8*i : 8*i+8])
+			add(keys.At(i))
 		}
 	}
 	switch op {

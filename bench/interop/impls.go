@@ -35,24 +35,43 @@ func Impls() []Impl {
 	pebblePeer := bloom.FilterPolicy(10)
 	return []Impl{
 		{LevelDB, "filterengine", classic.AppendLevelDB, classic.LevelDBMayMatch},
-		{LevelDB, "goleveldb", func(dst []byte, keys [][]byte, bitsPerKey int) []byte {
-			g := filter.NewBloomFilter(bitsPerKey).NewGenerator()
-			for _, key := range keys {
-				g.Add(key)
-			}
-			buf := util.NewBuffer(dst)
-			g.Generate(buf)
-			return buf.Bytes()
-		}, leveldbPeer.Contains},
+		{LevelDB, "goleveldb", goleveldbFilter, leveldbPeer.Contains},
 		{RocksDBLegacy, "filterengine", blocked.AppendRocksDBLegacy, blocked.RocksDBLegacyMayMatch},
-		{RocksDBLegacy, "pebble", func(dst []byte, keys [][]byte, bitsPerKey int) []byte {
-			w := bloom.FilterPolicy(bitsPerKey).NewWriter(pebble.TableFilter)
-			for _, key := range keys {
-				w.AddKey(key)
-			}
-			return w.Finish(dst)
-		}, func(f, key []byte) bool { return pebblePeer.MayContain(pebble.TableFilter, f, key) }},
+		{RocksDBLegacy, "pebble", pebbleFilter,
+			func(f, key []byte) bool { return pebblePeer.MayContain(pebble.TableFilter, f, key) }},
 	}
+}
+
+// goleveldbFilter appends the filter goleveldb's generator writes for keys
+// to dst.
+func goleveldbFilter(dst []byte, keys [][]byte, bitsPerKey int) []byte {
+	return generate(dst, filter.NewBloomFilter(bitsPerKey).NewGenerator(), keys)
+}
+
+// generate adds keys to a goleveldb filter generator, one by one, and
+// appends its filter to dst.
+func generate(dst []byte, g filter.FilterGenerator, keys [][]byte) []byte {
+	for _, key := range keys {
+		g.Add(key)
+	}
+	buf := util.NewBuffer(dst)
+	g.Generate(buf)
+	return buf.Bytes()
+}
+
+// pebbleFilter appends the table filter Pebble's bloom policy writes for
+// keys to dst.
+func pebbleFilter(dst []byte, keys [][]byte, bitsPerKey int) []byte {
+	return finish(dst, bloom.FilterPolicy(bitsPerKey).NewWriter(pebble.TableFilter), keys)
+}
+
+// finish adds keys to a Pebble filter writer, one by one, and appends its
+// filter to dst.
+func finish(dst []byte, w pebble.FilterWriter, keys [][]byte) []byte {
+	for _, key := range keys {
+		w.AddKey(key)
+	}
+	return w.Finish(dst)
 }
 
 // KeyLen is the length of the timed keys, a typical storage-engine user

@@ -20,32 +20,6 @@ import (
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite the library's LevelDB and Pebble golden filters from the peers")
 
-// goleveldbFilter is the filter goleveldb's generator writes for keys.
-func goleveldbFilter(keys [][]byte, bitsPerKey int) []byte {
-	return generate(filter.NewBloomFilter(bitsPerKey).NewGenerator(), keys)
-}
-
-func generate(g filter.FilterGenerator, keys [][]byte) []byte {
-	for _, key := range keys {
-		g.Add(key)
-	}
-	var buf util.Buffer
-	g.Generate(&buf)
-	return buf.Bytes()
-}
-
-// pebbleFilter is the table filter Pebble's bloom policy writes for keys.
-func pebbleFilter(keys [][]byte, bitsPerKey int) []byte {
-	return finish(bloom.FilterPolicy(bitsPerKey).NewWriter(pebble.TableFilter), keys)
-}
-
-func finish(w pebble.FilterWriter, keys [][]byte) []byte {
-	for _, key := range keys {
-		w.AddKey(key)
-	}
-	return w.Finish(nil)
-}
-
 // bitsPerKeys are the budgets every property runs at.
 var bitsPerKeys = []int{1, 2, 5, 10, 16, 20, 30, 40}
 
@@ -122,12 +96,12 @@ func TestLevelDBEqualsGoleveldb(t *testing.T) {
 	for name, keys := range keySets(rng) {
 		asked := probes(rng, keys)
 		for _, bpk := range bitsPerKeys {
-			theirs := goleveldbFilter(keys, bpk)
+			theirs := goleveldbFilter(nil, keys, bpk)
 			ours := classic.AppendLevelDB(nil, keys, bpk)
 			if !bytes.Equal(ours, theirs) {
 				t.Fatalf("%s, %d bits per key: AppendLevelDB differs from goleveldb (%d vs %d bytes)", name, bpk, len(ours), len(theirs))
 			}
-			if adapted := generate(LevelDBFilter(bpk).NewGenerator(), keys); !bytes.Equal(adapted, theirs) {
+			if adapted := generate(nil, LevelDBFilter(bpk).NewGenerator(), keys); !bytes.Equal(adapted, theirs) {
 				t.Fatalf("%s, %d bits per key: LevelDBFilter's generator differs from goleveldb", name, bpk)
 			}
 			// Both readers on both filters: the same answer for every key.
@@ -148,12 +122,12 @@ func TestRocksDBLegacyEqualsPebble(t *testing.T) {
 	for name, keys := range keySets(rng) {
 		asked := probes(rng, keys)
 		for _, bpk := range bitsPerKeys {
-			theirs := pebbleFilter(keys, bpk)
+			theirs := pebbleFilter(nil, keys, bpk)
 			ours := blocked.AppendRocksDBLegacy(nil, keys, bpk)
 			if !bytes.Equal(ours, theirs) {
 				t.Fatalf("%s, %d bits per key: AppendRocksDBLegacy differs from Pebble (%d vs %d bytes)", name, bpk, len(ours), len(theirs))
 			}
-			if adapted := finish(PebbleFilterPolicy(bpk).NewWriter(pebble.TableFilter), keys); !bytes.Equal(adapted, theirs) {
+			if adapted := finish(nil, PebbleFilterPolicy(bpk).NewWriter(pebble.TableFilter), keys); !bytes.Equal(adapted, theirs) {
 				t.Fatalf("%s, %d bits per key: PebbleFilterPolicy's writer differs from Pebble", name, bpk)
 			}
 			peer := bloom.FilterPolicy(bpk)
@@ -182,7 +156,7 @@ func TestHashesDifferInTheTail(t *testing.T) {
 			// key has nLines = 1, so the line is a function of the hash
 			// mod 512 and delta mod 512 only.
 			keys := [][]byte{key}
-			if !bytes.Equal(blocked.AppendRocksDBLegacy(nil, keys, 40), pebbleFilter(keys, 40)) {
+			if !bytes.Equal(blocked.AppendRocksDBLegacy(nil, keys, 40), pebbleFilter(nil, keys, 40)) {
 				t.Fatalf("one-key filter of %x differs from Pebble", key)
 			}
 			differ := engine.LevelDBHash(key) != engine.RocksDBHash(key)
@@ -242,7 +216,7 @@ func FuzzLevelDBEqualsGoleveldb(f *testing.F) {
 	f.Add([]byte("abc\x80\xffdefgh"), uint8(10), uint8(10))
 	f.Fuzz(func(t *testing.T, data []byte, n, bpk uint8) {
 		keys := cut(data, int(n))
-		if !bytes.Equal(classic.AppendLevelDB(nil, keys, int(bpk%50)), goleveldbFilter(keys, int(bpk%50))) {
+		if !bytes.Equal(classic.AppendLevelDB(nil, keys, int(bpk%50)), goleveldbFilter(nil, keys, int(bpk%50))) {
 			t.Fatalf("AppendLevelDB differs from goleveldb at %d bits per key", bpk%50)
 		}
 	})
@@ -253,7 +227,7 @@ func FuzzRocksDBLegacyEqualsPebble(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, n, bpk uint8) {
 		keys := cut(data, int(n))
 		b := 1 + int(bpk%50)
-		if !bytes.Equal(blocked.AppendRocksDBLegacy(nil, keys, b), pebbleFilter(keys, b)) {
+		if !bytes.Equal(blocked.AppendRocksDBLegacy(nil, keys, b), pebbleFilter(nil, keys, b)) {
 			t.Fatalf("AppendRocksDBLegacy differs from Pebble at %d bits per key", b)
 		}
 	})
@@ -305,14 +279,14 @@ var goldenCases = [][2]int{{0, 10}, {1, 10}, {3, 1}, {41, 2}, {100, 5}, {1000, 1
 func TestGoldenFilesArePeersOutput(t *testing.T) {
 	for _, g := range []struct {
 		path string
-		peer func([][]byte, int) []byte
+		peer func([]byte, [][]byte, int) []byte
 	}{
 		{"../../classic/testdata/leveldb-goleveldb.golden", goleveldbFilter},
 		{"../../blocked/testdata/rocksdb-legacy-pebble.golden", pebbleFilter},
 	} {
 		var want []byte
 		for _, c := range goldenCases {
-			f := g.peer(goldenKeys(c[0]), c[1])
+			f := g.peer(nil, goldenKeys(c[0]), c[1])
 			want = binary.LittleEndian.AppendUint32(want, uint32(c[0]))
 			want = binary.LittleEndian.AppendUint32(want, uint32(c[1]))
 			want = binary.LittleEndian.AppendUint32(want, uint32(len(f)))

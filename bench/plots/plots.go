@@ -331,8 +331,11 @@ func sizedKeys(rows []experiment.SizedRow) []sizedKey {
 }
 
 // sizedNs: Add, Test member and Test absent ns/key per filter at one (n, p),
-// one single-key call per key, beside the batch Test member.
+// one single-key call per key, beside the batch Test member (our batch
+// call; a peer without one has its per-key loop there, and the legend
+// says so).
 func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
+	const batchMember = "Test member (batch; peers per key)"
 	f := figure{name: fmt.Sprintf("c_nskey_n%s_p%v", shortCount(n), p)}
 	f.p = newPlot(fmt.Sprintf("c. ns per key, n = %d, p = %v (8-byte keys)", n, p), "", "ns/key")
 	var names []string
@@ -343,7 +346,7 @@ func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
 			byName[r.Filter] = r
 		}
 	}
-	ops := []string{"Add (per key)", "Test member (per key)", "Test absent (per key)", "Test member (batch)"}
+	ops := []string{"Add (per key)", "Test member (per key)", "Test absent (per key)", batchMember}
 	f.err = groupedBars(f.p, names, ops, func(name, op string) float64 {
 		r := byName[name]
 		switch op {

@@ -11,7 +11,7 @@ import (
 )
 
 // CSVFiles names the CSV file of each experiment.
-var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "r": "retouched.csv", "r-dynamic": "dynamic.csv", "s": "growth.csv"}
+var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "r": "retouched.csv", "r-dynamic": "dynamic.csv", "s": "growth.csv", "g": "formats_parquet.csv", "g-kv": "formats_kv.csv"}
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -86,6 +86,9 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 	if err := writeGrowthCSV(write, r.Growth); err != nil {
 		return paths, err
 	}
-	err := write(formatsParquetCSV, formatsParquetHeader, formatsParquetRecords(r.FormatsParquet))
+	if err := writeFormatsParquetCSV(write, r.FormatsParquet); err != nil {
+		return paths, err
+	}
+	err := writeFormatsKVCSV(write, r.FormatsKV)
 	return paths, err
 }

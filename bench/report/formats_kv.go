@@ -43,3 +43,15 @@ func formatsKVPeer(rows []experiment.FormatsKVRow, ours experiment.FormatsKVRow)
 	}
 	return ours, false
 }
+
+// writeFormatsKVCSV writes experiment g's LevelDB and Pebble rows with
+// WriteCSV's writer.
+func writeFormatsKVCSV(write func(string, []string, [][]string) error, rows []experiment.FormatsKVRow) error {
+	var out [][]string
+	for _, r := range rows {
+		out = append(out, []string{r.Format, r.Impl, fmt.Sprint(r.N), fmt.Sprint(r.BitsPerKey), fmt.Sprint(r.KeyLen), fmt.Sprint(r.Bytes),
+			g(r.BuildNs), g(r.MemberNs), g(r.AbsentNs), fmt.Sprint(r.FalseNegatives), g(r.FPR), fmt.Sprint(r.SameBytes)})
+	}
+	return write(CSVFiles["g-kv"], []string{"format", "impl", "n", "bits_per_key", "key_bytes", "bytes", "build_ns_per_key",
+		"member_ns_per_key", "nonmember_ns_per_key", "false_negatives", "fpr", "same_bytes"}, out)
+}

@@ -6,18 +6,15 @@ import (
 	"github.com/filterengine/filterengine/bench/experiment"
 )
 
-// formatsParquetCSV is experiment g's Parquet CSV file.
-const formatsParquetCSV = "formats_parquet.csv"
-
-var formatsParquetHeader = []string{"op", "impl", "level", "n", "bytes", "ns_per_key", "peer", "ratio", "target", "hits", "same_bits"}
-
-func formatsParquetRecords(rows []experiment.FormatsParquetRow) [][]string {
+// writeFormatsParquetCSV writes experiment g's Parquet rows with
+// WriteCSV's writer.
+func writeFormatsParquetCSV(write func(string, []string, [][]string) error, rows []experiment.FormatsParquetRow) error {
 	var out [][]string
 	for _, r := range rows {
 		out = append(out, []string{r.Op, r.Impl, r.Level, fmt.Sprint(r.N), fmt.Sprint(r.Bytes), g(r.NsPerKey), r.Peer, g(r.Ratio),
 			g(r.Target), fmt.Sprint(r.Hits), fmt.Sprint(r.SameBits)})
 	}
-	return out
+	return write(CSVFiles["g"], []string{"op", "impl", "level", "n", "bytes", "ns_per_key", "peer", "ratio", "target", "hits", "same_bits"}, out)
 }
 
 // FormatsParquetTable is the Parquet half of experiment g.

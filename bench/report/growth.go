@@ -8,16 +8,17 @@ import (
 )
 
 // GrowthTable is experiment s: each row's ns/key beside the single
-// blocked filter's in the same call form, and the scalable rows against
-// BoomFilters' ScalableBloomFilter per key.
+// blocked filter's in the same call form, and the scalable per-key rows
+// against BoomFilters' ScalableBloomFilter per key (it has no batch call,
+// so batch rows get no boom ratio).
 func GrowthTable(rows []experiment.GrowthRow) Table {
 	t := Table{
 		Title: "s. Filters that grow and age: blocked.Scalable and blocked.Window",
 		Note: "8-byte keys, p = 1%; queries are half members, half never added; ns/key is the median over the repetitions. " +
 			"batch = TestUint64s in batches (one hash per key, one kernel over every stage or generation), per key = one call per key. " +
 			"x single = this row's ns/key over the single blocked filter's in the same group and call form (scalable: one filter built for all n keys; window: one filter of a generation's n/10 keys). " +
-			"boom speed-up = BoomFilters' ScalableBloomFilter(n, 1%, r = 0.8) per-key ns/key over this row's. FPR on the never-added half.",
-		Header: []string{"group", "filter", "call", "n", "stages", "bits/key", "ns/key", "x single", "boom speed-up", "false negatives", "FPR", "model"},
+			"boom per key = BoomFilters' ScalableBloomFilter(n, 1%, r = 0.8) per-key ns/key over this per-key row's (boom has no batch call: batch rows show -). FPR on the never-added half.",
+		Header: []string{"group", "filter", "call", "n", "stages", "bits/key", "ns/key", "x single", "boom per key", "false negatives", "FPR", "model"},
 	}
 	single := map[string]float64{}
 	boomNs := math.NaN()
@@ -34,7 +35,7 @@ func GrowthTable(rows []experiment.GrowthRow) Table {
 		if s, ok := single[r.Group+"/"+r.Mode]; ok {
 			x = r.Ns / s
 		}
-		if r.Group == experiment.GrowthScalable {
+		if r.Group == experiment.GrowthScalable && r.Mode == experiment.GrowthPerKey {
 			vsBoom = boomNs / r.Ns
 		}
 		parts := "-"

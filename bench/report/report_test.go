@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,5 +87,48 @@ func TestFormatsKVTableComparesWithPeer(t *testing.T) {
 	}
 	if got := tab.Rows[1][last]; got != "-" {
 		t.Errorf("the peer's own row shows a speedup %q", got)
+	}
+}
+
+// Experiment s: BoomFilters has no batch call, so only per-key rows carry
+// a ratio against its per-key Test.
+func TestGrowthTableComparesPerKeyWithBoom(t *testing.T) {
+	rows := []experiment.GrowthRow{
+		{Group: experiment.GrowthScalable, Filter: "ours", Mode: experiment.GrowthBatch, N: 10, Ns: 2},
+		{Group: experiment.GrowthScalable, Filter: "ours", Mode: experiment.GrowthPerKey, N: 10, Ns: 10},
+		{Group: experiment.GrowthScalable, Filter: experiment.GrowthBoom, Mode: experiment.GrowthPerKey, N: 10, Ns: 30},
+	}
+	tab := GrowthTable(rows)
+	col := slices.Index(tab.Header, "boom per key")
+	if col < 0 {
+		t.Fatalf("no boom per key column in %v", tab.Header)
+	}
+	if got := []string{tab.Rows[0][col], tab.Rows[1][col]}; got[0] != "-" || got[1] != "3.00x" {
+		t.Errorf("boom per key = %v, want - (batch row) and 3.00x", got)
+	}
+}
+
+// Every experiment with rows gets its CSV file: experiment g writes its
+// Parquet and its LevelDB/Pebble rows.
+func TestWriteCSVFormats(t *testing.T) {
+	r := &experiment.Results{
+		FormatsParquet: []experiment.FormatsParquetRow{{Op: "test", Impl: experiment.ParquetArrowCheck, N: 10, Ratio: math.NaN()}},
+		FormatsKV:      []experiment.FormatsKVRow{{Format: "leveldb", Impl: "filterengine", N: 10, BuildNs: 1.5}},
+	}
+	dir := t.TempDir()
+	paths, err := WriteCSV(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, CSVFiles["g"]), filepath.Join(dir, CSVFiles["g-kv"])}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("WriteCSV wrote %v, want %v", paths, want)
+	}
+	kv, err := os.ReadFile(want[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(kv)), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "leveldb,filterengine,10,") {
+		t.Errorf("formats_kv.csv = %q", kv)
 	}
 }
