@@ -22,5 +22,5 @@ func TestWriteFileConcurrent(t *testing.T) {
 }
 
 func TestOpenGoldens(t *testing.T) {
-	filetest.RunGoldens(t, "testdata/classic-*.golden", Open, func(d []byte) (*Filter, error) { var f Filter; return &f, f.UnmarshalBinary(d) })
+	filetest.RunGoldens(t, "testdata/classic-*.golden", Open, filetest.Unmarshal[Filter])
 }
