@@ -60,3 +60,11 @@ func shiftingTestGeneric(words []uint64, m uint64, pairs uint32, hs []uint64, ou
 	}
 	return hits
 }
+
+// shiftingWindowAligned is ShiftingWindow from the two aligned words that
+// hold the bits: the portable form, built everywhere so its test compares
+// it with the unaligned load on amd64 and arm64.
+func shiftingWindowAligned(words []uint64, pos uint64) uint64 {
+	i, s := pos>>6, pos&63
+	return words[i]>>s | words[i+1]<<(64-s)
+}

@@ -168,3 +168,20 @@ func TestShiftingTestPanics(t *testing.T) {
 		})
 	}
 }
+
+// TestShiftingWindowForms: the aligned two-word form (the portable build's
+// ShiftingWindow) answers bits 0 .. 56 as this build's ShiftingWindow
+// does, at every bit position of a random array.
+func TestShiftingWindowForms(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	words := make([]uint64, 9)
+	for i := range words {
+		words[i] = r.Uint64()
+	}
+	const low57 = 1<<57 - 1
+	for pos := uint64(0); pos < 64*uint64(len(words)-1); pos++ {
+		if a, b := shiftingWindowAligned(words, pos)&low57, ShiftingWindow(words, pos)&low57; a != b {
+			t.Fatalf("pos %d: aligned %#x, ShiftingWindow %#x", pos, a, b)
+		}
+	}
+}

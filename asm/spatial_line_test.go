@@ -196,24 +196,5 @@ func FuzzSpatialLineCheckHashes(f *testing.F) {
 	f.Add(uint64(1), uint64(10), uint8(7), uint8(0), 0.1, 17)
 	f.Add(uint64(2), uint64(1), uint8(12), uint8(2), 0.0, 64)
 	f.Add(uint64(3), uint64(99), uint8(40), uint8(1), 0.3, 33)
-	f.Fuzz(func(t *testing.T, seed, lines uint64, k uint8, width uint8, zeros float64, n int) {
-		lines = lines%300 + 1
-		kk := uint32(k)%64 + 1
-		n = int(uint(n) % 300)
-		if !(zeros >= 0 && zeros <= 1) {
-			zeros = 0.5
-		}
-		w := spatialCellLogs[width%3]
-		r := rand.New(rand.NewPCG(seed, lines))
-		cells := lineCellsForTest(r, lines, w.cellLog, w.areas, zeros)
-		hs := randomHashes(r, n)
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkLineAgainstSpec(t, cells, lines, kk, w.cellLog, hs)
-			restore()
-		}
-	})
+	fuzzSpatialKernel(f, 300, 64, lineCellsForTest, checkLineAgainstSpec)
 }

@@ -207,23 +207,33 @@ func FuzzSpatialCheckHashes(f *testing.F) {
 	f.Add(uint64(1), uint64(1000), uint8(7), uint8(0), 0.1, 17)
 	f.Add(uint64(2), uint64(3), uint8(1), uint8(2), 0.0, 64)
 	f.Add(uint64(3), uint64(999), uint8(7), uint8(1), 0.3, 33)
+	fuzzSpatialKernel(f, 100000, 32, spatialCellsForTest, checkSpatialAgainstGeneric)
+}
+
+// fuzzSpatialKernel is a spatial layout's fuzz body: size m of at most
+// mMod (cells or lines), k of at most kMod, a random cell array from
+// cells with the given fraction of zero cells and n < 300 hashes, checked
+// by check on every kernel level.
+func fuzzSpatialKernel(f *testing.F, mMod uint64, kMod uint32,
+	cells func(r *rand.Rand, m uint64, cellLog uint, areas int, zeros float64) []byte,
+	check func(t *testing.T, cells []byte, m uint64, k uint32, cellLog uint, hs []uint64)) {
 	f.Fuzz(func(t *testing.T, seed, m uint64, k uint8, width uint8, zeros float64, n int) {
-		m = m%100000 + 1
-		kk := uint32(k)%32 + 1
+		m = m%mMod + 1
+		kk := uint32(k)%kMod + 1
 		n = int(uint(n) % 300)
 		if !(zeros >= 0 && zeros <= 1) {
 			zeros = 0.5
 		}
 		w := spatialCellLogs[width%3]
 		r := rand.New(rand.NewPCG(seed, m))
-		cells := spatialCellsForTest(r, m, w.cellLog, w.areas, zeros)
+		c := cells(r, m, w.cellLog, w.areas, zeros)
 		hs := randomHashes(r, n)
 		for _, l := range Available() {
 			restore, err := UseLevel(l)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkSpatialAgainstGeneric(t, cells, m, kk, w.cellLog, hs)
+			check(t, c, m, kk, w.cellLog, hs)
 			restore()
 		}
 	})

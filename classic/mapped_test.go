@@ -15,12 +15,12 @@ func TestWriteFileConcurrent(t *testing.T) {
 		New:       func(n uint64) (*Filter, error) { return New(n, 0.01) },
 		AddKey:    (*Filter).AddConcurrent,
 		WriteFile: (*Filter).WriteFile,
-		Open:      func(p string) (*Filter, error) { return Open(p) },
+		Open:      Open,
 		Test:      (*Filter).Test,
 		Close:     (*Filter).Close,
 	})
 }
 
 func TestOpenGoldens(t *testing.T) {
-	filetest.RunGoldens(t, "testdata/classic-*.golden", Open, func(d []byte) (*Filter, error) { var f Filter; return &f, f.UnmarshalBinary(d) })
+	filetest.RunGoldens(t, "testdata/classic-*.golden", Open, filetest.Unmarshal[Filter])
 }

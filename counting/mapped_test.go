@@ -20,7 +20,7 @@ func TestWriteFileConcurrent(t *testing.T) {
 		New:       func(n uint64) (*Filter, error) { return New(n, 0.01) },
 		AddKey:    (*Filter).Add,
 		WriteFile: (*Filter).WriteFile,
-		Open:      func(p string) (*Filter, error) { return Open(p) },
+		Open:      Open,
 		Test:      (*Filter).Test,
 		Close:     (*Filter).Close,
 	})

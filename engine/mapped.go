@@ -21,7 +21,6 @@ const MapTail = 64
 // family writes its decoder once, against a Source.
 type Source struct {
 	payload []byte
-	tail    int     // readable bytes after the payload's end
 	owner   *Mapped // nil: every Storage is a copy
 }
 
@@ -50,7 +49,7 @@ func (s Source) Storage(off, nbytes, nwords uint64, mode HugePageMode) (*Storage
 	}
 	if m := s.owner; m != nil && littleEndian && !m.taken && nwords > 0 {
 		start := unsafe.Pointer(unsafe.SliceData(s.payload[off:]))
-		if uintptr(start)%8 == 0 && off+8*nwords <= uint64(len(s.payload)+s.tail) {
+		if uintptr(start)%8 == 0 && off+8*nwords <= uint64(len(s.payload)+m.tail) {
 			m.taken = true
 			// Words into a read buffer or the caller's heap bytes keep
 			// them reachable; a file mapping is unmapped by the Storage.
@@ -82,13 +81,13 @@ func (s Source) Storage(off, nbytes, nwords uint64, mode HugePageMode) (*Storage
 type Mapped struct {
 	Header  Header
 	payload []byte
-	tail    int
+	tail    int    // readable bytes after the payload's end
 	mapping []byte // the file mapping, nil for a view or a file read into memory
 	taken   bool
 }
 
 // Source returns the payload as a family decoder's source.
-func (m *Mapped) Source() Source { return Source{payload: m.payload, tail: m.tail, owner: m} }
+func (m *Mapped) Source() Source { return Source{payload: m.payload, owner: m} }
 
 // release unmaps the file unless a Storage took the mapping over.
 func (m *Mapped) release() {
@@ -153,11 +152,7 @@ func OpenEnvelope(path string, opts ...Option) (*Mapped, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := validate(data, cap(data)-len(data), cfg)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return validate(data, cap(data)-len(data), cfg)
 }
 
 // readPadded reads the whole file into 64-byte aligned memory followed by
@@ -168,10 +163,6 @@ func readPadded(f *os.File, size int64) ([]byte, error) {
 		b, err := io.ReadAll(f)
 		if err != nil {
 			return nil, err
-		}
-		size = int64(len(b))
-		if size < HeaderSize {
-			return nil, formatErr("%d bytes, shorter than the %d-byte header", size, HeaderSize)
 		}
 		buf := alignedBytes(len(b) + MapTail)
 		copy(buf, b)
@@ -197,11 +188,7 @@ func alignedBytes(n int) []byte {
 // it is 8-byte aligned and the family reads nothing past its end;
 // otherwise it is copied. The checksum is verified unless WithoutChecksum.
 func ViewEnvelope(data []byte, opts ...Option) (*Mapped, error) {
-	m, err := validate(data, 0, Apply(opts))
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return validate(data, 0, Apply(opts))
 }
 
 func validate(data []byte, tail int, cfg Config) (*Mapped, error) {

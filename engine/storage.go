@@ -19,7 +19,6 @@ import (
 type Storage struct {
 	words   []uint64
 	mapping []byte // memory Close unmaps: huge-page memory or a mapped file
-	huge    bool   // words live in anonymous huge-page-advised memory
 	file    bool   // words are a mapped file's pages, copy-on-write
 	cleanup runtime.Cleanup
 }
@@ -33,7 +32,7 @@ func NewStorage(nwords uint64, mode HugePageMode) (*Storage, error) {
 	s := &Storage{}
 	if nwords > 0 && (mode == HugePagesAlways || mode == HugePagesAuto && nbytes >= HugePageThreshold) {
 		if m, err := mapHuge(nbytes); err == nil && m != nil {
-			s.mapping, s.huge = m, true
+			s.mapping = m
 			s.words = unsafe.Slice((*uint64)(unsafe.Pointer(&m[0])), nwords)
 			s.cleanup = runtime.AddCleanup(s, unmap, m)
 			return s, nil
@@ -64,7 +63,7 @@ func (s *Storage) Words() []uint64 { return s.words }
 
 // HugePages reports whether the array lives in huge-page-advised mapped
 // memory rather than on the Go heap.
-func (s *Storage) HugePages() bool { return s.huge }
+func (s *Storage) HugePages() bool { return s.mapping != nil && !s.file }
 
 // Mapped reports whether the array is a mapped file used in place (see
 // OpenEnvelope): its pages are private copies once written.

@@ -41,8 +41,9 @@ const saveChunk = 1 << 20
 // any moment leaves path holding either its old content or the new one,
 // whole, and never a torn file. The payload is streamed through a 1 MiB
 // buffer (checksummed as written, the header written last), so saving
-// takes no second copy of a large filter. The file is created with mode
-// 0644 (before the umask); an error removes the temporary file.
+// takes no second copy of a large filter. The file gets mode 0644 (set
+// by chmod, so the umask does not narrow it); an error removes the
+// temporary file.
 func WriteFile(path string, h Header, parts ...Part) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {

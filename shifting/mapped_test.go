@@ -40,7 +40,7 @@ func TestOpenViewWriteFileAssociation(t *testing.T) {
 			}
 		},
 		Marshal:   (*Association).MarshalBinary,
-		Decode:    func(d []byte) (*Association, error) { var a Association; return &a, a.UnmarshalBinary(d) },
+		Decode:    filetest.Unmarshal[Association],
 		WriteFile: (*Association).WriteFile,
 		Open:      OpenAssociation,
 		View:      ViewAssociation,
@@ -78,7 +78,7 @@ func TestOpenViewWriteFileMultiplicity(t *testing.T) {
 					}
 				},
 				Marshal:   (*Multiplicity).MarshalBinary,
-				Decode:    func(d []byte) (*Multiplicity, error) { var x Multiplicity; return &x, x.UnmarshalBinary(d) },
+				Decode:    filetest.Unmarshal[Multiplicity],
 				WriteFile: (*Multiplicity).WriteFile,
 				Open:      OpenMultiplicity,
 				View:      ViewMultiplicity,
@@ -93,14 +93,14 @@ func TestWriteFileConcurrent(t *testing.T) {
 		New:       func(n uint64) (*Filter, error) { return New(n, 0.01) },
 		AddKey:    (*Filter).AddConcurrent,
 		WriteFile: (*Filter).WriteFile,
-		Open:      func(p string) (*Filter, error) { return Open(p) },
+		Open:      Open,
 		Test:      (*Filter).Test,
 		Close:     (*Filter).Close,
 	})
 }
 
 func TestOpenGoldens(t *testing.T) {
-	filetest.RunGoldens(t, "testdata/membership.golden", Open, func(d []byte) (*Filter, error) { var f Filter; return &f, f.UnmarshalBinary(d) })
-	filetest.RunGoldens(t, "testdata/association.golden", OpenAssociation, func(d []byte) (*Association, error) { var a Association; return &a, a.UnmarshalBinary(d) })
-	filetest.RunGoldens(t, "testdata/multiplicity.golden", OpenMultiplicity, func(d []byte) (*Multiplicity, error) { var x Multiplicity; return &x, x.UnmarshalBinary(d) })
+	filetest.RunGoldens(t, "testdata/membership.golden", Open, filetest.Unmarshal[Filter])
+	filetest.RunGoldens(t, "testdata/association.golden", OpenAssociation, filetest.Unmarshal[Association])
+	filetest.RunGoldens(t, "testdata/multiplicity.golden", OpenMultiplicity, filetest.Unmarshal[Multiplicity])
 }

@@ -98,9 +98,6 @@ func (l layout) full(n uint64) float64 {
 // cells, from the occupancy distribution (balls into c bins), extending
 // the table l.occ up to j.
 func (l layout) occupied(j uint64) float64 {
-	if l.occ == nil {
-		l.occ = new([]float64)
-	}
 	t := *l.occ
 	if j < uint64(len(t)) {
 		return t[j]
@@ -122,7 +119,7 @@ func (l layout) occupied(j uint64) float64 {
 			e += px * pow[x]
 		}
 		t = append(t, e)
-		if keys >= max(j, 2*j) {
+		if keys >= 2*j {
 			break
 		}
 		for range l.k {
@@ -233,10 +230,11 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 		}
 		n += c
 	}
-	mHi, kHi, err := Size(n, p)
+	size := Size
 	if unit != 0 {
-		mHi, kHi, err = sizeLine(n, p, unit)
+		size = func(n uint64, p float64) (uint64, uint32, error) { return sizeLine(n, p, unit) }
 	}
+	mHi, kHi, err := size(n, p)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -262,15 +260,7 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 		if !fits(units, kk) {
 			continue
 		}
-		lo, hi := uint64(1), units // fits(hi, kk) holds
-		for lo < hi {
-			mid := lo + (hi-lo)/2
-			if fits(mid, kk) {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
-		}
+		hi := fewest(units, func(u uint64) bool { return fits(u, kk) })
 		if hi < units || hi == units && kk < k {
 			units, k = hi, kk
 		}
@@ -308,15 +298,7 @@ func sizeLine(n uint64, p float64, c uint64) (m uint64, k uint32, err error) {
 		if !fits(hi, kk) {
 			continue
 		}
-		lo := uint64(1)
-		for lo < hi {
-			mid := lo + (hi-lo)/2
-			if fits(mid, kk) {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
-		}
+		hi = fewest(hi, func(l uint64) bool { return fits(l, kk) })
 		if best == 0 || hi < best {
 			best, k = hi, kk
 		}
@@ -325,4 +307,19 @@ func sizeLine(n uint64, p float64, c uint64) (m uint64, k uint32, err error) {
 		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs more than %d line-local cells", engine.ErrParam, n, p, uint64(MaxCells))
 	}
 	return best * c, k, nil
+}
+
+// fewest bisects for the least x in [1, hi] with fits(x), given fits(hi)
+// and fits monotone.
+func fewest(hi uint64, fits func(uint64) bool) uint64 {
+	lo := uint64(1)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if fits(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return hi
 }

@@ -115,11 +115,6 @@ func (f *Filter) Stats() Stats {
 	}
 	kf := float64(f.k)
 	mf := float64(f.m)
-	var lineFPR []float64
-	lineAbove := 0.0 // line-local: the sum of lineFPR above area i
-	if f.lines != 0 {
-		lineFPR = f.lineFPR()
-	}
 	var atOrAbove uint64 // C_{>i} while walking down
 	for i := f.areas; i >= 1; i-- {
 		a := &s.Area[i-1]
@@ -136,28 +131,32 @@ func (f *Filter) Stats() Stats {
 		above := math.Pow(float64(atOrAbove)/mf, kf)
 		atOrAbove += hist[i]
 		a.FPR = math.Pow(float64(atOrAbove)/mf, kf) - above
-		if lineFPR != nil {
-			a.FPR = lineFPR[i]
-		}
 		a.Emersion = math.NaN()
 		a.ISEP = math.NaN()
 		if wrote := kf*float64(a.Members) - float64(a.SelfCollisions); wrote > 0 {
 			a.Emersion = float64(a.Cells) / wrote
 			a.ISEP = math.Pow(1-a.Emersion, kf)
-			if lineFPR != nil {
-				a.ISEP = lineAbove
-			}
-		}
-		if lineFPR != nil {
-			lineAbove += lineFPR[i]
 		}
 		s.Members += a.Members
 	}
 	s.NonZero = atOrAbove
 	s.Sparsity = 1 - float64(s.NonZero)/mf
 	s.FPR = math.Pow(float64(s.NonZero)/mf, kf)
-	if lineFPR != nil {
-		s.FPR = lineFPR[0]
+	if f.lines != 0 {
+		// The line-local layout's a-posteriori FPRs and ISEPs come from
+		// its lines (lineFPR); an ISEP stays NaN where the area wrote
+		// nothing.
+		fpr := f.lineFPR()
+		s.FPR = fpr[0]
+		above := 0.0 // the sum of fpr above area i
+		for i := f.areas; i >= 1; i-- {
+			a := &s.Area[i-1]
+			a.FPR = fpr[i]
+			if !math.IsNaN(a.ISEP) {
+				a.ISEP = above
+			}
+			above += fpr[i]
+		}
 	}
 	return s
 }

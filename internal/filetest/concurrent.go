@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/filterengine/filterengine/engine"
 )
 
 // Concurrent is what RunConcurrentSave needs of a family with concurrent
@@ -12,7 +14,7 @@ type Concurrent[F any] struct {
 	New       func(n uint64) (F, error)
 	AddKey    func(f F, key []byte) // the concurrent add
 	WriteFile func(f F, path string) error
-	Open      func(path string) (F, error)
+	Open      func(path string, opts ...engine.Option) (F, error)
 	Test      func(f F, key []byte) bool
 	Close     func(f F) error
 }

@@ -264,3 +264,13 @@ func RunMembership[T any, F Membership[T]](t *testing.T, newFilter func(n uint64
 		Close:     func(f F) error { return f.Close() },
 	})
 }
+
+// Unmarshal is Decode for a family that has only UnmarshalBinary:
+// Unmarshal[Filter] decodes data into a new *Filter.
+func Unmarshal[T any, P interface {
+	*T
+	UnmarshalBinary(data []byte) error
+}](data []byte) (P, error) {
+	p := P(new(T))
+	return p, p.UnmarshalBinary(data)
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -122,4 +123,42 @@ func CheckAllocs[F Filter](t *testing.T, f F) {
 	if a := testing.AllocsPerRun(50, func() { f.AddUint64(7); f.TestUint64(7) }); a != 0 {
 		t.Errorf("AddUint64/TestUint64: %v allocations per call", a)
 	}
+}
+
+// Codec is a Filter that marshals itself, for Family's round trip.
+type Codec interface {
+	Filter
+	MarshalBinary() ([]byte, error)
+}
+
+// Family is a family's key-form test: Check on filters from
+// newFilter(5000, 0.01, engine.WithSeed(seed)) for seeds 0 and 0x5eed,
+// round-tripped through MarshalBinary and decode, then CheckAllocs.
+func Family[F Codec](t *testing.T, newFilter func(n uint64, p float64, opts ...engine.Option) (F, error),
+	decode func(data []byte) (F, error)) {
+	t.Helper()
+	for _, seed := range []uint64{0, 0x5eed} {
+		Check(t, func() F {
+			f, err := newFilter(5000, 0.01, engine.WithSeed(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}, func(t *testing.T, f F) F {
+			data, err := f.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := decode(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		})
+	}
+	f, err := newFilter(1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckAllocs(t, f)
 }
