@@ -77,8 +77,8 @@ func BenchmarkPerKey(b *testing.B) {
 			}, nil},
 			{"TestHash", func(lo, hi int) {
 				h := 0
-				for _, h := range hs[lo:hi] {
-					if f.TestHash(h) {
+				for _, x := range hs[lo:hi] {
+					if f.TestHash(x) {
 						h++
 					}
 				}
