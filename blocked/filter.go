@@ -1,7 +1,6 @@
 package blocked
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
@@ -45,7 +44,7 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 	}
 	m := math.Ceil(float64(n)*bpk/LineBits) * LineBits
 	if m > engine.MaxBits {
-		return nil, fmt.Errorf("%w: n = %d, p = %v needs %.3g bits, above the maximum %d", engine.ErrParam, n, p, m, uint64(engine.MaxBits))
+		return nil, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return NewMK(uint64(m), k, opts...)
 }
@@ -74,7 +73,7 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 // equivalent blocked filter.
 func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	if len(words) == 0 || len(words)%8 != 0 {
-		return nil, fmt.Errorf("%w: %d words are not a whole number of 8-word lines", engine.ErrParam, len(words))
+		return nil, engine.ParamErrorf("%d words are not a whole number of 8-word lines", len(words))
 	}
 	f, err := NewMK(uint64(len(words))*64, k, opts...)
 	if err != nil {
@@ -235,8 +234,7 @@ func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
 // compatible reports why g cannot be combined with f, if it cannot.
 func (f *Filter) compatible(g *Filter) error {
 	if f.lines != g.lines || f.k != g.k || f.seed != g.seed {
-		return fmt.Errorf("%w: blocked filters differ (lines %d/%d, k %d/%d, seed %d/%d)",
-			engine.ErrParam, f.lines, g.lines, f.k, g.k, f.seed, g.seed)
+		return engine.ParamErrorf("blocked filters differ (lines %d/%d, k %d/%d, seed %d/%d)", f.lines, g.lines, f.k, g.k, f.seed, g.seed)
 	}
 	return nil
 }

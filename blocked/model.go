@@ -1,7 +1,6 @@
 package blocked
 
 import (
-	"fmt"
 	"math"
 	"sync"
 
@@ -114,7 +113,7 @@ func BitsPerKeyAndK(p float64) (bitsPerKey float64, k uint32, err error) {
 		}
 	}
 	if bestK == 0 {
-		return 0, 0, fmt.Errorf("%w: p = %v is below what a 512-bit line per key reaches", engine.ErrParam, p)
+		return 0, 0, engine.ParamErrorf("p = %v is below what a 512-bit line per key reaches", p)
 	}
 	sizings.Store(p, sizing{best, bestK})
 	return best, bestK, nil

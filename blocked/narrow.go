@@ -45,7 +45,7 @@ func NewNarrow(n uint64, p float64, blockBits int, opts ...engine.Option) (*Narr
 	}
 	m := math.Ceil(float64(n)*bpk/float64(blockBits)) * float64(blockBits)
 	if m > engine.MaxBits {
-		return nil, fmt.Errorf("%w: n = %d, p = %v needs %.3g bits, above the maximum %d", engine.ErrParam, n, p, m, uint64(engine.MaxBits))
+		return nil, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return NewNarrowMK(uint64(m), k, blockBits, opts...)
 }
@@ -82,7 +82,7 @@ func NarrowFromWords(words []uint64, blockBits int, k uint32, opts ...engine.Opt
 	}
 	per := 1 << (logBits - 6)
 	if len(words) == 0 || len(words)%per != 0 {
-		return nil, fmt.Errorf("%w: %d words are not a whole number of %d-bit blocks", engine.ErrParam, len(words), blockBits)
+		return nil, engine.ParamErrorf("%d words are not a whole number of %d-bit blocks", len(words), blockBits)
 	}
 	f, err := NewNarrowMK(uint64(len(words))*64, k, blockBits, opts...)
 	if err != nil {
@@ -404,16 +404,16 @@ func (f *Narrow) decodeWith(opts []engine.Option) func(engine.Header, []byte) er
 		m, k, blockBits := h.Params[0], h.Params[1], h.Params[2]
 		logBits, err := narrowLogBits(int(min(blockBits, 1<<10)))
 		if err != nil {
-			return engine.Errorf("narrow blocked filter of %d-bit blocks", blockBits)
+			return engine.FormatErrorf("narrow blocked filter of %d-bit blocks", blockBits)
 		}
 		if m == 0 || m%blockBits != 0 || m > engine.MaxBits {
-			return engine.Errorf("narrow blocked filter of %d bits, not a positive multiple of %d up to %d", m, blockBits, uint64(engine.MaxBits))
+			return engine.FormatErrorf("narrow blocked filter of %d bits, not a positive multiple of %d up to %d", m, blockBits, uint64(engine.MaxBits))
 		}
 		if k == 0 || k > asm.NarrowMaxK {
-			return engine.Errorf("narrow blocked filter with k = %d, outside [1, %d]", k, asm.NarrowMaxK)
+			return engine.FormatErrorf("narrow blocked filter with k = %d, outside [1, %d]", k, asm.NarrowMaxK)
 		}
 		if uint64(len(payload)) != m/8 {
-			return engine.Errorf("narrow blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
+			return engine.FormatErrorf("narrow blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
 		}
 		c, err := config(opts)
 		if err != nil {

@@ -1,7 +1,6 @@
 package blocked
 
 import (
-	"fmt"
 	"math"
 	"sync"
 
@@ -18,7 +17,7 @@ func narrowLogBits(blockBits int) (uint, error) {
 	case 128:
 		return 7, nil
 	}
-	return 0, fmt.Errorf("%w: %d-bit blocks; want 64 or 128", engine.ErrParam, blockBits)
+	return 0, engine.ParamErrorf("%d-bit blocks; want 64 or 128", blockBits)
 }
 
 // occupancy holds, for blocks of b bits and k probes per key, the exact
@@ -164,7 +163,7 @@ func NarrowBitsPerKeyAndK(p float64, blockBits int) (bitsPerKey float64, k uint3
 		}
 	}
 	if bestK == 0 {
-		return 0, 0, fmt.Errorf("%w: p = %v is below what a %d-bit block per key reaches", engine.ErrParam, p, blockBits)
+		return 0, 0, engine.ParamErrorf("p = %v is below what a %d-bit block per key reaches", p, blockBits)
 	}
 	narrowSizings.Store(key, sizing{best, bestK})
 	return best, bestK, nil

@@ -58,7 +58,7 @@ const (
 
 func checkSBBFBytes(numBytes int64) error {
 	if numBytes < SBBFMinBytes || numBytes > SBBFMaxBytes || numBytes&(numBytes-1) != 0 {
-		return fmt.Errorf("%w: SBBF size %d bytes is not a power of two in [%d, %d]", engine.ErrParam, numBytes, SBBFMinBytes, SBBFMaxBytes)
+		return engine.ParamErrorf("SBBF size %d bytes is not a power of two in [%d, %d]", numBytes, SBBFMinBytes, SBBFMaxBytes)
 	}
 	return nil
 }
@@ -287,7 +287,7 @@ func (f *SBBF) Clone() *SBBF {
 // Union ORs g into f; both must have the same size.
 func (f *SBBF) Union(g *SBBF) error {
 	if f.blocks != g.blocks {
-		return fmt.Errorf("%w: SBBF sizes differ (%d and %d bytes)", engine.ErrParam, f.NumBytes(), g.NumBytes())
+		return engine.ParamErrorf("SBBF sizes differ (%d and %d bytes)", f.NumBytes(), g.NumBytes())
 	}
 	for i, w := range g.words {
 		f.words[i] |= w

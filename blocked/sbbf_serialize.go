@@ -37,16 +37,16 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 	}
 	switch {
 	case !h.hasNumBytes:
-		return nil, t.n, engine.Errorf("parquet bloom filter header: numBytes missing")
+		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: numBytes missing")
 	case h.algorithm != 1:
-		return nil, t.n, engine.Errorf("parquet bloom filter header: algorithm missing or not BLOCK")
+		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: algorithm missing or not BLOCK")
 	case h.hash != 1:
-		return nil, t.n, engine.Errorf("parquet bloom filter header: hash missing or not XXHASH")
+		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: hash missing or not XXHASH")
 	case h.compression != 1:
-		return nil, t.n, engine.Errorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
+		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
 	}
 	if err := checkSBBFBytes(int64(h.numBytes)); err != nil {
-		return nil, t.n, engine.Errorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, SBBFMinBytes, SBBFMaxBytes)
+		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, SBBFMinBytes, SBBFMaxBytes)
 	}
 	total := int(h.numBytes)
 	buf := make([]byte, min(total, sbbfReadChunk))
@@ -55,7 +55,7 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 		n, err := io.ReadFull(r, buf[got:])
 		got += n
 		if err != nil {
-			return nil, t.n + int64(got), engine.Errorf("parquet bloom filter: bitset truncated at %d of %d bytes", got, total)
+			return nil, t.n + int64(got), engine.FormatErrorf("parquet bloom filter: bitset truncated at %d of %d bytes", got, total)
 		}
 		if got == total {
 			break
@@ -98,7 +98,7 @@ func (f *SBBF) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	if n != int64(len(data)) {
-		return engine.Errorf("parquet bloom filter: %d bytes after the bitset", int64(len(data))-n)
+		return engine.FormatErrorf("parquet bloom filter: %d bytes after the bitset", int64(len(data))-n)
 	}
 	*f = *g
 	return nil

@@ -72,9 +72,9 @@ func newThriftReader(r io.Reader) *thriftReader {
 
 func sbbfFormatErr(err error, what string) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return engine.Errorf("parquet bloom filter header: truncated in %s", what)
+		return engine.FormatErrorf("parquet bloom filter header: truncated in %s", what)
 	}
-	return engine.Errorf("parquet bloom filter header: %s: %v", what, err)
+	return engine.FormatErrorf("parquet bloom filter header: %s: %v", what, err)
 }
 
 func (t *thriftReader) byte() (byte, error) {

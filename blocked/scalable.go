@@ -106,10 +106,10 @@ const (
 
 func checkGrowth(s uint64, r float64) error {
 	if s < 2 || s > maxGrowth {
-		return fmt.Errorf("%w: growth %d outside [2, %d]", engine.ErrParam, s, maxGrowth)
+		return engine.ParamErrorf("growth %d outside [2, %d]", s, maxGrowth)
 	}
 	if !(r > 0 && r < 1) {
-		return fmt.Errorf("%w: tightening ratio %v outside (0, 1)", engine.ErrParam, r)
+		return engine.ParamErrorf("tightening ratio %v outside (0, 1)", r)
 	}
 	return nil
 }
@@ -124,7 +124,7 @@ func NewScalable(hint uint64, p float64, opts ...engine.Option) (*Scalable, erro
 		switch v := v.(type) {
 		case growth:
 			if v < 2 || v > maxGrowth {
-				return true, fmt.Errorf("%w: growth %d outside [2, %d]", engine.ErrParam, int(v), maxGrowth)
+				return true, engine.ParamErrorf("growth %d outside [2, %d]", int(v), maxGrowth)
 			}
 			s.growth = uint64(v)
 		case tightening:
@@ -156,7 +156,7 @@ func (s *Scalable) stageSpec(i int) (capacity, m uint64, k uint32, err error) {
 	for range i {
 		hi, lo := bits.Mul64(capacity, s.growth)
 		if hi != 0 {
-			return 0, 0, 0, fmt.Errorf("%w: stage %d would hold more than 2^64 keys", engine.ErrParam, i)
+			return 0, 0, 0, engine.ParamErrorf("stage %d would hold more than 2^64 keys", i)
 		}
 		capacity = lo
 	}
@@ -205,7 +205,7 @@ var bitsAtK sync.Map
 func (s *Scalable) grow() error {
 	if len(s.stages) >= maxStages {
 		s.saturated = true
-		return fmt.Errorf("%w: %d stages", engine.ErrParam, maxStages)
+		return engine.ParamErrorf("%d stages", maxStages)
 	}
 	capacity, m, k, err := s.stageSpec(len(s.stages))
 	var f *Filter

@@ -2,7 +2,6 @@ package blocked
 
 import (
 	"encoding/binary"
-	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -19,7 +18,7 @@ import (
 // recomputed, so a reader never depends on floating-point sizing.
 const scalableVersion = 1
 
-var errZeroScalable = fmt.Errorf("%w: zero blocked.Scalable has no encoding, use blocked.NewScalable", engine.ErrParam)
+var errZeroScalable = engine.ParamErrorf("zero blocked.Scalable has no encoding, use blocked.NewScalable")
 
 func (s *Scalable) header() engine.Header {
 	return engine.Header{Family: engine.FamilyScalable, Version: scalableVersion, Seed: s.seed,
@@ -100,10 +99,10 @@ func (s *Scalable) decode(h engine.Header, payload []byte, opts []engine.Option)
 	hint, p, grow, r := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], math.Float64frombits(h.Params[3])
 	nstages, count := h.Params[4], h.Params[5]
 	if engine.CheckNP(hint, p) != nil || checkGrowth(grow, r) != nil {
-		return engine.Errorf("blocked.Scalable with hint %d, p %v, growth %d, tightening %v", hint, p, grow, r)
+		return engine.FormatErrorf("blocked.Scalable with hint %d, p %v, growth %d, tightening %v", hint, p, grow, r)
 	}
 	if nstages == 0 || nstages > maxStages || uint64(len(payload)) < 32*nstages {
-		return engine.Errorf("blocked.Scalable with %d stages in a %d-byte payload", nstages, len(payload))
+		return engine.FormatErrorf("blocked.Scalable with %d stages in a %d-byte payload", nstages, len(payload))
 	}
 	table, rest := payload[:32*nstages], payload[32*nstages:]
 	var sum uint64
@@ -111,16 +110,16 @@ func (s *Scalable) decode(h engine.Header, payload []byte, opts []engine.Option)
 		lines, k, capacity, c := binary.LittleEndian.Uint64(table[32*i:]), binary.LittleEndian.Uint64(table[32*i+8:]),
 			binary.LittleEndian.Uint64(table[32*i+16:]), binary.LittleEndian.Uint64(table[32*i+24:])
 		if lines == 0 || lines > uint64(len(rest))/64 || k == 0 || k > asm.BlockedMaxK || capacity == 0 {
-			return engine.Errorf("blocked.Scalable stage %d: %d lines, k = %d, capacity %d in %d bytes left", i, lines, k, capacity, len(rest))
+			return engine.FormatErrorf("blocked.Scalable stage %d: %d lines, k = %d, capacity %d in %d bytes left", i, lines, k, capacity, len(rest))
 		}
 		if c > capacity && i+1 < nstages {
-			return engine.Errorf("blocked.Scalable stage %d holds %d keys, above its capacity %d", i, c, capacity)
+			return engine.FormatErrorf("blocked.Scalable stage %d holds %d keys, above its capacity %d", i, c, capacity)
 		}
 		rest = rest[lines*64:]
 		sum += c
 	}
 	if len(rest) != 0 || sum != count {
-		return engine.Errorf("blocked.Scalable: %d bytes after the stages, stage counts sum to %d, count %d", len(rest), sum, count)
+		return engine.FormatErrorf("blocked.Scalable: %d bytes after the stages, stage counts sum to %d, count %d", len(rest), sum, count)
 	}
 	c := engine.Apply(opts)
 	d := Scalable{hint: hint, p: p, growth: grow, r: r, seed: h.Seed, key: engine.Uint64Key(h.Seed), count: count,

@@ -87,13 +87,13 @@ func (f *Filter) decode(h engine.Header, src engine.Source, mode engine.HugePage
 	}
 	m, k := h.Params[0], h.Params[1]
 	if m == 0 || m%LineBits != 0 || m > engine.MaxBits {
-		return engine.Errorf("blocked filter of %d bits, not a positive multiple of %d up to %d", m, LineBits, uint64(engine.MaxBits))
+		return engine.FormatErrorf("blocked filter of %d bits, not a positive multiple of %d up to %d", m, LineBits, uint64(engine.MaxBits))
 	}
 	if k == 0 || k > asm.BlockedMaxK {
-		return engine.Errorf("blocked filter with k = %d, outside [1, %d]", k, asm.BlockedMaxK)
+		return engine.FormatErrorf("blocked filter with k = %d, outside [1, %d]", k, asm.BlockedMaxK)
 	}
 	if uint64(len(payload)) != m/8 {
-		return engine.Errorf("blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
+		return engine.FormatErrorf("blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
 	}
 	s, err := src.Storage(0, m/8, m/64, mode)
 	if err != nil {

@@ -215,7 +215,7 @@ func sizeFor(n uint64, p float64) (uint64, uint32, error) {
 	}
 	m := math.Ceil(float64(n)*bpk/LineBits) * LineBits
 	if m > engine.MaxBits {
-		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs %.3g bits, above the maximum %d", engine.ErrParam, n, p, m, uint64(engine.MaxBits))
+		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return uint64(m), k, nil
 }
@@ -254,7 +254,7 @@ func unmarshalText(text []byte, unmarshal func([]byte) error) error {
 	bin := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
 	n, err := base64.StdEncoding.Decode(bin, text)
 	if err != nil {
-		return engine.Errorf("text form is not base64: %v", err)
+		return engine.FormatErrorf("text form is not base64: %v", err)
 	}
 	return unmarshal(bin[:n])
 }

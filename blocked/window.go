@@ -77,14 +77,14 @@ func NewWindow(n uint64, p float64, generations int, opts ...engine.Option) (*Wi
 		return nil, err
 	}
 	if generations < 1 || generations > maxGenerations {
-		return nil, fmt.Errorf("%w: %d generations outside [1, %d]", engine.ErrParam, generations, maxGenerations)
+		return nil, engine.ParamErrorf("%d generations outside [1, %d]", generations, maxGenerations)
 	}
 	m, k, err := sizeFor(n, p)
 	if err != nil {
 		return nil, err
 	}
 	if m*uint64(generations) > engine.MaxBits {
-		return nil, fmt.Errorf("%w: %d generations of %d bits exceed the maximum %d", engine.ErrParam, generations, m, uint64(engine.MaxBits))
+		return nil, engine.ParamErrorf("%d generations of %d bits exceed the maximum %d", generations, m, uint64(engine.MaxBits))
 	}
 	s, err := engine.NewStorage(m/64*uint64(generations), c.HugePages)
 	if err != nil {

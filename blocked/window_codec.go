@@ -1,7 +1,6 @@
 package blocked
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -17,7 +16,7 @@ import (
 // in storage order (generation epoch%G is current), little-endian.
 const windowVersion = 1
 
-var errZeroWindow = fmt.Errorf("%w: zero blocked.Window has no encoding, use blocked.NewWindow", engine.ErrParam)
+var errZeroWindow = engine.ParamErrorf("zero blocked.Window has no encoding, use blocked.NewWindow")
 
 func (w *Window) header() engine.Header {
 	return engine.Header{Family: engine.FamilyWindow, Version: windowVersion, Seed: w.seed,
@@ -95,10 +94,10 @@ func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) e
 	}
 	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
 	if engine.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > asm.BlockedMaxK {
-		return engine.Errorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
+		return engine.FormatErrorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
 	}
 	if lines == 0 || lines > engine.MaxBits/LineBits || lines*64*gens != uint64(len(payload)) {
-		return engine.Errorf("blocked.Window of %d generations of %d lines in a %d-byte payload", gens, lines, len(payload))
+		return engine.FormatErrorf("blocked.Window of %d generations of %d lines in a %d-byte payload", gens, lines, len(payload))
 	}
 	s, err := engine.NewStorage(lines*8*gens, engine.Apply(opts).HugePages)
 	if err != nil {

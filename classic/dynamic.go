@@ -61,7 +61,7 @@ func NewDynamic(nr uint64, p float64, opts ...engine.Option) (*Dynamic, error) {
 // k probes and hold nr keys each.
 func NewDynamicMK(nr, m uint64, k uint32, opts ...engine.Option) (*Dynamic, error) {
 	if nr == 0 {
-		return nil, fmt.Errorf("%w: classic: Dynamic with nr = 0 keys per row", engine.ErrParam)
+		return nil, engine.ParamErrorf("classic: Dynamic with nr = 0 keys per row")
 	}
 	first, err := NewMK(m, k, opts...)
 	if err != nil {

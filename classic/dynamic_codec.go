@@ -83,14 +83,14 @@ func (d *Dynamic) decode(h engine.Header, payload []byte, opts []engine.Option) 
 	}
 	nr, m, k, rows, active := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
 	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-		return engine.Errorf("classic: Dynamic: %v", err)
+		return engine.FormatErrorf("classic: Dynamic: %v", err)
 	}
 	if nr == 0 || rows == 0 || active > nr {
-		return engine.Errorf("classic: Dynamic with nr = %d, %d rows, %d keys in the last row", nr, rows, active)
+		return engine.FormatErrorf("classic: Dynamic with nr = %d, %d rows, %d keys in the last row", nr, rows, active)
 	}
 	rowBytes := 8 * wordsFor(m)
 	if rows > uint64(len(payload))/rowBytes || rows*rowBytes != uint64(len(payload)) {
-		return engine.Errorf("classic: Dynamic: %d payload bytes for %d rows of %d bytes", len(payload), rows, rowBytes)
+		return engine.FormatErrorf("classic: Dynamic: %d payload bytes for %d rows of %d bytes", len(payload), rows, rowBytes)
 	}
 	cfg := engine.Apply(opts)
 	for _, v := range cfg.Family() {

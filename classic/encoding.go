@@ -55,10 +55,10 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 	}
 	m, k := h.Params[0], h.Params[1]
 	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-		return engine.Errorf("classic: %v", err)
+		return engine.FormatErrorf("classic: %v", err)
 	}
 	if uint64(len(payload)) != 8*wordsFor(m) {
-		return engine.Errorf("classic: %d payload bytes for m = %d, want %d", len(payload), m, 8*wordsFor(m))
+		return engine.FormatErrorf("classic: %d payload bytes for m = %d, want %d", len(payload), m, 8*wordsFor(m))
 	}
 	st, err := src.Storage(0, 8*wordsFor(m), wordsFor(m), engine.HugePagesAuto)
 	if err != nil {
@@ -74,10 +74,10 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 
 func checkWords(words []uint64, m uint64) error {
 	if uint64(len(words)) != wordsFor(m) {
-		return engine.Errorf("classic: %d words for m = %d, want %d", len(words), m, wordsFor(m))
+		return engine.FormatErrorf("classic: %d words for m = %d, want %d", len(words), m, wordsFor(m))
 	}
 	if tail := m % 64; tail != 0 && words[len(words)-1]>>tail != 0 {
-		return engine.Errorf("classic: bits set beyond m = %d", m)
+		return engine.FormatErrorf("classic: bits set beyond m = %d", m)
 	}
 	return nil
 }

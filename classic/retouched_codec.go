@@ -81,11 +81,11 @@ func (r *Retouched) decode(h engine.Header, payload []byte, opts []engine.Option
 	}
 	m, k, nk, nf, rng := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
 	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-		return engine.Errorf("classic: Retouched: %v", err)
+		return engine.FormatErrorf("classic: Retouched: %v", err)
 	}
 	words, avail := wordsFor(m), uint64(len(payload))/8
 	if words > avail || nk > avail || nf > avail || 8*(words+nk+nf) != uint64(len(payload)) {
-		return engine.Errorf("classic: Retouched: %d payload bytes for m = %d, %d keys and %d false positives",
+		return engine.FormatErrorf("classic: Retouched: %d payload bytes for m = %d, %d keys and %d false positives",
 			len(payload), m, nk, nf)
 	}
 	cfg := engine.Apply(opts)

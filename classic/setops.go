@@ -1,7 +1,6 @@
 package classic
 
 import (
-	"fmt"
 	"runtime"
 
 	"github.com/filterengine/filterengine/engine"
@@ -9,8 +8,7 @@ import (
 
 func (f *Filter) compatible(g *Filter) error {
 	if f.m != g.m || f.k != g.k || f.seed != g.seed {
-		return fmt.Errorf("%w: classic filters differ (m %d/%d, k %d/%d, seed %d/%d)",
-			engine.ErrParam, f.m, g.m, f.k, g.k, f.seed, g.seed)
+		return engine.ParamErrorf("classic filters differ (m %d/%d, k %d/%d, seed %d/%d)", f.m, g.m, f.k, g.k, f.seed, g.seed)
 	}
 	return nil
 }

@@ -58,15 +58,15 @@ func decodeGeometry(h engine.Header, payloadLen uint64) (geometry, error) {
 	}
 	switch {
 	case bits != 4 && bits != 8:
-		return geometry{}, engine.Errorf("counting: %d-bit counters", bits)
+		return geometry{}, engine.FormatErrorf("counting: %d-bit counters", bits)
 	case lines == 0 || lines > most:
-		return geometry{}, engine.Errorf("counting: %d lines", lines)
+		return geometry{}, engine.FormatErrorf("counting: %d lines", lines)
 	case k == 0 || k > engine.MaxK || k > maxK:
-		return geometry{}, engine.Errorf("counting: k = %d", k)
+		return geometry{}, engine.FormatErrorf("counting: k = %d", k)
 	}
 	g := geometry{bits == 8, lines, uint32(k), v1}
 	if lineBytes := 8 * g.lineWords(); payloadLen/lineBytes != lines || payloadLen%lineBytes != 0 {
-		return geometry{}, engine.Errorf("counting: %d payload bytes for %d lines", payloadLen, lines)
+		return geometry{}, engine.FormatErrorf("counting: %d payload bytes for %d lines", payloadLen, lines)
 	}
 	return g, nil
 }

@@ -70,7 +70,7 @@ func config(opts []engine.Option) (engine.Config, bool, error) {
 			case 8:
 				wide = true
 			default:
-				return c, false, fmt.Errorf("%w: %d-bit counters; want 4 or 8", engine.ErrParam, int(v))
+				return c, false, engine.ParamErrorf("%d-bit counters; want 4 or 8", int(v))
 			}
 		default:
 			return c, false, engine.UnknownOption("counting", v)
@@ -115,7 +115,7 @@ func NewMK(counters uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 
 func newFilter(lines uint64, k uint32, wide bool, c engine.Config) (*Filter, error) {
 	if lines == 0 || lines > maxLines(wide) {
-		return nil, fmt.Errorf("%w: %d lines outside [1, %d]", engine.ErrParam, lines, maxLines(wide))
+		return nil, engine.ParamErrorf("%d lines outside [1, %d]", lines, maxLines(wide))
 	}
 	s, err := engine.NewStorage(lines*asm.CountingLineWords, c.HugePages)
 	if err != nil {

@@ -1,7 +1,6 @@
 package counting
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/filterengine/filterengine/asm"
@@ -35,7 +34,7 @@ func size(n uint64, p float64, wide bool) (lines uint64, k uint32, err error) {
 	}
 	l := math.Ceil(float64(n) * bpk / float64(per))
 	if l > float64(maxLines(wide)) {
-		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs %.3g lines, above the maximum %d", engine.ErrParam, n, p, l, maxLines(wide))
+		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %.3g lines, above the maximum %d", n, p, l, maxLines(wide))
 	}
 	return uint64(l), k, nil
 }

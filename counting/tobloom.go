@@ -1,7 +1,6 @@
 package counting
 
 import (
-	"fmt"
 	"runtime"
 
 	"github.com/filterengine/filterengine/blocked"
@@ -37,7 +36,7 @@ func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Narrow, error) {
 }
 
 func errLayout(method, want, other string) error {
-	return fmt.Errorf("%w: %s needs a filter of the %s layout; use %s", engine.ErrParam, method, want, other)
+	return engine.ParamErrorf("%s needs a filter of the %s layout; use %s", method, want, other)
 }
 
 // gatherBytes returns the byte whose bit i is bit 8i of x. The multiply

@@ -3,6 +3,49 @@
 // storage (backed by transparent huge pages when large), the serialization
 // envelope and the Filter interface. It imports nothing of this module.
 //
+// # The family contract
+//
+// Every family holds to one set of names, written here once. The
+// membership families (classic, blocked, counting, shifting's ShBF_M)
+// have, for their type T:
+//
+//   - New(n, p, opts...) for n expected keys at false-positive rate p, and
+//     NewMK(m, k, opts...) for m bits (counters for counting) and k probes;
+//   - Decode(data, opts...) and Read(r, opts...), the methods
+//     MarshalBinary, UnmarshalBinary, WriteTo and ReadFrom, and
+//     MarshalText and UnmarshalText so that JSON and text formats round
+//     trip; Open(path, opts...), View(data, opts...) and WriteFile(path)
+//     for saved files;
+//   - Clone() *T, M() uint64 (bits, or counters), K() uint32,
+//     SizeBytes() uint64, EstimatedCount() float64 and ModelFPR(n uint64)
+//     float64, the model's false-positive rate after n distinct keys;
+//   - TestAndAdd(key) bool and TestAndAddHash(h) bool, which report
+//     whether the key tested present before it was added;
+//   - a one-line String() of at most 200 bytes;
+//   - the single-key and batch forms of Filter, extended by AddUint64,
+//     TestUint64, AddString and TestString. The batch forms answer
+//     exactly what the single-key forms answer, on every kernel.
+//
+// Counting adds Remove in every key form (Remove, RemoveString,
+// RemoveUint64, RemoveHash, RemoveHashes, RemoveKeys, RemoveUint64s). Spatial
+// keeps Insert and Check for its areas and follows the same names
+// elsewhere. Shifting's Association and Multiplicity, and the types built
+// on a family (blocked's SBBF, Scalable, Window and Narrow; classic's
+// Dynamic and Retouched), follow the contract where it applies.
+//
+// Concurrency, the one rule: plain reads (Test and its forms) are safe
+// from many goroutines at once. A writer needs exclusive use, or the
+// *Concurrent forms, which every family with concurrent writers offers as
+// the same set: AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
+// AddUint64sConcurrent, TestConcurrent and TestHashConcurrent. Counting's
+// and spatial's writes are atomic in every form.
+//
+// Misuse: a zero value of a filter type panics, in every method, with a
+// message naming its constructor; a batch out slice shorter than the keys
+// panics with one readable message. Bad parameters are errors wrapping
+// ErrParam (ParamErrorf) and bad bytes errors wrapping ErrFormat
+// (FormatErrorf); neither ever panics.
+//
 // Hashing: a key is a []byte and its hash is XXH3-64 with the filter's seed
 // (0 by default). Every family derives all probe positions from that one
 // 64-bit hash, so AddHash/TestHash take pre-hashed keys and batch kernels

@@ -275,9 +275,9 @@ func (h Header) Expect(f Family, version uint16, nparams int) error {
 	return nil
 }
 
-// Errorf returns a decoding error (wrapping ErrFormat) for a family's own
-// payload checks.
-func Errorf(format string, args ...any) error { return formatErr(format, args...) }
+// FormatErrorf returns a decoding error wrapping ErrFormat: the one helper
+// every family uses for bytes it rejects.
+func FormatErrorf(format string, args ...any) error { return formatErr(format, args...) }
 
 // Unmarshal validates data as exactly one envelope and hands its header
 // and payload to decode: every family's UnmarshalBinary.

@@ -22,6 +22,10 @@ func paramErr(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrParam}, args...)...)
 }
 
+// ParamErrorf returns a parameter error wrapping ErrParam: the one helper
+// every family uses for arguments it rejects.
+func ParamErrorf(format string, args ...any) error { return paramErr(format, args...) }
+
 // CheckNP validates a (keys, target false-positive rate) pair.
 func CheckNP(n uint64, p float64) error {
 	if n == 0 {

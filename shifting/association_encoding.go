@@ -55,13 +55,13 @@ func (a *Association) decodeSource(h engine.Header, src engine.Source) error {
 	}
 	m, k, wbar := h.Params[0], h.Params[1], h.Params[2]
 	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-		return engine.Errorf("shifting association: %v", err)
+		return engine.FormatErrorf("shifting association: %v", err)
 	}
 	if wbar != WBar {
-		return engine.Errorf("shifting association: w̄ = %d, this reader knows %d", wbar, WBar)
+		return engine.FormatErrorf("shifting association: w̄ = %d, this reader knows %d", wbar, WBar)
 	}
 	if uint64(len(payload)) != 8*padWords(m) {
-		return engine.Errorf("shifting association: %d payload bytes for m = %d, want %d", len(payload), m, 8*padWords(m))
+		return engine.FormatErrorf("shifting association: %d payload bytes for m = %d, want %d", len(payload), m, 8*padWords(m))
 	}
 	if err := checkPaddingBytes(payload, m+WBar-2); err != nil {
 		return err

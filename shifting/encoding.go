@@ -56,17 +56,17 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 	}
 	m, k, wbar, m2 := h.Params[0], h.Params[1], h.Params[2], h.Params[3]
 	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil || k%2 != 0 {
-		return engine.Errorf("shifting: m = %d, k = %d", m, k)
+		return engine.FormatErrorf("shifting: m = %d, k = %d", m, k)
 	}
 	if wbar != WBar {
-		return engine.Errorf("shifting: w̄ = %d, this reader knows %d", wbar, WBar)
+		return engine.FormatErrorf("shifting: w̄ = %d, this reader knows %d", wbar, WBar)
 	}
 	if m2 > engine.MaxBits {
-		return engine.Errorf("shifting: second array of %d bits", m2)
+		return engine.FormatErrorf("shifting: second array of %d bits", m2)
 	}
 	g := Filter{m: m, m2: m2, k: uint32(k), seed: h.Seed, base2: padWords(m)}
 	if uint64(len(payload)) != 8*g.words() {
-		return engine.Errorf("shifting: %d payload bytes for m = %d, m2 = %d, want %d", len(payload), m, m2, 8*g.words())
+		return engine.FormatErrorf("shifting: %d payload bytes for m = %d, m2 = %d, want %d", len(payload), m, m2, 8*g.words())
 	}
 	// Bits no key can set (above m+55 in the first array, at or above m2
 	// in the second) must be zero, so that every filter has one encoding.
@@ -102,12 +102,12 @@ func checkPaddingBytes(payload []byte, last uint64) error {
 	from := min(last/64, uint64(len(payload)/8))
 	n := uint64(len(payload)/8) - from
 	if n > 2 {
-		return engine.Errorf("shifting: %d words past the highest bit", n)
+		return engine.FormatErrorf("shifting: %d words past the highest bit", n)
 	}
 	engine.CopyWords(tail[:n], payload[8*from:])
 	for i := range n {
 		if tail[i]&^lowBits(last+1-min(last+1, 64*(from+i))) != 0 {
-			return engine.Errorf("shifting: padding bits set in word %d", from+i)
+			return engine.FormatErrorf("shifting: padding bits set in word %d", from+i)
 		}
 	}
 	return nil

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"github.com/filterengine/filterengine/internal/kerneltest"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/filterengine/filterengine/internal/kerneltest"
 
 	"github.com/filterengine/filterengine/engine"
 )

@@ -1,13 +1,9 @@
 package shifting
 
-import (
-	"fmt"
-
-	"github.com/filterengine/filterengine/engine"
-)
+import "github.com/filterengine/filterengine/engine"
 
 func paramErrorf(format string, args ...any) error {
-	return fmt.Errorf("%w: shifting: "+format, append([]any{engine.ErrParam}, args...)...)
+	return engine.ParamErrorf("shifting: "+format, args...)
 }
 
 func paramErr(n uint64, p float64) error {

@@ -2,10 +2,11 @@ package shifting
 
 import (
 	"errors"
-	"github.com/filterengine/filterengine/internal/kerneltest"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/filterengine/filterengine/internal/kerneltest"
 
 	"github.com/filterengine/filterengine/engine"
 )

@@ -61,10 +61,10 @@ func (x *Multiplicity) decodeSource(h engine.Header, src engine.Source) error {
 	}
 	m, k, wbar, maxCount, withCounters := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
 	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-		return engine.Errorf("shifting multiplicity: %v", err)
+		return engine.FormatErrorf("shifting multiplicity: %v", err)
 	}
 	if wbar != WBar || maxCount == 0 || maxCount > MaxCount || withCounters > 1 {
-		return engine.Errorf("shifting multiplicity: w̄ = %d, maximum count %d, counters %d", wbar, maxCount, withCounters)
+		return engine.FormatErrorf("shifting multiplicity: w̄ = %d, maximum count %d, counters %d", wbar, maxCount, withCounters)
 	}
 	g := Multiplicity{m: m, k: uint32(k), maxCount: uint32(maxCount), seed: h.Seed}
 	wordBytes := 8 * padWords(m)
@@ -73,7 +73,7 @@ func (x *Multiplicity) decodeSource(h engine.Header, src engine.Source) error {
 		want += g.counterLen()
 	}
 	if uint64(len(payload)) != want {
-		return engine.Errorf("shifting multiplicity: %d payload bytes, want %d", len(payload), want)
+		return engine.FormatErrorf("shifting multiplicity: %d payload bytes, want %d", len(payload), want)
 	}
 	last := g.counterLen() - 1
 	if err := checkPaddingBytes(payload[:wordBytes], last); err != nil {
@@ -90,7 +90,7 @@ func (x *Multiplicity) decodeSource(h engine.Header, src engine.Source) error {
 		for pos, c := range g.counts {
 			if (c != 0) != (w[pos>>6]>>(pos&63)&1 != 0) {
 				_ = st.Close()
-				return engine.Errorf("shifting multiplicity: counter %d is %d but its bit disagrees", pos, c)
+				return engine.FormatErrorf("shifting multiplicity: counter %d is %d but its bit disagrees", pos, c)
 			}
 		}
 	}

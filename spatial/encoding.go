@@ -117,7 +117,7 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 	}
 	m, k, areas, cellSize, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
 	if m == 0 || m > MaxCells || k == 0 || k > engine.MaxK || areas == 0 || areas > MaxAreas {
-		return engine.Errorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
+		return engine.FormatErrorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
 	}
 	// srcLog is log2 of the stored cell bits, cellLog of the filter's.
 	cellLog := cellLogFor(int(areas))
@@ -125,48 +125,48 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 	if version == formatVersionLine {
 		lines = h.Params[5]
 		if c := asm.SpatialLineCells(cellLog); lines == 0 || m%c != 0 || m/c != lines {
-			return engine.Errorf("spatial line-local filter of %d lines for %d cells of %d bits", lines, m, 1<<cellLog)
+			return engine.FormatErrorf("spatial line-local filter of %d lines for %d cells of %d bits", lines, m, 1<<cellLog)
 		}
 	}
 	srcLog := cellLog
 	if version == 1 {
 		srcLog = max(cellLog, 3)
 		if cellSize != 1<<(srcLog-3) {
-			return engine.Errorf("spatial version 1 cells of %d bytes for %d areas, want %d", cellSize, areas, 1<<(srcLog-3))
+			return engine.FormatErrorf("spatial version 1 cells of %d bytes for %d areas, want %d", cellSize, areas, 1<<(srcLog-3))
 		}
 	} else if cellSize != 1<<cellLog {
-		return engine.Errorf("spatial cells of %d bits for %d areas, want %d", cellSize, areas, 1<<cellLog)
+		return engine.FormatErrorf("spatial cells of %d bits for %d areas, want %d", cellSize, areas, 1<<cellLog)
 	}
 	ncells := cellBytesPadded(m, srcLog)
 	if uint64(len(payload)) != ncells+16*areas {
-		return engine.Errorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
+		return engine.FormatErrorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
 	}
 	used := cellBytes(m, srcLog)
 	cells, stats := payload[:ncells], payload[ncells:]
 	for _, b := range cells[used:] {
 		if b != 0 {
-			return engine.Errorf("spatial cell padding not zero")
+			return engine.FormatErrorf("spatial cell padding not zero")
 		}
 	}
 	if srcLog == 2 && m%2 == 1 && cells[used-1]>>4 != 0 {
-		return engine.Errorf("spatial cell padding not zero")
+		return engine.FormatErrorf("spatial cell padding not zero")
 	}
 	if c := largestLabel(cells[:used], srcLog); c > areas {
-		return engine.Errorf("spatial cell label %d above %d areas", c, areas)
+		return engine.FormatErrorf("spatial cell label %d above %d areas", c, areas)
 	}
 	var members uint64
 	for i := range areas {
 		n := binary.LittleEndian.Uint64(stats[8*i:])
 		self := binary.LittleEndian.Uint64(stats[8*(areas+i):])
 		if n > 1<<56 || self > k*n {
-			return engine.Errorf("spatial area %d statistics inconsistent", i+1)
+			return engine.FormatErrorf("spatial area %d statistics inconsistent", i+1)
 		}
 		if members += n; members > 1<<56 {
-			return engine.Errorf("spatial member count overflows")
+			return engine.FormatErrorf("spatial member count overflows")
 		}
 	}
 	if collisions > k*members {
-		return engine.Errorf("spatial collisions %d above %d probes", collisions, k*members)
+		return engine.FormatErrorf("spatial collisions %d above %d probes", collisions, k*members)
 	}
 	var g *Filter
 	if srcLog == cellLog {
@@ -174,13 +174,13 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 		// in place, zeros in a copy; a probe only reads padding bits.
 		s, err := src.Storage(0, used, cellWords(m, cellLog), engine.HugePagesAuto)
 		if err != nil {
-			return engine.Errorf("spatial filter of %d cells: %v", m, err)
+			return engine.FormatErrorf("spatial filter of %d cells: %v", m, err)
 		}
 		g = filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
 	} else {
 		var err error
 		if g, err = newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, engine.HugePagesAuto); err != nil {
-			return engine.Errorf("spatial filter of %d cells: %v", m, err)
+			return engine.FormatErrorf("spatial filter of %d cells: %v", m, err)
 		}
 		for i, c := range cells[:used] { // version 1 bytes holding labels <= 15
 			g.cells[i/2] |= c << (4 * (i & 1))

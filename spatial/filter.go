@@ -1,7 +1,6 @@
 package spatial
 
 import (
-	"fmt"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
@@ -81,10 +80,10 @@ func NewMK(m uint64, k uint32, areas int, opts ...engine.Option) (*Filter, error
 		return nil, err
 	}
 	if m > MaxCells {
-		return nil, fmt.Errorf("%w: m = %d cells above the maximum %d", engine.ErrParam, m, uint64(MaxCells))
+		return nil, engine.ParamErrorf("m = %d cells above the maximum %d", m, uint64(MaxCells))
 	}
 	if areas < 1 || areas > MaxAreas {
-		return nil, fmt.Errorf("%w: %d areas outside [1, %d]", engine.ErrParam, areas, MaxAreas)
+		return nil, engine.ParamErrorf("%d areas outside [1, %d]", areas, MaxAreas)
 	}
 	cfg, lineLocal, err := config(opts)
 	if err != nil {
@@ -204,7 +203,7 @@ func (f *Filter) Close() error {
 }
 
 func (f *Filter) areaErr(area int) error {
-	return fmt.Errorf("%w: area %d outside [1, %d]", engine.ErrParam, area, f.areas)
+	return engine.ParamErrorf("area %d outside [1, %d]", area, f.areas)
 }
 
 // Insert adds key to area: each of its k cells becomes max(cell, area).

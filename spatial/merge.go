@@ -1,7 +1,6 @@
 package spatial
 
 import (
-	"fmt"
 	"runtime"
 	"sync/atomic"
 
@@ -16,8 +15,7 @@ import (
 // inserts into f stay correct; other must not change during the merge.
 func (f *Filter) Merge(other *Filter) error {
 	if f.m != other.m || f.k != other.k || f.areas != other.areas || f.seed != other.seed || f.lines != other.lines {
-		return fmt.Errorf("%w: merging spatial filters of (m, k, areas, seed, line-local) = (%d, %d, %d, %d, %v) and (%d, %d, %d, %d, %v)",
-			engine.ErrParam, f.m, f.k, f.areas, f.seed, f.LineLocal(), other.m, other.k, other.areas, other.seed, other.LineLocal())
+		return engine.ParamErrorf("merging spatial filters of (m, k, areas, seed, line-local) = (%d, %d, %d, %d, %v) and (%d, %d, %d, %d, %v)", f.m, f.k, f.areas, f.seed, f.LineLocal(), other.m, other.k, other.areas, other.seed, other.LineLocal())
 	}
 	for p := range f.m {
 		if v := other.cell(p); v != 0 {

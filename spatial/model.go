@@ -1,7 +1,6 @@
 package spatial
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/filterengine/filterengine/asm"
@@ -195,7 +194,7 @@ func Size(n uint64, p float64) (m uint64, k uint32, err error) {
 		m += max(m/256, 1)
 	}
 	if m > MaxCells {
-		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs %d cells, above the maximum %d", engine.ErrParam, n, p, m, uint64(MaxCells))
+		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %d cells, above the maximum %d", n, p, m, uint64(MaxCells))
 	}
 	return m, k, nil
 }
@@ -221,12 +220,12 @@ func SizeAreasLineLocal(counts []uint64, p float64) (m uint64, k uint32, err err
 // cells of a line for the line-local one.
 func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err error) {
 	if len(counts) < 1 || len(counts) > MaxAreas {
-		return 0, 0, fmt.Errorf("%w: %d areas outside [1, %d]", engine.ErrParam, len(counts), MaxAreas)
+		return 0, 0, engine.ParamErrorf("%d areas outside [1, %d]", len(counts), MaxAreas)
 	}
 	var n uint64
 	for _, c := range counts {
 		if n+c < n {
-			return 0, 0, fmt.Errorf("%w: key counts overflow", engine.ErrParam)
+			return 0, 0, engine.ParamErrorf("key counts overflow")
 		}
 		n += c
 	}
@@ -274,7 +273,7 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 // for which the line model's full(n) is at most p.
 func SizeLineLocal(n uint64, areas int, p float64) (m uint64, k uint32, err error) {
 	if areas < 1 || areas > MaxAreas {
-		return 0, 0, fmt.Errorf("%w: %d areas outside [1, %d]", engine.ErrParam, areas, MaxAreas)
+		return 0, 0, engine.ParamErrorf("%d areas outside [1, %d]", areas, MaxAreas)
 	}
 	return sizeLine(n, p, asm.SpatialLineCells(cellLogFor(areas)))
 }
@@ -304,7 +303,7 @@ func sizeLine(n uint64, p float64, c uint64) (m uint64, k uint32, err error) {
 		}
 	}
 	if best == 0 || best*c > MaxCells {
-		return 0, 0, fmt.Errorf("%w: n = %d, p = %v needs more than %d line-local cells", engine.ErrParam, n, p, uint64(MaxCells))
+		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs more than %d line-local cells", n, p, uint64(MaxCells))
 	}
 	return best * c, k, nil
 }
