@@ -1,0 +1,54 @@
+package engine_test
+
+import (
+	"fmt"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// Sizing a classic filter for a million keys at 1%: the optimal number of
+// bits, the optimal number of probes for them, and the rate the model
+// then predicts.
+func ExampleOptimalBits() {
+	const n = 1_000_000
+	m, err := engine.OptimalBits(n, 0.01)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	k := engine.OptimalK(m, n)
+	fmt.Println(m, k)
+	fmt.Printf("%.4f\n", engine.FPR(m, n, k))
+	// Output:
+	// 9585059 7
+	// 0.0100
+}
+
+// ClickHouse's sizing (seed 000): the smallest whole number of bits per
+// key for which some k reaches the target, and the smallest such k.
+func ExampleBitsPerKeyAndK() {
+	bpk, k, err := engine.BitsPerKeyAndK(0.01)
+	fmt.Println(bpk, k, err)
+	// Output: 10 5 <nil>
+}
+
+// An integer key and its 8 little-endian bytes hash alike, so a filter
+// fed AddUint64s answers Test for the same bytes.
+func ExampleHashUint64() {
+	b := []byte{7, 0, 0, 0, 0, 0, 0, 0}
+	fmt.Println(engine.HashUint64(7) == engine.Hash(b))
+	fmt.Println(engine.HashStringSeed("alice", 42) == engine.HashSeed([]byte("alice"), 42))
+	// Output:
+	// true
+	// true
+}
+
+// Bad parameters are errors wrapping ErrParam, never a panic or a silent
+// clamp.
+func ExampleCheckNP() {
+	fmt.Println(engine.CheckNP(1000, 0.01) == nil)
+	fmt.Println(engine.CheckNP(1000, 1.5))
+	// Output:
+	// true
+	// filterengine: invalid parameter: false-positive rate p = 1.5 outside (0, 1)
+}
