@@ -69,10 +69,26 @@ type Remover interface {
 // Family is a membership family's constructors and decoders, the
 // package-level half of the contract. A family's test fills it with its
 // functions, so a signature that drifts fails to compile.
+//
+// Name, New and a type T are required; every other field may be left
+// zero, which skips the checks that need it (NewMK, Decode, Read) or
+// takes the default the field's comment names.
 type Family[T Membership[T]] struct {
 	Name   string
 	New    func(n uint64, p float64, opts ...engine.Option) (T, error)
 	NewMK  func(m uint64, k uint32, opts ...engine.Option) (T, error)
 	Decode func(data []byte, opts ...engine.Option) (T, error)
 	Read   func(r io.Reader, opts ...engine.Option) (T, error)
+
+	// Options are added to every New, NewMK, Decode and Read call the
+	// suite makes (a family option, say); the suite adds engine.WithSeed
+	// itself where it tests seeds.
+	Options []engine.Option
+
+	// ExpectedFPR, when set, is the false-positive rate the suite
+	// expects of a filter from New(n0, p) after n distinct keys were
+	// added; nil means f.ModelFPR(n). A type whose ModelFPR describes
+	// another state than "n keys added to a new filter" (blocked.Window's
+	// ModelFPR assumes every generation full) says here what it expects.
+	ExpectedFPR func(f T, n uint64) float64
 }

@@ -1,0 +1,312 @@
+package conformance
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/filterengine/filterengine/engine"
+)
+
+// remover checks the Remove forms of a type that has them.
+func (s *suite[T]) remover(t *testing.T) {
+	f := s.new(t, n, p)
+	if _, ok := any(f).(Remover); !ok {
+		t.Skipf("%s has no Remove", s.fam.Name)
+	}
+	g := newKeyGen(15, s.seed())
+	kept, keptU := g.mixed(1000)
+	gone := g.bytes(7 * 300)
+	goneU := g.uints(2 * 300)
+	f.AddKeys(kept.b)
+	f.AddUint64s(keptU.u)
+	f.AddKeys(gone.b)
+	f.AddUint64s(goneU.u)
+	base := f.Clone()
+	r := any(f).(Remover)
+
+	// Every form removes its share; each answers true, as every key was
+	// added.
+	parts := gone.cut(5)
+	uparts := goneU.cut(2)
+	out := make([]bool, maxOut)
+	removedAll := func(name string, ok bool, i int) {
+		t.Helper()
+		if !ok {
+			t.Fatalf("%s: %s of added key %d answered false", s.fam.Name, name, i)
+		}
+	}
+	for i, b := range parts[0].b {
+		removedAll("Remove", r.Remove(b), i)
+	}
+	for i, str := range parts[1].s {
+		removedAll("RemoveString", r.RemoveString(str), i)
+	}
+	for i, h := range parts[2].h {
+		removedAll("RemoveHash", r.RemoveHash(h), i)
+	}
+	for i, u := range uparts[0].u {
+		removedAll("RemoveUint64", r.RemoveUint64(u), i)
+	}
+	batch := func(name string, k int, call func(lo, hi int, out []bool) int) {
+		t.Helper()
+		for _, rg := range ranges(k) {
+			o := out[:rg[1]-rg[0]]
+			hits := call(rg[0], rg[1], o)
+			for i, ok := range o {
+				removedAll(name, ok, rg[0]+i)
+			}
+			if hits != len(o) {
+				t.Fatalf("%s: %s returned %d for %d removed keys", s.fam.Name, name, hits, len(o))
+			}
+		}
+	}
+	batch("RemoveHashes", parts[3].len(), func(lo, hi int, o []bool) int { return r.RemoveHashes(parts[3].h[lo:hi], o) })
+	batch("RemoveKeys", parts[4].len(), func(lo, hi int, o []bool) int { return r.RemoveKeys(parts[4].b[lo:hi], o) })
+	batch("RemoveUint64s", uparts[1].len(), func(lo, hi int, o []bool) int { return r.RemoveUint64s(uparts[1].u[lo:hi], o) })
+
+	// Kept keys stay; removed ones test absent but for the model's false
+	// positives at the load that is left.
+	s.allPresent(t, f, "kept keys after removes of others", kept, keptU)
+	left := uint64(kept.len() + keptU.len())
+	_, hi := engine.BinomialBounds(uint64(gone.len()+goneU.len()), f.ModelFPR(left), engine.Z999)
+	still := 0
+	for _, b := range gone.b {
+		if f.Test(b) {
+			still++
+		}
+	}
+	for _, u := range goneU.u {
+		if f.TestUint64(u) {
+			still++
+		}
+	}
+	if float64(still) > hi {
+		t.Errorf("%s: %d of %d removed keys still test present, above the 99.9%% bound %.0f of the model's false positives", s.fam.Name, still, gone.len()+goneU.len(), hi)
+	}
+
+	// Removing absent keys changes nothing and answers false.
+	absent := g.bytes(500)
+	before := s.marshal(t, f)
+	for i, b := range absent.b {
+		if f.Test(b) {
+			continue // a false positive: its remove would take another key's count
+		}
+		if r.Remove(b) {
+			t.Fatalf("%s: Remove of absent key %d answered true", s.fam.Name, i)
+		}
+	}
+	if !bytes.Equal(before, s.marshal(t, f)) {
+		t.Errorf("%s: removing absent keys changed the filter", s.fam.Name)
+	}
+
+	// Batch removes equal single ones.
+	one, many := base.Clone(), base.Clone()
+	for _, b := range gone.b {
+		any(one).(Remover).Remove(b)
+	}
+	for _, rg := range ranges(gone.len()) {
+		any(many).(Remover).RemoveKeys(gone.b[rg[0]:rg[1]], out)
+	}
+	if d := firstDiff(s.marshal(t, one), s.marshal(t, many)); d >= 0 {
+		t.Errorf("%s: RemoveKeys leaves other bytes than Remove key by key (first difference at byte %d)", s.fam.Name, d)
+	}
+}
+
+// concurrent runs plain reads from many goroutines and, for a Concurrent
+// type, the *Concurrent writers beside each other and beside
+// TestConcurrent; every batch goes through lengths with tails. Under
+// -race it shows the forms free of data races.
+func (s *suite[T]) concurrent(t *testing.T) {
+	const workers, share = 8, 400
+	f := s.new(t, n, p)
+	g := newKeyGen(16, s.seed())
+	pre, preU := g.mixed(workers * share / 2)
+	f.AddKeys(pre.b)
+	f.AddUint64s(preU.u)
+
+	// Plain reads only: safe from many goroutines at once.
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sets := []keySet{pre.cut(workers)[w], preU.cut(workers)[w]}
+			for _, form := range testForms(f) {
+				if _, ok := any(f).(Concurrent); ok && (form.name == "TestConcurrent" || form.name == "TestHashConcurrent") {
+					continue // tested below, beside the writers
+				}
+				for _, ks := range sets {
+					if form.uint && !ks.isU {
+						continue
+					}
+					out := make([]bool, ks.len())
+					form.test(f, ks, out)
+					for i, ok := range out {
+						if !ok {
+							t.Errorf("%s: concurrent reads: %s lost key %d", s.fam.Name, form.name, i)
+							return
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	if _, ok := any(f).(Concurrent); !ok {
+		return
+	}
+	// Concurrent writers, each through its own form, reading back its
+	// own keys and others' as it goes.
+	c := any(f).(Concurrent)
+	forms := addForms(f)
+	var concurrentForms []addForm[T]
+	for _, form := range forms {
+		if len(form.name) > 10 && form.name[len(form.name)-10:] == "Concurrent" {
+			concurrentForms = append(concurrentForms, form)
+		}
+	}
+	sets := make([]keySet, workers)
+	for w := range workers {
+		if concurrentForms[w%len(concurrentForms)].uint {
+			sets[w] = g.uints(share)
+		} else {
+			sets[w] = g.bytes(share)
+		}
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			form := concurrentForms[w%len(concurrentForms)]
+			mine, other := sets[w], sets[(w+1)%workers]
+			for _, rg := range ranges(mine.len()) {
+				part := mine.slice(rg[0], rg[1])
+				form.add(f, part)
+				for i := range part.len() {
+					if !c.TestConcurrent(part.b[i]) || !c.TestHashConcurrent(part.h[i]) {
+						t.Errorf("%s: %s: key %d absent to its own writer", s.fam.Name, form.name, rg[0]+i)
+						return
+					}
+				}
+				for i := rg[0]; i < rg[1]; i++ {
+					_ = c.TestConcurrent(other.b[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	s.allPresent(t, f, "after concurrent writers", append(sets, pre, preU)...)
+}
+
+// hugePagesGC builds filters large enough for huge-page storage
+// (engine.HugePageThreshold) and makes a batch call each filter's last
+// use, while another goroutine runs runtime.GC without pause: a family
+// that reads its words without keeping its storage alive
+// (runtime.KeepAlive) has them unmapped under the call, and faults or
+// answers wrongly.
+func (s *suite[T]) hugePagesGC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	small := s.new(t, 1<<16, p)
+	perKey := float64(small.SizeBytes()) / (1 << 16)
+	nk := uint64(float64(engine.HugePageThreshold)*1.05/perKey) + 1
+	// Keys without pointers but for the byte forms' slice headers, so
+	// that each GC cycle is short against the batch call: 2^16 integer
+	// keys, their hashes and bytes, repeated in the query so that a call
+	// lasts a while (milliseconds, even with AVX-512).
+	const distinct, repeat = 1 << 16, 8
+	seed := s.seed()
+	rng := newKeyGen(17, seed).rng
+	var q keySet
+	q.u = make([]uint64, distinct*repeat)
+	q.h = make([]uint64, len(q.u))
+	q.b = make([][]byte, 2*distinct) // slice headers cost the GC: fewer
+	arr := make([]byte, 8*distinct)
+	for i := range distinct {
+		q.u[i] = rng.Uint64()
+		q.h[i] = engine.HashSeed(le8(q.u[i]), seed)
+		q.b[i] = arr[8*i : 8*i+8 : 8*i+8]
+		copy(q.b[i], le8(q.u[i]))
+	}
+	for i := distinct; i < len(q.u); i++ {
+		q.u[i], q.h[i] = q.u[i-distinct], q.h[i-distinct]
+	}
+	copy(q.b[distinct:], q.b)
+	out := make([]bool, len(q.u))
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var cycles atomic.Int64
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+				cycles.Add(1)
+			}
+		}
+	}()
+	start := time.Now()
+	defer func() { close(stop); wg.Wait() }()
+
+	for round := range 3 {
+		for _, last := range []string{"TestHashes", "TestKeys", "TestUint64s", "AddHashes"} {
+			clear(out)
+			hits, size, str := hugeRound(s, nk, q.h[:distinct], q, last, out)
+			if size < engine.HugePageThreshold {
+				t.Fatalf("%s: New(%d, %v) has %d bytes, below the huge-page threshold %d", s.fam.Name, nk, p, size, engine.HugePageThreshold)
+			}
+			if round == 0 && last == "TestHashes" {
+				s.checkString(t, "huge", str)
+			}
+			want := len(q.u)
+			if last == "TestKeys" {
+				want = len(q.b)
+			}
+			if last != "AddHashes" && hits != want {
+				t.Fatalf("%s: huge filter, round %d: %s found %d of %d added keys while the GC ran", s.fam.Name, round, last, hits, want)
+			}
+		}
+	}
+	t.Logf("%d GC cycles ran beside the calls in %v", cycles.Load(), time.Since(start))
+}
+
+// hugeRound builds a huge filter, adds hs and makes a batch call its
+// last use; it returns the hits, the filter's size and its String (taken
+// before the call).
+//
+//go:noinline
+func hugeRound[T Membership[T]](s *suite[T], nk uint64, hs []uint64, q keySet, last string, out []bool) (int, uint64, stringer) {
+	f, err := s.fam.New(nk, p, s.opts()...)
+	if err != nil {
+		panic(err)
+	}
+	f.AddHashes(hs)
+	size, str := f.SizeBytes(), stringer(f.String())
+	switch last {
+	case "TestHashes":
+		return f.TestHashes(q.h, out), size, str
+	case "TestKeys":
+		return f.TestKeys(q.b, out[:len(q.b)]), size, str
+	case "TestUint64s":
+		return f.TestUint64s(q.u, out), size, str
+	default:
+		f.AddHashes(q.h)
+		return 0, size, str
+	}
+}
+
+// stringer is a String result standing for its filter in checkString.
+type stringer string
+
+func (s stringer) String() string { return string(s) }
