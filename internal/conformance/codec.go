@@ -37,7 +37,7 @@ type loaded[T Membership[T]] struct {
 func (s *suite[T]) load(t testing.TB, nk uint64, stream uint64, extra ...engine.Option) loaded[T] {
 	t.Helper()
 	l := loaded[T]{f: s.new(t, nk, p, extra...)}
-	g := newKeyGen(stream, s.seed(extra...))
+	g := s.keys(stream, extra...)
 	l.kb, l.ku = g.mixed(int(nk / 3))
 	l.pb, l.pu = g.mixed(int(nk))
 	l.f.AddKeys(l.kb.b)

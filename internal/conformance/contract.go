@@ -85,6 +85,11 @@ type Family[T Membership[T]] struct {
 	// itself where it tests seeds.
 	Options []engine.Option
 
+	// Hash, when set, is the hash AddHash and TestHash take for a key
+	// under a seed; nil means engine.HashSeed. (blocked.SBBF hashes with
+	// XXH64, as Parquet prescribes.)
+	Hash func(key []byte, seed uint64) uint64
+
 	// ExpectedFPR, when set, is the false-positive rate the suite
 	// expects of a filter from New(n0, p) after n distinct keys were
 	// added; nil means f.ModelFPR(n). A type whose ModelFPR describes

@@ -16,7 +16,7 @@ type keySet struct {
 	h    []uint64
 	u    []uint64 // integer keys only
 	isU  bool
-	seed uint64
+	hash func([]byte) uint64 // the filter's hash of a key
 }
 
 // le8 returns the 8 little-endian bytes of k.
@@ -24,8 +24,8 @@ func le8(k uint64) []byte { return binary.LittleEndian.AppendUint64(nil, k) }
 
 // byteKeys returns n distinct byte keys, lengths cycling through 0..40
 // (so every hash path of every length runs), none of them in avoid.
-func byteKeys(rng *rand.Rand, n int, seed uint64, avoid map[string]bool) keySet {
-	ks := keySet{seed: seed}
+func byteKeys(rng *rand.Rand, n int, hash func([]byte) uint64, avoid map[string]bool) keySet {
+	ks := keySet{hash: hash}
 	for i := 0; len(ks.b) < n; i++ {
 		b := make([]byte, i%41)
 		for j := range b {
@@ -41,8 +41,8 @@ func byteKeys(rng *rand.Rand, n int, seed uint64, avoid map[string]bool) keySet 
 }
 
 // uintKeys returns n distinct random integer keys, none of them in avoid.
-func uintKeys(rng *rand.Rand, n int, seed uint64, avoid map[string]bool) keySet {
-	ks := keySet{seed: seed, isU: true}
+func uintKeys(rng *rand.Rand, n int, hash func([]byte) uint64, avoid map[string]bool) keySet {
+	ks := keySet{hash: hash, isU: true}
 	for len(ks.b) < n {
 		u := rng.Uint64()
 		b := le8(u)
@@ -59,7 +59,7 @@ func uintKeys(rng *rand.Rand, n int, seed uint64, avoid map[string]bool) keySet 
 func (ks *keySet) add(b []byte) {
 	ks.b = append(ks.b, b)
 	ks.s = append(ks.s, string(b))
-	ks.h = append(ks.h, engine.HashSeed(b, ks.seed))
+	ks.h = append(ks.h, ks.hash(b))
 }
 
 // len returns the number of keys.
@@ -67,7 +67,7 @@ func (ks keySet) len() int { return len(ks.b) }
 
 // slice returns keys [i, j).
 func (ks keySet) slice(i, j int) keySet {
-	c := keySet{b: ks.b[i:j:j], s: ks.s[i:j:j], h: ks.h[i:j:j], isU: ks.isU, seed: ks.seed}
+	c := keySet{b: ks.b[i:j:j], s: ks.s[i:j:j], h: ks.h[i:j:j], isU: ks.isU, hash: ks.hash}
 	if ks.isU {
 		c.u = ks.u[i:j:j]
 	}
@@ -87,16 +87,23 @@ func (ks keySet) cut(parts int) []keySet {
 // before, so "absent" keys are never equal to added ones.
 type keyGen struct {
 	rng   *rand.Rand
-	seed  uint64
+	hash  func([]byte) uint64
 	taken map[string]bool
 }
 
-func newKeyGen(stream, seed uint64) *keyGen {
-	return &keyGen{rng: rand.New(rand.NewPCG(0x636f6e666f726d, stream)), seed: seed, taken: map[string]bool{}}
+// keys returns a generator of keys hashed as a filter built with extra
+// hashes them (Family.Hash with the seed); stream picks the keys.
+func (s *suite[T]) keys(stream uint64, extra ...engine.Option) *keyGen {
+	seed := s.seed(extra...)
+	hash := func(b []byte) uint64 { return engine.HashSeed(b, seed) }
+	if s.fam.Hash != nil {
+		hash = func(b []byte) uint64 { return s.fam.Hash(b, seed) }
+	}
+	return &keyGen{rng: rand.New(rand.NewPCG(0x636f6e666f726d, stream)), hash: hash, taken: map[string]bool{}}
 }
 
-func (g *keyGen) bytes(n int) keySet { return byteKeys(g.rng, n, g.seed, g.taken) }
-func (g *keyGen) uints(n int) keySet { return uintKeys(g.rng, n, g.seed, g.taken) }
+func (g *keyGen) bytes(n int) keySet { return byteKeys(g.rng, n, g.hash, g.taken) }
+func (g *keyGen) uints(n int) keySet { return uintKeys(g.rng, n, g.hash, g.taken) }
 
 // mixed returns n byte keys and n integer keys.
 func (g *keyGen) mixed(n int) (keySet, keySet) { return g.bytes(n), g.uints(n) }

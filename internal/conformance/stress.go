@@ -17,7 +17,7 @@ func (s *suite[T]) remover(t *testing.T) {
 	if _, ok := any(f).(Remover); !ok {
 		t.Skipf("%s has no Remove", s.fam.Name)
 	}
-	g := newKeyGen(15, s.seed())
+	g := s.keys(15)
 	kept, keptU := g.mixed(1000)
 	gone := g.bytes(7 * 300)
 	goneU := g.uints(2 * 300)
@@ -123,7 +123,7 @@ func (s *suite[T]) remover(t *testing.T) {
 func (s *suite[T]) concurrent(t *testing.T) {
 	const workers, share = 8, 400
 	f := s.new(t, n, p)
-	g := newKeyGen(16, s.seed())
+	g := s.keys(16)
 	pre, preU := g.mixed(workers * share / 2)
 	f.AddKeys(pre.b)
 	f.AddUint64s(preU.u)
@@ -221,16 +221,15 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 	// keys, their hashes and bytes, repeated in the query so that a call
 	// lasts a while (milliseconds, even with AVX-512).
 	const distinct, repeat = 1 << 16, 8
-	seed := s.seed()
-	rng := newKeyGen(17, seed).rng
+	g := s.keys(17)
 	var q keySet
 	q.u = make([]uint64, distinct*repeat)
 	q.h = make([]uint64, len(q.u))
 	q.b = make([][]byte, 2*distinct) // slice headers cost the GC: fewer
 	arr := make([]byte, 8*distinct)
 	for i := range distinct {
-		q.u[i] = rng.Uint64()
-		q.h[i] = engine.HashSeed(le8(q.u[i]), seed)
+		q.u[i] = g.rng.Uint64()
+		q.h[i] = g.hash(le8(q.u[i]))
 		q.b[i] = arr[8*i : 8*i+8 : 8*i+8]
 		copy(q.b[i], le8(q.u[i]))
 	}
