@@ -66,7 +66,7 @@ func (s *suite[T]) same(t testing.TB, what string, l loaded[T], d T) {
 // codecs round-trips a loaded filter, with the default seed and another,
 // through every codec, and checks Clone's independence.
 func (s *suite[T]) codecs(t *testing.T) {
-	for _, seeded := range []bool{false, true} {
+	for _, seeded := range s.seedings() {
 		var extra []engine.Option
 		if seeded {
 			extra = append(extra, engine.WithSeed(otherSeed))
@@ -243,6 +243,10 @@ func (s *suite[T]) rejects(t testing.TB, what string, data []byte, ds []decoder[
 func (s *suite[T]) corruption(t *testing.T) {
 	l := s.load(t, 100, 12)
 	ds := s.decoders(l)
+	if !isEnvelope(l.data) {
+		s.corruptionUnchecked(t, l, ds)
+		return
+	}
 	target := s.load(t, 100, 13)
 	// Every byte with every mask through the first decoder (the cheapest,
 	// UnmarshalBinary); the header's bytes, and every 61st byte of the
@@ -289,6 +293,9 @@ func (s *suite[T]) corruption(t *testing.T) {
 func (s *suite[T]) hostile(t *testing.T) {
 	l := s.load(t, 300, 14)
 	ds := s.decoders(l)
+	if !isEnvelope(l.data) {
+		t.Skipf("%s does not write engine's envelope; its format's own tests cover hostile headers", s.fam.Name)
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for _, claim := range []uint64{1 << 31, 1 << 40, 1 << 62, math.MaxUint64} {
@@ -340,4 +347,42 @@ func (s *suite[T]) hostile(t *testing.T) {
 // reseal rewrites the header checksum of an envelope.
 func reseal(d []byte) {
 	binary.LittleEndian.PutUint64(d[120:], xxh3.Hash(d[:120]))
+}
+
+// envelopeMagic opens engine's envelope.
+const envelopeMagic = "\x89FLTENG\n"
+
+// isEnvelope reports whether data is in engine's envelope, whose
+// checksums make every corrupted byte an error.
+func isEnvelope(data []byte) bool { return bytes.HasPrefix(data, []byte(envelopeMagic)) }
+
+// corruptionUnchecked is the corruption check of a format without
+// checksums (blocked.SBBF's Parquet form): a changed byte may decode, but
+// never panics, and an error wraps engine.ErrFormat; every truncation is
+// an error.
+func (s *suite[T]) corruptionUnchecked(t *testing.T, l loaded[T], ds []decoder[T]) {
+	accepted := 0
+	for i := range l.data {
+		for _, mask := range []byte{0x01, 0x80, 0xff} {
+			d := slices.Clone(l.data)
+			d[i] ^= mask
+			for _, dec := range ds {
+				var err error
+				if v := catch(func() { err = dec.fn(d) }); v != nil {
+					t.Fatalf("%s: %s on the bytes with byte %d xor %#x panicked: %v", s.fam.Name, dec.name, i, mask, v)
+				}
+				if err == nil {
+					accepted++
+				} else if !errors.Is(err, engine.ErrFormat) {
+					t.Fatalf("%s: %s on the bytes with byte %d xor %#x: error %v, want one wrapping engine.ErrFormat", s.fam.Name, dec.name, i, mask, err)
+				}
+			}
+		}
+	}
+	t.Logf("%s: not engine's envelope, no checksum: %d corrupted decodes accepted", s.fam.Name, accepted)
+	for i := range len(l.data) {
+		if !s.rejects(t, fmt.Sprintf("the first %d of %d bytes", i, len(l.data)), l.data[:i:i], ds) {
+			return
+		}
+	}
 }

@@ -90,6 +90,10 @@ type Family[T Membership[T]] struct {
 	// XXH64, as Parquet prescribes.)
 	Hash func(key []byte, seed uint64) uint64
 
+	// NoSeed says the type takes no engine.WithSeed (blocked.SBBF, whose
+	// format fixes the seed): the suite then skips its seeded variants.
+	NoSeed bool
+
 	// ExpectedFPR, when set, is the false-positive rate the suite
 	// expects of a filter from New(n0, p) after n distinct keys were
 	// added; nil means f.ModelFPR(n). A type whose ModelFPR describes

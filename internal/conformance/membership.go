@@ -173,7 +173,7 @@ func (s *suite[T]) allPresent(t testing.TB, f T, what string, sets ...keySet) {
 // noFalseNegatives adds a share of the keys through every add form, with
 // the default seed and another, and tests every key in every form.
 func (s *suite[T]) noFalseNegatives(t *testing.T) {
-	for _, seeded := range []bool{false, true} {
+	for _, seeded := range s.seedings() {
 		var extra []engine.Option
 		if seeded {
 			extra = append(extra, engine.WithSeed(otherSeed))
@@ -222,7 +222,7 @@ func (s *suite[T]) noFalseNegatives(t *testing.T) {
 // cross the 256-key chunks, from unaligned starts, on a filter loaded to
 // n keys.
 func (s *suite[T]) batchEqualsSingle(t *testing.T) {
-	for _, seeded := range []bool{false, true} {
+	for _, seeded := range s.seedings() {
 		var extra []engine.Option
 		if seeded {
 			extra = append(extra, engine.WithSeed(otherSeed))

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/kerneltest"
@@ -124,8 +125,23 @@ func newSuite[T Membership[T]](t *testing.T, fam Family[T]) *suite[T] {
 	if fam.Name == "" || fam.New == nil {
 		t.Fatal("conformance: Family needs Name and New")
 	}
-	pkg, _, _ := strings.Cut(fam.Name, ".")
+	// The package: the name up to its first character that cannot be in
+	// an import path's last element ("blocked" of "blocked.Window",
+	// "counting" of "counting/8-bit").
+	pkg := fam.Name
+	if i := strings.IndexFunc(pkg, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }); i > 0 {
+		pkg = pkg[:i]
+	}
 	return &suite[T]{fam: fam, pkg: pkg}
+}
+
+// seedings returns the seed variants to run: the default seed, and
+// otherSeed unless the family takes none.
+func (s *suite[T]) seedings() []bool {
+	if s.fam.NoSeed {
+		return []bool{false}
+	}
+	return []bool{false, true}
 }
 
 // opts returns the family's options followed by extra.
