@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -213,40 +214,37 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	// Huge pages whatever the size, should the type not reach the
-	// threshold from New(n) (one that grows); a type that takes no
-	// storage option is built without.
-	opts := []engine.Option{engine.WithHugePages(engine.HugePagesAlways)}
-	if _, err := s.fam.New(1<<10, p, s.opts(opts...)...); err != nil {
-		t.Logf("%s takes no engine.WithHugePages (%v): built without", s.fam.Name, err)
-		opts = nil
+	mk, err := s.huge(t)
+	if err != nil {
+		t.Skip(err)
 	}
-	small := s.new(t, 1<<16, p, opts...)
-	perKey := float64(small.SizeBytes()) / (1 << 16)
-	nk := uint64(float64(engine.HugePageThreshold)*1.05/perKey) + 1
-	// Keys without pointers but for the byte forms' slice headers, so
-	// that each GC cycle is short against the batch call: 2^16 integer
-	// keys, their hashes and bytes, repeated in the query so that a call
-	// lasts a while (milliseconds, even with AVX-512).
-	const distinct, repeat = 1 << 16, 8
+	// A few keys added, then a long query of random keys with an added
+	// one every 256th, so that a call lasts a while (milliseconds even
+	// with AVX-512) over the whole array, and its answers for the added
+	// keys are known. The query has no pointers but for the byte forms'
+	// slice headers, so that each GC cycle is short against the call.
+	const added, stride, queries = 1 << 11, 256, 1 << 20
 	g := s.keys(17)
 	var q keySet
-	q.u = make([]uint64, distinct*repeat)
-	q.h = make([]uint64, len(q.u))
-	q.b = make([][]byte, 2*distinct) // slice headers cost the GC: fewer
-	arr := make([]byte, 8*distinct)
-	for i := range distinct {
+	q.u = make([]uint64, queries)
+	q.h = make([]uint64, queries)
+	q.b = make([][]byte, queries/4) // slice headers cost the GC: fewer
+	arr := make([]byte, 8*len(q.b))
+	adds := make([]uint64, 0, added)
+	for i := range q.u {
 		q.u[i] = g.rng.Uint64()
+		if i%stride == 0 && len(adds) < added {
+			adds = append(adds, g.hash(le8(q.u[i])))
+		} else if i%stride == 0 {
+			q.u[i] = q.u[i%(stride*added)]
+		}
 		q.h[i] = g.hash(le8(q.u[i]))
-		q.b[i] = arr[8*i : 8*i+8 : 8*i+8]
-		copy(q.b[i], le8(q.u[i]))
+		if i < len(q.b) {
+			q.b[i] = arr[8*i : 8*i+8 : 8*i+8]
+			copy(q.b[i], le8(q.u[i]))
+		}
 	}
-	for i := distinct; i < len(q.u); i++ {
-		q.u[i], q.h[i] = q.u[i-distinct], q.h[i-distinct]
-	}
-	copy(q.b[distinct:], q.b)
 	out := make([]bool, len(q.u))
-
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -266,51 +264,87 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 	start := time.Now()
 	defer func() { close(stop); wg.Wait() }()
 
-	for round := range 3 {
+	// Every call once, then more rounds while the time lasts (a slow
+	// level or machine gets fewer).
+	for round := 0; round < 4; round++ {
 		for _, last := range []string{"TestHashes", "TestKeys", "TestUint64s", "AddHashes"} {
+			if round > 0 && time.Since(start) > time.Second {
+				break
+			}
 			clear(out)
-			hits, size, str := hugeRound(s, nk, opts, q.h[:distinct], q, last, out)
+			str := hugeRound(mk, adds, q, last, out)
 			if round == 0 && last == "TestHashes" {
 				s.checkString(t, "huge", str)
-				if size < engine.HugePageThreshold {
-					t.Logf("%s: New(%d, %v) has %d bytes, below the huge-page threshold %d (a type that grows)", s.fam.Name, nk, p, size, engine.HugePageThreshold)
-				}
 			}
-			want := len(q.u)
+			if last == "AddHashes" {
+				continue
+			}
+			n := len(q.u)
 			if last == "TestKeys" {
-				want = len(q.b)
+				n = len(q.b)
 			}
-			if last != "AddHashes" && hits != want {
-				t.Fatalf("%s: huge filter, round %d: %s found %d of %d added keys while the GC ran", s.fam.Name, round, last, hits, want)
+			for i := 0; i < n; i += stride {
+				if !out[i] {
+					t.Fatalf("%s: huge filter, round %d: %s lost added key %d (query %d) while the GC ran", s.fam.Name, round, last, i/stride, i)
+				}
 			}
 		}
 	}
 	t.Logf("%d GC cycles ran beside the calls in %v", cycles.Load(), time.Since(start))
 }
 
+// huge returns a constructor of filters of at least
+// engine.HugePageThreshold bytes, which engine storage maps on huge
+// pages: New sized by its bytes per key, or NewMK for a type that grows
+// from small parts.
+func (s *suite[T]) huge(t testing.TB) (func() (T, error), error) {
+	small := s.new(t, 1<<16, p)
+	nk := uint64(float64(engine.HugePageThreshold)*1.05*(1<<16)/float64(small.SizeBytes())) + 1
+	f, err := s.fam.New(nk, p, s.opts()...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: New(%d, %v): %v", s.fam.Name, nk, p, err)
+	}
+	if f.SizeBytes() >= engine.HugePageThreshold {
+		return func() (T, error) { return s.fam.New(nk, p, s.opts()...) }, nil
+	}
+	if s.fam.NewMK == nil {
+		return nil, fmt.Errorf("%s: New(%d, %v) has %d bytes, below the huge-page threshold, and the family has no NewMK", s.fam.Name, nk, p, f.SizeBytes())
+	}
+	const k = 6
+	small, err = s.fam.NewMK(1<<20, k, s.opts()...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: NewMK(%d, %d): %v", s.fam.Name, 1<<20, k, err)
+	}
+	m := uint64(float64(engine.HugePageThreshold)*1.05*(1<<20)/float64(small.SizeBytes())) + 1
+	if f, err = s.fam.NewMK(m, k, s.opts()...); err != nil || f.SizeBytes() < engine.HugePageThreshold {
+		return nil, fmt.Errorf("%s: NewMK(%d, %d) gives no huge filter (%v)", s.fam.Name, m, k, err)
+	}
+	return func() (T, error) { return s.fam.NewMK(m, k, s.opts()...) }, nil
+}
+
 // hugeRound builds a huge filter, adds hs and makes a batch call its
-// last use; it returns the hits, the filter's size and its String (taken
+// last use, answering into out; it returns the filter's String (taken
 // before the call).
 //
 //go:noinline
-func hugeRound[T Membership[T]](s *suite[T], nk uint64, opts []engine.Option, hs []uint64, q keySet, last string, out []bool) (int, uint64, stringer) {
-	f, err := s.fam.New(nk, p, s.opts(opts...)...)
+func hugeRound[T Membership[T]](mk func() (T, error), hs []uint64, q keySet, last string, out []bool) stringer {
+	f, err := mk()
 	if err != nil {
 		panic(err)
 	}
 	f.AddHashes(hs)
-	size, str := f.SizeBytes(), stringer(f.String())
+	str := stringer(f.String())
 	switch last {
 	case "TestHashes":
-		return f.TestHashes(q.h, out), size, str
+		f.TestHashes(q.h, out)
 	case "TestKeys":
-		return f.TestKeys(q.b, out[:len(q.b)]), size, str
+		f.TestKeys(q.b, out[:len(q.b)])
 	case "TestUint64s":
-		return f.TestUint64s(q.u, out), size, str
+		f.TestUint64s(q.u, out)
 	default:
 		f.AddHashes(q.h)
-		return 0, size, str
 	}
+	return str
 }
 
 // stringer is a String result standing for its filter in checkString.

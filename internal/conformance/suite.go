@@ -154,9 +154,9 @@ func (s *suite[T]) seed(extra ...engine.Option) uint64 { return engine.Apply(s.o
 
 // new returns New(n, p, Options..., extra...) or fails t.
 func (s *suite[T]) new(t testing.TB, n uint64, p float64, extra ...engine.Option) T {
-	t.Helper()
 	f, err := s.fam.New(n, p, s.opts(extra...)...)
 	if err != nil {
+		t.Helper()
 		t.Fatalf("%s: New(%d, %v): %v", s.fam.Name, n, p, err)
 	}
 	return f
