@@ -214,7 +214,7 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	mk, err := s.huge(t)
+	mk, grows, err := s.huge(t)
 	if err != nil {
 		t.Skip(err)
 	}
@@ -223,7 +223,7 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 	// with AVX-512) over the whole array, and its answers for the added
 	// keys are known. The query has no pointers but for the byte forms'
 	// slice headers, so that each GC cycle is short against the call.
-	const added, stride, queries = 1 << 11, 256, 1 << 20
+	const added, stride, queries = 1 << 8, 1 << 12, 1 << 21
 	g := s.keys(17)
 	var q keySet
 	q.u = make([]uint64, queries)
@@ -245,7 +245,10 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 		}
 	}
 	out := make([]bool, len(q.u))
-	stop := make(chan struct{})
+	// The collector runs when a call starts (kick), cycle after cycle
+	// until the next call: a fresh cycle finds the filter unreachable at
+	// once, rather than one that had marked it before the call.
+	stop, kick := make(chan struct{}), make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	var cycles atomic.Int64
@@ -255,24 +258,37 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 			select {
 			case <-stop:
 				return
-			default:
-				runtime.GC()
-				cycles.Add(1)
+			case <-kick:
+				for len(kick) == 0 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					runtime.GC()
+					cycles.Add(1)
+				}
 			}
 		}
 	}()
+	before := func() {
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+	}
 	start := time.Now()
 	defer func() { close(stop); wg.Wait() }()
 
 	// Every call once, then more rounds while the time lasts (a slow
 	// level or machine gets fewer).
-	for round := 0; round < 4; round++ {
+	for round := 0; round < 8; round++ {
 		for _, last := range []string{"TestHashes", "TestKeys", "TestUint64s", "AddHashes"} {
 			if round > 0 && time.Since(start) > time.Second {
 				break
 			}
 			clear(out)
-			str := hugeRound(mk, adds, q, last, out)
+			str := hugeRound(mk, grows, before, adds, q, last, out)
 			if round == 0 && last == "TestHashes" {
 				s.checkString(t, "huge", str)
 			}
@@ -297,29 +313,29 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 // engine.HugePageThreshold bytes, which engine storage maps on huge
 // pages: New sized by its bytes per key, or NewMK for a type that grows
 // from small parts.
-func (s *suite[T]) huge(t testing.TB) (func() (T, error), error) {
+func (s *suite[T]) huge(t testing.TB) (mk func() (T, error), grows bool, err error) {
 	small := s.new(t, 1<<16, p)
 	nk := uint64(float64(engine.HugePageThreshold)*1.05*(1<<16)/float64(small.SizeBytes())) + 1
 	f, err := s.fam.New(nk, p, s.opts()...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: New(%d, %v): %v", s.fam.Name, nk, p, err)
+		return nil, false, fmt.Errorf("%s: New(%d, %v): %v", s.fam.Name, nk, p, err)
 	}
 	if f.SizeBytes() >= engine.HugePageThreshold {
-		return func() (T, error) { return s.fam.New(nk, p, s.opts()...) }, nil
+		return func() (T, error) { return s.fam.New(nk, p, s.opts()...) }, false, nil
 	}
 	if s.fam.NewMK == nil {
-		return nil, fmt.Errorf("%s: New(%d, %v) has %d bytes, below the huge-page threshold, and the family has no NewMK", s.fam.Name, nk, p, f.SizeBytes())
+		return nil, true, fmt.Errorf("%s: New(%d, %v) has %d bytes, below the huge-page threshold, and the family has no NewMK", s.fam.Name, nk, p, f.SizeBytes())
 	}
 	const k = 6
 	small, err = s.fam.NewMK(1<<20, k, s.opts()...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: NewMK(%d, %d): %v", s.fam.Name, 1<<20, k, err)
+		return nil, true, fmt.Errorf("%s: NewMK(%d, %d): %v", s.fam.Name, 1<<20, k, err)
 	}
 	m := uint64(float64(engine.HugePageThreshold)*1.05*(1<<20)/float64(small.SizeBytes())) + 1
 	if f, err = s.fam.NewMK(m, k, s.opts()...); err != nil || f.SizeBytes() < engine.HugePageThreshold {
-		return nil, fmt.Errorf("%s: NewMK(%d, %d) gives no huge filter (%v)", s.fam.Name, m, k, err)
+		return nil, true, fmt.Errorf("%s: NewMK(%d, %d) gives no huge filter (%v)", s.fam.Name, m, k, err)
 	}
-	return func() (T, error) { return s.fam.NewMK(m, k, s.opts()...) }, nil
+	return func() (T, error) { return s.fam.NewMK(m, k, s.opts()...) }, true, nil
 }
 
 // hugeRound builds a huge filter, adds hs and makes a batch call its
@@ -327,13 +343,14 @@ func (s *suite[T]) huge(t testing.TB) (func() (T, error), error) {
 // before the call).
 //
 //go:noinline
-func hugeRound[T Membership[T]](mk func() (T, error), hs []uint64, q keySet, last string, out []bool) stringer {
+func hugeRound[T Membership[T]](mk func() (T, error), grows bool, before func(), hs []uint64, q keySet, last string, out []bool) stringer {
 	f, err := mk()
 	if err != nil {
 		panic(err)
 	}
 	f.AddHashes(hs)
 	str := stringer(f.String())
+	before()
 	switch last {
 	case "TestHashes":
 		f.TestHashes(q.h, out)
@@ -341,8 +358,12 @@ func hugeRound[T Membership[T]](mk func() (T, error), hs []uint64, q keySet, las
 		f.TestKeys(q.b, out[:len(q.b)])
 	case "TestUint64s":
 		f.TestUint64s(q.u, out)
-	default:
-		f.AddHashes(q.h)
+	case "AddHashes":
+		if grows {
+			f.AddHashes(hs) // the query's keys would add parts of 16 MiB each
+		} else {
+			f.AddHashes(q.h)
+		}
 	}
 	return str
 }
