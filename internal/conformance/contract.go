@@ -6,7 +6,20 @@
 // rejected, misuse answered clearly).
 //
 // A family's conformance_test.go asserts its types against these
-// interfaces and calls the suite with its constructors.
+// interfaces and calls the suite with its constructors, once from a test
+// of its own and once, for make test's race run (go test -race -run
+// Concurrent), from a test whose name contains Concurrent:
+//
+//	var fam = conformance.Family[*blocked.Filter]{Name: "blocked.Filter",
+//		New: blocked.New, NewMK: blocked.NewMK, Decode: blocked.Decode, Read: blocked.Read}
+//
+//	func TestConformance(t *testing.T)           { conformance.Run(t, fam) }
+//	func TestConformanceConcurrent(t *testing.T) { conformance.RunConcurrent(t, fam) }
+//
+// Run's doc lists the checks. Each check's keys come from fixed seeds, so
+// a run is repeatable (the statistical checks are not flaky: they pass or
+// fail for good); the concurrent and garbage-collector stresses are the
+// only checks whose schedule varies.
 package conformance
 
 import (

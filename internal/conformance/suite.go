@@ -32,7 +32,8 @@ import (
 //     the same state (the same MarshalBinary bytes) for the same keys;
 //   - TestAndAdd: TestAndAdd and TestAndAddHash answer what Test answered
 //     before them, and add the key;
-//   - Allocs: no single-key or batch method allocates (testing.AllocsPerRun);
+//   - Allocs: no single-key or batch method allocates (testing.AllocsPerRun),
+//     but for an add that grows the filter (a new stage or row);
 //   - ShortOut: a batch out shorter than its keys panics with a readable
 //     message naming the family, never a runtime error;
 //   - Remover (types with Remove): removes succeed for added keys, removed
@@ -43,9 +44,12 @@ import (
 //     type the *Concurrent writers beside each other and beside
 //     TestConcurrent, over batch lengths with tails; then no false
 //     negatives. RunConcurrent runs this alone, for -race;
-//   - HugePagesGC: a filter large enough for huge-page storage answers
-//     batch calls while runtime.GC runs in another goroutine, the filter
-//     unreachable but for the call in progress (runtime.KeepAlive).
+//   - HugePagesGC: a filter large enough for huge-page storage (New, or
+//     NewMK for a type that grows) answers batch calls over 2^21 keys while
+//     runtime.GC runs in another goroutine from the start of each call, the
+//     filter unreachable but for the call in progress: a method that reads
+//     its words without runtime.KeepAlive of their storage has them
+//     unmapped under it and faults or loses keys.
 //
 // The checks that do not depend on the kernel run once:
 //
@@ -61,9 +65,12 @@ import (
 //     seed kept); Read reads nothing past the envelope; decoded filters
 //     do not alias the input; Clone is independent of the original;
 //   - Corruption: every single-byte change of the binary form (three
-//     masks per byte), every truncation and an appended byte are errors
-//     wrapping engine.ErrFormat from every decoder, never a panic, and a
-//     failed UnmarshalBinary leaves its filter unchanged;
+//     masks per byte; every decoder on the header and every 61st payload
+//     byte, UnmarshalBinary on the rest), every truncation and an
+//     appended byte are errors wrapping engine.ErrFormat, never a panic,
+//     and a failed UnmarshalBinary leaves its filter unchanged. A format
+//     without engine's envelope and its checksums (SBBF's Parquet form)
+//     may accept a changed byte, never panicking;
 //   - Hostile: headers claiming huge payloads or odd parameters are
 //     rejected (or accepted) without a large allocation or a panic;
 //   - ZeroValue: a zero value (reflect.New of the element type) never
