@@ -191,6 +191,9 @@ func (f *fake) AddHashes(hs []uint64) {
 		return
 	}
 	addCells(f.c, f.k, hs)
+	if bug == "addforms" && len(hs) > 1 {
+		addCells(f.c, f.k, hs[:1]) // the first key counted twice
+	}
 	runtime.KeepAlive(f.st)
 }
 
@@ -416,6 +419,9 @@ func (f *fake) decode(h engine.Header, payload []byte, opts []engine.Option) err
 		return err
 	}
 	m, k := h.Params[0], h.Params[1]
+	if bug == "hostile" && payload[m*8-1] == 0xFF { // reads before it checks
+		return engine.FormatErrorf("unreachable")
+	}
 	if m == 0 || k == 0 || k > 30 || m*8 != uint64(len(payload)) {
 		return engine.FormatErrorf("%s with m %d, k %d in %d bytes", fakeName, m, k, len(payload))
 	}

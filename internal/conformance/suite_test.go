@@ -89,6 +89,8 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"testandadd", "generic/TestAndAdd", "a second TestAndAdd answered absent"},
 		{"remove", "generic/Remover", "Remove of absent key"},
 		{"keepalive", "generic/HugePagesGC", "unexpected fault address|signal SIGSEGV|found [0-9]+ of"},
+		{"addforms", "generic/AddFormsAgree", "keys added with AddHashes give other bytes than with Add"},
+		{"hostile", "Hostile", "Decode with parameter 0 set to 0 panicked"},
 		{"fpr", "FPR", "outside the 99.9% bounds"},
 		{"params", "Params", `New\(0, 0.01\): error <nil>, want one wrapping engine.ErrParam`},
 		{"clone", "Codecs", "keys added to a Clone changed the original"},
