@@ -372,7 +372,7 @@ func hugeRound[T Membership[T]](mk func() (T, error), grows bool, before func(),
 		if grows {
 			f.AddHashes(hs) // the query's keys would add parts of 16 MiB each
 		} else {
-			f.AddHashes(q.h)
+			f.AddHashes(q.h[:len(q.h)/4]) // random writes: slower than tests
 		}
 	}
 	return str
