@@ -6,7 +6,20 @@
 // rejected, misuse answered clearly).
 //
 // A family's conformance_test.go asserts its types against these
-// interfaces and calls the suite with its constructors.
+// interfaces and calls the suite with its constructors, once from a test
+// of its own and once, for make test's race run (go test -race -run
+// Concurrent), from a test whose name contains Concurrent:
+//
+//	var fam = conformance.Family[*blocked.Filter]{Name: "blocked.Filter",
+//		New: blocked.New, NewMK: blocked.NewMK, Decode: blocked.Decode, Read: blocked.Read}
+//
+//	func TestConformance(t *testing.T)           { conformance.Run(t, fam) }
+//	func TestConformanceConcurrent(t *testing.T) { conformance.RunConcurrent(t, fam) }
+//
+// Run's doc lists the checks. Each check's keys come from fixed seeds, so
+// a run is repeatable (the statistical checks are not flaky: they pass or
+// fail for good); the concurrent and garbage-collector stresses are the
+// only checks whose schedule varies.
 package conformance
 
 import (
@@ -69,10 +82,35 @@ type Remover interface {
 // Family is a membership family's constructors and decoders, the
 // package-level half of the contract. A family's test fills it with its
 // functions, so a signature that drifts fails to compile.
+//
+// Name, New and a type T are required; every other field may be left
+// zero, which skips the checks that need it (NewMK, Decode, Read) or
+// takes the default the field's comment names.
 type Family[T Membership[T]] struct {
 	Name   string
 	New    func(n uint64, p float64, opts ...engine.Option) (T, error)
 	NewMK  func(m uint64, k uint32, opts ...engine.Option) (T, error)
 	Decode func(data []byte, opts ...engine.Option) (T, error)
 	Read   func(r io.Reader, opts ...engine.Option) (T, error)
+
+	// Options are added to every New, NewMK, Decode and Read call the
+	// suite makes (a family option, say); the suite adds engine.WithSeed
+	// itself where it tests seeds.
+	Options []engine.Option
+
+	// Hash, when set, is the hash AddHash and TestHash take for a key
+	// under a seed; nil means engine.HashSeed. (blocked.SBBF hashes with
+	// XXH64, as Parquet prescribes.)
+	Hash func(key []byte, seed uint64) uint64
+
+	// NoSeed says the type takes no engine.WithSeed (blocked.SBBF, whose
+	// format fixes the seed): the suite then skips its seeded variants.
+	NoSeed bool
+
+	// ExpectedFPR, when set, is the false-positive rate the suite
+	// expects of a filter from New(n0, p) after n distinct keys were
+	// added; nil means f.ModelFPR(n). A type whose ModelFPR describes
+	// another state than "n keys added to a new filter" (blocked.Window's
+	// ModelFPR assumes every generation full) says here what it expects.
+	ExpectedFPR func(f T, n uint64) float64
 }
