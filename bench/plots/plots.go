@@ -427,14 +427,20 @@ func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
 		colours = append(colours, s.colour)
 	}
 	groupedLogBars(f.p, names, groups, colours, func(name, group string) float64 {
-		r := byName[name]
-		if strings.Contains(group, "batch") && !r.Ours {
-			return math.NaN()
-		}
 		i := slices.IndexFunc(sizedSeries, func(s barSeries[experiment.SizedRow]) bool { return s.name == group })
-		return sizedSeries[i].value(r)
+		return sizedBar(byName[name], i)
 	})
 	return f
+}
+
+// sizedBar is row r's bar in series i of the c plots: NaN (no bar) for a
+// batch series of a peer, whose "batch" is its per-key loop again.
+func sizedBar(r experiment.SizedRow, i int) float64 {
+	s := sizedSeries[i]
+	if strings.Contains(s.name, "batch") && !r.Ours {
+		return math.NaN()
+	}
+	return s.value(r)
 }
 
 // kernelSpeedup: Test-member speed-up over generic per filter and n, one
