@@ -46,7 +46,7 @@ func TestCache(t *testing.T) {
 	}
 	want := map[string]bool{
 		"n: xor/binaryfuse8 left out at n = 8000: static, it cannot hold fewer keys than it is built for (-cache-fill 4000)": false,
-		fmt.Sprintf("n: boom/counting left out: experiment n runs %v", CacheFilters):                                           false,
+		fmt.Sprintf("n: boom/counting left out: experiment n runs %v", CacheFilters):                                         false,
 	}
 	for _, n := range r.Notes {
 		if _, ok := want[n]; ok {
