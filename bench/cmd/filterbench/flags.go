@@ -75,7 +75,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.writeData, "write-data", "", "also write each data set (rows values) to this directory, as the seed's files")
 	fs.BoolVar(&o.quick, "quick", false, "small sizes for a run under a minute (explicit flags still win)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: filterbench [flags]\n\nRuns the seed-004 experiments (a: seed configuration, b: k sweep, c: sized filters,\nd: kernels against generic, f: shifting association and multiplicity against\ntheir baselines, s: growing and aging filters) over this library's filters and peer libraries, and writes\na Markdown report, CSV files and plots.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: filterbench [flags]\n\nRuns the seed-004 experiments (a: seed configuration, b: k sweep, c: sized filters,\nd: kernels against generic, f: shifting association and multiplicity against\ntheir baselines, s: growing and aging filters, n: ns/key against n, t: concurrent throughput\nagainst goroutines) over this library's filters and peer libraries, and writes\na Markdown report, CSV files and plots.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
