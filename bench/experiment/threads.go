@@ -10,6 +10,7 @@ import (
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/classic"
 	"github.com/filterengine/filterengine/counting"
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/shifting"
 	"github.com/filterengine/filterengine/spatial"
 )
@@ -21,7 +22,10 @@ import (
 // then the same G goroutines test every key. Throughput is keys over the
 // wall time from the goroutines' common start to the last one's end. The
 // machine's core count bounds the speed-up: with more goroutines than
-// cores they take turns.
+// cores they take turns. A first row per goroutine count (ThreadsHash)
+// times XXH3 of each key alone, no filter: its speed-up is what the cores
+// free during the run allow, the ceiling of every family's on a shared
+// machine.
 
 // ThreadsRow is one family, operation and goroutine count of experiment t.
 type ThreadsRow struct {
@@ -44,6 +48,10 @@ type ThreadsRow struct {
 const (
 	ThreadsAdd  = "add"
 	ThreadsTest = "test"
+	// ThreadsHash is the baseline's operation: engine.Hash of each key.
+	ThreadsHash = "hash"
+	// ThreadsBaseline is the baseline's family name.
+	ThreadsBaseline = "xxh3 only (no filter)"
 )
 
 // ThreadsP is experiment t's target false-positive rate.
@@ -123,6 +131,18 @@ func runThreads(d *driver, c *Config, r *Results) error {
 	total := float64(len(fams)*len(c.Goroutines)*c.Reps) * 2 * float64(n)
 	c.Progress.Phase(fmt.Sprintf("t: concurrent throughput, n = %d, goroutines %v, %d reps", n, c.Goroutines, c.Reps), total)
 	keys := dataset.Integers(0, n).Views(nil, 0, n)
+	for _, g := range c.Goroutines {
+		var rate []float64
+		for range c.Reps {
+			if err := d.ctx.Err(); err != nil {
+				return err
+			}
+			spent, _ := onGoroutines(g, keys, func(k []byte) bool { return engine.Hash(k)&1 == 0 })
+			rate = append(rate, mkeysPerSec(n, spent))
+		}
+		r.Threads = append(r.Threads, ThreadsRow{Family: ThreadsBaseline, Op: ThreadsHash, Call: "engine.Hash", N: c.ThreadsN, Goroutines: g,
+			CPUs: runtime.NumCPU(), MaxProcs: runtime.GOMAXPROCS(0), MKeysPerSec: median(rate)})
+	}
 	for _, fam := range fams {
 		for _, g := range c.Goroutines {
 			var add, test []float64

@@ -16,7 +16,7 @@ func TestThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	fams := concurrentFamilies()
-	if len(r.Threads) != 2*len(fams)*len(c.Goroutines) {
+	if len(r.Threads) != (2*len(fams)+1)*len(c.Goroutines) || r.Threads[0].Family != ThreadsBaseline {
 		t.Fatalf("%d rows: %+v", len(r.Threads), r.Threads)
 	}
 	for _, row := range r.Threads {

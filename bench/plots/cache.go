@@ -135,8 +135,9 @@ func threadsThroughput(rows []experiment.ThreadsRow, op string) figure {
 	var fams []string
 	var gs []float64
 	var all []float64
+	mine := func(r experiment.ThreadsRow) bool { return r.Op == op || r.Op == experiment.ThreadsHash }
 	for _, r := range rows {
-		if r.Op != op {
+		if !mine(r) {
 			continue
 		}
 		if !slices.Contains(fams, r.Family) {
@@ -151,12 +152,16 @@ func threadsThroughput(rows []experiment.ThreadsRow, op string) figure {
 		var xys plotter.XYs
 		call := ""
 		for _, r := range rows {
-			if r.Op == op && r.Family == fam && r.MKeysPerSec > 0 {
+			if mine(r) && r.Family == fam && r.MKeysPerSec > 0 {
 				xys = append(xys, plotter.XY{X: float64(r.Goroutines), Y: r.MKeysPerSec})
 				call = r.Call
 			}
 		}
-		if f.err = addSeries(f.p, i, fmt.Sprintf("%s %s", fam, call), xys, false); f.err != nil {
+		name := fmt.Sprintf("%s %s", fam, call)
+		if fam == experiment.ThreadsBaseline {
+			name = "XXH3 alone (no filter): the cores free"
+		}
+		if f.err = addSeries(f.p, i, name, xys, fam == experiment.ThreadsBaseline); f.err != nil {
 			return f
 		}
 	}

@@ -68,6 +68,7 @@ func results() *experiment.Results {
 	}
 	var threads []experiment.ThreadsRow
 	for _, g := range []int{1, 2, 4} {
+		threads = append(threads, experiment.ThreadsRow{Family: experiment.ThreadsBaseline, Op: experiment.ThreadsHash, Call: "engine.Hash", N: 1e6, Goroutines: g, CPUs: 2, MaxProcs: 2, MKeysPerSec: 200})
 		for _, op := range []string{experiment.ThreadsAdd, experiment.ThreadsTest} {
 			threads = append(threads, experiment.ThreadsRow{Family: "blocked", Op: op, Call: "AddConcurrent", N: 1e6, Goroutines: g, CPUs: 2, MaxProcs: 2, MKeysPerSec: 40 * float64(min(g, 2))})
 		}

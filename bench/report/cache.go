@@ -62,8 +62,9 @@ func ThreadsTable(rows []experiment.ThreadsRow) Table {
 		Note: fmt.Sprintf("A fresh filter for n = %s keys at p = 1%% per run; G goroutines released together add all n 8-byte keys (each a contiguous share, one call per []byte key), then test them; "+
 			"Mkeys/s = n over the wall time from the release to the last goroutine's end, median over the repetitions; x 1 goroutine = this row's Mkeys/s over the same family's and call's with one goroutine. "+
 			"This machine has %d CPUs (GOMAXPROCS %d): beyond %d goroutines there are no more cores, they take turns, and the throughput can only stay level or fall. "+
+			"The %q rows time XXH3 of each key alone, no filter: their x 1 goroutine is what the cores free during the run allowed (on a shared machine, less than the core count), the ceiling of every family's. "+
 			"false neg. = keys the concurrent test missed after the concurrent adds (must be 0).",
-			fmtCount(n), cpus, procs, cpus),
+			fmtCount(n), cpus, procs, cpus, experiment.ThreadsBaseline),
 		Header: []string{"family", "op", "call", "n", "goroutines", "Mkeys/s", "x 1 goroutine", "false neg."},
 	}
 	one := map[string]float64{}
