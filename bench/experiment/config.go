@@ -25,6 +25,9 @@
 //	   Parquet's SBBF against arrow-go, the LevelDB filter against
 //	   goleveldb and RocksDB's legacy filter against Pebble, build and
 //	   per-key MayMatch ns/key, FPR and byte equality.
+//	n  ns/key against n (CacheN, 1e4 to 1e8): where each filter falls out
+//	   of cache, per key and batch (cache.go).
+//	t  throughput of the concurrent forms against goroutines (threads.go).
 //
 // Every figure is measured in the run that reports it. Timings cover only
 // the filter calls: keys are generated beforehand and handed over in
@@ -42,7 +45,7 @@ import (
 )
 
 // Names of the experiments, in run order.
-var Names = []string{"a", "b", "c", "d", "f", "r", "s", "g"}
+var Names = []string{"a", "b", "c", "d", "f", "r", "s", "g", "n", "t"}
 
 // ParseExperiments reads a comma-separated subset of Names ("" or "all"
 // for every one).
@@ -101,6 +104,18 @@ type Config struct {
 	// GrowthN is experiment s's key count: the Scalable's keys, and ten
 	// times a Window generation's.
 	GrowthN uint64
+
+	// CacheN are experiment n's key counts, CacheSample the members and
+	// non-members tested at each, CacheFill the most keys a filter holds
+	// (cache.go).
+	CacheN      []uint64
+	CacheSample int
+	CacheFill   uint64
+
+	// ThreadsN is experiment t's key count, Goroutines its goroutine
+	// counts (threads.go).
+	ThreadsN   uint64
+	Goroutines []int
 
 	// Reps repeats each timing of c, d and f; the median is reported.
 	Reps  int

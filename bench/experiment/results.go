@@ -27,6 +27,7 @@ type StreamPoint struct {
 // SizedRow is one filter of experiment c.
 type SizedRow struct {
 	Filter     string
+	Ours       bool // a filterengine family: its batch columns are batch calls
 	N          uint64
 	P          float64
 	M          uint64
@@ -110,6 +111,9 @@ type Results struct {
 	Growth         []GrowthRow
 	// FormatsKV is experiment g's LevelDB and Pebble filter formats.
 	FormatsKV []FormatsKVRow
+	// Cache is experiment n (cache.go), Threads experiment t (threads.go).
+	Cache   []CacheRow
+	Threads []ThreadsRow
 	// Notes say which entries an experiment left out and why.
 	Notes []string
 	// Interrupted is set when the run was cancelled before the end.

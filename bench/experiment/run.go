@@ -33,6 +33,8 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 			}
 			return runFormatsKV(d, &c, r)
 		}},
+		{"n", func() error { return runCache(d, &c, r) }},
+		{"t", func() error { return runThreads(d, &c, r) }},
 	}
 	for _, s := range steps {
 		if !c.Experiments[s.name] {

@@ -167,6 +167,7 @@ func sizedRow(d *driver, c *Config, e filters.Entry, n uint64, p float64, member
 	}
 	return SizedRow{
 		Filter: e.Name, N: n, P: p, M: m, K: k,
+		Ours:            e.Kind == filters.Ours,
 		Bytes:           last.f.Bytes(),
 		BitsPerKey:      8 * float64(last.f.Bytes()) / float64(n),
 		AddNs:           median(add),

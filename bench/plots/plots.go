@@ -20,15 +20,37 @@ import (
 	"github.com/filterengine/filterengine/bench/experiment"
 )
 
-// Size of every figure.
+// Size of every figure; wideWidth for the bar plots with many bars.
 const (
-	width  = 18 * vg.Centimeter
-	height = 11 * vg.Centimeter
+	width     = 18 * vg.Centimeter
+	wideWidth = 26 * vg.Centimeter
+	height    = 11 * vg.Centimeter
 )
 
 // WriteAll draws every figure the results allow into dir and returns the
 // file names written, relative to dir.
 func WriteAll(dir string, r *experiment.Results) ([]string, error) {
+	var names []string
+	for _, f := range figures(r) {
+		if f.err != nil {
+			return names, fmt.Errorf("plot %s: %w", f.name, f.err)
+		}
+		w, h := width, height
+		if f.width != 0 {
+			w = f.width
+		}
+		for _, ext := range []string{".svg", ".png"} {
+			if err := f.p.Save(w, h, filepath.Join(dir, f.name+ext)); err != nil {
+				return names, fmt.Errorf("plot %s%s: %w", f.name, ext, err)
+			}
+			names = append(names, f.name+ext)
+		}
+	}
+	return names, nil
+}
+
+// figures are the plots the results allow, in the report's order.
+func figures(r *experiment.Results) []figure {
 	var figs []figure
 	for _, dist := range dists(r.Stream) {
 		figs = append(figs, streamFPR(r.Stream, dist))
@@ -51,25 +73,20 @@ func WriteAll(dir string, r *experiment.Results) ([]string, error) {
 	if len(r.Retouched) > 0 {
 		figs = append(figs, retouchedTradeOff(r.Retouched))
 	}
-	var names []string
-	for _, f := range figs {
-		if f.err != nil {
-			return names, fmt.Errorf("plot %s: %w", f.name, f.err)
-		}
-		for _, ext := range []string{".svg", ".png"} {
-			if err := f.p.Save(width, height, filepath.Join(dir, f.name+ext)); err != nil {
-				return names, fmt.Errorf("plot %s%s: %w", f.name, ext, err)
-			}
-			names = append(names, f.name+ext)
-		}
+	if len(r.Cache) > 0 {
+		figs = append(figs, cacheNs(r.Cache, cacheMember), cacheNs(r.Cache, cacheAbsent))
 	}
-	return names, nil
+	if len(r.Threads) > 0 {
+		figs = append(figs, threadsThroughput(r.Threads, experiment.ThreadsAdd), threadsThroughput(r.Threads, experiment.ThreadsTest))
+	}
+	return figs
 }
 
 type figure struct {
-	name string
-	p    *plot.Plot
-	err  error
+	name  string
+	p     *plot.Plot
+	err   error
+	width vg.Length // 0: the default width
 }
 
 func newPlot(title, x, y string) *plot.Plot {
@@ -227,7 +244,7 @@ func streamTime(ps []experiment.StreamPoint) figure {
 
 // groupedBars draws, for each category on the x axis, one bar per group.
 func groupedBars(p *plot.Plot, categories, groups []string, value func(category, group string) float64) error {
-	w := vg.Points(min(60/float64(max(len(groups), 1)), 14))
+	w := barWidth(len(groups))
 	for gi, g := range groups {
 		vals := make(plotter.Values, len(categories))
 		for ci, c := range categories {
@@ -239,18 +256,56 @@ func groupedBars(p *plot.Plot, categories, groups []string, value func(category,
 		}
 		b.Color = colour(gi)
 		b.LineStyle.Width = 0
-		b.Offset = w * vg.Length(float64(gi)-float64(len(groups)-1)/2)
+		b.Offset = barOffset(w, gi, len(groups))
 		p.Add(b)
 		p.Legend.Add(g, b)
 	}
+	categoryAxis(p, categories)
+	headroom(p)
+	return nil
+}
+
+// groupedLogBars is groupedBars on a log value axis (for ns/key, where
+// 3 ns and 749 ns share a plot), in the given colours (nil: the palette);
+// a NaN value draws no bar. The axis gets a decade above the tallest bar
+// for the legend.
+func groupedLogBars(p *plot.Plot, categories, groups []string, colours []color.Color, value func(category, group string) float64) {
+	w := barWidth(len(groups))
+	var all []float64
+	for gi, g := range groups {
+		vals := make([]float64, len(categories))
+		for ci, c := range categories {
+			vals[ci] = value(c, g)
+		}
+		col := colour(gi)
+		if gi < len(colours) {
+			col = colours[gi]
+		}
+		b := &logBars{values: vals, width: w, offset: barOffset(w, gi, len(groups)), colour: col}
+		p.Add(b)
+		p.Legend.Add(g, b)
+		all = append(all, vals...)
+	}
+	categoryAxis(p, categories)
+	lo, hi := positiveRange(all)
+	logAxis(&p.Y, lo, hi*10)
+}
+
+func barWidth(groups int) vg.Length { return vg.Points(min(60/float64(max(groups, 1)), 14)) }
+
+// barOffset centres group gi of n around its category.
+func barOffset(w vg.Length, gi, n int) vg.Length {
+	return w * vg.Length(float64(gi)-float64(n-1)/2)
+}
+
+// categoryAxis names the categories along x, with room for the outer
+// bars, and puts the legend at the top right.
+func categoryAxis(p *plot.Plot, categories []string) {
 	p.Legend.Left = false
 	p.NominalX(shortNames(categories)...)
-	// Room for the outer bars of the first and last groups.
 	p.X.Min, p.X.Max = -0.6, float64(len(categories))-0.4
-	headroom(p)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign = draw.XRight
-	return nil
 }
 
 func shortNames(ns []string) []string {
@@ -330,14 +385,33 @@ func sizedKeys(rows []experiment.SizedRow) []sizedKey {
 	return out
 }
 
-// sizedNs: Add, Test member and Test absent ns/key per filter at one (n, p),
-// one single-key call per key, beside the batch Test member (our batch
-// call; a peer without one has its per-key loop there, and the legend
-// says so).
+// Series of the c plots: each operation per key (light) beside our batch
+// call (dark shade of the same colour); peers have no batch call, so no
+// dark bar.
+var sizedSeries = []barSeries[experiment.SizedRow]{
+	{"Add, per key", color.RGBA{174, 199, 232, 255}, func(r experiment.SizedRow) float64 { return r.KeyAddNs }},
+	{"Add, batch (ours)", color.RGBA{31, 119, 180, 255}, func(r experiment.SizedRow) float64 { return r.AddNs }},
+	{"Test member, per key", color.RGBA{255, 187, 120, 255}, func(r experiment.SizedRow) float64 { return r.KeyTestMemberNs }},
+	{"Test member, batch (ours)", color.RGBA{255, 127, 14, 255}, func(r experiment.SizedRow) float64 { return r.TestMemberNs }},
+	{"Test absent, per key", color.RGBA{152, 223, 138, 255}, func(r experiment.SizedRow) float64 { return r.KeyTestAbsentNs }},
+	{"Test absent, batch (ours)", color.RGBA{44, 160, 44, 255}, func(r experiment.SizedRow) float64 { return r.TestAbsentNs }},
+}
+
+// barSeries is one named, coloured series of bars, its value taken from
+// a row.
+type barSeries[R any] struct {
+	name   string
+	colour color.Color
+	value  func(R) float64
+}
+
+// sizedNs: Add, Test member and Test absent ns/key per filter at one (n, p)
+// on a log axis, one single-key call per key beside our families' batch
+// call. A peer's batch column is its per-key loop again, and a static
+// filter's batch Add its construction: neither is drawn as a batch bar.
 func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
-	const batchMember = "Test member (batch; peers per key)"
-	f := figure{name: fmt.Sprintf("c_nskey_n%s_p%v", shortCount(n), p)}
-	f.p = newPlot(fmt.Sprintf("c. ns per key, n = %d, p = %v (8-byte keys)", n, p), "", "ns/key")
+	f := figure{name: fmt.Sprintf("c_nskey_n%s_p%v", shortCount(n), p), width: wideWidth}
+	f.p = newPlot(fmt.Sprintf("c. ns per key, n = %s, p = %v, 8-byte keys (log scale; light: one call per key, dark: our batch calls)", shortCount(n), p), "", "ns/key (log)")
 	var names []string
 	byName := map[string]experiment.SizedRow{}
 	for _, r := range rows {
@@ -346,23 +420,27 @@ func sizedNs(rows []experiment.SizedRow, n uint64, p float64) figure {
 			byName[r.Filter] = r
 		}
 	}
-	ops := []string{"Add (per key)", "Test member (per key)", "Test absent (per key)", batchMember}
-	f.err = groupedBars(f.p, names, ops, func(name, op string) float64 {
-		r := byName[name]
-		switch op {
-		case "Add (per key)":
-			if math.IsNaN(r.KeyAddNs) { // a static filter: built, not added to
-				return 0
-			}
-			return r.KeyAddNs
-		case "Test member (per key)":
-			return r.KeyTestMemberNs
-		case "Test absent (per key)":
-			return r.KeyTestAbsentNs
-		}
-		return r.TestMemberNs
+	var groups []string
+	var colours []color.Color
+	for _, s := range sizedSeries {
+		groups = append(groups, s.name)
+		colours = append(colours, s.colour)
+	}
+	groupedLogBars(f.p, names, groups, colours, func(name, group string) float64 {
+		i := slices.IndexFunc(sizedSeries, func(s barSeries[experiment.SizedRow]) bool { return s.name == group })
+		return sizedBar(byName[name], i)
 	})
 	return f
+}
+
+// sizedBar is row r's bar in series i of the c plots: NaN (no bar) for a
+// batch series of a peer, whose "batch" is its per-key loop again.
+func sizedBar(r experiment.SizedRow, i int) float64 {
+	s := sizedSeries[i]
+	if strings.Contains(s.name, "batch") && !r.Ours {
+		return math.NaN()
+	}
+	return s.value(r)
 }
 
 // kernelSpeedup: Test-member speed-up over generic per filter and n, one
@@ -393,7 +471,7 @@ func kernelSpeedup(rows []experiment.KernelRow) figure {
 // query's key classes.
 func setsNs(rows []experiment.SetsRow) figure {
 	f := figure{name: "f_nskey"}
-	f.p = newPlot(fmt.Sprintf("f. Association and multiplicity query ns per key, n = %d", rows[0].N), "", "ns/key")
+	f.p = newPlot(fmt.Sprintf("f. Association and multiplicity query ns per key, n = %d (log scale)", rows[0].N), "", "ns/key (log)")
 	var cats, names []string
 	val := map[[2]string]float64{}
 	for _, r := range rows {
@@ -406,8 +484,12 @@ func setsNs(rows []experiment.SetsRow) figure {
 		}
 		val[[2]string{c, r.Filter}] = r.Ns
 	}
-	f.err = groupedBars(f.p, cats, names, func(c, n string) float64 { return val[[2]string{c, n}] })
-	f.p.Y.Max *= 1.4 // the legend's five entries sit above the bars
+	groupedLogBars(f.p, cats, names, nil, func(c, n string) float64 {
+		if v, ok := val[[2]string{c, n}]; ok {
+			return v
+		}
+		return math.NaN()
+	})
 	return f
 }
 

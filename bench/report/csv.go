@@ -11,7 +11,7 @@ import (
 )
 
 // CSVFiles names the CSV file of each experiment.
-var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "r": "retouched.csv", "r-dynamic": "dynamic.csv", "s": "growth.csv", "g": "formats_parquet.csv", "g-kv": "formats_kv.csv"}
+var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "r": "retouched.csv", "r-dynamic": "dynamic.csv", "s": "growth.csv", "g": "formats_parquet.csv", "g-kv": "formats_kv.csv", "n": "cache.csv", "t": "threads.csv"}
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -89,6 +89,12 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 	if err := writeFormatsParquetCSV(write, r.FormatsParquet); err != nil {
 		return paths, err
 	}
-	err := writeFormatsKVCSV(write, r.FormatsKV)
+	if err := writeFormatsKVCSV(write, r.FormatsKV); err != nil {
+		return paths, err
+	}
+	if err := writeCacheCSV(write, r.Cache); err != nil {
+		return paths, err
+	}
+	err := writeThreadsCSV(write, r.Threads)
 	return paths, err
 }

@@ -36,6 +36,12 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.FormatsKV) > 0 {
 		ts = append(ts, FormatsKVTable(r.FormatsKV))
 	}
+	if len(r.Cache) > 0 {
+		ts = append(ts, CacheTable(r.Cache))
+	}
+	if len(r.Threads) > 0 {
+		ts = append(ts, ThreadsTable(r.Threads))
+	}
 	return ts
 }
 

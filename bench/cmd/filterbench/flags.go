@@ -24,6 +24,9 @@ type options struct {
 	setsMaxCount                                               uint
 	growthN                                                    uint64
 	quick                                                      bool
+	cacheN, goroutines                                         string
+	cacheSample                                                int
+	threadsN, cacheFill                                        uint64
 }
 
 // quickValues replace the defaults of every flag not given explicitly
@@ -32,7 +35,13 @@ var quickValues = map[string]string{
 	"rows": "200000", "krows": "100000", "probes": "100000",
 	"sized": "1e5@0.01,1e5@0.001", "sized-probes": "200000", "kernel-n": "100000", "sets-n": "100000", "growth-n": "1000000",
 	"reps": "1", "checkpoints": "5",
+	"cache-n": "1e4,1e5,1e6", "cache-sample": "100000", "cache-fill": "100000", "threads-n": "100000",
 }
+
+// QuickBitsPerRow is experiment a's (and b's) array under -quick without
+// -bits: with k = 10 the filters end near the optimum for their keys
+// (FPR about 1%), where the measured FPR says something against the model.
+const QuickBitsPerRow = 10
 
 func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("filterbench", flag.ContinueOnError)
@@ -51,17 +60,22 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.Var((*count64)(&o.setsN), "sets-n", "keys of experiment f: distinct keys of S1 ∪ S2 (association) and of the multiset (multiplicity)")
 	fs.UintVar(&o.setsMaxCount, "sets-max-count", 15, "largest multiplicity in experiment f (counts uniform in [1, max]; up to 57; above 15 the counting baseline needs 8-bit counters)")
 	fs.Var((*count64)(&o.growthN), "growth-n", "keys of experiment s: the scalable filter's, ten times a window generation's")
+	fs.StringVar(&o.cacheN, "cache-n", "1e4,1e5,1e6,1e7,1e8", "key counts of experiment n (ns/key against n, p = 1%)")
+	fs.Var((*count)(&o.cacheSample), "cache-sample", "members (drawn over all n) and non-members tested at each n of experiment n")
+	fs.Var((*count64)(&o.cacheFill), "cache-fill", "most keys a filter of experiment n holds: above it, a filter sized for n holds its first cache-fill keys (member tests only)")
+	fs.Var((*count64)(&o.threadsN), "threads-n", "keys of experiment t (concurrent throughput), added then tested")
+	fs.StringVar(&o.goroutines, "goroutines", "1,2,4,8", "goroutine counts of experiment t")
 	fs.IntVar(&o.reps, "reps", 3, "repetitions of each timing in c, d and f; the median is reported")
 	fs.IntVar(&o.batch, "batch", 4096, "keys per batch handed to a filter")
 	fs.StringVar(&o.dists, "dists", "normal,uniform,exponential", "data sets, comma-separated")
 	fs.StringVar(&o.format, "format", "text", "keys of the data sets: text (the seed's lines) or binary (8-byte float64)")
 	fs.StringVar(&o.filters, "filters", "all", "filters, comma-separated: names, 'ours', 'peers' or 'all'")
-	fs.StringVar(&o.experiments, "experiments", "all", "experiments to run, comma-separated subset of a,b,c,d,f,r,s,g")
+	fs.StringVar(&o.experiments, "experiments", "all", "experiments to run, comma-separated subset of a,b,c,d,f,r,s,g,n,t")
 	fs.StringVar(&o.out, "out", "out", "output directory for report.md, CSV files and plots")
 	fs.StringVar(&o.writeData, "write-data", "", "also write each data set (rows values) to this directory, as the seed's files")
 	fs.BoolVar(&o.quick, "quick", false, "small sizes for a run under a minute (explicit flags still win)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: filterbench [flags]\n\nRuns the seed-004 experiments (a: seed configuration, b: k sweep, c: sized filters,\nd: kernels against generic, f: shifting association and multiplicity against\ntheir baselines, s: growing and aging filters) over this library's filters and peer libraries, and writes\na Markdown report, CSV files and plots.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "Usage: filterbench [flags]\n\nRuns the seed-004 experiments (a: seed configuration, b: k sweep, c: sized filters,\nd: kernels against generic, f: shifting association and multiplicity against\ntheir baselines, s: growing and aging filters, n: ns/key against n, t: concurrent throughput\nagainst goroutines) over this library's filters and peer libraries, and writes\na Markdown report, CSV files and plots.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -72,7 +86,8 @@ var errUsage = errors.New("usage")
 
 // parseFlags reads args into a Config; any error is a usage error.
 func parseFlags(args []string, stderr io.Writer) (*options, experiment.Config, error) {
-	o := &options{rows: 5_000_000, probes: 500_000, krows: 500_000, sizedProbes: 1_000_000, setsN: 1_000_000, growthN: 10_000_000}
+	o := &options{rows: 5_000_000, probes: 500_000, krows: 500_000, sizedProbes: 1_000_000, setsN: 1_000_000, growthN: 10_000_000,
+		cacheSample: 1_000_000, cacheFill: 10_000_000, threadsN: 1_000_000}
 	fs := newFlagSet(o, stderr)
 	if err := fs.Parse(args); err != nil {
 		return nil, experiment.Config{}, err // flag has printed the message and usage
@@ -87,6 +102,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, experiment.Config, e
 			if !set[name] {
 				fs.Set(name, v)
 			}
+		}
+		if !set["bits"] {
+			// Sized for the rows: the seed's one bit per row saturates
+			// the quick run's 200k rows at FPR 0.999.
+			o.bits = QuickBitsPerRow * uint64(o.rows)
 		}
 	}
 	c, err := o.config()
@@ -108,11 +128,12 @@ func (o *options) config() (experiment.Config, error) {
 		KRows: o.krows, KMin: uint32(o.kmin), KMax: uint32(o.kmax),
 		SizedProbes: o.sizedProbes, Reps: o.reps, Batch: o.batch,
 		SetsN: o.setsN, SetsMaxCount: uint32(o.setsMaxCount), GrowthN: o.growthN,
+		CacheSample: o.cacheSample, CacheFill: o.cacheFill, ThreadsN: o.threadsN,
 	}
 	var err error
 	positive := map[string]int{"rows": o.rows, "krows": o.krows, "checkpoints": o.checkpoints, "probes": o.probes,
-		"sized-probes": o.sizedProbes, "reps": o.reps, "batch": o.batch}
-	for _, name := range []string{"rows", "krows", "checkpoints", "probes", "sized-probes", "reps", "batch"} {
+		"sized-probes": o.sizedProbes, "reps": o.reps, "batch": o.batch, "cache-sample": o.cacheSample}
+	for _, name := range []string{"rows", "krows", "checkpoints", "probes", "sized-probes", "reps", "batch", "cache-sample"} {
 		if positive[name] <= 0 {
 			return c, fmt.Errorf("-%s must be positive, got %d", name, positive[name])
 		}
@@ -149,6 +170,15 @@ func (o *options) config() (experiment.Config, error) {
 		return c, err
 	}
 	if c.KernelN, err = parseCounts("kernel-n", o.kernelN); err != nil {
+		return c, err
+	}
+	if c.CacheN, err = parseCounts("cache-n", o.cacheN); err != nil {
+		return c, err
+	}
+	if o.threadsN < 1 || o.cacheFill < 1 {
+		return c, fmt.Errorf("need -threads-n >= 1 and -cache-fill >= 1 (got %d, %d)", o.threadsN, o.cacheFill)
+	}
+	if c.Goroutines, err = parseGoroutines(o.goroutines); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -200,6 +230,22 @@ func parseCounts(flagName, s string) ([]uint64, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("-%s names no key count", flagName)
+	}
+	return out, nil
+}
+
+// parseGoroutines reads goroutine counts between 1 and 1024.
+func parseGoroutines(s string) ([]int, error) {
+	var out []int
+	for _, f := range splitList(s) {
+		g, err := strconv.Atoi(f)
+		if err != nil || g < 1 || g > 1024 {
+			return nil, fmt.Errorf("-goroutines: %q is not a goroutine count between 1 and 1024", f)
+		}
+		out = append(out, g)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-goroutines names no count")
 	}
 	return out, nil
 }

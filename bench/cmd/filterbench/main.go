@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, release f
 	if res.Interrupted {
 		fmt.Fprintln(stderr, "filterbench: interrupted; writing what was measured so far")
 	}
-	meta := newMeta(args, cfg, started)
+	meta := newMeta(args, cfg, opts.quick, started)
 	files, err := writeOutputs(opts.out, meta, res, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "filterbench: %v\n", err)

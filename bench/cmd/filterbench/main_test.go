@@ -20,11 +20,6 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// quickBits gives experiment a 10 bits per row in the tests (k = 10), so
-// its FPR sits near 1% where the comparison with the model has power;
-// the scaled default (one bit per row) saturates at 200k rows.
-const quickBits = "2000000"
-
 var (
 	quickOnce sync.Once
 	quickDir  string
@@ -43,7 +38,7 @@ func quickRun(t *testing.T) string {
 		}
 		quickDir = dir
 		var out, errb bytes.Buffer
-		quickCode = run(context.Background(), []string{"-quick", "-bits", quickBits, "-out", dir}, &out, &errb, nil)
+		quickCode = run(context.Background(), []string{"-quick", "-out", dir}, &out, &errb, nil)
 		quickOut, quickErr = out.String(), errb.String()
 	})
 	if quickCode != 0 {
@@ -96,7 +91,7 @@ func TestQuickReportHasEveryFilter(t *testing.T) {
 
 func TestQuickPlotsDecode(t *testing.T) {
 	dir := quickRun(t)
-	for _, pattern := range []string{"a_fpr_*", "a_time*", "b_fpr_k_*", "b_time_k_*", "c_nskey_*", "d_speedup*", "f_nskey*"} {
+	for _, pattern := range []string{"a_fpr_*", "a_time*", "b_fpr_k_*", "b_time_k_*", "c_nskey_*", "d_speedup*", "f_nskey*", "n_test_member*", "n_test_absent*", "t_add*", "t_test*"} {
 		for _, ext := range []string{".png", ".svg"} {
 			files, _ := filepath.Glob(filepath.Join(dir, pattern+ext))
 			if len(files) == 0 {
@@ -252,6 +247,56 @@ func TestQuickFPRMatchesModels(t *testing.T) {
 	checkFPRs(t, checks)
 }
 
+// -quick sizes experiment a for its keys (10 bits per row, so its FPR
+// says something against the model) unless -bits is given; the default
+// keeps the seed's one bit per row.
+func TestQuickSizesExperimentA(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		bits uint64
+	}{
+		{[]string{"-quick"}, 2_000_000},
+		{[]string{"-quick", "-rows", "1e5"}, 1_000_000},
+		{[]string{"-quick", "-bits", "12345"}, 12_345},
+		{nil, 0},
+	} {
+		_, cfg, err := parseFlags(c.args, io.Discard)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if cfg.Bits != c.bits {
+			t.Errorf("%v: Bits = %d, want %d", c.args, cfg.Bits, c.bits)
+		}
+	}
+	dir := quickRun(t)
+	final := map[string]map[string]string{}
+	for _, r := range readCSV(t, filepath.Join(dir, "stream.csv")) {
+		final[r["dist"]+" "+r["filter"]] = r // the last checkpoint wins
+	}
+	for key, r := range final {
+		if fpr := num(t, r, "fpr"); fpr > 0.05 {
+			t.Errorf("a %s: FPR %v after every row of -quick: not sized for its keys", key, fpr)
+		}
+	}
+}
+
+// Experiments n and t lose no member: the quick run's cache.csv and
+// threads.csv have no false negative.
+func TestQuickCacheAndThreads(t *testing.T) {
+	dir := quickRun(t)
+	for _, name := range []string{"cache.csv", "threads.csv"} {
+		rows := readCSV(t, filepath.Join(dir, name))
+		if len(rows) == 0 {
+			t.Errorf("%s is empty", name)
+		}
+		for _, r := range rows {
+			if fn := num(t, r, "false_negatives"); fn != 0 {
+				t.Errorf("%s: %v", name, r)
+			}
+		}
+	}
+}
+
 func TestBadFlagsExitTwoWithUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"-no-such-flag"},
@@ -265,6 +310,11 @@ func TestBadFlagsExitTwoWithUsage(t *testing.T) {
 		{"-kmin", "9", "-kmax", "3"},
 		{"-sets-max-count", "58"},
 		{"-sets-n", "2"},
+		{"-goroutines", "0"},
+		{"-goroutines", "two"},
+		{"-cache-n", "1e11"},
+		{"-cache-sample", "0"},
+		{"-cache-fill", "0"},
 		{"stray"},
 	} {
 		var out, errb bytes.Buffer

@@ -20,7 +20,7 @@ import (
 // ReportFile is the Markdown report's name in the output directory.
 const ReportFile = "report.md"
 
-func newMeta(args []string, c experiment.Config, started time.Time) report.Meta {
+func newMeta(args []string, c experiment.Config, quick bool, started time.Time) report.Meta {
 	m := report.Meta{
 		Command:  strings.TrimSpace("filterbench " + strings.Join(args, " ")),
 		Started:  started.Format(time.RFC3339),
@@ -35,7 +35,10 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 	}
 	if c.Experiments["a"] {
 		how := "the seed's 1e8 bits for 1e8 rows scaled to one bit per row; -bits 1e8 is the seed's array"
-		if c.Bits != 0 {
+		switch {
+		case quick && c.Bits == QuickBitsPerRow*uint64(c.Rows):
+			how = fmt.Sprintf("-quick: %d bits per row, sized for the keys; the seed's one bit per row would saturate", QuickBitsPerRow)
+		case c.Bits != 0:
 			how = "set by -bits"
 		}
 		m.Settings = append(m.Settings, fmt.Sprintf("a: data sets %s from seed 2022 as %s keys, %d rows, m = %d bits (%s), k = %d, %d checkpoints, %d never-inserted values tested at each",
@@ -59,6 +62,14 @@ func newMeta(args []string, c experiment.Config, started time.Time) report.Meta 
 	}
 	if c.Experiments["s"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("s: blocked.Scalable(1e3, 0.01) after %d 8-byte keys and blocked.Window(%d, 0.01, 4) filled, %d queries (half members), median of %d repetitions; its own filters, not -filters", c.GrowthN, max(c.GrowthN/10, 1), c.SizedProbes&^1, c.Reps))
+	}
+	if c.Experiments["n"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("n: n = %v at p = 0.01, filters holding at most %d keys, %d members and %d non-members tested at each, median of %d repetitions; -filters among %v",
+			c.CacheN, c.CacheFill, c.CacheSample, c.CacheSample, c.Reps, experiment.CacheFilters))
+	}
+	if c.Experiments["t"] {
+		m.Settings = append(m.Settings, fmt.Sprintf("t: n = %d keys at p = 0.01, goroutines %v on %d CPUs (GOMAXPROCS %d), median of %d repetitions; its own filters (blocked, classic, shifting, counting, spatial), not -filters",
+			c.ThreadsN, c.Goroutines, runtime.NumCPU(), runtime.GOMAXPROCS(0), c.Reps))
 	}
 	if c.Experiments["g"] {
 		m.Settings = append(m.Settings, fmt.Sprintf("g (LevelDB, Pebble): n = 100000 random 16-byte keys, 10 bits per key, as many non-members, median of max(-reps, 5) = %d repetitions after a warm-up round", max(c.Reps, 5)))
