@@ -2,6 +2,8 @@ package counting
 
 import (
 	"bytes"
+	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -125,7 +127,7 @@ func TestGoldenV1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !g.v1 || g.Seed() != 7 || g.CounterBits() != bits || g.Counters() != g.Lines()*512 {
+		if !g.v1 || g.Seed() != 7 || g.CounterBits() != bits || g.M() != g.Lines()*512 {
 			t.Fatalf("%s: v1 %v seed %d bits %d", name, g.v1, g.Seed(), g.CounterBits())
 		}
 		again, err := g.MarshalBinary()
@@ -276,6 +278,57 @@ func FuzzDecode(f *testing.F) {
 		var r Filter
 		if _, err := r.ReadFrom(bytes.NewReader(data)); err == nil {
 			r.TestHash(3)
+		}
+	})
+}
+
+// A struct holding a filter round-trips through encoding/json (the
+// MarshalText form) and encoding/gob (the binary form), and Read and
+// Decode take their storage option.
+func TestTextJSONGobReadDecode(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		f := mustNew(t, 2000, 0.01, WithCounterBits(bits), engine.WithSeed(5))
+		hs := randomHashes(2000, 21)
+		f.AddHashes(hs)
+		type holder struct {
+			Name   string
+			Filter *Filter
+		}
+		js, err := json.Marshal(holder{"users", f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fromJSON holder
+		if err := json.Unmarshal(js, &fromJSON); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(holder{"users", f}); err != nil {
+			t.Fatal(err)
+		}
+		var fromGob holder
+		if err := gob.NewDecoder(&buf).Decode(&fromGob); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := f.MarshalBinary()
+		read, err := Read(bytes.NewReader(data), engine.WithHugePages(engine.HugePagesNever))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := Decode(data, engine.WithHugePages(engine.HugePagesAlways))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, g := range map[string]*Filter{"json": fromJSON.Filter, "gob": fromGob.Filter, "Read": read, "Decode": dec, "Clone": f.Clone()} {
+			if !slices.Equal(g.words, f.words) || g.k != f.k || g.seed != 5 || g.wide != f.wide {
+				t.Fatalf("%s: the filter changed", name)
+			}
+		}
+		if read.HugePages() {
+			t.Error("Read with HugePagesNever gave huge pages")
+		}
+		if err := new(Filter).UnmarshalText([]byte("not base64!")); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("UnmarshalText of bad text: %v", err)
 		}
 	})
 }

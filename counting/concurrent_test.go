@@ -115,7 +115,7 @@ func TestConcurrentAddRemove(t *testing.T) {
 func TestConcurrentSameKey(t *testing.T) {
 	levelsAndWidths(t, func(t *testing.T, bits int) {
 		f := mustNew(t, 100, 0.01, WithCounterBits(bits))
-		g, _ := NewMK(f.Counters(), f.K(), WithCounterBits(bits))
+		g, _ := NewMK(f.M(), f.K(), WithCounterBits(bits))
 		const goroutines = 8
 		var wg sync.WaitGroup
 		for range goroutines {

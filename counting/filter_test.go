@@ -46,9 +46,9 @@ func TestNewMKGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Lines() != 16 || f.Counters() != 1024 || len(f.words) != 16*8 || f.SizeBytes() != 1024 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
+	if f.Lines() != 16 || f.M() != 1024 || len(f.words) != 16*8 || f.SizeBytes() != 1024 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
 		t.Errorf("NewMK(1000, 7, 8-bit) = %d lines, %d counters, k %d, %d bits, seed %d",
-			f.Lines(), f.Counters(), f.K(), f.CounterBits(), f.Seed())
+			f.Lines(), f.M(), f.K(), f.CounterBits(), f.Seed())
 	}
 }
 
@@ -279,10 +279,10 @@ func TestFPRWithinModel(t *testing.T) {
 			}
 			fp += f.TestHashes(hs[:m], out[:m])
 		}
-		model := f.FPR(c.n)
+		model := f.ModelFPR(c.n)
 		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
 		t.Logf("%d-bit, p = %v: k %d, %.2f counters per key: %.4f%% measured on %d absent keys, model %.4f%%",
-			c.bits, c.p, f.K(), float64(f.Counters())/float64(c.n), 100*float64(fp)/trials, trials, 100*model)
+			c.bits, c.p, f.K(), float64(f.M())/float64(c.n), 100*float64(fp)/trials, trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%+v: %d false positives in %d, model %.5f allows [%.0f, %.0f]", c, fp, trials, model, lo, hi)
 		}
@@ -312,7 +312,7 @@ func TestBatchesDoNotAllocate(t *testing.T) {
 func TestEstimateCount(t *testing.T) {
 	f := mustNew(t, 100000, 0.01)
 	f.AddHashes(randomHashes(50000, 8))
-	if est := f.EstimateCount(); est < 48000 || est > 52000 {
+	if est := f.EstimatedCount(); est < 48000 || est > 52000 {
 		t.Errorf("EstimateCount = %.0f for 50000 keys", est)
 	}
 }
