@@ -39,7 +39,7 @@ func TestOpenViewWriteFile(t *testing.T) {
 					}
 				},
 				Marshal:   (*Filter).MarshalBinary,
-				Decode:    Decode,
+				Decode:    func(d []byte) (*Filter, error) { return Decode(d) },
 				WriteFile: (*Filter).WriteFile,
 				Open:      Open,
 				View:      View,
