@@ -67,7 +67,7 @@ func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uin
 }
 
 // spatialLineTouch loads the first word of hs[j]'s line, if j is in
-// range (see spatialAhead).
+// range (see spatialPrefetchDist).
 func spatialLineTouch(words *uint32, lines uint64, hs []uint64, j int) {
 	if uint(j) < uint(len(hs)) {
 		lw, _ := spatialLineAt(words, lines, hs[j])
@@ -136,7 +136,7 @@ func SpatialLineCheckHashes(cells []byte, lines uint64, k uint32, cellLog uint, 
 
 // spatialLineCheckHashesGeneric is SpatialLineCheck per hash, with the
 // width's probe loop inlined into the batch loop, touching the line of
-// the key spatialAhead keys on.
+// the key spatialPrefetchDist keys on.
 func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	words := (*uint32)(unsafe.Pointer(unsafe.SliceData(cells)))
 	out = out[:len(hs)]
@@ -144,7 +144,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 	switch {
 	case cellLog == 2 && k <= 64/7:
 		for j, h := range hs {
-			spatialLineTouch(words, lines, hs, j+spatialAhead)
+			spatialLineTouch(words, lines, hs, j+spatialPrefetchDist)
 			lw, x := spatialLineAt(words, lines, h)
 			v := spatialLineMin(lw, x, k, 2, 0xf)
 			out[j] = uint16(v)
@@ -152,7 +152,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 		}
 	case cellLog == 3 && k <= 64/6:
 		for j, h := range hs {
-			spatialLineTouch(words, lines, hs, j+spatialAhead)
+			spatialLineTouch(words, lines, hs, j+spatialPrefetchDist)
 			lw, x := spatialLineAt(words, lines, h)
 			v := spatialLineMin(lw, x, k, 3, 0xff)
 			out[j] = uint16(v)
@@ -160,7 +160,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 		}
 	default:
 		for j, h := range hs {
-			spatialLineTouch(words, lines, hs, j+spatialAhead)
+			spatialLineTouch(words, lines, hs, j+spatialPrefetchDist)
 			v := SpatialLineCheck(words, lines, k, cellLog, h)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)

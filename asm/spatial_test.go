@@ -16,7 +16,7 @@ var spatialCellLogs = []struct {
 // spatialArrayForTest returns a zeroed, 4-byte aligned array for m cells
 // of 1<<cellLog bits plus padding.
 func spatialArrayForTest(m uint64, cellLog uint) []byte {
-	return alignedBytesForTest((m<<cellLog+7)/8 + SpatialPad)
+	return alignedBytesForTest((m<<cellLog+7)/8 + spatialPad)
 }
 
 // alignedBytesForTest returns n zero bytes starting 4-byte aligned, as
@@ -183,10 +183,10 @@ func TestSpatialCheckHashesBounds(t *testing.T) {
 		cellLog uint
 		bytes   int
 	}{{13, 2, 7}, {14, 2, 7}, {1, 2, 1}, {13, 3, 13}, {13, 4, 26}} {
-		if refused(alignedBytesForTest(uint64(c.bytes+SpatialPad)), c.m, c.cellLog) {
+		if refused(alignedBytesForTest(uint64(c.bytes+spatialPad)), c.m, c.cellLog) {
 			t.Errorf("m=%d cellLog=%d: %d bytes plus padding refused", c.m, c.cellLog, c.bytes)
 		}
-		if !refused(alignedBytesForTest(uint64(c.bytes+SpatialPad-1)), c.m, c.cellLog) {
+		if !refused(alignedBytesForTest(uint64(c.bytes+spatialPad-1)), c.m, c.cellLog) {
 			t.Errorf("m=%d cellLog=%d: %d bytes plus padding less one accepted", c.m, c.cellLog, c.bytes)
 		}
 	}

@@ -343,7 +343,7 @@ func TestCountersAreNarrowPositions(t *testing.T) {
 					want[line*lineCounters(f.wide)+uint64(q)]++
 				}
 				for c, w := range want {
-					word, shift := asm.CountingPlace(uint64(c)%lineCounters(f.wide), f.wide)
+					word, shift := place(uint64(c)%lineCounters(f.wide), f.wide)
 					l := uint64(c) / lineCounters(f.wide)
 					if got := f.words[l*8+word] >> shift & f.counter; got != w {
 						t.Fatalf("k=%d h=%#x: counter %d is %d, want %d", k, h, c, got, w)

@@ -34,7 +34,7 @@ type Filter struct {
 
 	lines   uint64 // 0: libSBF's layout; else m = lines * asm.SpatialLineCells(cellLog), see WithLineLocal
 	storage *engine.Storage
-	cells   []byte   // cellBytes(m, cellLog) bytes of little-endian cells plus asm.SpatialPad
+	cells   []byte   // cellBytes(m, cellLog) bytes of little-endian cells plus cellPad
 	words   []uint32 // the same memory, for atomic loads and CAS
 
 	// counts[a] holds area a's insertions, their probes that found a
@@ -153,10 +153,14 @@ func newFilter(m uint64, k uint32, areas int, cellLog uint, lines, seed uint64, 
 	return filterOn(s, m, k, areas, cellLog, lines, seed), nil
 }
 
-// cellWords is the words of m cells of 1 << cellLog bits plus the
-// padding every probe's 4-byte load needs (asm.SpatialPad).
+// cellPad is the padding past the last cell that every probe's 4-byte
+// load needs: asm's check kernels read a cell as the 4 bytes from the
+// byte holding its first bit (asm.SpatialCheckHashes).
+const cellPad = 4
+
+// cellWords is the words of m cells of 1 << cellLog bits plus cellPad.
 func cellWords(m uint64, cellLog uint) uint64 {
-	return (cellBytes(m, cellLog) + asm.SpatialPad + 7) / 8
+	return (cellBytes(m, cellLog) + cellPad + 7) / 8
 }
 
 // filterOn returns a filter whose cells are the words of s.
