@@ -89,20 +89,20 @@ func (f *Filter) AddKeys(keys [][]byte) {
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true;
 // out must be at least as long as keys.
-func (f *Filter) TestKeys(keys [][]byte, out []bool) int { return f.keyChunks(keys, out, false) }
+func (f *Filter) TestKeys(keys [][]byte, out []bool) int { return f.chunks(keys, nil, out, false) }
 
 // RemoveKeys sets out[i] to Remove(keys[i]), in order, and returns how
 // many were removed; out must be at least as long as keys.
-func (f *Filter) RemoveKeys(keys [][]byte, out []bool) int { return f.keyChunks(keys, out, true) }
+func (f *Filter) RemoveKeys(keys [][]byte, out []bool) int { return f.chunks(keys, nil, out, true) }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns how many are true; out must be at least as long as ks.
-func (f *Filter) TestUint64s(ks []uint64, out []bool) int { return f.uint64Chunks(ks, out, false) }
+func (f *Filter) TestUint64s(ks []uint64, out []bool) int { return f.chunks(nil, ks, out, false) }
 
 // RemoveUint64s sets out[i] to Remove of the 8 little-endian bytes of
 // ks[i], in order, and returns how many were removed; out must be at
 // least as long as ks.
-func (f *Filter) RemoveUint64s(ks []uint64, out []bool) int { return f.uint64Chunks(ks, out, true) }
+func (f *Filter) RemoveUint64s(ks []uint64, out []bool) int { return f.chunks(nil, ks, out, true) }
 
 // AddUint64s inserts the 8 little-endian bytes of every key, hashed in
 // batch.
@@ -113,33 +113,27 @@ func (f *Filter) AddUint64s(ks []uint64) {
 	}
 }
 
-// keyChunks hashes keys a chunk at a time (internal/batch) and runs
-// TestHashes, or RemoveHashes when remove, on each chunk. A flag, not a
-// func value: through a func value the stack buffer would escape.
-func (f *Filter) keyChunks(keys [][]byte, out []bool, remove bool) int {
-	out = batch.Out("counting", out, len(keys))
+// chunks hashes keys, or the integer keys ks when keys is nil, a chunk
+// at a time (internal/batch) and runs TestHashes, or RemoveHashes when
+// remove, on each chunk. Flags, not func values: through a func value
+// the stack buffer would escape.
+func (f *Filter) chunks(keys [][]byte, ks []uint64, out []bool, remove bool) int {
+	n := max(len(keys), len(ks))
+	out = batch.Out("counting", out, n)
 	var b batch.Hashes
-	n := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		n += f.testOrRemove(b.Keys(keys[base:], f.seed), out[base:], remove)
+	hits := 0
+	for base := 0; base < n; base += batch.Chunk {
+		var hs []uint64
+		if keys != nil {
+			hs = b.Keys(keys[base:], f.seed)
+		} else {
+			hs = b.Uint64s(ks[base:], f.seed)
+		}
+		if remove {
+			hits += f.RemoveHashes(hs, out[base:])
+		} else {
+			hits += f.TestHashes(hs, out[base:])
+		}
 	}
-	return n
-}
-
-// uint64Chunks is keyChunks for integer keys, hashed in batch.
-func (f *Filter) uint64Chunks(ks []uint64, out []bool, remove bool) int {
-	out = batch.Out("counting", out, len(ks))
-	var b batch.Hashes
-	n := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		n += f.testOrRemove(b.Uint64s(ks[base:], f.seed), out[base:], remove)
-	}
-	return n
-}
-
-func (f *Filter) testOrRemove(hs []uint64, out []bool, remove bool) int {
-	if remove {
-		return f.RemoveHashes(hs, out)
-	}
-	return f.TestHashes(hs, out)
+	return hits
 }

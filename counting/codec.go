@@ -118,11 +118,7 @@ func (f *Filter) UnmarshalText(text []byte) error {
 // decode is UnmarshalBinary's and ReadFrom's decoder: the filter keeps
 // huge pages if it had them.
 func (f *Filter) decode(h engine.Header, payload []byte) error {
-	mode := engine.HugePagesAuto
-	if f.HugePages() {
-		mode = engine.HugePagesAlways
-	}
-	return f.decodeStorage(h, engine.CopySource(payload), mode)
+	return f.decodeStorage(h, engine.CopySource(payload), f.storage.KeepMode())
 }
 
 // decodeOpts is Decode's and Read's decoder: opts choose the storage

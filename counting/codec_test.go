@@ -2,8 +2,6 @@ package counting
 
 import (
 	"bytes"
-	"encoding/gob"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/contracttest"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -290,26 +289,7 @@ func TestTextJSONGobReadDecode(t *testing.T) {
 		f := mustNew(t, 2000, 0.01, WithCounterBits(bits), engine.WithSeed(5))
 		hs := randomHashes(2000, 21)
 		f.AddHashes(hs)
-		type holder struct {
-			Name   string
-			Filter *Filter
-		}
-		js, err := json.Marshal(holder{"users", f})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fromJSON holder
-		if err := json.Unmarshal(js, &fromJSON); err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(holder{"users", f}); err != nil {
-			t.Fatal(err)
-		}
-		var fromGob holder
-		if err := gob.NewDecoder(&buf).Decode(&fromGob); err != nil {
-			t.Fatal(err)
-		}
+		fromJSON, fromGob := contracttest.JSONAndGob(t, f)
 		data, _ := f.MarshalBinary()
 		read, err := Read(bytes.NewReader(data), engine.WithHugePages(engine.HugePagesNever))
 		if err != nil {
@@ -319,7 +299,7 @@ func TestTextJSONGobReadDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, g := range map[string]*Filter{"json": fromJSON.Filter, "gob": fromGob.Filter, "Read": read, "Decode": dec, "Clone": f.Clone()} {
+		for name, g := range map[string]*Filter{"json": fromJSON, "gob": fromGob, "Read": read, "Decode": dec, "Clone": f.Clone()} {
 			if !slices.Equal(g.words, f.words) || g.k != f.k || g.seed != 5 || g.wide != f.wide {
 				t.Fatalf("%s: the filter changed", name)
 			}

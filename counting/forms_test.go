@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/contracttest"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -185,16 +186,7 @@ func TestZeroFilter(t *testing.T) {
 		"Clone": func() { f.Clone() }, "ModelFPR": func() { f.ModelFPR(10) },
 		"EstimatedCount": func() { f.EstimatedCount() },
 	}
-	for name, call := range calls {
-		func() {
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "use counting.New") {
-					t.Errorf("%s on the zero Filter: %v, want the zero-value panic", name, r)
-				}
-			}()
-			call()
-		}()
-	}
+	contracttest.Panics(t, "counting.Filter: zero value, use counting.New", calls)
 	if f.M() != 0 || f.K() != 0 || f.SizeBytes() != 0 || f.HugePages() || f.Close() != nil || len(f.String()) > 200 {
 		t.Errorf("the zero Filter's accessors: M %d, K %d, SizeBytes %d, String %q", f.M(), f.K(), f.SizeBytes(), f.String())
 	}
@@ -204,21 +196,12 @@ func TestZeroFilter(t *testing.T) {
 func TestShortOut(t *testing.T) {
 	f := mustNew(t, 100, 0.01)
 	out := make([]bool, 2)
-	for name, call := range map[string]func(){
+	contracttest.Panics(t, "counting: out has 2 elements for 3 keys", map[string]func(){
 		"TestHashes":    func() { f.TestHashes(make([]uint64, 3), out) },
 		"TestKeys":      func() { f.TestKeys(make([][]byte, 3), out) },
 		"TestUint64s":   func() { f.TestUint64s(make([]uint64, 3), out) },
 		"RemoveHashes":  func() { f.RemoveHashes(make([]uint64, 3), out) },
 		"RemoveKeys":    func() { f.RemoveKeys(make([][]byte, 3), out) },
 		"RemoveUint64s": func() { f.RemoveUint64s(make([]uint64, 3), out) },
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "counting: out has 2 elements for 3 keys") {
-					t.Errorf("%s with a short out: %v", name, r)
-				}
-			}()
-			call()
-		}()
-	}
+	})
 }

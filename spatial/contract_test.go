@@ -2,16 +2,13 @@ package spatial
 
 import (
 	"bytes"
-	"encoding/gob"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/contracttest"
 )
 
 // The zero Filter has no cells: every method that answers for keys,
@@ -37,16 +34,7 @@ func TestZeroFilter(t *testing.T) {
 		"WriteSummary": func() { _ = f.WriteSummary(io.Discard) },
 		"Union":        func() { _ = f.Union(g) }, "Union(zero)": func() { _ = g.Union(&f) },
 	}
-	for name, call := range calls {
-		func() {
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "use spatial.New") {
-					t.Errorf("%s on the zero Filter: %v, want the zero-value panic", name, r)
-				}
-			}()
-			call()
-		}()
-	}
+	contracttest.Panics(t, "spatial.Filter: zero value, use spatial.New", calls)
 	if f.M() != 0 || f.K() != 0 || f.SizeBytes() != 0 || f.Areas() != 0 || f.HugePages() || f.Close() != nil || len(f.String()) > 200 {
 		t.Errorf("the zero Filter's accessors: M %d, K %d, SizeBytes %d, String %q", f.M(), f.K(), f.SizeBytes(), f.String())
 	}
@@ -56,20 +44,11 @@ func TestZeroFilter(t *testing.T) {
 func TestShortOut(t *testing.T) {
 	f := mustNew(t, 100, 3, 0.01)
 	out := make([]uint16, 2)
-	for name, call := range map[string]func(){
+	contracttest.Panics(t, "spatial: out has 2 elements for 3 keys", map[string]func(){
 		"CheckHashes":  func() { f.CheckHashes(make([]uint64, 3), out) },
 		"CheckKeys":    func() { f.CheckKeys(make([][]byte, 3), out) },
 		"CheckUint64s": func() { f.CheckUint64s(make([]uint64, 3), out) },
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "spatial: out has 2 elements for 3 keys") {
-					t.Errorf("%s with a short out: %v", name, r)
-				}
-			}()
-			call()
-		}()
-	}
+	})
 }
 
 // A struct holding a filter round-trips through encoding/json (the
@@ -84,26 +63,7 @@ func TestTextJSONGobReadDecodeClone(t *testing.T) {
 		for i := range 3000 {
 			_ = f.InsertUint64(uint64(i), 1+i%20)
 		}
-		type holder struct {
-			Name   string
-			Filter *Filter
-		}
-		js, err := json.Marshal(holder{"cities", f})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fromJSON holder
-		if err := json.Unmarshal(js, &fromJSON); err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(holder{"cities", f}); err != nil {
-			t.Fatal(err)
-		}
-		var fromGob holder
-		if err := gob.NewDecoder(&buf).Decode(&fromGob); err != nil {
-			t.Fatal(err)
-		}
+		fromJSON, fromGob := contracttest.JSONAndGob(t, f)
 		data, _ := f.MarshalBinary()
 		read, err := Read(bytes.NewReader(data), engine.WithHugePages(engine.HugePagesNever))
 		if err != nil {
@@ -114,7 +74,7 @@ func TestTextJSONGobReadDecodeClone(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := f.Stats()
-		for name, g := range map[string]*Filter{"json": fromJSON.Filter, "gob": fromGob.Filter, "Read": read, "Decode": dec, "Clone": f.Clone()} {
+		for name, g := range map[string]*Filter{"json": fromJSON, "gob": fromGob, "Read": read, "Decode": dec, "Clone": f.Clone()} {
 			if !slices.Equal(g.words, f.words) || g.k != f.k || g.seed != 9 || g.lines != f.lines {
 				t.Fatalf("%s: the cells changed", name)
 			}
