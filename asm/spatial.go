@@ -22,7 +22,7 @@ const spatialPad = 4
 // least 4 bytes of padding (every cell is read with a 4-byte load from
 // the byte holding its first bit), and starts 4-byte aligned (engine storage is
 // 64-byte aligned); out must be at least as long as hs. Probe i of hash h
-// is cell SpatialProbe(h, i, m). The AVX2 and AVX-512 kernels handle
+// is cell engine.Reduce(h + i*rotl(h, 32), m). The AVX2 and AVX-512 kernels handle
 // m < 2^32 cells; larger arrays use the generic loop.
 //
 // Other goroutines may raise cells concurrently with 32-bit
@@ -47,10 +47,10 @@ func SpatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uin
 	return spatialCheckHashes(cells, m, k, cellLog, hs, out[:len(hs)])
 }
 
-// SpatialProbe returns the cell index of probe i (0-based) for hash h in
+// spatialProbe returns the cell index of probe i (0-based) for hash h in
 // an array of m cells: double hashing g = h + i*rotl(h, 32), reduced to
 // [0, m) by the multiply-high of engine.Reduce.
-func SpatialProbe(h uint64, i uint32, m uint64) uint64 {
+func spatialProbe(h uint64, i uint32, m uint64) uint64 {
 	g := h + uint64(i)*bits.RotateLeft64(h, 32)
 	hi, _ := bits.Mul64(g, m)
 	return hi
@@ -111,8 +111,8 @@ func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
 }
 
 // SpatialCheck answers one hash's Check on libSBF's layout: the smallest
-// of the k cells SpatialProbe(h, i, m) of 1 << cellLog bits (2, 3 or 4)
-// at words, 0 as soon as one is empty. words must point at 4-byte aligned
+// of the k cells engine.Reduce(h + i*rotl(h, 32), m) of 1 << cellLog bits
+// (cellLog 2, 3 or 4) at words, 0 as soon as one is empty. words must point at 4-byte aligned
 // memory holding m cells and 4 bytes of padding; nothing is bounds-checked.
 // Each width runs its own copy of the probe loop with constant shifts.
 func SpatialCheck(words *uint32, m uint64, k uint32, cellLog uint, h uint64) uint32 {

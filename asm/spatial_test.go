@@ -114,7 +114,7 @@ func TestSpatialCheckHashesLargeArray(t *testing.T) {
 		cells := spatialArrayForTest(m, w.cellLog)
 		for _, h := range hs {
 			for i := uint32(0); i < 5; i++ {
-				p := SpatialProbe(h, i, m)
+				p := spatialProbe(h, i, m)
 				putSpatialCell(cells, p, w.cellLog, p%uint64(w.areas)+1)
 			}
 		}
@@ -128,7 +128,7 @@ func TestSpatialCheckHashesLargeArray(t *testing.T) {
 			for j, h := range hs {
 				want := uint64(w.areas)
 				for i := uint32(0); i < 5; i++ {
-					p := SpatialProbe(h, i, m)
+					p := spatialProbe(h, i, m)
 					want = min(want, p%uint64(w.areas)+1)
 				}
 				if uint64(out[j]) != want {
@@ -146,7 +146,7 @@ func TestSpatialReduceSplit(t *testing.T) {
 	for _, m := range []uint64{1, 2, 3, 1000, 1<<31 + 1, 1<<32 - 1} {
 		for _, g := range append([]uint64{0, ^uint64(0), 1 << 63, 1<<32 - 1}, randomHashes(r, 10000)...) {
 			split := (g>>32*m + (g&(1<<32-1))*m>>32) >> 32
-			if want := SpatialProbe(g, 0, m); split != want {
+			if want := spatialProbe(g, 0, m); split != want {
 				t.Fatalf("m=%d g=%#x: split reduce %d, multiply-high %d", m, g, split, want)
 			}
 		}

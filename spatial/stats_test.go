@@ -48,8 +48,9 @@ func statsHand(t *testing.T, areas, cellBits int) {
 	}
 	for _, in := range inserts {
 		h := hashFor(in.p0, in.p1)
-		if asm.SpatialProbe(h, 0, 8) != in.p0 || asm.SpatialProbe(h, 1, 8) != in.p1 {
-			t.Fatalf("hashFor(%d, %d) probes %d, %d", in.p0, in.p1, asm.SpatialProbe(h, 0, 8), asm.SpatialProbe(h, 1, 8))
+		var ps [engine.MaxK]uint64
+		if p := f.probes(h, &ps); p[0] != in.p0 || p[1] != in.p1 {
+			t.Fatalf("hashFor(%d, %d) probes %d, %d", in.p0, in.p1, p[0], p[1])
 		}
 		if err := f.InsertHash(h, in.area); err != nil {
 			t.Fatal(err)
