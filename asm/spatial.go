@@ -111,9 +111,10 @@ func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
 }
 
 // SpatialCheck answers one hash's Check on libSBF's layout: the smallest
-// of the k cells engine.Reduce(h + i*rotl(h, 32), m) of 1 << cellLog bits
-// (cellLog 2, 3 or 4) at words, 0 as soon as one is empty. words must point at 4-byte aligned
-// memory holding m cells and 4 bytes of padding; nothing is bounds-checked.
+// of the k cells engine.Reduce(h + i*rotl(h, 32), m) of 1 << cellLog
+// bits (cellLog 2, 3 or 4) at words, 0 as soon as one is empty. words
+// must point at 4-byte aligned memory holding m cells and 4 bytes of
+// padding; nothing is bounds-checked.
 // Each width runs its own copy of the probe loop with constant shifts.
 func SpatialCheck(words *uint32, m uint64, k uint32, cellLog uint, h uint64) uint32 {
 	switch cellLog {
