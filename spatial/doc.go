@@ -25,7 +25,7 @@
 // The line-local layout (WithLineLocal): the array is whole 64-byte lines
 // (128 cells of 4 bits, 64 of 8, 32 of 16); a key's line is
 // engine.Reduce(h, lines) and its k cells in that line are drawn, with
-// replacement, from the top bits of h * asm.SpatialLineMix (see
+// replacement, from the top bits of h * 0x9e3779b97f4a7c15 (see
 // asm.SpatialLineProbes). A Check reads one cache line instead of k. It
 // pays in memory for the same FPR, as lines fill unevenly: at p = 1%,
 // 1e6 keys over 4 areas, New sizes the libSBF layout at 9.62 cells (38.5 bits) per key
