@@ -1,6 +1,7 @@
 package counting
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"slices"
@@ -296,12 +297,22 @@ func TestBatchesDoNotAllocate(t *testing.T) {
 	f := mustNew(t, 10000, 0.01)
 	hs := randomHashes(1000, 7)
 	out := make([]bool, len(hs))
+	keys := make([][]byte, len(hs))
+	for i := range keys {
+		keys[i] = binary.LittleEndian.AppendUint64(nil, hs[i])
+	}
 	for name, fn := range map[string]func(){
-		"AddHashes":    func() { f.AddHashes(hs) },
-		"TestHashes":   func() { f.TestHashes(hs, out) },
-		"RemoveHashes": func() { f.RemoveHashes(hs, out) },
-		"AddUint64s":   func() { f.AddUint64s(hs) },
-		"TestUint64s":  func() { f.TestUint64s(hs, out) },
+		"AddHashes":            func() { f.AddHashes(hs) },
+		"TestHashes":           func() { f.TestHashes(hs, out) },
+		"RemoveHashes":         func() { f.RemoveHashes(hs, out) },
+		"AddUint64s":           func() { f.AddUint64s(hs) },
+		"TestUint64s":          func() { f.TestUint64s(hs, out) },
+		"RemoveUint64s":        func() { f.RemoveUint64s(hs, out) },
+		"AddKeys":              func() { f.AddKeys(keys) },
+		"TestKeys":             func() { f.TestKeys(keys, out) },
+		"RemoveKeys":           func() { f.RemoveKeys(keys, out) },
+		"AddHashesConcurrent":  func() { f.AddHashesConcurrent(hs) },
+		"AddUint64sConcurrent": func() { f.AddUint64sConcurrent(hs) },
 	} {
 		if a := testing.AllocsPerRun(20, fn); a != 0 {
 			t.Errorf("%s allocates %.1f times per call", name, a)

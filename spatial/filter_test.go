@@ -363,6 +363,7 @@ func TestCheckAllocs(t *testing.T) {
 			"CheckUint64s":  func() { f.CheckUint64s(ks, out) },
 			"InsertHashes":  func() { _ = f.InsertHashes(hs, 2) },
 			"InsertUint64s": func() { _ = f.InsertUint64s(ks, 3) },
+			"InsertKeys":    func() { _ = f.InsertKeys(keys, 1) },
 		} {
 			if a := testing.AllocsPerRun(5, fn); a != 0 {
 				t.Errorf("%s allocates %v times per batch", name, a)
