@@ -231,12 +231,16 @@ func least8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uin
 }
 
 // mustHaveLines panics with the family's zero-value message on the zero
-// Filter, which has no counters.
+// Filter, which has no counters: one compare inline, the panic out of
+// line.
 func (f *Filter) mustHaveLines() {
 	if f.lines == 0 {
-		batch.Zero("counting.Filter", "counting.New")
+		zeroFilter()
 	}
 }
+
+//go:noinline
+func zeroFilter() { batch.Zero("counting.Filter", "counting.New") }
 
 // addHash increments h's counters and returns the zero marks (top bit
 // set when one was zero before).

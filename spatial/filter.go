@@ -216,21 +216,28 @@ func (f *Filter) Close() error {
 }
 
 // mustHaveCells panics with the family's zero-value message on the zero
-// Filter, which has no cells.
+// Filter, which has no cells: one compare inline, the panic out of line.
 func (f *Filter) mustHaveCells() {
 	if f.k == 0 {
-		batch.Zero("spatial.Filter", "spatial.New")
+		zeroFilter()
 	}
 }
 
+//go:noinline
+func zeroFilter() { batch.Zero("spatial.Filter", "spatial.New") }
+
 // checkArea returns the error of an area outside [1, Areas()], after the
-// zero Filter's panic.
+// zero Filter's panic; inlined, with the error built out of line.
 func (f *Filter) checkArea(area int) error {
-	f.mustHaveCells()
-	if area < 1 || area > f.areas {
-		return engine.ParamErrorf("area %d outside [1, %d]", area, f.areas)
+	if f.k == 0 || area < 1 || area > f.areas {
+		return f.areaErr(area)
 	}
 	return nil
+}
+
+func (f *Filter) areaErr(area int) error {
+	f.mustHaveCells()
+	return engine.ParamErrorf("area %d outside [1, %d]", area, f.areas)
 }
 
 // Insert adds key to area: each of its k cells becomes max(cell, area).
