@@ -73,14 +73,11 @@ func CountingLogBits(wide bool) uint {
 	return 7
 }
 
-// CountingPlace returns where counter q of a line lives: its word and the
-// bit offset of the counter in that word.
-func CountingPlace(q uint64, wide bool) (word, shift uint64) {
-	if wide {
-		return q >> 3 & 7, (q & 7) << 3
-	}
-	return q >> 4 & 7, (q & 15) << 2
-}
+// countingPrefetchDist is the prefetch distance of the batch test
+// kernels, their dist: while testing a key they request the line of the
+// key this many places ahead. The counting package's batch updates
+// request lines at its own distance through CountingPrefetch.
+const countingPrefetchDist = 8
 
 // CountingTestHashes sets out[i] to whether all counters of hs[i] (its k
 // positions, NarrowPositions(hs[i], k, CountingLogBits(wide)), in line
@@ -104,22 +101,24 @@ func CountingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 // filter words (lines lines of 8 words) to be brought into the cache ahead
 // of their updates; it changes nothing. A locked CAS waits for every
 // earlier load, so a batch that updates key after key serializes the
-// keys' cache misses unless their lines were requested first. words must
-// hold at least lines*8 words.
+// keys' cache misses unless their lines were requested first: the
+// counting package requests the line of the key its prefetch distance
+// ahead. words must hold at least lines*8 words.
 func CountingPrefetch(words []uint64, lines uint64, hs []uint64) {
 	if lines == 0 || uint64(len(words))/CountingLineWords < lines {
 		panic("asm: CountingPrefetch bad filter geometry")
 	}
-	countingPrefetch(words, lines, hs)
+	countingPrefetchHashes(words, lines, hs)
 }
 
-// prefetchSink keeps countingPrefetchGeneric's loads from being dead.
+// prefetchSink keeps countingPrefetchHashesGeneric's loads from being
+// dead.
 var prefetchSink atomic.Uint64
 
-// countingPrefetchGeneric is the specification of the prefetch: it loads
-// one word of each hash's line (Go has no portable prefetch instruction)
-// and has no effect on the filter.
-func countingPrefetchGeneric(words []uint64, lines uint64, hs []uint64) {
+// countingPrefetchHashesGeneric is the specification of the prefetch: it
+// loads one word of each hash's line (Go has no portable prefetch
+// instruction) and has no effect on the filter.
+func countingPrefetchHashesGeneric(words []uint64, lines uint64, hs []uint64) {
 	var acc uint64
 	for _, h := range hs {
 		acc |= atomic.LoadUint64(&words[NarrowBlock(h, lines)*CountingLineWords])
@@ -249,8 +248,8 @@ func CountingTest(ln *[CountingLineWords]uint64, h uint64, k uint32, wide bool) 
 // countingTestHashesGeneric is the batch test in Go: the single-key test
 // of every hash, one leaf call a key for a single round (the generic
 // batch is never slower than a loop of single-key calls).
-// NarrowPositions and CountingPlace are its specification; the tests
-// hold it to them. lines*8 <= len(words): CountingTestHashes checked.
+// NarrowPositions and the layout above are its specification; the tests
+// hold it to them (countingPlace). lines*8 <= len(words): CountingTestHashes checked.
 func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	hits := 0

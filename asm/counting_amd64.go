@@ -2,27 +2,28 @@
 
 package asm
 
-// countingTestHashes dispatches the batch test once per call.
+// countingTestHashes dispatches the batch test once per call; the
+// kernels prefetch the line of the key countingPrefetchDist places ahead.
 func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	switch {
 	case len(hs) == 0 || level == Generic:
 		return countingTestHashesGeneric(words, lines, k, wide, hs, out)
 	case level == AVX512 && wide:
-		return countingTest8AVX512(&words[0], lines, uint64(k), hs, out)
+		return countingTestHashes8AVX512(words, lines, uint64(k), hs, out, countingPrefetchDist)
 	case level == AVX512:
-		return countingTest4AVX512(&words[0], lines, uint64(k), hs, out)
+		return countingTestHashes4AVX512(words, lines, uint64(k), hs, out, countingPrefetchDist)
 	case wide:
-		return countingTest8AVX2(&words[0], lines, uint64(k), hs, out)
+		return countingTestHashes8AVX2(words, lines, uint64(k), hs, out, countingPrefetchDist)
 	}
-	return countingTest4AVX2(&words[0], lines, uint64(k), hs, out)
+	return countingTestHashes4AVX2(words, lines, uint64(k), hs, out, countingPrefetchDist)
 }
 
-// countingPrefetch dispatches the prefetch once per call: the BMI2
-// kernel at both vector levels.
-func countingPrefetch(words []uint64, lines uint64, hs []uint64) {
+// countingPrefetchHashes dispatches the prefetch once per call: the
+// scalar BMI2 kernel at both vector levels.
+func countingPrefetchHashes(words []uint64, lines uint64, hs []uint64) {
 	if len(hs) == 0 || level == Generic {
-		countingPrefetchGeneric(words, lines, hs)
+		countingPrefetchHashesGeneric(words, lines, hs)
 		return
 	}
-	countingPrefetchBMI2(&words[0], lines, hs)
+	countingPrefetchHashesAVX2(words, lines, hs)
 }

@@ -17,93 +17,96 @@ DATA countingNibbleHalves<>+48(SB)/8, $0xf0f0f0f0f0f0f0f0
 DATA countingNibbleHalves<>+56(SB)/8, $0xf0f0f0f0f0f0f0f0
 GLOBL countingNibbleHalves<>(SB), RODATA|NOPTR, $64
 
-// func countingTest4AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// func countingTestHashes4AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·countingTest4AVX2(SB), NOSPLIT, $16-80
-	MOVQ    hs_base+24(FP), AX
-	MOVQ    hs_len+32(FP), CX
-	MOVQ    out_base+48(FP), BX
+TEXT ·countingTestHashes4AVX2(SB), NOSPLIT, $16-104
+	MOVQ    hs_base+40(FP), AX
+	MOVQ    hs_len+48(FP), CX
+	MOVQ    out_base+64(FP), BX
+	MOVQ    dist+88(FP), SI
 	VMOVDQU countingNibbleHalves<>+0(SB), Y0
 	VPXOR   Y1, Y1, Y1
-	XORQ    SI, SI
+	XORQ    DI, DI
+	TESTQ   SI, SI
+	JLE     countingTestHashes4AVX2_tail
 
-countingTest4AVX2_ahead:
-	CMPQ       CX, $0x08
-	JBE        countingTest4AVX2_tail
-	MOVQ       64(AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	PREFETCHT0 (DI)
+countingTestHashes4AVX2_ahead:
+	CMPQ       CX, SI
+	JBE        countingTestHashes4AVX2_tail
+	MOVQ       (AX)(SI*8), DX
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	VMOVDQU    (DI), Y3
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	VMOVDQU    (R8), Y3
 	VPAND      Y3, Y0, Y2
 	VPANDN     Y3, Y0, Y3
 	VPCMPEQB   Y1, Y2, Y2
 	VPCMPEQB   Y1, Y3, Y3
 	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
+	VPMOVMSKB  Y3, R9
 	MOVQ       DX, (SP)
-	MOVQ       R8, 8(SP)
-	VMOVDQU    32(DI), Y3
+	MOVQ       R9, 8(SP)
+	VMOVDQU    32(R8), Y3
 	VPAND      Y3, Y0, Y2
 	VPANDN     Y3, Y0, Y3
 	VPCMPEQB   Y1, Y2, Y2
 	VPCMPEQB   Y1, Y3, Y3
 	VPMOVMSKB  Y2, DX
-	VPMOVMSKB  Y3, R8
+	VPMOVMSKB  Y3, R9
 	SHLQ       $0x20, DX
-	SHLQ       $0x20, R8
+	SHLQ       $0x20, R9
 	ORQ        DX, (SP)
-	ORQ        R8, 8(SP)
-	MOVQ       (AX), DI
-	IMULQ      countingBlockedMul<>+0(SB), DI
-	MOVQ       DI, DX
-	MOVQ       k+16(FP), R8
-	MOVQ       $0x00000009, R9
-	XORQ       R10, R10
+	ORQ        R9, 8(SP)
+	MOVQ       (AX), R8
+	IMULQ      countingBlockedMul<>+0(SB), R8
+	MOVQ       R8, DX
+	MOVQ       k+32(FP), R9
+	MOVQ       $0x00000009, R10
+	XORQ       R11, R11
 
-countingTest4AVX2_a_probe:
-	MOVQ  DX, R11
-	SHRQ  $0x39, R11
-	MOVQ  R11, R12
+countingTestHashes4AVX2_a_probe:
+	MOVQ  DX, R12
+	SHRQ  $0x39, R12
+	MOVQ  R12, R13
+	ANDQ  $0x01, R13
+	SHRQ  $0x01, R12
+	SHRXQ R12, (SP)(R13*8), R12
 	ANDQ  $0x01, R12
-	SHRQ  $0x01, R11
-	SHRXQ R11, (SP)(R12*8), R11
-	ANDQ  $0x01, R11
-	ORQ   R11, R10
+	ORQ   R12, R11
 	SHLQ  $0x07, DX
-	DECQ  R8
-	JZ    countingTest4AVX2_a_answer
 	DECQ  R9
-	JNZ   countingTest4AVX2_a_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
-	MOVQ  $0x00000009, R9
-	JMP   countingTest4AVX2_a_probe
+	JZ    countingTestHashes4AVX2_a_answer
+	DECQ  R10
+	JNZ   countingTestHashes4AVX2_a_probe
+	IMULQ countingBlockedMul<>+0(SB), R8
+	MOVQ  R8, DX
+	MOVQ  $0x00000009, R10
+	JMP   countingTestHashes4AVX2_a_probe
 
-countingTest4AVX2_a_answer:
-	XORQ  R11, R11
-	TESTQ R10, R10
-	SETEQ R11
-	MOVB  R11, (BX)
-	ADDQ  R11, SI
+countingTestHashes4AVX2_a_answer:
+	XORQ  R12, R12
+	TESTQ R11, R11
+	SETEQ R12
+	MOVB  R12, (BX)
+	ADDQ  R12, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest4AVX2_ahead
+	JMP   countingTestHashes4AVX2_ahead
 
-countingTest4AVX2_tail:
+countingTestHashes4AVX2_tail:
 	TESTQ     CX, CX
-	JZ        countingTest4AVX2_done
+	JZ        countingTestHashes4AVX2_done
 	MOVQ      (AX), DX
-	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x06, DI
-	ADDQ      words+0(FP), DI
-	VMOVDQU   (DI), Y3
+	MULXQ     lines+24(FP), DX, SI
+	SHLQ      $0x06, SI
+	ADDQ      words_base+0(FP), SI
+	VMOVDQU   (SI), Y3
 	VPAND     Y3, Y0, Y2
 	VPANDN    Y3, Y0, Y3
 	VPCMPEQB  Y1, Y2, Y2
@@ -112,7 +115,7 @@ countingTest4AVX2_tail:
 	VPMOVMSKB Y3, R8
 	MOVQ      DX, (SP)
 	MOVQ      R8, 8(SP)
-	VMOVDQU   32(DI), Y3
+	VMOVDQU   32(SI), Y3
 	VPAND     Y3, Y0, Y2
 	VPANDN    Y3, Y0, Y3
 	VPCMPEQB  Y1, Y2, Y2
@@ -123,14 +126,14 @@ countingTest4AVX2_tail:
 	SHLQ      $0x20, R8
 	ORQ       DX, (SP)
 	ORQ       R8, 8(SP)
-	MOVQ      (AX), DI
-	IMULQ     countingBlockedMul<>+0(SB), DI
-	MOVQ      DI, DX
-	MOVQ      k+16(FP), R8
+	MOVQ      (AX), SI
+	IMULQ     countingBlockedMul<>+0(SB), SI
+	MOVQ      SI, DX
+	MOVQ      k+32(FP), R8
 	MOVQ      $0x00000009, R9
 	XORQ      R10, R10
 
-countingTest4AVX2_t_probe:
+countingTestHashes4AVX2_t_probe:
 	MOVQ  DX, R11
 	SHRQ  $0x39, R11
 	MOVQ  R11, R12
@@ -141,118 +144,121 @@ countingTest4AVX2_t_probe:
 	ORQ   R11, R10
 	SHLQ  $0x07, DX
 	DECQ  R8
-	JZ    countingTest4AVX2_t_answer
+	JZ    countingTestHashes4AVX2_t_answer
 	DECQ  R9
-	JNZ   countingTest4AVX2_t_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
+	JNZ   countingTestHashes4AVX2_t_probe
+	IMULQ countingBlockedMul<>+0(SB), SI
+	MOVQ  SI, DX
 	MOVQ  $0x00000009, R9
-	JMP   countingTest4AVX2_t_probe
+	JMP   countingTestHashes4AVX2_t_probe
 
-countingTest4AVX2_t_answer:
+countingTestHashes4AVX2_t_answer:
 	XORQ  R11, R11
 	TESTQ R10, R10
 	SETEQ R11
 	MOVB  R11, (BX)
-	ADDQ  R11, SI
+	ADDQ  R11, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest4AVX2_tail
+	JMP   countingTestHashes4AVX2_tail
 
-countingTest4AVX2_done:
-	MOVQ SI, ret+72(FP)
+countingTestHashes4AVX2_done:
+	MOVQ DI, ret+96(FP)
 	VZEROUPPER
 	RET
 
-// func countingTest4AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// func countingTestHashes4AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
-TEXT ·countingTest4AVX512(SB), NOSPLIT, $16-80
-	MOVQ         hs_base+24(FP), AX
-	MOVQ         hs_len+32(FP), CX
-	MOVQ         out_base+48(FP), BX
+TEXT ·countingTestHashes4AVX512(SB), NOSPLIT, $16-104
+	MOVQ         hs_base+40(FP), AX
+	MOVQ         hs_len+48(FP), CX
+	MOVQ         out_base+64(FP), BX
+	MOVQ         dist+88(FP), SI
 	VPBROADCASTQ countingNibbleHalves<>+0(SB), Z0
 	VPBROADCASTQ countingNibbleHalves<>+32(SB), Z1
-	XORQ         SI, SI
+	XORQ         DI, DI
+	TESTQ        SI, SI
+	JLE          countingTestHashes4AVX512_tail
 
-countingTest4AVX512_ahead:
-	CMPQ       CX, $0x08
-	JBE        countingTest4AVX512_tail
-	MOVQ       64(AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	PREFETCHT0 (DI)
+countingTestHashes4AVX512_ahead:
+	CMPQ       CX, SI
+	JBE        countingTestHashes4AVX512_tail
+	MOVQ       (AX)(SI*8), DX
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	VMOVDQU64  (DI), Z2
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	VMOVDQU64  (R8), Z2
 	VPTESTNMB  Z0, Z2, K1
 	VPTESTNMB  Z1, Z2, K2
 	KMOVQ      K1, DX
 	MOVQ       DX, (SP)
 	KMOVQ      K2, DX
 	MOVQ       DX, 8(SP)
-	MOVQ       (AX), DI
-	IMULQ      countingBlockedMul<>+0(SB), DI
-	MOVQ       DI, DX
-	MOVQ       k+16(FP), R8
-	MOVQ       $0x00000009, R9
-	XORQ       R10, R10
+	MOVQ       (AX), R8
+	IMULQ      countingBlockedMul<>+0(SB), R8
+	MOVQ       R8, DX
+	MOVQ       k+32(FP), R9
+	MOVQ       $0x00000009, R10
+	XORQ       R11, R11
 
-countingTest4AVX512_a_probe:
-	MOVQ  DX, R11
-	SHRQ  $0x39, R11
-	MOVQ  R11, R12
+countingTestHashes4AVX512_a_probe:
+	MOVQ  DX, R12
+	SHRQ  $0x39, R12
+	MOVQ  R12, R13
+	ANDQ  $0x01, R13
+	SHRQ  $0x01, R12
+	SHRXQ R12, (SP)(R13*8), R12
 	ANDQ  $0x01, R12
-	SHRQ  $0x01, R11
-	SHRXQ R11, (SP)(R12*8), R11
-	ANDQ  $0x01, R11
-	ORQ   R11, R10
+	ORQ   R12, R11
 	SHLQ  $0x07, DX
-	DECQ  R8
-	JZ    countingTest4AVX512_a_answer
 	DECQ  R9
-	JNZ   countingTest4AVX512_a_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
-	MOVQ  $0x00000009, R9
-	JMP   countingTest4AVX512_a_probe
+	JZ    countingTestHashes4AVX512_a_answer
+	DECQ  R10
+	JNZ   countingTestHashes4AVX512_a_probe
+	IMULQ countingBlockedMul<>+0(SB), R8
+	MOVQ  R8, DX
+	MOVQ  $0x00000009, R10
+	JMP   countingTestHashes4AVX512_a_probe
 
-countingTest4AVX512_a_answer:
-	XORQ  R11, R11
-	TESTQ R10, R10
-	SETEQ R11
-	MOVB  R11, (BX)
-	ADDQ  R11, SI
+countingTestHashes4AVX512_a_answer:
+	XORQ  R12, R12
+	TESTQ R11, R11
+	SETEQ R12
+	MOVB  R12, (BX)
+	ADDQ  R12, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest4AVX512_ahead
+	JMP   countingTestHashes4AVX512_ahead
 
-countingTest4AVX512_tail:
+countingTestHashes4AVX512_tail:
 	TESTQ     CX, CX
-	JZ        countingTest4AVX512_done
+	JZ        countingTestHashes4AVX512_done
 	MOVQ      (AX), DX
-	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x06, DI
-	ADDQ      words+0(FP), DI
-	VMOVDQU64 (DI), Z2
+	MULXQ     lines+24(FP), DX, SI
+	SHLQ      $0x06, SI
+	ADDQ      words_base+0(FP), SI
+	VMOVDQU64 (SI), Z2
 	VPTESTNMB Z0, Z2, K1
 	VPTESTNMB Z1, Z2, K2
 	KMOVQ     K1, DX
 	MOVQ      DX, (SP)
 	KMOVQ     K2, DX
 	MOVQ      DX, 8(SP)
-	MOVQ      (AX), DI
-	IMULQ     countingBlockedMul<>+0(SB), DI
-	MOVQ      DI, DX
-	MOVQ      k+16(FP), R8
+	MOVQ      (AX), SI
+	IMULQ     countingBlockedMul<>+0(SB), SI
+	MOVQ      SI, DX
+	MOVQ      k+32(FP), R8
 	MOVQ      $0x00000009, R9
 	XORQ      R10, R10
 
-countingTest4AVX512_t_probe:
+countingTestHashes4AVX512_t_probe:
 	MOVQ  DX, R11
 	SHRQ  $0x39, R11
 	MOVQ  R11, R12
@@ -263,115 +269,118 @@ countingTest4AVX512_t_probe:
 	ORQ   R11, R10
 	SHLQ  $0x07, DX
 	DECQ  R8
-	JZ    countingTest4AVX512_t_answer
+	JZ    countingTestHashes4AVX512_t_answer
 	DECQ  R9
-	JNZ   countingTest4AVX512_t_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
+	JNZ   countingTestHashes4AVX512_t_probe
+	IMULQ countingBlockedMul<>+0(SB), SI
+	MOVQ  SI, DX
 	MOVQ  $0x00000009, R9
-	JMP   countingTest4AVX512_t_probe
+	JMP   countingTestHashes4AVX512_t_probe
 
-countingTest4AVX512_t_answer:
+countingTestHashes4AVX512_t_answer:
 	XORQ  R11, R11
 	TESTQ R10, R10
 	SETEQ R11
 	MOVB  R11, (BX)
-	ADDQ  R11, SI
+	ADDQ  R11, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest4AVX512_tail
+	JMP   countingTestHashes4AVX512_tail
 
-countingTest4AVX512_done:
-	MOVQ SI, ret+72(FP)
+countingTestHashes4AVX512_done:
+	MOVQ DI, ret+96(FP)
 	VZEROUPPER
 	RET
 
-// func countingTest8AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// func countingTestHashes8AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·countingTest8AVX2(SB), NOSPLIT, $16-80
-	MOVQ    hs_base+24(FP), AX
-	MOVQ    hs_len+32(FP), CX
-	MOVQ    out_base+48(FP), BX
+TEXT ·countingTestHashes8AVX2(SB), NOSPLIT, $16-104
+	MOVQ    hs_base+40(FP), AX
+	MOVQ    hs_len+48(FP), CX
+	MOVQ    out_base+64(FP), BX
+	MOVQ    dist+88(FP), SI
 	VMOVDQU countingNibbleHalves<>+0(SB), Y0
 	VPXOR   Y0, Y0, Y0
-	XORQ    SI, SI
+	XORQ    DI, DI
+	TESTQ   SI, SI
+	JLE     countingTestHashes8AVX2_tail
 
-countingTest8AVX2_ahead:
-	CMPQ       CX, $0x08
-	JBE        countingTest8AVX2_tail
-	MOVQ       64(AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	PREFETCHT0 (DI)
+countingTestHashes8AVX2_ahead:
+	CMPQ       CX, SI
+	JBE        countingTestHashes8AVX2_tail
+	MOVQ       (AX)(SI*8), DX
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	VPCMPEQB   (DI), Y0, Y1
-	VPCMPEQB   32(DI), Y0, Y2
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	VPCMPEQB   (R8), Y0, Y1
+	VPCMPEQB   32(R8), Y0, Y2
 	VPMOVMSKB  Y1, DX
-	VPMOVMSKB  Y2, DI
-	SHLQ       $0x20, DI
-	ORQ        DI, DX
+	VPMOVMSKB  Y2, R8
+	SHLQ       $0x20, R8
+	ORQ        R8, DX
 	MOVQ       DX, (SP)
-	MOVQ       (AX), DI
-	IMULQ      countingBlockedMul<>+0(SB), DI
-	MOVQ       DI, DX
-	MOVQ       k+16(FP), R8
-	MOVQ       $0x0000000a, R9
-	XORQ       R10, R10
+	MOVQ       (AX), R8
+	IMULQ      countingBlockedMul<>+0(SB), R8
+	MOVQ       R8, DX
+	MOVQ       k+32(FP), R9
+	MOVQ       $0x0000000a, R10
+	XORQ       R11, R11
 
-countingTest8AVX2_a_probe:
-	MOVQ  DX, R11
-	SHRQ  $0x3a, R11
-	SHRXQ R11, (SP), R11
-	ANDQ  $0x01, R11
-	ORQ   R11, R10
+countingTestHashes8AVX2_a_probe:
+	MOVQ  DX, R12
+	SHRQ  $0x3a, R12
+	SHRXQ R12, (SP), R12
+	ANDQ  $0x01, R12
+	ORQ   R12, R11
 	SHLQ  $0x06, DX
-	DECQ  R8
-	JZ    countingTest8AVX2_a_answer
 	DECQ  R9
-	JNZ   countingTest8AVX2_a_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
-	MOVQ  $0x0000000a, R9
-	JMP   countingTest8AVX2_a_probe
+	JZ    countingTestHashes8AVX2_a_answer
+	DECQ  R10
+	JNZ   countingTestHashes8AVX2_a_probe
+	IMULQ countingBlockedMul<>+0(SB), R8
+	MOVQ  R8, DX
+	MOVQ  $0x0000000a, R10
+	JMP   countingTestHashes8AVX2_a_probe
 
-countingTest8AVX2_a_answer:
-	XORQ  R11, R11
-	TESTQ R10, R10
-	SETEQ R11
-	MOVB  R11, (BX)
-	ADDQ  R11, SI
+countingTestHashes8AVX2_a_answer:
+	XORQ  R12, R12
+	TESTQ R11, R11
+	SETEQ R12
+	MOVB  R12, (BX)
+	ADDQ  R12, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest8AVX2_ahead
+	JMP   countingTestHashes8AVX2_ahead
 
-countingTest8AVX2_tail:
+countingTestHashes8AVX2_tail:
 	TESTQ     CX, CX
-	JZ        countingTest8AVX2_done
+	JZ        countingTestHashes8AVX2_done
 	MOVQ      (AX), DX
-	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x06, DI
-	ADDQ      words+0(FP), DI
-	VPCMPEQB  (DI), Y0, Y1
-	VPCMPEQB  32(DI), Y0, Y2
+	MULXQ     lines+24(FP), DX, SI
+	SHLQ      $0x06, SI
+	ADDQ      words_base+0(FP), SI
+	VPCMPEQB  (SI), Y0, Y1
+	VPCMPEQB  32(SI), Y0, Y2
 	VPMOVMSKB Y1, DX
-	VPMOVMSKB Y2, DI
-	SHLQ      $0x20, DI
-	ORQ       DI, DX
+	VPMOVMSKB Y2, SI
+	SHLQ      $0x20, SI
+	ORQ       SI, DX
 	MOVQ      DX, (SP)
-	MOVQ      (AX), DI
-	IMULQ     countingBlockedMul<>+0(SB), DI
-	MOVQ      DI, DX
-	MOVQ      k+16(FP), R8
+	MOVQ      (AX), SI
+	IMULQ     countingBlockedMul<>+0(SB), SI
+	MOVQ      SI, DX
+	MOVQ      k+32(FP), R8
 	MOVQ      $0x0000000a, R9
 	XORQ      R10, R10
 
-countingTest8AVX2_t_probe:
+countingTestHashes8AVX2_t_probe:
 	MOVQ  DX, R11
 	SHRQ  $0x3a, R11
 	SHRXQ R11, (SP), R11
@@ -379,106 +388,109 @@ countingTest8AVX2_t_probe:
 	ORQ   R11, R10
 	SHLQ  $0x06, DX
 	DECQ  R8
-	JZ    countingTest8AVX2_t_answer
+	JZ    countingTestHashes8AVX2_t_answer
 	DECQ  R9
-	JNZ   countingTest8AVX2_t_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
+	JNZ   countingTestHashes8AVX2_t_probe
+	IMULQ countingBlockedMul<>+0(SB), SI
+	MOVQ  SI, DX
 	MOVQ  $0x0000000a, R9
-	JMP   countingTest8AVX2_t_probe
+	JMP   countingTestHashes8AVX2_t_probe
 
-countingTest8AVX2_t_answer:
+countingTestHashes8AVX2_t_answer:
 	XORQ  R11, R11
 	TESTQ R10, R10
 	SETEQ R11
 	MOVB  R11, (BX)
-	ADDQ  R11, SI
+	ADDQ  R11, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest8AVX2_tail
+	JMP   countingTestHashes8AVX2_tail
 
-countingTest8AVX2_done:
-	MOVQ SI, ret+72(FP)
+countingTestHashes8AVX2_done:
+	MOVQ DI, ret+96(FP)
 	VZEROUPPER
 	RET
 
-// func countingTest8AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+// func countingTestHashes8AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
-TEXT ·countingTest8AVX512(SB), NOSPLIT, $16-80
-	MOVQ       hs_base+24(FP), AX
-	MOVQ       hs_len+32(FP), CX
-	MOVQ       out_base+48(FP), BX
+TEXT ·countingTestHashes8AVX512(SB), NOSPLIT, $16-104
+	MOVQ       hs_base+40(FP), AX
+	MOVQ       hs_len+48(FP), CX
+	MOVQ       out_base+64(FP), BX
+	MOVQ       dist+88(FP), SI
 	VPTERNLOGD $0xff, Z0, Z0, Z0
-	XORQ       SI, SI
+	XORQ       DI, DI
+	TESTQ      SI, SI
+	JLE        countingTestHashes8AVX512_tail
 
-countingTest8AVX512_ahead:
-	CMPQ       CX, $0x08
-	JBE        countingTest8AVX512_tail
-	MOVQ       64(AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	PREFETCHT0 (DI)
+countingTestHashes8AVX512_ahead:
+	CMPQ       CX, SI
+	JBE        countingTestHashes8AVX512_tail
+	MOVQ       (AX)(SI*8), DX
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+8(FP), DX, DI
-	SHLQ       $0x06, DI
-	ADDQ       words+0(FP), DI
-	VPTESTNMB  (DI), Z0, K1
+	MULXQ      lines+24(FP), DX, R8
+	SHLQ       $0x06, R8
+	ADDQ       words_base+0(FP), R8
+	VPTESTNMB  (R8), Z0, K1
 	KMOVQ      K1, DX
 	MOVQ       DX, (SP)
-	MOVQ       (AX), DI
-	IMULQ      countingBlockedMul<>+0(SB), DI
-	MOVQ       DI, DX
-	MOVQ       k+16(FP), R8
-	MOVQ       $0x0000000a, R9
-	XORQ       R10, R10
+	MOVQ       (AX), R8
+	IMULQ      countingBlockedMul<>+0(SB), R8
+	MOVQ       R8, DX
+	MOVQ       k+32(FP), R9
+	MOVQ       $0x0000000a, R10
+	XORQ       R11, R11
 
-countingTest8AVX512_a_probe:
-	MOVQ  DX, R11
-	SHRQ  $0x3a, R11
-	SHRXQ R11, (SP), R11
-	ANDQ  $0x01, R11
-	ORQ   R11, R10
+countingTestHashes8AVX512_a_probe:
+	MOVQ  DX, R12
+	SHRQ  $0x3a, R12
+	SHRXQ R12, (SP), R12
+	ANDQ  $0x01, R12
+	ORQ   R12, R11
 	SHLQ  $0x06, DX
-	DECQ  R8
-	JZ    countingTest8AVX512_a_answer
 	DECQ  R9
-	JNZ   countingTest8AVX512_a_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
-	MOVQ  $0x0000000a, R9
-	JMP   countingTest8AVX512_a_probe
+	JZ    countingTestHashes8AVX512_a_answer
+	DECQ  R10
+	JNZ   countingTestHashes8AVX512_a_probe
+	IMULQ countingBlockedMul<>+0(SB), R8
+	MOVQ  R8, DX
+	MOVQ  $0x0000000a, R10
+	JMP   countingTestHashes8AVX512_a_probe
 
-countingTest8AVX512_a_answer:
-	XORQ  R11, R11
-	TESTQ R10, R10
-	SETEQ R11
-	MOVB  R11, (BX)
-	ADDQ  R11, SI
+countingTestHashes8AVX512_a_answer:
+	XORQ  R12, R12
+	TESTQ R11, R11
+	SETEQ R12
+	MOVB  R12, (BX)
+	ADDQ  R12, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest8AVX512_ahead
+	JMP   countingTestHashes8AVX512_ahead
 
-countingTest8AVX512_tail:
+countingTestHashes8AVX512_tail:
 	TESTQ     CX, CX
-	JZ        countingTest8AVX512_done
+	JZ        countingTestHashes8AVX512_done
 	MOVQ      (AX), DX
-	MULXQ     lines+8(FP), DX, DI
-	SHLQ      $0x06, DI
-	ADDQ      words+0(FP), DI
-	VPTESTNMB (DI), Z0, K1
+	MULXQ     lines+24(FP), DX, SI
+	SHLQ      $0x06, SI
+	ADDQ      words_base+0(FP), SI
+	VPTESTNMB (SI), Z0, K1
 	KMOVQ     K1, DX
 	MOVQ      DX, (SP)
-	MOVQ      (AX), DI
-	IMULQ     countingBlockedMul<>+0(SB), DI
-	MOVQ      DI, DX
-	MOVQ      k+16(FP), R8
+	MOVQ      (AX), SI
+	IMULQ     countingBlockedMul<>+0(SB), SI
+	MOVQ      SI, DX
+	MOVQ      k+32(FP), R8
 	MOVQ      $0x0000000a, R9
 	XORQ      R10, R10
 
-countingTest8AVX512_t_probe:
+countingTestHashes8AVX512_t_probe:
 	MOVQ  DX, R11
 	SHRQ  $0x3a, R11
 	SHRXQ R11, (SP), R11
@@ -486,47 +498,47 @@ countingTest8AVX512_t_probe:
 	ORQ   R11, R10
 	SHLQ  $0x06, DX
 	DECQ  R8
-	JZ    countingTest8AVX512_t_answer
+	JZ    countingTestHashes8AVX512_t_answer
 	DECQ  R9
-	JNZ   countingTest8AVX512_t_probe
-	IMULQ countingBlockedMul<>+0(SB), DI
-	MOVQ  DI, DX
+	JNZ   countingTestHashes8AVX512_t_probe
+	IMULQ countingBlockedMul<>+0(SB), SI
+	MOVQ  SI, DX
 	MOVQ  $0x0000000a, R9
-	JMP   countingTest8AVX512_t_probe
+	JMP   countingTestHashes8AVX512_t_probe
 
-countingTest8AVX512_t_answer:
+countingTestHashes8AVX512_t_answer:
 	XORQ  R11, R11
 	TESTQ R10, R10
 	SETEQ R11
 	MOVB  R11, (BX)
-	ADDQ  R11, SI
+	ADDQ  R11, DI
 	ADDQ  $0x08, AX
 	INCQ  BX
 	DECQ  CX
-	JMP   countingTest8AVX512_tail
+	JMP   countingTestHashes8AVX512_tail
 
-countingTest8AVX512_done:
-	MOVQ SI, ret+72(FP)
+countingTestHashes8AVX512_done:
+	MOVQ DI, ret+96(FP)
 	VZEROUPPER
 	RET
 
-// func countingPrefetchBMI2(words *uint64, lines uint64, hs []uint64)
+// func countingPrefetchHashesAVX2(words []uint64, lines uint64, hs []uint64)
 // Requires: BMI2, MMX+
-TEXT ·countingPrefetchBMI2(SB), NOSPLIT, $0-40
-	MOVQ hs_base+16(FP), AX
-	MOVQ hs_len+24(FP), CX
+TEXT ·countingPrefetchHashesAVX2(SB), NOSPLIT, $0-56
+	MOVQ hs_base+32(FP), AX
+	MOVQ hs_len+40(FP), CX
 
-countingPrefetchBMI2_loop:
+countingPrefetchHashesAVX2_loop:
 	TESTQ      CX, CX
-	JZ         countingPrefetchBMI2_done
+	JZ         countingPrefetchHashesAVX2_done
 	MOVQ       (AX), DX
-	MULXQ      lines+8(FP), DX, BX
+	MULXQ      lines+24(FP), DX, BX
 	SHLQ       $0x06, BX
-	ADDQ       words+0(FP), BX
+	ADDQ       words_base+0(FP), BX
 	PREFETCHT0 (BX)
 	ADDQ       $0x08, AX
 	DECQ       CX
-	JMP        countingPrefetchBMI2_loop
+	JMP        countingPrefetchHashesAVX2_loop
 
-countingPrefetchBMI2_done:
+countingPrefetchHashesAVX2_done:
 	RET

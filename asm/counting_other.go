@@ -6,6 +6,6 @@ func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 	return countingTestHashesGeneric(words, lines, k, wide, hs, out)
 }
 
-func countingPrefetch(words []uint64, lines uint64, hs []uint64) {
-	countingPrefetchGeneric(words, lines, hs)
+func countingPrefetchHashes(words []uint64, lines uint64, hs []uint64) {
+	countingPrefetchHashesGeneric(words, lines, hs)
 }

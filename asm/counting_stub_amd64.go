@@ -4,27 +4,27 @@
 
 package asm
 
-// countingTest4AVX2 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs).
+// countingTestHashes4AVX2 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTest4AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+func countingTestHashes4AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 
-// countingTest4AVX512 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs).
+// countingTestHashes4AVX512 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTest4AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+func countingTestHashes4AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 
-// countingTest8AVX2 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs).
+// countingTestHashes8AVX2 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTest8AVX2(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+func countingTestHashes8AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 
-// countingTest8AVX512 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs).
+// countingTestHashes8AVX512 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTest8AVX512(words *uint64, lines uint64, k uint64, hs []uint64, out []bool) int
+func countingTestHashes8AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
 
-// countingPrefetchBMI2 is countingPrefetchGeneric issuing PREFETCHT0 instead of loads.
+// countingPrefetchHashesAVX2 is countingPrefetchHashesGeneric issuing PREFETCHT0 instead of loads.
 //
 //go:noescape
-func countingPrefetchBMI2(words *uint64, lines uint64, hs []uint64)
+func countingPrefetchHashesAVX2(words []uint64, lines uint64, hs []uint64)

@@ -16,7 +16,7 @@ func countingFilter(r *rand.Rand, lines uint64, k uint32, wide bool, keys int) [
 		line := words[NarrowBlock(h, lines)*CountingLineWords:]
 		pos := NarrowPositions(h, k, CountingLogBits(wide))
 		for _, q := range pos[:k] {
-			word, shift := CountingPlace(uint64(q), wide)
+			word, shift := countingPlace(uint64(q), wide)
 			line[word] |= 1 << shift
 		}
 	}
@@ -28,8 +28,17 @@ func countingFilter(r *rand.Rand, lines uint64, k uint32, wide bool, keys int) [
 	return words
 }
 
+// countingPlace returns where counter q of a line lives, as the layout
+// says: its word and the bit offset of the counter in that word.
+func countingPlace(q uint64, wide bool) (word, shift uint64) {
+	if wide {
+		return q >> 3 & 7, (q & 7) << 3
+	}
+	return q >> 4 & 7, (q & 15) << 2
+}
+
 // countingTestSpec is the batch test read straight off the layout: every
-// position of NarrowPositions, its counter by CountingPlace.
+// position of NarrowPositions, its counter by countingPlace.
 func countingTestSpec(words []uint64, lines uint64, k uint32, wide bool, h uint64) bool {
 	line := words[NarrowBlock(h, lines)*CountingLineWords:][:CountingLineWords]
 	pos := NarrowPositions(h, k, CountingLogBits(wide))
@@ -38,7 +47,7 @@ func countingTestSpec(words []uint64, lines uint64, k uint32, wide bool, h uint6
 		counter = 0xff
 	}
 	for _, q := range pos[:k] {
-		word, shift := CountingPlace(uint64(q), wide)
+		word, shift := countingPlace(uint64(q), wide)
 		if line[word]>>shift&counter == 0 {
 			return false
 		}

@@ -7,10 +7,10 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// SpatialPad is the number of bytes a spatial cell array must extend past
+// spatialPad is the number of bytes a spatial cell array must extend past
 // its last cell: every cell is read with a 4-byte load (a gather lane in
 // the SIMD kernels) starting at the byte that holds its first bit.
-const SpatialPad = 4
+const spatialPad = 4
 
 // SpatialCheckHashes answers a spatial Bloom filter's Check for each hash:
 // out[i] is the smallest of the k cells probed by hs[i] (0 if any is
@@ -19,9 +19,10 @@ const SpatialPad = 4
 // cells holds m cells of 1 << cellLog bits each, packed little-endian
 // (cellLog 2: two 4-bit cells per byte, the lower-numbered cell in the
 // low nibble; 3: bytes; 4: 16-bit little-endian words), followed by at
-// least SpatialPad bytes, and starts 4-byte aligned (engine storage is
+// least 4 bytes of padding (every cell is read with a 4-byte load from
+// the byte holding its first bit), and starts 4-byte aligned (engine storage is
 // 64-byte aligned); out must be at least as long as hs. Probe i of hash h
-// is cell SpatialProbe(h, i, m). The AVX2 and AVX-512 kernels handle
+// is cell engine.Reduce(h + i*rotl(h, 32), m). The AVX2 and AVX-512 kernels handle
 // m < 2^32 cells; larger arrays use the generic loop.
 //
 // Other goroutines may raise cells concurrently with 32-bit
@@ -37,7 +38,7 @@ func SpatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uin
 	if cellLog < 2 || cellLog > 4 {
 		panic("asm: SpatialCheckHashes cells of other than 4, 8 or 16 bits")
 	}
-	if m == 0 || k == 0 || len(cells) < SpatialPad || m > uint64(len(cells)-SpatialPad)*8>>cellLog {
+	if m == 0 || k == 0 || len(cells) < spatialPad || m > uint64(len(cells)-spatialPad)*8>>cellLog {
 		panic("asm: SpatialCheckHashes cell array smaller than m cells plus padding")
 	}
 	if uintptr(unsafe.Pointer(unsafe.SliceData(cells)))%4 != 0 {
@@ -46,10 +47,10 @@ func SpatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uin
 	return spatialCheckHashes(cells, m, k, cellLog, hs, out[:len(hs)])
 }
 
-// SpatialProbe returns the cell index of probe i (0-based) for hash h in
+// spatialProbe returns the cell index of probe i (0-based) for hash h in
 // an array of m cells: double hashing g = h + i*rotl(h, 32), reduced to
 // [0, m) by the multiply-high of engine.Reduce.
-func SpatialProbe(h uint64, i uint32, m uint64) uint64 {
+func spatialProbe(h uint64, i uint32, m uint64) uint64 {
 	g := h + uint64(i)*bits.RotateLeft64(h, 32)
 	hi, _ := bits.Mul64(g, m)
 	return hi
@@ -71,21 +72,21 @@ func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, cellLog uint, h
 	switch cellLog {
 	case 2:
 		for j, h := range hs {
-			spatialTouch(words, m, hs, j+spatialAhead, 2)
+			spatialTouch(words, m, hs, j+spatialPrefetchDist, 2)
 			v := spatialCheck(words, m, k, h, 2, 0xf)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)
 		}
 	case 3:
 		for j, h := range hs {
-			spatialTouch(words, m, hs, j+spatialAhead, 3)
+			spatialTouch(words, m, hs, j+spatialPrefetchDist, 3)
 			v := spatialCheck(words, m, k, h, 3, 0xff)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)
 		}
 	default:
 		for j, h := range hs {
-			spatialTouch(words, m, hs, j+spatialAhead, 4)
+			spatialTouch(words, m, hs, j+spatialPrefetchDist, 4)
 			v := spatialCheck(words, m, k, h, 4, 0xffff)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)
@@ -94,10 +95,12 @@ func spatialCheckHashesGeneric(cells []byte, m uint64, k uint32, cellLog uint, h
 	return hits
 }
 
-// spatialAhead is how many keys ahead the generic batch loops touch a
-// key's first cell: a plain load that starts the miss early, so the
-// misses of several keys overlap, which the single-key loop cannot do.
-const spatialAhead = 8
+// spatialPrefetchDist is the prefetch distance (dist) of the generic
+// batch loops: they touch the first cell of the key this many places
+// ahead, a plain load (Go has no prefetch instruction) that starts the
+// miss early, so the misses of several keys overlap, which the
+// single-key loop cannot do.
+const spatialPrefetchDist = 8
 
 // spatialTouch loads the word of hs[j]'s first cell, if j is in range.
 func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
@@ -108,9 +111,10 @@ func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
 }
 
 // SpatialCheck answers one hash's Check on libSBF's layout: the smallest
-// of the k cells SpatialProbe(h, i, m) of 1 << cellLog bits (2, 3 or 4)
-// at words, 0 as soon as one is empty. words must point at 4-byte aligned
-// memory holding m cells and SpatialPad bytes; nothing is bounds-checked.
+// of the k cells engine.Reduce(h + i*rotl(h, 32), m) of 1 << cellLog
+// bits (cellLog 2, 3 or 4) at words, 0 as soon as one is empty. words
+// must point at 4-byte aligned memory holding m cells and 4 bytes of
+// padding; nothing is bounds-checked.
 // Each width runs its own copy of the probe loop with constant shifts.
 func SpatialCheck(words *uint32, m uint64, k uint32, cellLog uint, h uint64) uint32 {
 	switch cellLog {

@@ -2,8 +2,6 @@
 
 package asm
 
-import "unsafe"
-
 // spatialCheckHashes runs the widest kernel on the largest multiple of its
 // block (8 keys AVX2, 16 AVX-512) and the generic loop on the rest. The
 // kernels compute the multiply-high reduction from two 32x32-bit products,
@@ -17,12 +15,12 @@ func spatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uin
 	if level >= AVX512 {
 		n = len(hs) &^ 15
 		if n > 0 {
-			hits = int(spatialCheckAVX512(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(cellLog), mask))
+			hits = int(spatialCheckHashesAVX512(cells, hs[:n], out[:n], m, uint64(k), uint64(cellLog), mask))
 		}
 	} else {
 		n = len(hs) &^ 7
 		if n > 0 {
-			hits = int(spatialCheckAVX2(unsafe.SliceData(cells), hs[:n], out[:n], m, uint64(k), uint64(cellLog), mask))
+			hits = int(spatialCheckHashesAVX2(cells, hs[:n], out[:n], m, uint64(k), uint64(cellLog), mask))
 		}
 	}
 	return hits + spatialCheckHashesGeneric(cells, m, k, cellLog, hs[n:], out[n:])

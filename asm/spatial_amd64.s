@@ -4,18 +4,18 @@
 
 #include "textflag.h"
 
-// func spatialCheckAVX2(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
+// func spatialCheckHashesAVX2(cells []byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·spatialCheckAVX2(SB), NOSPLIT, $0-96
-	MOVQ         cells+0(FP), AX
-	MOVQ         hs_base+8(FP), CX
-	MOVQ         hs_len+16(FP), DX
-	MOVQ         out_base+32(FP), BX
-	MOVQ         k+64(FP), SI
+TEXT ·spatialCheckHashesAVX2(SB), NOSPLIT, $0-112
+	MOVQ         cells_base+0(FP), AX
+	MOVQ         hs_base+24(FP), CX
+	MOVQ         hs_len+32(FP), DX
+	MOVQ         out_base+48(FP), BX
+	MOVQ         k+80(FP), SI
 	XORQ         DI, DI
-	VPBROADCASTQ m+56(FP), Y0
-	VMOVQ        cellLog+72(FP), X1
-	VPBROADCASTD mask+80(FP), Y2
+	VPBROADCASTQ m+72(FP), Y0
+	VMOVQ        cellLog+88(FP), X1
+	VPBROADCASTD mask+96(FP), Y2
 	VPCMPEQD     Y3, Y3, Y3
 	VPSRLD       $0x1d, Y3, Y3
 
@@ -81,21 +81,21 @@ store:
 
 done:
 	VZEROUPPER
-	MOVQ DI, hits+88(FP)
+	MOVQ DI, hits+104(FP)
 	RET
 
-// func spatialCheckAVX512(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
+// func spatialCheckHashesAVX512(cells []byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
 // Requires: AVX, AVX512F, POPCNT
-TEXT ·spatialCheckAVX512(SB), NOSPLIT, $0-96
-	MOVQ         cells+0(FP), AX
-	MOVQ         hs_base+8(FP), CX
-	MOVQ         hs_len+16(FP), DX
-	MOVQ         out_base+32(FP), BX
-	MOVQ         k+64(FP), SI
+TEXT ·spatialCheckHashesAVX512(SB), NOSPLIT, $0-112
+	MOVQ         cells_base+0(FP), AX
+	MOVQ         hs_base+24(FP), CX
+	MOVQ         hs_len+32(FP), DX
+	MOVQ         out_base+48(FP), BX
+	MOVQ         k+80(FP), SI
 	XORQ         DI, DI
-	VPBROADCASTQ m+56(FP), Z0
-	VMOVQ        cellLog+72(FP), X1
-	VPBROADCASTD mask+80(FP), Z2
+	VPBROADCASTQ m+72(FP), Z0
+	VMOVQ        cellLog+88(FP), X1
+	VPBROADCASTD mask+96(FP), Z2
 	VPTERNLOGD   $0xff, Z3, Z3, Z3
 	VPSRLD       $0x1d, Z3, Z4
 
@@ -159,5 +159,5 @@ store512:
 
 done512:
 	VZEROUPPER
-	MOVQ DI, hits+88(FP)
+	MOVQ DI, hits+104(FP)
 	RET

@@ -14,12 +14,12 @@ import (
 // Key h uses line Reduce(h, lines) and, inside it, cell q_i for probe i:
 // with w = 9 - cellLog bits per probe (log2 c) and r = 64/w probes per
 // 64-bit word, q_i is bits [64-w(j+1), 64-wj) of x_{i/r}, j = i mod r,
-// where x_0 = h * SpatialLineMix and x_{t+1} = x_t * SpatialLineStep + 1.
+// where x_0 = h * spatialLineMix and x_{t+1} = x_t * spatialLineStep + 1.
 // The probes are drawn with replacement (two may coincide), which is
 // what the model in package spatial assumes.
 const (
-	SpatialLineMix  = 0x9e3779b97f4a7c15 // odd: the 64-bit golden ratio
-	SpatialLineStep = 0xd1342543de82ef95 // odd LCG multiplier (Steele, Vigna 2021)
+	spatialLineMix  = 0x9e3779b97f4a7c15 // odd: the 64-bit golden ratio
+	spatialLineStep = 0xd1342543de82ef95 // odd LCG multiplier (Steele, Vigna 2021)
 )
 
 // SpatialLineCells is the number of cells of 1 << cellLog bits in a line.
@@ -33,11 +33,11 @@ func SpatialLineProbes(h, lines uint64, k uint32, cellLog uint, dst []uint64) {
 	base := line << (9 - cellLog)
 	w := 9 - cellLog
 	per := 64 / w
-	y := h * SpatialLineMix
+	y := h * spatialLineMix
 	x, left := y, per
 	for i := range dst {
 		if left == 0 {
-			y = y*SpatialLineStep + 1
+			y = y*spatialLineStep + 1
 			x, left = y, per
 		}
 		dst[i] = base + x>>(64-w)
@@ -67,7 +67,7 @@ func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uin
 }
 
 // spatialLineTouch loads the first word of hs[j]'s line, if j is in
-// range (see spatialAhead).
+// range (see spatialPrefetchDist).
 func spatialLineTouch(words *uint32, lines uint64, hs []uint64, j int) {
 	if uint(j) < uint(len(hs)) {
 		lw, _ := spatialLineAt(words, lines, hs[j])
@@ -78,11 +78,11 @@ func spatialLineTouch(words *uint32, lines uint64, hs []uint64, j int) {
 // spatialLineAt returns h's line and the bits its probes are cut from.
 func spatialLineAt(words *uint32, lines, h uint64) (*uint32, uint64) {
 	line, _ := bits.Mul64(h, lines)
-	return (*uint32)(unsafe.Add(unsafe.Pointer(words), line<<6)), h * SpatialLineMix
+	return (*uint32)(unsafe.Add(unsafe.Pointer(words), line<<6)), h * spatialLineMix
 }
 
 // spatialLineMin is SpatialLineCheck's loop over the line at lw for
-// k <= 64/(9-cellLog), x = h * SpatialLineMix; it is inlined with
+// k <= 64/(9-cellLog), x = h * spatialLineMix; it is inlined with
 // constant cellLog and mask. Probe q = x >> (55 + cellLog) is in the
 // line's 32-bit word q >> (5 - cellLog) = x >> 60 (16 words a line, for
 // every width) at bit (q << cellLog) & 31 = (x >> 55) & (32 - width).
@@ -136,7 +136,7 @@ func SpatialLineCheckHashes(cells []byte, lines uint64, k uint32, cellLog uint, 
 
 // spatialLineCheckHashesGeneric is SpatialLineCheck per hash, with the
 // width's probe loop inlined into the batch loop, touching the line of
-// the key spatialAhead keys on.
+// the key spatialPrefetchDist keys on.
 func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog uint, hs []uint64, out []uint16) int {
 	words := (*uint32)(unsafe.Pointer(unsafe.SliceData(cells)))
 	out = out[:len(hs)]
@@ -144,7 +144,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 	switch {
 	case cellLog == 2 && k <= 64/7:
 		for j, h := range hs {
-			spatialLineTouch(words, lines, hs, j+spatialAhead)
+			spatialLineTouch(words, lines, hs, j+spatialPrefetchDist)
 			lw, x := spatialLineAt(words, lines, h)
 			v := spatialLineMin(lw, x, k, 2, 0xf)
 			out[j] = uint16(v)
@@ -152,7 +152,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 		}
 	case cellLog == 3 && k <= 64/6:
 		for j, h := range hs {
-			spatialLineTouch(words, lines, hs, j+spatialAhead)
+			spatialLineTouch(words, lines, hs, j+spatialPrefetchDist)
 			lw, x := spatialLineAt(words, lines, h)
 			v := spatialLineMin(lw, x, k, 3, 0xff)
 			out[j] = uint16(v)
@@ -160,7 +160,7 @@ func spatialLineCheckHashesGeneric(cells []byte, lines uint64, k uint32, cellLog
 		}
 	default:
 		for j, h := range hs {
-			spatialLineTouch(words, lines, hs, j+spatialAhead)
+			spatialLineTouch(words, lines, hs, j+spatialPrefetchDist)
 			v := SpatialLineCheck(words, lines, k, cellLog, h)
 			out[j] = uint16(v)
 			hits += int((v | -v) >> 31)

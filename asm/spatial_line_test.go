@@ -116,7 +116,7 @@ func TestSpatialLineProbes(t *testing.T) {
 		for range n {
 			h := r.Uint64()
 			SpatialLineProbes(h, lines, k, w.cellLog, ps)
-			line := SpatialProbe(h, 0, lines)
+			line := spatialProbe(h, 0, lines)
 			for i, p := range ps {
 				if p/c != line {
 					t.Fatalf("cellLog %d: probe %d of %#x in line %d, want %d", w.cellLog, i, h, p/c, line)
@@ -181,7 +181,7 @@ func TestSpatialCheck(t *testing.T) {
 				for i, h := range hs {
 					want := uint16(0xffff)
 					for j := range k {
-						want = min(want, getSpatialCell(cells, SpatialProbe(h, j, m), w.cellLog))
+						want = min(want, getSpatialCell(cells, spatialProbe(h, j, m), w.cellLog))
 					}
 					if got := SpatialCheck(words, m, k, w.cellLog, h); uint16(got) != want || out[i] != want {
 						t.Fatalf("m=%d k=%d cellLog=%d: SpatialCheck %d, batch %d, want %d", m, k, w.cellLog, got, out[i], want)

@@ -4,12 +4,12 @@
 
 package asm
 
-// spatialCheckAVX2 is spatialCheckHashesGeneric for len(hs) a multiple of 8 and m < 2^32.
+// spatialCheckHashesAVX2 is spatialCheckHashesGeneric for len(hs) a multiple of 8 and m < 2^32.
 //
 //go:noescape
-func spatialCheckAVX2(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
+func spatialCheckHashesAVX2(cells []byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
 
-// spatialCheckAVX512 is spatialCheckHashesGeneric for len(hs) a multiple of 16 and m < 2^32.
+// spatialCheckHashesAVX512 is spatialCheckHashesGeneric for len(hs) a multiple of 16 and m < 2^32.
 //
 //go:noescape
-func spatialCheckAVX512(cells *byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
+func spatialCheckHashesAVX512(cells []byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)

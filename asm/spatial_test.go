@@ -16,7 +16,7 @@ var spatialCellLogs = []struct {
 // spatialArrayForTest returns a zeroed, 4-byte aligned array for m cells
 // of 1<<cellLog bits plus padding.
 func spatialArrayForTest(m uint64, cellLog uint) []byte {
-	return alignedBytesForTest((m<<cellLog+7)/8 + SpatialPad)
+	return alignedBytesForTest((m<<cellLog+7)/8 + spatialPad)
 }
 
 // alignedBytesForTest returns n zero bytes starting 4-byte aligned, as
@@ -114,7 +114,7 @@ func TestSpatialCheckHashesLargeArray(t *testing.T) {
 		cells := spatialArrayForTest(m, w.cellLog)
 		for _, h := range hs {
 			for i := uint32(0); i < 5; i++ {
-				p := SpatialProbe(h, i, m)
+				p := spatialProbe(h, i, m)
 				putSpatialCell(cells, p, w.cellLog, p%uint64(w.areas)+1)
 			}
 		}
@@ -128,7 +128,7 @@ func TestSpatialCheckHashesLargeArray(t *testing.T) {
 			for j, h := range hs {
 				want := uint64(w.areas)
 				for i := uint32(0); i < 5; i++ {
-					p := SpatialProbe(h, i, m)
+					p := spatialProbe(h, i, m)
 					want = min(want, p%uint64(w.areas)+1)
 				}
 				if uint64(out[j]) != want {
@@ -146,7 +146,7 @@ func TestSpatialReduceSplit(t *testing.T) {
 	for _, m := range []uint64{1, 2, 3, 1000, 1<<31 + 1, 1<<32 - 1} {
 		for _, g := range append([]uint64{0, ^uint64(0), 1 << 63, 1<<32 - 1}, randomHashes(r, 10000)...) {
 			split := (g>>32*m + (g&(1<<32-1))*m>>32) >> 32
-			if want := SpatialProbe(g, 0, m); split != want {
+			if want := spatialProbe(g, 0, m); split != want {
 				t.Fatalf("m=%d g=%#x: split reduce %d, multiply-high %d", m, g, split, want)
 			}
 		}
@@ -183,10 +183,10 @@ func TestSpatialCheckHashesBounds(t *testing.T) {
 		cellLog uint
 		bytes   int
 	}{{13, 2, 7}, {14, 2, 7}, {1, 2, 1}, {13, 3, 13}, {13, 4, 26}} {
-		if refused(alignedBytesForTest(uint64(c.bytes+SpatialPad)), c.m, c.cellLog) {
+		if refused(alignedBytesForTest(uint64(c.bytes+spatialPad)), c.m, c.cellLog) {
 			t.Errorf("m=%d cellLog=%d: %d bytes plus padding refused", c.m, c.cellLog, c.bytes)
 		}
-		if !refused(alignedBytesForTest(uint64(c.bytes+SpatialPad-1)), c.m, c.cellLog) {
+		if !refused(alignedBytesForTest(uint64(c.bytes+spatialPad-1)), c.m, c.cellLog) {
 			t.Errorf("m=%d cellLog=%d: %d bytes plus padding less one accepted", c.m, c.cellLog, c.bytes)
 		}
 	}

@@ -84,11 +84,13 @@ func (f *Filter) snapshot() []byte {
 
 // MarshalBinary encodes the filter in the engine envelope.
 func (f *Filter) MarshalBinary() ([]byte, error) {
+	f.mustHaveLines()
 	return engine.AppendEnvelope(make([]byte, 0, engine.HeaderSize+8*len(f.words)), f.header(), f.snapshot())
 }
 
 // WriteTo writes the encoding of the filter to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	f.mustHaveLines()
 	return engine.WriteEnvelope(w, f.header(), f.snapshot())
 }
 
@@ -104,21 +106,43 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 	return engine.ReadFrom(r, f.decode)
 }
 
-func (f *Filter) decode(h engine.Header, payload []byte) error {
-	return f.decodeSource(h, engine.CopySource(payload))
+// MarshalText is MarshalBinary in standard base64, so that JSON and
+// other text formats carry the filter.
+func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+
+// UnmarshalText replaces f with the filter whose MarshalText is text.
+func (f *Filter) UnmarshalText(text []byte) error {
+	return engine.UnmarshalText(text, f.UnmarshalBinary)
 }
 
-// decodeSource replaces f by the filter of header h whose counters come
-// from src: copied, or used in place by Open and View (the atomic updates
-// work on a mapping as on memory).
+// decode is UnmarshalBinary's and ReadFrom's decoder: the filter keeps
+// huge pages if it had them.
+func (f *Filter) decode(h engine.Header, payload []byte) error {
+	return f.decodeStorage(h, engine.CopySource(payload), f.storage.KeepMode())
+}
+
+// decodeOpts is Decode's and Read's decoder: opts choose the storage
+// (engine.WithHugePages).
+func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
+	return f.decodeStorage(h, engine.CopySource(payload), engine.Apply(opts).HugePages)
+}
+
+// decodeSource is Open's and View's decoder: the counters used in place
+// (the atomic updates work on a mapping as on memory).
 func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	return f.decodeStorage(h, src, engine.HugePagesAuto)
+}
+
+// decodeStorage replaces f by the filter of header h whose counters come
+// from src, copied into storage of the given mode or used in place.
+func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	g, err := decodeGeometry(h, uint64(len(payload)))
 	if err != nil {
 		return err
 	}
 	nwords := g.lines * g.lineWords()
-	s, err := src.Storage(0, 8*nwords, nwords, engine.HugePagesAuto)
+	s, err := src.Storage(0, 8*nwords, nwords, mode)
 	if err != nil {
 		return err
 	}
@@ -127,11 +151,16 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 	return nil
 }
 
-// Decode returns the counting filter encoded in data.
-func Decode(data []byte) (*Filter, error) {
-	f := new(Filter)
-	if err := f.UnmarshalBinary(data); err != nil {
-		return nil, err
-	}
-	return f, nil
+// Decode returns the counting filter encoded in data, in new memory;
+// opts choose its storage (engine.WithHugePages). Hostile or corrupted
+// input is an error wrapping engine.ErrFormat; it allocates no more than
+// len(data).
+func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
+	return engine.Decode(data, opts, (*Filter).decodeOpts)
+}
+
+// Read returns the counting filter read from r, exactly one envelope;
+// opts choose its storage (engine.WithHugePages).
+func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
+	return engine.Read(r, opts, (*Filter).decodeOpts)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/contracttest"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -125,7 +126,7 @@ func TestGoldenV1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !g.v1 || g.Seed() != 7 || g.CounterBits() != bits || g.Counters() != g.Lines()*512 {
+		if !g.v1 || g.Seed() != 7 || g.CounterBits() != bits || g.M() != g.Lines()*512 {
 			t.Fatalf("%s: v1 %v seed %d bits %d", name, g.v1, g.Seed(), g.CounterBits())
 		}
 		again, err := g.MarshalBinary()
@@ -276,6 +277,38 @@ func FuzzDecode(f *testing.F) {
 		var r Filter
 		if _, err := r.ReadFrom(bytes.NewReader(data)); err == nil {
 			r.TestHash(3)
+		}
+	})
+}
+
+// A struct holding a filter round-trips through encoding/json (the
+// MarshalText form) and encoding/gob (the binary form), and Read and
+// Decode take their storage option.
+func TestTextJSONGobReadDecode(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		f := mustNew(t, 2000, 0.01, WithCounterBits(bits), engine.WithSeed(5))
+		hs := randomHashes(2000, 21)
+		f.AddHashes(hs)
+		fromJSON, fromGob := contracttest.JSONAndGob(t, f)
+		data, _ := f.MarshalBinary()
+		read, err := Read(bytes.NewReader(data), engine.WithHugePages(engine.HugePagesNever))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := Decode(data, engine.WithHugePages(engine.HugePagesAlways))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, g := range map[string]*Filter{"json": fromJSON, "gob": fromGob, "Read": read, "Decode": dec, "Clone": f.Clone()} {
+			if !slices.Equal(g.words, f.words) || g.k != f.k || g.seed != 5 || g.wide != f.wide {
+				t.Fatalf("%s: the filter changed", name)
+			}
+		}
+		if read.HugePages() {
+			t.Error("Read with HugePagesNever gave huge pages")
+		}
+		if err := new(Filter).UnmarshalText([]byte("not base64!")); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("UnmarshalText of bad text: %v", err)
 		}
 	})
 }

@@ -115,7 +115,7 @@ func TestConcurrentAddRemove(t *testing.T) {
 func TestConcurrentSameKey(t *testing.T) {
 	levelsAndWidths(t, func(t *testing.T, bits int) {
 		f := mustNew(t, 100, 0.01, WithCounterBits(bits))
-		g, _ := NewMK(f.Counters(), f.K(), WithCounterBits(bits))
+		g, _ := NewMK(f.M(), f.K(), WithCounterBits(bits))
 		const goroutines = 8
 		var wg sync.WaitGroup
 		for range goroutines {
@@ -236,5 +236,45 @@ func TestConcurrentSingleKeyForms(t *testing.T) {
 		}
 		wg.Wait()
 		checkDrained(t, f, errs)
+	})
+}
+
+// The contract's *Concurrent forms from many goroutines at once: each
+// goroutine adds its own keys through AddConcurrent, AddHashConcurrent,
+// AddHashesConcurrent and AddUint64sConcurrent and tests them with
+// TestConcurrent and TestHashConcurrent while the others write.
+func TestConcurrentForms(t *testing.T) {
+	levelsAndWidths(t, func(t *testing.T, bits int) {
+		const goroutines, per = 4, 1000
+		f := mustNew(t, 4*goroutines*per, 0.01, WithCounterBits(bits))
+		var wg sync.WaitGroup
+		errs := make(chan string, goroutines)
+		for g := range goroutines {
+			wg.Go(func() {
+				hs := randomHashes(per, uint64(g)+100)
+				ks := make([]uint64, per)
+				for i := range ks {
+					ks[i] = uint64(g)<<40 | uint64(i)
+				}
+				f.AddHashesConcurrent(hs[:per/2])
+				f.AddUint64sConcurrent(ks)
+				for i := range per {
+					key := fmt.Appendf(nil, "key %d/%d", g, i)
+					f.AddConcurrent(key)
+					if i >= per/2 {
+						f.AddHashConcurrent(hs[i])
+					}
+					if !f.TestConcurrent(key) || !f.TestHashConcurrent(hs[i]) || !f.TestUint64(ks[i]) {
+						errs <- "a key added by a *Concurrent form tests absent"
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Fatal(e)
+		}
 	})
 }

@@ -46,14 +46,15 @@
 //
 // # Contract
 //
-// The family contract of engine: New(n, p) and NewMK(counters, k),
-// Decode and the Marshal/Unmarshal/WriteTo/ReadFrom methods, Add/Test,
-// the Hash, Uint64 (the 8 little-endian bytes, engine.HashUint64Seed) and
-// String (engine.HashStringSeed, no allocation at any length) forms, and
-// their batch forms, which answer exactly as the single-key forms on
-// every kernel. Counting adds Remove (and RemoveHash, RemoveUint64,
-// RemoveString, RemoveHashes, RemoveUint64s, RemoveKeys), Count and
-// TestAndAdd.
+// The family contract of engine's package doc: New(n, p) and
+// NewMK(counters, k); Decode, Read, Open, View and the
+// Marshal/Unmarshal/WriteTo/ReadFrom/MarshalText/UnmarshalText methods;
+// Clone, M (counters), K, SizeBytes, EstimatedCount, ModelFPR and
+// TestAndAdd; Add/Test in their Hash, Uint64 (the 8 little-endian bytes)
+// and String (no copy, no allocation) forms and their batch forms, which
+// answer exactly as the single-key forms on every kernel. Counting adds
+// Remove in every key form (Remove, RemoveHash, RemoveUint64,
+// RemoveString, RemoveHashes, RemoveKeys, RemoveUint64s) and Count.
 //
 // Counters saturate and stay saturated: no Remove decrements a counter at
 // its maximum (15 or 255), so overflow never causes a false negative;
@@ -62,24 +63,33 @@
 // present (a false positive) decrements other keys' counters and can
 // make them test absent: remove only keys you added.
 //
+// The zero Filter has no counters: its accessors report zeros, Close does
+// nothing and every other method panics with a message naming New. A
+// batch out slice shorter than its keys panics with internal/batch's one
+// message.
+//
 // # Concurrency
 //
-// Every method may run on many goroutines at once, writers included,
-// except Close and the Unmarshal/ReadFrom methods, which replace the
-// filter. Add and Remove change one counter per compare-and-swap;
+// Every write is atomic, so every method may run on many goroutines at
+// once, writers included, except Close and the Unmarshal/ReadFrom
+// methods, which replace the filter. The *Concurrent forms of the
+// contract (AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
+// AddUint64sConcurrent, TestConcurrent, TestHashConcurrent) are the plain
+// methods. Add and Remove change one counter per compare-and-swap;
 // readers load each word atomically, so a Test that races an Add of the
 // same key may see some of its counters and not others.
 //
-// # Speed
+// # Kernels
 //
 // The single-key paths are straight-line code for one multiplier round
 // (k <= 9 at 4 bits, k <= 10 at 8): two constant shifts place a probe,
 // one load and one variable shift read it, no bounds checks; Test is one
 // call of a frameless leaf (asm.CountingRound4). The batch test runs the
 // AVX-512 or AVX2 kernel of asm (one vector test turns a line into the
-// masks of its zero counters); batch Add and Remove request the line of
-// the key 8 ahead, because a locked compare-and-swap waits for every
-// earlier load. Benchmarks: go test -bench PerKey ./counting and, beside
-// tylertreat/BoomFilters, go test -bench CountingPerKey ./filters in the
-// bench module.
+// masks of its zero counters), requesting the line of the key dist = 8
+// places ahead; batch Add and Remove request lines at the same distance
+// (asm.CountingPrefetch), because a locked compare-and-swap waits for
+// every earlier load. Benchmarks: go test -bench PerKey ./counting and,
+// beside tylertreat/BoomFilters, go test -bench CountingPerKey ./filters
+// in the bench module.
 package counting

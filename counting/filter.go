@@ -12,7 +12,8 @@ import (
 // a key's counters in one 64-byte line: 128 4-bit or 64 8-bit counters a
 // line. All methods are safe for concurrent use from many goroutines
 // except Close and the Unmarshal/ReadFrom methods, which replace the
-// filter.
+// filter. The zero Filter holds no counters: its accessors report zeros
+// and every other method panics with a message naming New.
 type Filter struct {
 	storage *engine.Storage
 	words   []uint64
@@ -132,16 +133,13 @@ func (f *Filter) K() uint32 { return f.k }
 // version-1 file has lines of 512 counters, 256 or 512 bytes).
 func (f *Filter) Lines() uint64 { return f.lines }
 
-// Counters is the number of counters.
-func (f *Filter) Counters() uint64 {
+// M is the number of counters.
+func (f *Filter) M() uint64 {
 	if f.v1 {
 		return f.lines * v1LineCounters
 	}
 	return f.lines * lineCounters(f.wide)
 }
-
-// M is the number of counters (the family contract's name).
-func (f *Filter) M() uint64 { return f.Counters() }
 
 // SizeBytes is the memory of the counters.
 func (f *Filter) SizeBytes() uint64 { return 8 * uint64(len(f.words)) }
@@ -160,24 +158,19 @@ func (f *Filter) Seed() uint64 { return f.seed }
 // HugePages reports whether the counters live in huge-page memory.
 func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
 
-// FPR is the model false-positive rate after n distinct keys (ModelFPR).
-func (f *Filter) FPR(n uint64) float64 { return f.ModelFPR(n) }
-
 // ModelFPR is the model false-positive rate after n distinct keys: the
 // model of ToBloom's twin (package doc).
 func (f *Filter) ModelFPR(n uint64) float64 {
-	if f.lines == 0 { // the zero Filter answers absent to every key
-		return 0
-	}
+	f.mustHaveLines()
 	if f.v1 {
 		return v1ModelFPR(n, f.lines, f.k)
 	}
 	return ModelFPR(n, f.lines, f.k, f.CounterBits())
 }
 
-// String describes the filter in one line.
+// String describes the filter in one line of at most 200 bytes.
 func (f *Filter) String() string {
-	return fmt.Sprintf("counting.Filter{counters: %d, k: %d, %d-bit, %d bytes}", f.Counters(), f.k, f.CounterBits(), f.SizeBytes())
+	return fmt.Sprintf("counting.Filter{counters: %d, k: %d, %d-bit, %d bytes}", f.M(), f.k, f.CounterBits(), f.SizeBytes())
 }
 
 // Saturated returns how many counters are at their maximum (15 or 255).
@@ -202,25 +195,22 @@ func (f *Filter) Nonzero() uint64 {
 	return n
 }
 
-// EstimateCount estimates the number of distinct keys in the filter from
-// the fraction of nonzero counters (engine.EstimateCount over the
+// EstimatedCount estimates the number of distinct keys in the filter
+// from the fraction of nonzero counters (engine.EstimateCount over the
 // counters, as blocked's EstimatedCount).
-func (f *Filter) EstimateCount() float64 {
+func (f *Filter) EstimatedCount() float64 {
+	f.mustHaveLines()
 	nz := f.Nonzero()
 	if nz == 0 {
 		return 0
 	}
-	return engine.EstimateCount(f.Counters(), f.k, nz)
+	return engine.EstimateCount(f.M(), f.k, nz)
 }
 
-// EstimatedCount is EstimateCount (the family contract's name).
-func (f *Filter) EstimatedCount() float64 { return f.EstimateCount() }
-
-// Clone returns a copy of the filter, each word read atomically.
+// Clone returns a copy of the filter, each word read atomically, in
+// huge-page memory if the filter's is (plain memory if none is left).
 func (f *Filter) Clone() *Filter {
-	if f.storage == nil { // the zero Filter
-		return &Filter{}
-	}
+	f.mustHaveLines()
 	mode := engine.HugePagesNever
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
@@ -243,6 +233,9 @@ func (f *Filter) Clone() *Filter {
 // Close releases huge-page memory at once; the filter is unusable after.
 // No other goroutine may be using the filter.
 func (f *Filter) Close() error {
+	if f.storage == nil { // the zero Filter: nothing to release
+		return nil
+	}
 	f.words = nil
 	return f.storage.Close()
 }

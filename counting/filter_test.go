@@ -1,6 +1,7 @@
 package counting
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"slices"
@@ -46,9 +47,9 @@ func TestNewMKGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Lines() != 16 || f.Counters() != 1024 || len(f.words) != 16*8 || f.SizeBytes() != 1024 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
+	if f.Lines() != 16 || f.M() != 1024 || len(f.words) != 16*8 || f.SizeBytes() != 1024 || f.K() != 7 || f.CounterBits() != 8 || f.Seed() != 9 {
 		t.Errorf("NewMK(1000, 7, 8-bit) = %d lines, %d counters, k %d, %d bits, seed %d",
-			f.Lines(), f.Counters(), f.K(), f.CounterBits(), f.Seed())
+			f.Lines(), f.M(), f.K(), f.CounterBits(), f.Seed())
 	}
 }
 
@@ -279,10 +280,10 @@ func TestFPRWithinModel(t *testing.T) {
 			}
 			fp += f.TestHashes(hs[:m], out[:m])
 		}
-		model := f.FPR(c.n)
+		model := f.ModelFPR(c.n)
 		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
 		t.Logf("%d-bit, p = %v: k %d, %.2f counters per key: %.4f%% measured on %d absent keys, model %.4f%%",
-			c.bits, c.p, f.K(), float64(f.Counters())/float64(c.n), 100*float64(fp)/trials, trials, 100*model)
+			c.bits, c.p, f.K(), float64(f.M())/float64(c.n), 100*float64(fp)/trials, trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%+v: %d false positives in %d, model %.5f allows [%.0f, %.0f]", c, fp, trials, model, lo, hi)
 		}
@@ -296,12 +297,22 @@ func TestBatchesDoNotAllocate(t *testing.T) {
 	f := mustNew(t, 10000, 0.01)
 	hs := randomHashes(1000, 7)
 	out := make([]bool, len(hs))
+	keys := make([][]byte, len(hs))
+	for i := range keys {
+		keys[i] = binary.LittleEndian.AppendUint64(nil, hs[i])
+	}
 	for name, fn := range map[string]func(){
-		"AddHashes":    func() { f.AddHashes(hs) },
-		"TestHashes":   func() { f.TestHashes(hs, out) },
-		"RemoveHashes": func() { f.RemoveHashes(hs, out) },
-		"AddUint64s":   func() { f.AddUint64s(hs) },
-		"TestUint64s":  func() { f.TestUint64s(hs, out) },
+		"AddHashes":            func() { f.AddHashes(hs) },
+		"TestHashes":           func() { f.TestHashes(hs, out) },
+		"RemoveHashes":         func() { f.RemoveHashes(hs, out) },
+		"AddUint64s":           func() { f.AddUint64s(hs) },
+		"TestUint64s":          func() { f.TestUint64s(hs, out) },
+		"RemoveUint64s":        func() { f.RemoveUint64s(hs, out) },
+		"AddKeys":              func() { f.AddKeys(keys) },
+		"TestKeys":             func() { f.TestKeys(keys, out) },
+		"RemoveKeys":           func() { f.RemoveKeys(keys, out) },
+		"AddHashesConcurrent":  func() { f.AddHashesConcurrent(hs) },
+		"AddUint64sConcurrent": func() { f.AddUint64sConcurrent(hs) },
 	} {
 		if a := testing.AllocsPerRun(20, fn); a != 0 {
 			t.Errorf("%s allocates %.1f times per call", name, a)
@@ -312,7 +323,7 @@ func TestBatchesDoNotAllocate(t *testing.T) {
 func TestEstimateCount(t *testing.T) {
 	f := mustNew(t, 100000, 0.01)
 	f.AddHashes(randomHashes(50000, 8))
-	if est := f.EstimateCount(); est < 48000 || est > 52000 {
+	if est := f.EstimatedCount(); est < 48000 || est > 52000 {
 		t.Errorf("EstimateCount = %.0f for 50000 keys", est)
 	}
 }
@@ -343,7 +354,7 @@ func TestCountersAreNarrowPositions(t *testing.T) {
 					want[line*lineCounters(f.wide)+uint64(q)]++
 				}
 				for c, w := range want {
-					word, shift := asm.CountingPlace(uint64(c)%lineCounters(f.wide), f.wide)
+					word, shift := place(uint64(c)%lineCounters(f.wide), f.wide)
 					l := uint64(c) / lineCounters(f.wide)
 					if got := f.words[l*8+word] >> shift & f.counter; got != w {
 						t.Fatalf("k=%d h=%#x: counter %d is %d, want %d", k, h, c, got, w)

@@ -2,11 +2,13 @@ package counting
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/contracttest"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -156,23 +158,50 @@ func ExampleFilter_ToBloom() {
 	// Output: 128 true false
 }
 
-// The zero Filter holds nothing: every test and remove answers absent,
-// its model FPR is 0, it clones, and an Add panics with a message
-// instead of an index error.
+// The zero Filter has no counters: every method that answers for keys,
+// changes them or encodes them panics with the family's message naming
+// New (never an index error, never "present"); its accessors report
+// zeros and Close is a no-op.
 func TestZeroFilter(t *testing.T) {
 	var f Filter
-	out := []bool{true, true}
-	if f.Test([]byte("x")) || f.TestUint64(1) || f.TestString("x") || f.Count([]byte("x")) != 0 ||
-		f.Remove([]byte("x")) || f.TestHashes([]uint64{1, 2}, out) != 0 || out[0] || f.RemoveUint64s([]uint64{1, 2}, out) != 0 {
-		t.Error("the zero Filter answered present")
+	out := make([]bool, 2)
+	hs, keys, ks := []uint64{1, 2}, [][]byte{{1}, {2}}, []uint64{1, 2}
+	calls := map[string]func(){
+		"Add": func() { f.Add([]byte("x")) }, "AddHash": func() { f.AddHash(1) },
+		"AddUint64": func() { f.AddUint64(1) }, "AddString": func() { f.AddString("x") },
+		"AddHashes": func() { f.AddHashes(hs) }, "AddKeys": func() { f.AddKeys(keys) },
+		"AddUint64s": func() { f.AddUint64s(ks) }, "AddHashes(nil)": func() { f.AddHashes(nil) },
+		"Test": func() { f.Test([]byte("x")) }, "TestHash": func() { f.TestHash(1) },
+		"TestUint64": func() { f.TestUint64(1) }, "TestString": func() { f.TestString("x") },
+		"TestHashes": func() { f.TestHashes(hs, out) }, "TestKeys": func() { f.TestKeys(keys, out) },
+		"TestUint64s": func() { f.TestUint64s(ks, out) }, "TestHashes(nil)": func() { f.TestHashes(nil, nil) },
+		"TestAndAdd": func() { f.TestAndAdd([]byte("x")) }, "TestAndAddHash": func() { f.TestAndAddHash(1) },
+		"Remove": func() { f.Remove([]byte("x")) }, "RemoveHash": func() { f.RemoveHash(1) },
+		"RemoveUint64": func() { f.RemoveUint64(1) }, "RemoveString": func() { f.RemoveString("x") },
+		"RemoveHashes": func() { f.RemoveHashes(hs, out) }, "RemoveKeys": func() { f.RemoveKeys(keys, out) },
+		"RemoveUint64s": func() { f.RemoveUint64s(ks, out) }, "Count": func() { f.Count([]byte("x")) },
+		"AddConcurrent": func() { f.AddConcurrent([]byte("x")) }, "TestConcurrent": func() { f.TestConcurrent([]byte("x")) },
+		"MarshalBinary": func() { _, _ = f.MarshalBinary() }, "MarshalText": func() { _, _ = f.MarshalText() },
+		"WriteTo": func() { _, _ = f.WriteTo(io.Discard) }, "WriteFile": func() { _ = f.WriteFile(t.TempDir() + "/f") },
+		"Clone": func() { f.Clone() }, "ModelFPR": func() { f.ModelFPR(10) },
+		"EstimatedCount": func() { f.EstimatedCount() },
 	}
-	if f.ModelFPR(10) != 0 || f.HugePages() || f.Clone().Test([]byte("x")) {
-		t.Errorf("the zero Filter: ModelFPR %v, HugePages %v, or its clone answered present", f.ModelFPR(10), f.HugePages())
+	contracttest.Panics(t, "counting.Filter: zero value, use counting.New", calls)
+	if f.M() != 0 || f.K() != 0 || f.SizeBytes() != 0 || f.HugePages() || f.Close() != nil || len(f.String()) > 200 {
+		t.Errorf("the zero Filter's accessors: M %d, K %d, SizeBytes %d, String %q", f.M(), f.K(), f.SizeBytes(), f.String())
 	}
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "zero Filter") {
-			t.Errorf("Add on the zero Filter: %v", r)
-		}
-	}()
-	f.AddString("x")
+}
+
+// A short out slice panics with internal/batch's one message.
+func TestShortOut(t *testing.T) {
+	f := mustNew(t, 100, 0.01)
+	out := make([]bool, 2)
+	contracttest.Panics(t, "counting: out has 2 elements for 3 keys", map[string]func(){
+		"TestHashes":    func() { f.TestHashes(make([]uint64, 3), out) },
+		"TestKeys":      func() { f.TestKeys(make([][]byte, 3), out) },
+		"TestUint64s":   func() { f.TestUint64s(make([]uint64, 3), out) },
+		"RemoveHashes":  func() { f.RemoveHashes(make([]uint64, 3), out) },
+		"RemoveKeys":    func() { f.RemoveKeys(make([][]byte, 3), out) },
+		"RemoveUint64s": func() { f.RemoveUint64s(make([]uint64, 3), out) },
+	})
 }

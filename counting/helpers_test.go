@@ -37,3 +37,12 @@ func mustNew(t testing.TB, n uint64, p float64, opts ...engine.Option) *Filter {
 
 // words returns a copy of the filter's counters.
 func (f *Filter) wordsCopy() []uint64 { return slices.Clone(f.words) }
+
+// place returns where counter q of a line lives, as the layout of the
+// package doc says: its word and the bit offset in that word.
+func place(q uint64, wide bool) (word, shift uint64) {
+	if wide {
+		return q >> 3 & 7, (q & 7) << 3
+	}
+	return q >> 4 & 7, (q & 15) << 2
+}

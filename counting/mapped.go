@@ -26,6 +26,7 @@ func View(data []byte, opts ...engine.Option) (*Filter, error) {
 // added (and not removed) before the save began is in the file, and an
 // update during it may be in it in part.
 func (f *Filter) WriteFile(path string) error {
+	f.mustHaveLines()
 	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.words))
 	runtime.KeepAlive(f.storage)
 	return err

@@ -65,5 +65,5 @@ func TestOpenRemove(t *testing.T) {
 }
 
 func TestOpenGoldens(t *testing.T) {
-	filetest.RunGoldens(t, "testdata/counting*.golden", Open, Decode)
+	filetest.RunGoldens(t, "testdata/counting*.golden", Open, func(d []byte) (*Filter, error) { return Decode(d) })
 }

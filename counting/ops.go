@@ -8,6 +8,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 func load(p *uint64) uint64 { return atomic.LoadUint64(p) }
@@ -229,13 +230,17 @@ func least8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uin
 	return c
 }
 
-// mustHaveLines panics with a clear message on the zero Filter, which has
-// no counters to update (its Test answers false).
+// mustHaveLines panics with the family's zero-value message on the zero
+// Filter, which has no counters: one compare inline, the panic out of
+// line.
 func (f *Filter) mustHaveLines() {
 	if f.lines == 0 {
-		panic("counting: Add on a zero Filter; make one with New, NewMK or Decode")
+		zeroFilter()
 	}
 }
+
+//go:noinline
+func zeroFilter() { batch.Zero("counting.Filter", "counting.New") }
 
 // addHash increments h's counters and returns the zero marks (top bit
 // set when one was zero before).
@@ -325,15 +330,13 @@ func (f *Filter) TestHash(h uint64) bool {
 	return f.testHash(h)
 }
 
-// testHash is TestHash of every other geometry; the zero Filter holds
-// nothing.
+// testHash is TestHash of every other geometry, and the zero Filter's
+// panic.
 func (f *Filter) testHash(h uint64) bool {
 	if f.v1 {
 		return f.v1Test(h)
 	}
-	if f.lines == 0 {
-		return false
-	}
+	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
 	var ok bool
 	if f.wide && f.k <= 10 {
@@ -366,9 +369,7 @@ func (f *Filter) RemoveHash(h uint64) bool {
 	if f.v1 {
 		return f.v1Remove(h)
 	}
-	if f.lines == 0 {
-		return false
-	}
+	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
 	if !asm.CountingTest(ln, h, f.k, f.wide) {
 		runtime.KeepAlive(f)
@@ -403,9 +404,7 @@ func (f *Filter) CountHash(h uint64) uint32 {
 	if f.v1 {
 		return f.v1Count(h)
 	}
-	if f.lines == 0 {
-		return 0
-	}
+	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
 	g := h * asm.BlockedMul
 	k, c := f.k, f.counter

@@ -6,11 +6,8 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
-
-// hashChunk is how many keys the key forms hash at a time into a stack
-// buffer before handing them to the batch kernels.
-const hashChunk = 256
 
 // CheckHashes sets out[i] = CheckHash(hs[i]) and returns how many keys
 // are in some area (out[i] != 0); out must be at least as long as hs. It
@@ -18,9 +15,8 @@ const hashChunk = 256
 // line-local layout: asm.SpatialLineCheckHashes, one Go loop at every
 // kernel level).
 func (f *Filter) CheckHashes(hs []uint64, out []uint16) int {
-	if len(out) < len(hs) {
-		panic("spatial: CheckHashes out shorter than hashes")
-	}
+	out = batch.Out("spatial", out, len(hs))
+	f.mustHaveCells()
 	var hits int
 	if f.lines != 0 {
 		hits = asm.SpatialLineCheckHashes(f.cells, f.lines, f.k, f.cellLog, hs, out)
@@ -33,18 +29,11 @@ func (f *Filter) CheckHashes(hs []uint64, out []uint16) int {
 
 // CheckKeys is CheckHashes for keys hashed with Hash.
 func (f *Filter) CheckKeys(keys [][]byte, out []uint16) int {
-	if len(out) < len(keys) {
-		panic("spatial: CheckKeys out shorter than keys")
-	}
-	var buf [hashChunk]uint64
+	out = batch.Out("spatial", out, len(keys))
+	var b batch.Hashes
 	hits := 0
-	for len(keys) > 0 {
-		c := min(len(keys), hashChunk)
-		for i, key := range keys[:c] {
-			buf[i] = f.Hash(key)
-		}
-		hits += f.CheckHashes(buf[:c], out[:c])
-		keys, out = keys[c:], out[c:]
+	for base := 0; base < len(keys); base += batch.Chunk {
+		hits += f.CheckHashes(b.Keys(keys[base:], f.seed), out[base:])
 	}
 	return hits
 }
@@ -52,35 +41,32 @@ func (f *Filter) CheckKeys(keys [][]byte, out []uint16) int {
 // CheckUint64s answers Check for the 8 little-endian bytes of each key,
 // hashing them in batch with asm.HashUint64s.
 func (f *Filter) CheckUint64s(ks []uint64, out []uint16) int {
-	if len(out) < len(ks) {
-		panic("spatial: CheckUint64s out shorter than keys")
-	}
-	var buf [hashChunk]uint64
+	out = batch.Out("spatial", out, len(ks))
+	var b batch.Hashes
 	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		asm.HashUint64s(buf[:c], ks[:c], f.seed)
-		hits += f.CheckHashes(buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
+	for base := 0; base < len(ks); base += batch.Chunk {
+		hits += f.CheckHashes(b.Uint64s(ks[base:], f.seed), out[base:])
 	}
 	return hits
 }
 
-// insertGroup is how many keys a batch insert touches ahead of their
-// CASes: a locked CAS waits for every earlier load, so raising one key's
-// cells at a time serializes their cache misses, while plain loads of a
-// group's cells first let the misses overlap.
-const insertGroup = 16
+// prefetchDist is how many keys' cells a batch insert requests ahead of
+// their compare-and-swaps, the distance the kernels name dist. Go has no
+// prefetch instruction and a locked CAS waits for every earlier load, so
+// a CAS loop cannot request one key dist places ahead as the kernels do
+// without stalling on it: it loads the cells of the next dist keys
+// first, letting their misses overlap, then raises them.
+const prefetchDist = 16
 
-// insertBatch raises the cells of every hash to area, a group at a time
-// after touching the group's cells, and adds the batch to the statistics
-// once: with many goroutines inserting, per-key updates of the shared
-// counters would bounce their cache lines.
+// insertBatch raises the cells of every hash to area, prefetchDist keys
+// at a time after loading their cells, and adds the batch to the
+// statistics once: with many goroutines inserting, per-key updates of the
+// shared counters would bounce their cache lines.
 func (f *Filter) insertBatch(hs []uint64, area uint32) {
 	var coll, self uint64
 	n := uint64(len(hs))
 	for len(hs) > 0 {
-		g := min(len(hs), insertGroup)
+		g := min(len(hs), prefetchDist)
 		if f.touch(hs[:g]) == 1<<31 {
 			runtime.Gosched() // never taken in practice; keeps the loads live
 		}
@@ -91,6 +77,7 @@ func (f *Filter) insertBatch(hs []uint64, area uint32) {
 		hs = hs[g:]
 	}
 	f.counts.add(area, n, coll, self)
+	runtime.KeepAlive(f.storage)
 }
 
 // touch loads the word of every cell of every hash and returns them ORed.
@@ -108,46 +95,35 @@ func (f *Filter) touch(hs []uint64) uint32 {
 
 // InsertHashes inserts every hash into area. Cells are raised by
 // compare-and-swap one probe at a time (AVX2 has no scatter), after a
-// pass of plain loads over each group of 16 keys' cells.
+// pass of plain loads over each group of prefetchDist keys' cells.
 func (f *Filter) InsertHashes(hs []uint64, area int) error {
-	if area < 1 || area > f.areas {
-		return f.areaErr(area)
+	if err := f.checkArea(area); err != nil {
+		return err
 	}
 	f.insertBatch(hs, uint32(area))
-	runtime.KeepAlive(f.storage)
 	return nil
 }
 
 // InsertKeys inserts every key into area.
 func (f *Filter) InsertKeys(keys [][]byte, area int) error {
-	if area < 1 || area > f.areas {
-		return f.areaErr(area)
+	if err := f.checkArea(area); err != nil {
+		return err
 	}
-	var buf [hashChunk]uint64
-	for len(keys) > 0 {
-		c := min(len(keys), hashChunk)
-		for i, key := range keys[:c] {
-			buf[i] = f.Hash(key)
-		}
-		f.insertBatch(buf[:c], uint32(area))
-		keys = keys[c:]
+	var b batch.Hashes
+	for base := 0; base < len(keys); base += batch.Chunk {
+		f.insertBatch(b.Keys(keys[base:], f.seed), uint32(area))
 	}
-	runtime.KeepAlive(f.storage)
 	return nil
 }
 
 // InsertUint64s inserts the 8 little-endian bytes of every key into area.
 func (f *Filter) InsertUint64s(ks []uint64, area int) error {
-	if area < 1 || area > f.areas {
-		return f.areaErr(area)
+	if err := f.checkArea(area); err != nil {
+		return err
 	}
-	var buf [hashChunk]uint64
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		asm.HashUint64s(buf[:c], ks[:c], f.seed)
-		f.insertBatch(buf[:c], uint32(area))
-		ks = ks[c:]
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		f.insertBatch(b.Uint64s(ks[base:], f.seed), uint32(area))
 	}
-	runtime.KeepAlive(f.storage)
 	return nil
 }

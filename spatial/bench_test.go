@@ -69,7 +69,7 @@ func fixture(b *testing.B, n int) *benchFixture {
 	if err != nil {
 		b.Fatal(err)
 	}
-	fx := &benchFixture{f: f, bloom: newBloomBaseline(f.Cells(), f.K())}
+	fx := &benchFixture{f: f, bloom: newBloomBaseline(f.M(), f.K())}
 	for area := 1; area <= areas; area++ {
 		keys, _ := keysOf(uint64(area), n/areas)
 		for _, key := range keys {

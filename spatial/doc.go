@@ -25,7 +25,7 @@
 // The line-local layout (WithLineLocal): the array is whole 64-byte lines
 // (128 cells of 4 bits, 64 of 8, 32 of 16); a key's line is
 // engine.Reduce(h, lines) and its k cells in that line are drawn, with
-// replacement, from the top bits of h * asm.SpatialLineMix (see
+// replacement, from the top bits of h * 0x9e3779b97f4a7c15 (see
 // asm.SpatialLineProbes). A Check reads one cache line instead of k. It
 // pays in memory for the same FPR, as lines fill unevenly: at p = 1%,
 // 1e6 keys over 4 areas, New sizes the libSBF layout at 9.62 cells (38.5 bits) per key
@@ -48,12 +48,21 @@
 // (CheckHashes, CheckKeys, CheckUint64s, InsertHashes, InsertKeys,
 // InsertUint64s) answer exactly as the single-key forms.
 //
-// Concurrency: Insert (every form), Check (every form) and Stats are safe
-// from many goroutines at once, cells being read with atomic loads of
-// their aligned word and raised by CAS. MarshalBinary and WriteTo copy
-// the cells as bytes and need no concurrent Insert; Merge must not see
-// its argument change; UnmarshalBinary, ReadFrom and Close need exclusive
-// use.
+// Beside Insert and Check, the filter follows the family contract of
+// engine's package doc where it applies: Decode, Read, Open, View and the
+// Marshal/Unmarshal/WriteTo/ReadFrom/MarshalText/UnmarshalText methods,
+// Clone, M (cells), K, SizeBytes, ModelFPR, Union, and a one-line String
+// (the statistics table is WriteSummary's). The zero Filter has no cells:
+// its accessors report zeros, Close does nothing and every other method
+// panics with a message naming New; a batch out slice shorter than its
+// keys panics with internal/batch's one message.
+//
+// Concurrency: Insert (every form), Check (every form), Clone and Stats
+// are safe from many goroutines at once, cells being read with atomic
+// loads of their aligned word and raised by CAS. MarshalBinary and
+// WriteTo copy the cells as bytes and need no concurrent Insert; Union
+// must not see its argument change; UnmarshalBinary, ReadFrom and Close
+// need exclusive use.
 //
 // # Model
 //

@@ -61,6 +61,7 @@ func (f *Filter) payloadParts() [][]byte {
 
 // MarshalBinary encodes the filter, its statistics included.
 func (f *Filter) MarshalBinary() ([]byte, error) {
+	f.mustHaveCells()
 	parts := f.payloadParts()
 	out := make([]byte, 0, engine.HeaderSize+len(parts[0])+len(parts[1]))
 	out, err := engine.AppendEnvelope(out, f.header(), parts...)
@@ -70,6 +71,7 @@ func (f *Filter) MarshalBinary() ([]byte, error) {
 
 // WriteTo writes MarshalBinary's bytes to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	f.mustHaveCells()
 	n, err := engine.WriteEnvelope(w, f.header(), f.payloadParts()...)
 	runtime.KeepAlive(f.storage)
 	return n, err
@@ -87,23 +89,49 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 	return engine.ReadFrom(r, f.decode)
 }
 
-// Decode returns the filter encoded in data.
-func Decode(data []byte) (*Filter, error) {
-	f := new(Filter)
-	if err := f.UnmarshalBinary(data); err != nil {
-		return nil, err
-	}
-	return f, nil
+// MarshalText is MarshalBinary in standard base64, so that JSON and
+// other text formats carry the filter.
+func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+
+// UnmarshalText replaces f with the filter whose MarshalText is text.
+func (f *Filter) UnmarshalText(text []byte) error {
+	return engine.UnmarshalText(text, f.UnmarshalBinary)
 }
 
+// Decode returns the filter encoded in data, in new memory; opts choose
+// its storage (engine.WithHugePages). Any corrupted byte, truncation or
+// inconsistent field is an error wrapping engine.ErrFormat.
+func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
+	return engine.Decode(data, opts, (*Filter).decodeOpts)
+}
+
+// Read returns the filter read from r, exactly one envelope; opts choose
+// its storage (engine.WithHugePages).
+func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
+	return engine.Read(r, opts, (*Filter).decodeOpts)
+}
+
+// decode is UnmarshalBinary's and ReadFrom's decoder: the filter keeps
+// huge pages if it had them.
 func (f *Filter) decode(h engine.Header, payload []byte) error {
-	return f.decodeSource(h, engine.CopySource(payload))
+	return f.decodeStorage(h, engine.CopySource(payload), f.storage.KeepMode())
 }
 
-// decodeSource replaces f by the filter of header h whose cells come from
-// src: copied, or used in place by Open and View (the statistics and
-// version 1's byte cells are always copied).
+// decodeOpts is Decode's and Read's decoder.
+func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
+	return f.decodeStorage(h, engine.CopySource(payload), engine.Apply(opts).HugePages)
+}
+
+// decodeSource is Open's and View's decoder: the cells used in place.
 func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	return f.decodeStorage(h, src, engine.HugePagesAuto)
+}
+
+// decodeStorage replaces f by the filter of header h whose cells come
+// from src: copied into storage of the given mode, or used in place by
+// Open and View (the statistics and version 1's byte cells are always
+// copied).
+func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	version, np := uint16(formatVersion), nparams
 	if h.Family == engine.FamilySpatial && (h.Version == 1 || h.Version == formatVersionLine) {
@@ -172,14 +200,14 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 	if srcLog == cellLog {
 		// The cells' words and their padding: the statistics after them
 		// in place, zeros in a copy; a probe only reads padding bits.
-		s, err := src.Storage(0, used, cellWords(m, cellLog), engine.HugePagesAuto)
+		s, err := src.Storage(0, used, cellWords(m, cellLog), mode)
 		if err != nil {
 			return engine.FormatErrorf("spatial filter of %d cells: %v", m, err)
 		}
 		g = filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
 	} else {
 		var err error
-		if g, err = newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, engine.HugePagesAuto); err != nil {
+		if g, err = newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, mode); err != nil {
 			return engine.FormatErrorf("spatial filter of %d cells: %v", m, err)
 		}
 		for i, c := range cells[:used] { // version 1 bytes holding labels <= 15

@@ -57,8 +57,8 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
-		if f.Cells() != 9623 || f.K() != 7 || f.Areas() != c.areas || f.Seed() != 7 || f.CellBits() != c.cellBits {
-			t.Errorf("%s: m=%d k=%d areas=%d seed=%d cells of %d bits", c.file, f.Cells(), f.K(), f.Areas(), f.Seed(), f.CellBits())
+		if f.M() != 9623 || f.K() != 7 || f.Areas() != c.areas || f.Seed() != 7 || f.CellBits() != c.cellBits {
+			t.Errorf("%s: m=%d k=%d areas=%d seed=%d cells of %d bits", c.file, f.M(), f.K(), f.Areas(), f.Seed(), f.CellBits())
 		}
 		checkMembers(t, f, 1000/c.areas)
 		if s := f.Stats(); s.Members != 1000 || s.Area[c.areas-1].Members != uint64(1000/c.areas) {
@@ -106,8 +106,8 @@ func TestGoldenLineLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.LineLocal() || f.Cells() != g.Cells() || f.Cells()%128 != 0 || f.K() != g.K() || f.CellBits() != 4 || f.Seed() != 7 {
-		t.Errorf("line-local golden: line-local %v, m = %d, k = %d, %d-bit cells, seed %d", f.LineLocal(), f.Cells(), f.K(), f.CellBits(), f.Seed())
+	if !f.LineLocal() || f.M() != g.M() || f.M()%128 != 0 || f.K() != g.K() || f.CellBits() != 4 || f.Seed() != 7 {
+		t.Errorf("line-local golden: line-local %v, m = %d, k = %d, %d-bit cells, seed %d", f.LineLocal(), f.M(), f.K(), f.CellBits(), f.Seed())
 	}
 	checkMembers(t, f, 200)
 	if s := f.Stats(); s.Members != 1000 {
@@ -153,8 +153,8 @@ func TestGoldenV1(t *testing.T) {
 func encodeV1(t *testing.T, f *Filter) []byte {
 	t.Helper()
 	size := max(f.CellBits(), 8) / 8
-	cells := make([]byte, (f.Cells()*uint64(size)+7)&^7)
-	for p := range f.Cells() {
+	cells := make([]byte, (f.M()*uint64(size)+7)&^7)
+	for p := range f.M() {
 		c := f.cell(p)
 		cells[p*uint64(size)] = byte(c)
 		if size == 2 {
@@ -245,8 +245,8 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatalf("ReadFrom: %d bytes, %v", n, err)
 		}
 		for _, d := range []*Filter{g, &h} {
-			if d.LineLocal() != f.LineLocal() || d.Cells() != f.Cells() || d.K() != f.K() {
-				t.Errorf("decoded layout differs: line-local %v, m = %d, k = %d", d.LineLocal(), d.Cells(), d.K())
+			if d.LineLocal() != f.LineLocal() || d.M() != f.M() || d.K() != f.K() {
+				t.Errorf("decoded layout differs: line-local %v, m = %d, k = %d", d.LineLocal(), d.M(), d.K())
 			}
 			if !slices.Equal(d.cells, f.cells) {
 				t.Error("decoded cells differ")
@@ -414,8 +414,8 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if cellBytes(d.Cells(), cellLogFor(d.Areas())) > uint64(len(data)) {
-			t.Fatalf("decoded %d cells from %d bytes", d.Cells(), len(data))
+		if cellBytes(d.M(), cellLogFor(d.Areas())) > uint64(len(data)) {
+			t.Fatalf("decoded %d cells from %d bytes", d.M(), len(data))
 		}
 		again, err := d.MarshalBinary()
 		if h, _, herr := engine.DecodeEnvelope(data); herr == nil && h.Version == 1 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // MaxAreas is the largest number of areas: labels live in 16-bit cells.
@@ -20,7 +21,9 @@ const MaxCells = 1 << 43
 // Filter is a spatial Bloom filter: m cells of 4 bits (up to 15 areas),
 // 8 bits (up to 255) or 16 bits (up to 65535), each holding 0 or an area
 // label. Insert and Check are safe for concurrent use (cells rise by
-// compare-and-swap); Merge, UnmarshalBinary and Close are not.
+// compare-and-swap); Union, UnmarshalBinary and Close are not. The zero
+// Filter has no cells: its accessors report zeros, Close does nothing and
+// every other method panics with a message naming New.
 type Filter struct {
 	m       uint64
 	k       uint32
@@ -31,7 +34,7 @@ type Filter struct {
 
 	lines   uint64 // 0: libSBF's layout; else m = lines * asm.SpatialLineCells(cellLog), see WithLineLocal
 	storage *engine.Storage
-	cells   []byte   // cellBytes(m, cellLog) bytes of little-endian cells plus asm.SpatialPad
+	cells   []byte   // cellBytes(m, cellLog) bytes of little-endian cells plus cellPad
 	words   []uint32 // the same memory, for atomic loads and CAS
 
 	// counts[a] holds area a's insertions, their probes that found a
@@ -150,10 +153,14 @@ func newFilter(m uint64, k uint32, areas int, cellLog uint, lines, seed uint64, 
 	return filterOn(s, m, k, areas, cellLog, lines, seed), nil
 }
 
-// cellWords is the words of m cells of 1 << cellLog bits plus the
-// padding every probe's 4-byte load needs (asm.SpatialPad).
+// cellPad is the padding past the last cell that every probe's 4-byte
+// load needs: asm's check kernels read a cell as the 4 bytes from the
+// byte holding its first bit (asm.SpatialCheckHashes).
+const cellPad = 4
+
+// cellWords is the words of m cells of 1 << cellLog bits plus cellPad.
 func cellWords(m uint64, cellLog uint) uint64 {
-	return (cellBytes(m, cellLog) + asm.SpatialPad + 7) / 8
+	return (cellBytes(m, cellLog) + cellPad + 7) / 8
 }
 
 // filterOn returns a filter whose cells are the words of s.
@@ -169,8 +176,11 @@ func filterOn(s *engine.Storage, m uint64, k uint32, areas int, cellLog uint, li
 	return f
 }
 
-// Cells returns m, the number of cells.
-func (f *Filter) Cells() uint64 { return f.m }
+// M returns m, the number of cells.
+func (f *Filter) M() uint64 { return f.m }
+
+// SizeBytes is the memory of the cells, padding included.
+func (f *Filter) SizeBytes() uint64 { return uint64(len(f.cells)) }
 
 // K returns the number of probes per key.
 func (f *Filter) K() uint32 { return f.k }
@@ -193,16 +203,40 @@ func (f *Filter) Seed() uint64 { return f.seed }
 func (f *Filter) Hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
 
 // HugePages reports whether the cells live in huge-page-advised memory.
-func (f *Filter) HugePages() bool { return f.storage.HugePages() }
+func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
 
 // Close releases the cells at once (mapped memory is otherwise returned
 // when the filter becomes garbage). The filter must not be used after.
 func (f *Filter) Close() error {
+	if f.storage == nil { // the zero Filter: nothing to release
+		return nil
+	}
 	f.cells, f.words = nil, nil
 	return f.storage.Close()
 }
 
+// mustHaveCells panics with the family's zero-value message on the zero
+// Filter, which has no cells: one compare inline, the panic out of line.
+func (f *Filter) mustHaveCells() {
+	if f.k == 0 {
+		zeroFilter()
+	}
+}
+
+//go:noinline
+func zeroFilter() { batch.Zero("spatial.Filter", "spatial.New") }
+
+// checkArea returns the error of an area outside [1, Areas()], after the
+// zero Filter's panic; inlined, with the error built out of line.
+func (f *Filter) checkArea(area int) error {
+	if f.k == 0 || area < 1 || area > f.areas {
+		return f.areaErr(area)
+	}
+	return nil
+}
+
 func (f *Filter) areaErr(area int) error {
+	f.mustHaveCells()
 	return engine.ParamErrorf("area %d outside [1, %d]", area, f.areas)
 }
 
@@ -224,8 +258,8 @@ func (f *Filter) InsertString(key string, area int) error {
 
 // InsertHash is Insert for a key hashed with Hash.
 func (f *Filter) InsertHash(h uint64, area int) error {
-	if area < 1 || area > f.areas {
-		return f.areaErr(area)
+	if err := f.checkArea(area); err != nil {
+		return err
 	}
 	f.insertHash(h, uint32(area))
 	runtime.KeepAlive(f.storage)
@@ -326,9 +360,7 @@ func (f *Filter) CheckString(key string) int { return f.CheckHash(engine.HashStr
 // CheckHash is Check for a key hashed with Hash. Each layout and cell
 // width runs its own probe loop (asm.SpatialCheck, asm.SpatialLineCheck).
 func (f *Filter) CheckHash(h uint64) int {
-	if f.k == 0 { // the zero Filter holds nothing
-		return 0
-	}
+	f.mustHaveCells()
 	var v uint32
 	if f.lines != 0 {
 		v = asm.SpatialLineCheck(&f.words[0], f.lines, f.k, f.cellLog, h)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
@@ -57,7 +56,7 @@ func TestCellWidth(t *testing.T) {
 			if f.CellBits() != c.bits {
 				t.Errorf("%d areas: %d-bit cells, want %d", c.areas, f.CellBits(), c.bits)
 			}
-			if want := (m*uint64(c.bits)+7)/8 + asm.SpatialPad; uint64(len(f.cells)) < want || uint64(len(f.cells)) >= want+64 {
+			if want := (m*uint64(c.bits)+7)/8 + cellPad; uint64(len(f.cells)) < want || uint64(len(f.cells)) >= want+64 {
 				t.Errorf("%d areas, m = %d: %d bytes of cells, want %d rounded up to 8", c.areas, m, len(f.cells), want)
 			}
 		}
@@ -364,6 +363,7 @@ func TestCheckAllocs(t *testing.T) {
 			"CheckUint64s":  func() { f.CheckUint64s(ks, out) },
 			"InsertHashes":  func() { _ = f.InsertHashes(hs, 2) },
 			"InsertUint64s": func() { _ = f.InsertUint64s(ks, 3) },
+			"InsertKeys":    func() { _ = f.InsertKeys(keys, 1) },
 		} {
 			if a := testing.AllocsPerRun(5, fn); a != 0 {
 				t.Errorf("%s allocates %v times per batch", name, a)

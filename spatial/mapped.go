@@ -25,6 +25,7 @@ func View(data []byte, opts ...engine.Option) (*Filter, error) {
 // MarshalBinary it must not overlap Insert: the statistics and the cells
 // are saved as one state.
 func (f *Filter) WriteFile(path string) error {
+	f.mustHaveCells()
 	parts := f.payloadParts()
 	n := uint64(len(parts[0])) / 8 // the cells, padded to whole words
 	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.storage.Words()[:n]), engine.BytesPart(parts[1]))

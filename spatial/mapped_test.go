@@ -39,7 +39,7 @@ func TestOpenViewWriteFile(t *testing.T) {
 					}
 				},
 				Marshal:   (*Filter).MarshalBinary,
-				Decode:    Decode,
+				Decode:    func(d []byte) (*Filter, error) { return Decode(d) },
 				WriteFile: (*Filter).WriteFile,
 				Open:      Open,
 				View:      View,
@@ -50,5 +50,5 @@ func TestOpenViewWriteFile(t *testing.T) {
 }
 
 func TestOpenGoldens(t *testing.T) {
-	filetest.RunGoldens(t, "testdata/golden-*.sbf", Open, Decode)
+	filetest.RunGoldens(t, "testdata/golden-*.sbf", Open, func(d []byte) (*Filter, error) { return Decode(d) })
 }

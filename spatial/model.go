@@ -170,7 +170,10 @@ func aprioriInto(l layout, counts []uint64, areas []aprioriArea) (fpr, safeness 
 
 // ModelFPR is the model's filter FPR after n insertions: the chance a
 // key in no area checks as some area.
-func (f *Filter) ModelFPR(n uint64) float64 { return f.layout().full(n) }
+func (f *Filter) ModelFPR(n uint64) float64 {
+	f.mustHaveCells()
+	return f.layout().full(n)
+}
 
 func (f *Filter) layout() layout { return newLayout(f.m, f.k, f.lines) }
 

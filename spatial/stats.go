@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -25,7 +24,7 @@ type AreaStats struct {
 	// at this label. It is exact when areas are inserted in ascending
 	// order (libSBF's rule); otherwise a probe that lands on a cell a
 	// higher area already raised is not seen as one, so it is a lower
-	// bound, and after Merge it is the sum of both filters' counts.
+	// bound, and after Union it is the sum of both filters' counts.
 	SelfCollisions uint64
 	// ExpectedCells is m (z(N_{>i}) - z(N_{>=i})).
 	ExpectedCells float64
@@ -100,6 +99,7 @@ func (f *Filter) histogram() []uint64 {
 
 // Stats computes every statistic; it scans the cells once (O(m)).
 func (f *Filter) Stats() Stats {
+	f.mustHaveCells()
 	hist := f.histogram()
 	counts := make([]uint64, f.areas)
 	for i := range counts {
@@ -226,9 +226,12 @@ func fmtRatio(v float64, format string) string {
 // WriteSummary writes Stats().WriteSummary(w).
 func (f *Filter) WriteSummary(w io.Writer) error { return f.Stats().WriteSummary(w) }
 
-// String is the summary of the filter's statistics.
+// String describes the filter in one line of at most 200 bytes; the
+// table of its statistics is WriteSummary's.
 func (f *Filter) String() string {
-	var sb strings.Builder
-	_ = f.WriteSummary(&sb)
-	return sb.String()
+	layout := "libsbf"
+	if f.lines != 0 {
+		layout = "line-local"
+	}
+	return fmt.Sprintf("spatial.Filter{cells: %d, k: %d, areas: %d, %d-bit, %s, %d bytes}", f.m, f.k, f.areas, f.CellBits(), layout, f.SizeBytes())
 }

@@ -48,8 +48,9 @@ func statsHand(t *testing.T, areas, cellBits int) {
 	}
 	for _, in := range inserts {
 		h := hashFor(in.p0, in.p1)
-		if asm.SpatialProbe(h, 0, 8) != in.p0 || asm.SpatialProbe(h, 1, 8) != in.p1 {
-			t.Fatalf("hashFor(%d, %d) probes %d, %d", in.p0, in.p1, asm.SpatialProbe(h, 0, 8), asm.SpatialProbe(h, 1, 8))
+		var ps [engine.MaxK]uint64
+		if p := f.probes(h, &ps); p[0] != in.p0 || p[1] != in.p1 {
+			t.Fatalf("hashFor(%d, %d) probes %d, %d", in.p0, in.p1, p[0], p[1])
 		}
 		if err := f.InsertHash(h, in.area); err != nil {
 			t.Fatal(err)
@@ -117,7 +118,7 @@ func statsHand(t *testing.T, areas, cellBits int) {
 		}
 	}
 
-	summary := f.String()
+	summary := summaryOf(t, f)
 	for _, line := range []string{
 		"8 cells of " + strconv.Itoa(cellBits) + " bits, k = 2, " + strconv.Itoa(areas) + " areas",
 		"members 4, collisions 4, non-empty cells 4, sparsity 0.500000",
@@ -138,8 +139,8 @@ func TestStatsEmptyArea(t *testing.T) {
 	if !math.IsNaN(s.Area[0].Emersion) || !math.IsNaN(s.Area[0].ISEP) || s.Area[0].Safeness != 1 {
 		t.Errorf("area without members: %+v", s.Area[0])
 	}
-	if !strings.Contains(f.String(), " - ") {
-		t.Errorf("summary does not mark the undefined emersion:\n%s", f.String())
+	if summary := summaryOf(t, f); !strings.Contains(summary, " - ") {
+		t.Errorf("summary does not mark the undefined emersion:\n%s", summary)
 	}
 }
 
@@ -242,8 +243,8 @@ func TestAreaModelLineLocal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !f.LineLocal() || f.Cells()%asm.SpatialLineCells(f.cellLog) != 0 {
-			t.Fatalf("%d areas: line-local %v, %d cells", c.areas, f.LineLocal(), f.Cells())
+		if !f.LineLocal() || f.M()%asm.SpatialLineCells(f.cellLog) != 0 {
+			t.Fatalf("%d areas: line-local %v, %d cells", c.areas, f.LineLocal(), f.M())
 		}
 		if p := f.ModelFPR(uint64(c.areas * c.perArea)); p > 0.01 {
 			t.Errorf("%d areas: sized for 1%%, model FPR %v", c.areas, p)
@@ -262,7 +263,7 @@ func TestAreaModelLineLocal(t *testing.T) {
 		}
 		checkAreaModel(t, f, out[:absent], out[absent:], c.perArea)
 		t.Logf("%d areas, %d-bit cells: m = %d (%.2f bits per key), k = %d, model FPR %.5f, measured %.5f",
-			c.areas, f.CellBits(), f.Cells(), float64(f.Cells()*uint64(f.CellBits()))/float64(c.areas*c.perArea), f.K(),
+			c.areas, f.CellBits(), f.M(), float64(f.M()*uint64(f.CellBits()))/float64(c.areas*c.perArea), f.K(),
 			f.ModelFPR(uint64(c.areas*c.perArea)), float64(absent-uint64(countZero(out[:absent])))/absent)
 	}
 }
@@ -275,4 +276,25 @@ func countZero(out []uint16) int {
 		}
 	}
 	return n
+}
+
+// summaryOf is f's WriteSummary table.
+func summaryOf(t *testing.T, f *Filter) string {
+	t.Helper()
+	var sb strings.Builder
+	if err := f.WriteSummary(&sb); err != nil {
+		t.Fatal(err)
+	}
+	return sb.String()
+}
+
+// String is one line of at most 200 bytes at the largest parameters.
+func TestStringOneLine(t *testing.T) {
+	f := &Filter{m: MaxCells, k: engine.MaxK, areas: MaxAreas, cellLog: 4, lines: MaxCells / 32}
+	if s := f.String(); len(s) > 200 || strings.Contains(s, "\n") {
+		t.Errorf("String is %d bytes: %q", len(s), s)
+	}
+	if s := mustNew(t, 100, 3, 0.01).String(); len(s) > 200 || strings.Contains(s, "\n") {
+		t.Errorf("String is %d bytes: %q", len(s), s)
+	}
 }

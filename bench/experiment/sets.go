@@ -301,7 +301,7 @@ func runMultiplicity(d *driver, c *Config, r *Results, absent []uint64) error {
 		exactModel += 1 - x.OverReportRate(n, cnt)
 	}
 	exactModel /= float64(maxCount)
-	cfBytes := cf.Counters() * uint64(cf.CounterBits()) / 8
+	cfBytes := cf.M() * uint64(cf.CounterBits()) / 8
 	for _, keys := range []struct {
 		name string
 		ks   []uint64
@@ -313,7 +313,7 @@ func runMultiplicity(d *driver, c *Config, r *Results, absent []uint64) error {
 			row.Filter, row.K, row.Bytes = SetsCounting, cf.K(), cfBytes
 			row.ModelRate = math.NaN()
 			if !isMember {
-				row.ModelRate = 1 - cf.FPR(n)
+				row.ModelRate = 1 - cf.ModelFPR(n)
 			}
 			if shbf {
 				count = x.CountHash

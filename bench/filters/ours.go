@@ -94,7 +94,7 @@ func wrapCounting(f *counting.Filter, err error) (Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingFilter{batched[*counting.Filter]{f: f, bytes: f.Counters() * uint64(f.CounterBits()) / 8, m: f.Counters(), k: f.K(), model: f.FPR}}, nil
+	return &countingFilter{batched[*counting.Filter]{f: f, bytes: f.M() * uint64(f.CounterBits()) / 8, m: f.M(), k: f.K(), model: f.ModelFPR}}, nil
 }
 
 // countingFilter adds Remove: RemoveUint64s for integer keys, Remove per

@@ -88,9 +88,9 @@ func (a *spatialFilter) TestEach(b Batch) int {
 	return hits
 }
 
-func (a *spatialFilter) Bytes() uint64            { return (a.f.Cells()*uint64(a.f.CellBits()) + 7) / 8 }
-func (a *spatialFilter) Params() (uint64, uint32) { return a.f.Cells(), a.f.K() }
+func (a *spatialFilter) Bytes() uint64            { return (a.f.M()*uint64(a.f.CellBits()) + 7) / 8 }
+func (a *spatialFilter) Params() (uint64, uint32) { return a.f.M(), a.f.K() }
 
 func (a *spatialFilter) ModelFPR(n uint64) float64 {
-	return engine.FPR(a.f.Cells(), n, a.f.K())
+	return engine.FPR(a.f.M(), n, a.f.K())
 }

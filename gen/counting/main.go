@@ -1,7 +1,7 @@
 // Command counting generates the counting filter's batch test kernels,
-// asm.countingTest{4,8}{AVX2,AVX512}, twins of
+// asm.countingTestHashes{4,8}{AVX2,AVX512}, twins of
 // asm.countingTestHashesGeneric for 4-bit and 8-bit counters, and the
-// prefetch of batch updates, asm.countingPrefetchBMI2 (the layout is
+// prefetch of batch updates, asm.countingPrefetchHashesAVX2 (the layout is
 // documented in asm/counting.go: a line of 8 words, one 64-byte block of
 // the narrow-block scheme, 128 4-bit or 64 8-bit counters).
 //
@@ -16,30 +16,38 @@
 // round g_(r+1) = g_r*BlockedMul after 9 (4-bit) or 10 (8-bit) probes;
 // a 4-bit probe reads bit q>>1 of frame word q&1 (SHRX), an 8-bit probe
 // bit q of word 0, and ORs it into the key's miss bit. While more than
-// prefetchAhead keys remain, the line of the key that far ahead is
-// prefetched.
+// dist keys remain (dist > 0, the kernels' last argument), the line of
+// the key dist places ahead is prefetched.
+//
+// The generator takes the layout's constants from package asm, built
+// with -tags purego so that it never depends on the files it writes.
 package main
 
-//go:generate go run . -out ../../asm/counting_amd64.s -stubs ../../asm/counting_stub_amd64.go -pkg asm
+//go:generate go run -tags purego . -out ../../asm/counting_amd64.s -stubs ../../asm/counting_stub_amd64.go -pkg asm
 
 import (
 	"fmt"
 
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// prefetchAhead is how many keys ahead the kernels prefetch lines.
-const prefetchAhead = 8
+// lineBytes is the bytes of one counting line.
+const lineBytes = 8 * asm.CountingLineWords
 
-var mul, nibbleHalves Mem
+var (
+	mul, nibbleHalves Mem
+	paramAddr         = genutil.ParamAddr
+)
 
 func main() {
 	// avo v0.5.0 parses the comma form; it writes "amd64 && gc && !purego".
 	ConstraintExpr("amd64,gc,!purego")
 	mul = GLOBL("countingBlockedMul", RODATA|NOPTR)
-	DATA(0, U64(0x9e3779b97f4a7c15))
+	DATA(0, U64(asm.BlockedMul))
 	nibbleHalves = GLOBL("countingNibbleHalves", RODATA|NOPTR)
 	for i := range 8 {
 		v := uint64(0x0f0f0f0f0f0f0f0f)
@@ -72,7 +80,7 @@ type avx2 struct{ w bool }
 
 var lo, zero, va, vb, vc reg.VecVirtual
 
-func (a avx2) name() string { return fmt.Sprintf("countingTest%dAVX2", widthName(a.w)) }
+func (a avx2) name() string { return fmt.Sprintf("countingTestHashes%dAVX2", widthName(a.w)) }
 func (a avx2) wide() bool   { return a.w }
 func (a avx2) setup() {
 	lo, zero, va, vb, vc = YMM(), YMM(), YMM(), YMM(), YMM()
@@ -118,7 +126,7 @@ type avx512 struct{ w bool }
 
 var vz, vh reg.VecVirtual
 
-func (a avx512) name() string { return fmt.Sprintf("countingTest%dAVX512", widthName(a.w)) }
+func (a avx512) name() string { return fmt.Sprintf("countingTestHashes%dAVX512", widthName(a.w)) }
 func (a avx512) wide() bool   { return a.w }
 func (a avx512) setup() {
 	vz, vh, va = ZMM(), ZMM(), ZMM()
@@ -148,22 +156,25 @@ func (a avx512) zeroMasks(p reg.GPVirtual, zm Mem) {
 
 func kernel(v isa) {
 	name := v.name()
-	TEXT(name, NOSPLIT, "func(words *uint64, lines, k uint64, hs []uint64, out []bool) int")
+	TEXT(name, NOSPLIT, "func(words []uint64, lines, k uint64, hs []uint64, out []bool, dist int) int")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is countingTestHashesGeneric for %d-bit counters; len(out) >= len(hs).", name, widthName(v.wide())))
+	Doc(fmt.Sprintf("%s is countingTestHashesGeneric for %d-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.", name, widthName(v.wide())))
 	zm := AllocLocal(16)
-	hsPtr, n, outPtr := GP64(), GP64(), GP64()
+	hsPtr, n, outPtr, dist := GP64(), GP64(), GP64(), GP64()
 	Load(Param("hs").Base(), hsPtr)
 	Load(Param("hs").Len(), n)
 	Load(Param("out").Base(), outPtr)
+	Load(Param("dist"), dist)
 	v.setup()
 	hits := GP64()
 	XORQ(hits, hits)
+	TESTQ(dist, dist)
+	JLE(LabelRef(name + "_tail"))
 
 	Label(name + "_ahead")
-	CMPQ(n, U8(prefetchAhead))
+	CMPQ(n, dist)
 	JBE(LabelRef(name + "_tail"))
-	PREFETCHT0(Mem{Base: linePtr(Mem{Base: hsPtr, Disp: 8 * prefetchAhead})})
+	PREFETCHT0(Mem{Base: linePtr(Mem{Base: hsPtr, Index: dist, Scale: 8})})
 	key(name+"_a", v, zm, hsPtr, outPtr, hits)
 	ADDQ(U8(8), hsPtr)
 	INCQ(outPtr)
@@ -185,14 +196,15 @@ func kernel(v isa) {
 	RET()
 }
 
-// prefetch emits countingPrefetchBMI2, the amd64 twin of
-// countingPrefetchGeneric: PREFETCHT0 of each hash's line, with no other
-// effect. Scalar code (MULX for the line), so both vector levels run it.
+// prefetch emits countingPrefetchHashesAVX2, the amd64 twin of
+// countingPrefetchHashesGeneric: PREFETCHT0 of each hash's line, with no
+// other effect. Scalar code (the AVX2 level's BMI2 MULX for the line), so
+// both vector levels run it.
 func prefetch() {
-	name := "countingPrefetchBMI2"
-	TEXT(name, NOSPLIT, "func(words *uint64, lines uint64, hs []uint64)")
+	name := "countingPrefetchHashesAVX2"
+	TEXT(name, NOSPLIT, "func(words []uint64, lines uint64, hs []uint64)")
 	Pragma("noescape")
-	Doc(name + " is countingPrefetchGeneric issuing PREFETCHT0 instead of loads.")
+	Doc(name + " is countingPrefetchHashesGeneric issuing PREFETCHT0 instead of loads.")
 	hsPtr, n := GP64(), GP64()
 	Load(Param("hs").Base(), hsPtr)
 	Load(Param("hs").Len(), n)
@@ -212,8 +224,8 @@ func linePtr(h Mem) reg.GPVirtual {
 	MOVQ(h, reg.RDX)
 	low, ptr := GP64(), GP64()
 	MULXQ(paramAddr("lines"), low, ptr)
-	SHLQ(U8(6), ptr)
-	ADDQ(paramAddr("words"), ptr)
+	SHLQ(U8(log2(lineBytes)), ptr)
+	ADDQ(genutil.BaseAddr("words"), ptr)
 	return ptr
 }
 
@@ -221,10 +233,8 @@ func linePtr(h Mem) reg.GPVirtual {
 func key(label string, v isa, zm Mem, hsPtr, outPtr, hits reg.GPVirtual) {
 	v.zeroMasks(linePtr(Mem{Base: hsPtr}), zm)
 
-	logBits, per := 7, 9
-	if v.wide() {
-		logBits, per = 6, 10
-	}
+	logBits := int(asm.CountingLogBits(v.wide()))
+	per := int(asm.NarrowPer(uint(logBits)))
 	g, gr, left, j, miss, t, u := GP64(), GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
 	MOVQ(Mem{Base: hsPtr}, gr)
 	IMULQ(mul, gr)
@@ -264,11 +274,11 @@ func key(label string, v isa, zm Mem, hsPtr, outPtr, hits reg.GPVirtual) {
 	ADDQ(t, hits)
 }
 
-// paramAddr is the stack address of a scalar argument.
-func paramAddr(name string) Mem {
-	b, err := Param(name).Resolve()
-	if err != nil {
-		panic(err)
+// log2 returns the exponent of a power of two.
+func log2(x int) int {
+	n := 0
+	for ; x > 1; x >>= 1 {
+		n++
 	}
-	return b.Addr
+	return n
 }

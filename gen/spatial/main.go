@@ -10,14 +10,17 @@
 package main
 
 import (
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-//go:generate go run . -out ../../asm/spatial_amd64.s -stubs ../../asm/spatial_stub_amd64.go -pkg asm
+//go:generate go run -tags purego . -out ../../asm/spatial_amd64.s -stubs ../../asm/spatial_stub_amd64.go -pkg asm
 
-const signature = "func(cells *byte, hs []uint64, out []uint16, m, k, cellLog, mask uint64) (hits uint64)"
+const signature = "func(cells []byte, hs []uint64, out []uint16, m, k, cellLog, mask uint64) (hits uint64)"
+
+var paramAddr = genutil.ParamAddr
 
 func main() {
 	ConstraintExpr("amd64,gc,!purego")
@@ -27,11 +30,11 @@ func main() {
 }
 
 func checkAVX2() {
-	TEXT("spatialCheckAVX2", NOSPLIT, signature)
+	TEXT("spatialCheckHashesAVX2", NOSPLIT, signature)
 	Pragma("noescape")
-	Doc("spatialCheckAVX2 is spatialCheckHashesGeneric for len(hs) a multiple of 8 and m < 2^32.")
+	Doc("spatialCheckHashesAVX2 is spatialCheckHashesGeneric for len(hs) a multiple of 8 and m < 2^32.")
 
-	base := Load(Param("cells"), GP64())
+	base := Load(Param("cells").Base(), GP64())
 	hp := Load(Param("hs").Base(), GP64())
 	n := Load(Param("hs").Len(), GP64())
 	op := Load(Param("out").Base(), GP64())
@@ -131,11 +134,11 @@ func bitOffsets(g, mv VecVirtual, logx VecVirtual, pos VecVirtual) {
 }
 
 func checkAVX512() {
-	TEXT("spatialCheckAVX512", NOSPLIT, signature)
+	TEXT("spatialCheckHashesAVX512", NOSPLIT, signature)
 	Pragma("noescape")
-	Doc("spatialCheckAVX512 is spatialCheckHashesGeneric for len(hs) a multiple of 16 and m < 2^32.")
+	Doc("spatialCheckHashesAVX512 is spatialCheckHashesGeneric for len(hs) a multiple of 16 and m < 2^32.")
 
-	base := Load(Param("cells"), GP64())
+	base := Load(Param("cells").Base(), GP64())
 	hp := Load(Param("hs").Base(), GP64())
 	n := Load(Param("hs").Len(), GP64())
 	op := Load(Param("out").Base(), GP64())
@@ -230,14 +233,4 @@ func bitOffsets512(g, mv VecVirtual, logx VecVirtual, pos VecVirtual) {
 	VPADDQ(lo, top, pos)
 	VPSRLQ(Imm(32), pos, pos)
 	VPSLLQ(logx, pos, pos)
-}
-
-// paramAddr is the memory operand of a scalar parameter, for instructions
-// that broadcast straight from the argument frame.
-func paramAddr(name string) Mem {
-	b, err := Param(name).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	return b.Addr
 }

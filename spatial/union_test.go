@@ -8,10 +8,10 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// TestMerge: merging two halves (odd areas in one, even in the other)
+// TestUnion: merging two halves (odd areas in one, even in the other)
 // gives the cells of one filter built from every key, for 4-bit (8
 // areas) and 8-bit (40 areas) cells.
-func TestMerge(t *testing.T) {
+func TestUnion(t *testing.T) {
 	for _, areas := range []int{8, 40} {
 		const perArea = 500
 		n := uint64(areas * perArea)
@@ -27,7 +27,7 @@ func TestMerge(t *testing.T) {
 			}
 			_ = half.InsertKeys(keys, area)
 		}
-		if err := left.Merge(right); err != nil {
+		if err := left.Union(right); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(left.cells, whole.cells) {
@@ -42,7 +42,7 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-func TestMergeMismatch(t *testing.T) {
+func TestUnionMismatch(t *testing.T) {
 	base, _ := NewMK(1000, 3, 5)
 	for name, other := range map[string]func() (*Filter, error){
 		"m":     func() (*Filter, error) { return NewMK(1001, 3, 5) },
@@ -54,7 +54,7 @@ func TestMergeMismatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := base.Merge(o); !errors.Is(err, engine.ErrParam) {
+		if err := base.Union(o); !errors.Is(err, engine.ErrParam) {
 			t.Errorf("merge with different %s: %v", name, err)
 		}
 	}
