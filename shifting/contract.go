@@ -53,67 +53,48 @@ func cloneStorage(words []uint64) *engine.Storage {
 	return st
 }
 
-// decodeConfig reads the options of the Decode and Read functions: the
-// header fixes the geometry, so only storage options apply.
-func decodeConfig(opts []engine.Option) (engine.HugePageMode, error) {
-	cfg, err := plainConfig("shifting", opts)
-	return cfg.HugePages, err
+// decodeWith adapts a type's decodeMode to engine.Decode and engine.Read:
+// the header fixes the geometry, so only the storage options apply.
+func decodeWith[T any](decodeMode func(*T, engine.Header, engine.Source, engine.HugePageMode) error) func(*T, engine.Header, []byte, []engine.Option) error {
+	return func(t *T, h engine.Header, payload []byte, opts []engine.Option) error {
+		cfg, err := plainConfig("shifting", opts)
+		if err != nil {
+			return err
+		}
+		return decodeMode(t, h, engine.CopySource(payload), cfg.HugePages)
+	}
 }
 
 // Decode returns the ShBF_M filter encoded in data (MarshalBinary's
 // bytes); opts choose its storage (engine.WithHugePages).
 func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
-	return engine.Decode(data, opts, (*Filter).decodeOpts)
+	return engine.Decode(data, opts, decodeWith((*Filter).decodeMode))
 }
 
 // Read reads one ShBF_M filter from r (WriteTo's bytes); opts choose its
 // storage.
 func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
-	return engine.Read(r, opts, (*Filter).decodeOpts)
-}
-
-func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
-	mode, err := decodeConfig(opts)
-	if err != nil {
-		return err
-	}
-	return f.decodeMode(h, engine.CopySource(payload), mode)
+	return engine.Read(r, opts, decodeWith((*Filter).decodeMode))
 }
 
 // DecodeAssociation is Decode for ShBF_A bytes.
 func DecodeAssociation(data []byte, opts ...engine.Option) (*Association, error) {
-	return engine.Decode(data, opts, (*Association).decodeOpts)
+	return engine.Decode(data, opts, decodeWith((*Association).decodeMode))
 }
 
 // ReadAssociation is Read for an ShBF_A stream.
 func ReadAssociation(r io.Reader, opts ...engine.Option) (*Association, error) {
-	return engine.Read(r, opts, (*Association).decodeOpts)
-}
-
-func (a *Association) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
-	mode, err := decodeConfig(opts)
-	if err != nil {
-		return err
-	}
-	return a.decodeMode(h, engine.CopySource(payload), mode)
+	return engine.Read(r, opts, decodeWith((*Association).decodeMode))
 }
 
 // DecodeMultiplicity is Decode for ShBF_x bytes.
 func DecodeMultiplicity(data []byte, opts ...engine.Option) (*Multiplicity, error) {
-	return engine.Decode(data, opts, (*Multiplicity).decodeOpts)
+	return engine.Decode(data, opts, decodeWith((*Multiplicity).decodeMode))
 }
 
 // ReadMultiplicity is Read for an ShBF_x stream.
 func ReadMultiplicity(r io.Reader, opts ...engine.Option) (*Multiplicity, error) {
-	return engine.Read(r, opts, (*Multiplicity).decodeOpts)
-}
-
-func (x *Multiplicity) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
-	mode, err := decodeConfig(opts)
-	if err != nil {
-		return err
-	}
-	return x.decodeMode(h, engine.CopySource(payload), mode)
+	return engine.Read(r, opts, decodeWith((*Multiplicity).decodeMode))
 }
 
 // MarshalText is MarshalBinary in standard base64 (engine.MarshalText),
