@@ -15,10 +15,15 @@ const MaxK = engine.MaxK
 // m bits (plus padding) where every key sets k/2 pairs of bits h_i and
 // h_i + o, tested with one memory access per pair.
 //
-// The plain methods are not safe for concurrent use with writers. Any
-// number of goroutines may call AddConcurrent, AddHashConcurrent,
-// TestAndAdd, TestAndAddHash, TestConcurrent and TestHashConcurrent at
-// once (atomic OR and atomic loads; lock-free).
+// Plain reads (Test and its forms) are safe from many goroutines; a
+// writer needs exclusive use, or the *Concurrent forms (AddConcurrent,
+// AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent,
+// TestConcurrent, TestHashConcurrent, and TestAndAdd, TestAndAddHash:
+// atomic ORs and loads, lock-free), which run together and beside plain
+// reads.
+//
+// The zero Filter has no bits: M, K, SizeBytes and String answer for an
+// empty filter, every other method panics with a message naming New.
 type Filter struct {
 	st    *engine.Storage
 	m     uint64 // positions h_i are in [0, m)
