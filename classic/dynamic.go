@@ -81,9 +81,14 @@ func (d *Dynamic) push(f *Filter) {
 
 func (d *Dynamic) mustInit() {
 	if d.nr == 0 {
-		batch.Zero("classic.Dynamic", "classic.NewDynamic")
+		zeroDynamic()
 	}
 }
+
+// zeroDynamic is the panic of a write to a zero Dynamic, out of line.
+//
+//go:noinline
+func zeroDynamic() { batch.Zero("classic.Dynamic", "classic.NewDynamic") }
 
 // activeRow returns the row the next key goes to, opening a new one when
 // the active row already holds nr keys (Hadoop's rule).

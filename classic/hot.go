@@ -27,7 +27,10 @@ func array(st *engine.Storage) unsafe.Pointer {
 	return unsafe.Pointer(unsafe.SliceData(st.Words()))
 }
 
-// zeroFilter is the panic of every method of a zero Filter.
+// zeroFilter is the panic of every method of a zero Filter, out of line
+// so that the check costs its callers little inlining budget.
+//
+//go:noinline
 func zeroFilter() { batch.Zero("classic.Filter", "classic.New") }
 
 // word returns word i/64 of the array at p.

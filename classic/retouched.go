@@ -128,9 +128,15 @@ func newRetouched(f *Filter) *Retouched {
 
 func (r *Retouched) mustInit() {
 	if r.f == nil {
-		batch.Zero("classic.Retouched", "classic.NewRetouched")
+		zeroRetouched()
 	}
 }
+
+// zeroRetouched is the panic of a write to a zero Retouched, out of line
+// so that mustInit costs its callers little inlining budget.
+//
+//go:noinline
+func zeroRetouched() { batch.Zero("classic.Retouched", "classic.NewRetouched") }
 
 // M returns the number of bits.
 func (r *Retouched) M() uint64 {
