@@ -394,6 +394,12 @@ func TestBatchAllocs(t *testing.T) {
 		"TestKeys":    func() { f.TestKeys(keys, out) },
 		"AddUint64s":  func() { f.AddUint64s(ks) },
 		"TestUint64s": func() { f.TestUint64s(ks, out) },
+
+		"AddHashesConcurrent":  func() { f.AddHashesConcurrent(hs) },
+		"AddUint64sConcurrent": func() { f.AddUint64sConcurrent(ks) },
+		"AddUint64":            func() { f.AddUint64(ks[0]) },
+		"TestString":           func() { f.TestString("key") },
+		"TestHashConcurrent":   func() { f.TestHashConcurrent(hs[0]) },
 	} {
 		if a := testing.AllocsPerRun(20, fn); a != 0 {
 			t.Errorf("%s allocates %.1f times per call", name, a)
