@@ -13,13 +13,11 @@ import (
 // The family contract of engine's package doc for the three types: zero
 // values, Decode and Read, the text form, Clone, String and the key forms.
 
-// zero panics with the message of every method of a zero value of typ.
-func zero(typ, constructor string) { batch.Zero(typ, constructor) }
-
-// bits returns f's array; on a zero Filter it panics naming New.
+// bits returns f's array; on a zero Filter it panics naming New. The
+// panics are out-of-line calls, so bits inlines into the probe loops.
 func (f *Filter) bits() []uint64 {
 	if f.st == nil {
-		zero("shifting.Filter", "shifting.New")
+		zeroFilter()
 	}
 	return f.st.Words()
 }
@@ -28,7 +26,7 @@ func (f *Filter) bits() []uint64 {
 // NewAssociation.
 func (a *Association) bits() []uint64 {
 	if a.st == nil {
-		zero("shifting.Association", "shifting.NewAssociation")
+		zeroAssociation()
 	}
 	return a.st.Words()
 }
@@ -37,10 +35,19 @@ func (a *Association) bits() []uint64 {
 // NewMultiplicity.
 func (x *Multiplicity) bits() []uint64 {
 	if x.st == nil {
-		zero("shifting.Multiplicity", "shifting.NewMultiplicity")
+		zeroMultiplicity()
 	}
 	return x.st.Words()
 }
+
+//go:noinline
+func zeroFilter() { batch.Zero("shifting.Filter", "shifting.New") }
+
+//go:noinline
+func zeroAssociation() { batch.Zero("shifting.Association", "shifting.NewAssociation") }
+
+//go:noinline
+func zeroMultiplicity() { batch.Zero("shifting.Multiplicity", "shifting.NewMultiplicity") }
 
 // cloneStorage returns a copy of words in new storage (heap or huge pages
 // by the automatic rule; heap memory when huge pages are refused).
