@@ -4,15 +4,15 @@
 
 #include "textflag.h"
 
-// func shiftingTestAVX2(words *uint64, m uint64, pairs uint64, hs *uint64, out *bool, n int) int
+// func shiftingTestHashesAVX2(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int
 // Requires: AVX, AVX2, BMI2, POPCNT, SSE2
-TEXT ·shiftingTestAVX2(SB), NOSPLIT, $0-56
-	MOVQ words+0(FP), AX
-	MOVQ m+8(FP), CX
-	MOVQ pairs+16(FP), DX
-	MOVQ hs+24(FP), BX
-	MOVQ out+32(FP), SI
-	MOVQ n+40(FP), DI
+TEXT ·shiftingTestHashesAVX2(SB), NOSPLIT, $0-96
+	MOVQ words_base+0(FP), AX
+	MOVQ m+24(FP), CX
+	MOVQ pairs+32(FP), DX
+	MOVQ hs_base+40(FP), BX
+	MOVQ out_base+64(FP), SI
+	MOVQ hs_len+48(FP), DI
 
 	// Broadcast the constants: m split in 32-bit halves for the multiply-high.
 	MOVL         CX, R8
@@ -31,9 +31,9 @@ TEXT ·shiftingTestAVX2(SB), NOSPLIT, $0-56
 	XORQ         R9, R9
 	XORQ         R10, R10
 
-shiftingTestAVX2_keys:
+shiftingTestHashesAVX2_keys:
 	CMPQ    R10, DI
-	JAE     shiftingTestAVX2_done
+	JAE     shiftingTestHashesAVX2_done
 	VMOVDQU (BX)(R10*8), Y4
 
 	// b = rotl(h, 32): swap the 32-bit halves of every lane.
@@ -43,9 +43,9 @@ shiftingTestAVX2_keys:
 
 	// m below 2^32 (512 MiB) needs two of the four products.
 	TESTQ CX, CX
-	JZ    shiftingTestAVX2_pairs32
+	JZ    shiftingTestHashesAVX2_pairs32
 
-shiftingTestAVX2_pairs:
+shiftingTestHashesAVX2_pairs:
 	// pos = Reduce(a, m) = high 64 bits of a·m from four 32x32 products.
 	VPSRLQ   $0x20, Y4, Y7
 	VPMULUDQ Y0, Y4, Y8
@@ -73,10 +73,10 @@ shiftingTestAVX2_pairs:
 	VPADDQ     Y5, Y4, Y4
 	VPADDQ     Y2, Y5, Y5
 	DECQ       R11
-	JNZ        shiftingTestAVX2_pairs
-	JMP        shiftingTestAVX2_tail
+	JNZ        shiftingTestHashesAVX2_pairs
+	JMP        shiftingTestHashesAVX2_tail
 
-shiftingTestAVX2_pairs32:
+shiftingTestHashesAVX2_pairs32:
 	// pos = Reduce(a, m) for m < 2^32: (ah·m + (al·m >> 32)) >> 32.
 	VPSRLQ   $0x20, Y4, Y7
 	VPMULUDQ Y0, Y7, Y7
@@ -96,9 +96,9 @@ shiftingTestAVX2_pairs32:
 	VPADDQ     Y5, Y4, Y4
 	VPADDQ     Y2, Y5, Y5
 	DECQ       R11
-	JNZ        shiftingTestAVX2_pairs32
+	JNZ        shiftingTestHashesAVX2_pairs32
 
-shiftingTestAVX2_tail:
+shiftingTestHashesAVX2_tail:
 	// o = Reduce(a, 56) + 1; want = 1 | 1<<o; hit where acc & want == want.
 	VPMULUDQ  Y3, Y4, Y8
 	VPSRLQ    $0x20, Y8, Y8
@@ -121,22 +121,22 @@ shiftingTestAVX2_tail:
 	PDEPQ R8, R11, R12
 	MOVL  R12, (SI)(R10*1)
 	ADDQ  $0x04, R10
-	JMP   shiftingTestAVX2_keys
+	JMP   shiftingTestHashesAVX2_keys
 
-shiftingTestAVX2_done:
+shiftingTestHashesAVX2_done:
 	VZEROUPPER
-	MOVQ R9, ret+48(FP)
+	MOVQ R9, ret+88(FP)
 	RET
 
-// func shiftingTestAVX512(words *uint64, m uint64, pairs uint64, hs *uint64, out *bool, n int) int
+// func shiftingTestHashesAVX512(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, POPCNT
-TEXT ·shiftingTestAVX512(SB), NOSPLIT, $0-56
-	MOVQ words+0(FP), AX
-	MOVQ m+8(FP), CX
-	MOVQ pairs+16(FP), DX
-	MOVQ hs+24(FP), BX
-	MOVQ out+32(FP), SI
-	MOVQ n+40(FP), DI
+TEXT ·shiftingTestHashesAVX512(SB), NOSPLIT, $0-96
+	MOVQ words_base+0(FP), AX
+	MOVQ m+24(FP), CX
+	MOVQ pairs+32(FP), DX
+	MOVQ hs_base+40(FP), BX
+	MOVQ out_base+64(FP), SI
+	MOVQ hs_len+48(FP), DI
 
 	// Broadcast the constants: m split in 32-bit halves for the multiply-high.
 	MOVL         CX, R8
@@ -151,9 +151,9 @@ TEXT ·shiftingTestAVX512(SB), NOSPLIT, $0-56
 	XORQ         R9, R9
 	XORQ         R10, R10
 
-shiftingTestAVX512_keys:
+shiftingTestHashesAVX512_keys:
 	CMPQ      R10, DI
-	JAE       shiftingTestAVX512_done
+	JAE       shiftingTestHashesAVX512_done
 	VMOVDQU64 (BX)(R10*8), Z4
 
 	// b = rotl(h, 32): swap the 32-bit halves of every lane.
@@ -163,9 +163,9 @@ shiftingTestAVX512_keys:
 
 	// m below 2^32 (512 MiB) needs two of the four products.
 	TESTQ CX, CX
-	JZ    shiftingTestAVX512_pairs32
+	JZ    shiftingTestHashesAVX512_pairs32
 
-shiftingTestAVX512_pairs:
+shiftingTestHashesAVX512_pairs:
 	// pos = Reduce(a, m) = high 64 bits of a·m from four 32x32 products.
 	VPSRLQ   $0x20, Z4, Z7
 	VPMULUDQ Z0, Z4, Z8
@@ -193,10 +193,10 @@ shiftingTestAVX512_pairs:
 	VPADDQ     Z5, Z4, Z4
 	VPADDQ     Z2, Z5, Z5
 	DECQ       R11
-	JNZ        shiftingTestAVX512_pairs
-	JMP        shiftingTestAVX512_tail
+	JNZ        shiftingTestHashesAVX512_pairs
+	JMP        shiftingTestHashesAVX512_tail
 
-shiftingTestAVX512_pairs32:
+shiftingTestHashesAVX512_pairs32:
 	// pos = Reduce(a, m) for m < 2^32: (ah·m + (al·m >> 32)) >> 32.
 	VPSRLQ   $0x20, Z4, Z7
 	VPMULUDQ Z0, Z7, Z7
@@ -216,9 +216,9 @@ shiftingTestAVX512_pairs32:
 	VPADDQ     Z5, Z4, Z4
 	VPADDQ     Z2, Z5, Z5
 	DECQ       R11
-	JNZ        shiftingTestAVX512_pairs32
+	JNZ        shiftingTestHashesAVX512_pairs32
 
-shiftingTestAVX512_tail:
+shiftingTestHashesAVX512_tail:
 	// o = Reduce(a, 56) + 1; want = 1 | 1<<o; hit where acc & want == want.
 	VPMULUDQ   Z3, Z4, Z8
 	VPSRLQ     $0x20, Z8, Z8
@@ -241,9 +241,9 @@ shiftingTestAVX512_tail:
 	PDEPQ R8, R11, R12
 	MOVQ  R12, (SI)(R10*1)
 	ADDQ  $0x08, R10
-	JMP   shiftingTestAVX512_keys
+	JMP   shiftingTestHashesAVX512_keys
 
-shiftingTestAVX512_done:
+shiftingTestHashesAVX512_done:
 	VZEROUPPER
-	MOVQ R9, ret+48(FP)
+	MOVQ R9, ret+88(FP)
 	RET

@@ -2,6 +2,6 @@
 
 package asm
 
-func shiftingTest(words []uint64, m uint64, pairs uint32, hs []uint64, out []bool) int {
-	return shiftingTestGeneric(words, m, pairs, hs, out)
+func shiftingTestHashes(words []uint64, m uint64, pairs uint32, hs []uint64, out []bool) int {
+	return shiftingTestHashesGeneric(words, m, pairs, hs, out)
 }

@@ -4,16 +4,18 @@
 
 package asm
 
-// shiftingTestAVX2 tests n hashes (a multiple of 4) against the ShBF_M array at
-// words with m positions and pairs probe pairs, writes out[i] and returns the
-// number of hits. It is shiftingTestGeneric, bit for bit.
+// shiftingTestHashesAVX2 tests the hashes hs (a multiple of 4) against the ShBF_M
+// array words of m positions and pairs probe pairs, writes out[i] (len(out) =
+// len(hs)) and returns the number of hits. It is shiftingTestHashesGeneric, bit
+// for bit.
 //
 //go:noescape
-func shiftingTestAVX2(words *uint64, m uint64, pairs uint64, hs *uint64, out *bool, n int) int
+func shiftingTestHashesAVX2(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int
 
-// shiftingTestAVX512 tests n hashes (a multiple of 8) against the ShBF_M array at
-// words with m positions and pairs probe pairs, writes out[i] and returns the
-// number of hits. It is shiftingTestGeneric, bit for bit.
+// shiftingTestHashesAVX512 tests the hashes hs (a multiple of 8) against the ShBF_M
+// array words of m positions and pairs probe pairs, writes out[i] (len(out) =
+// len(hs)) and returns the number of hits. It is shiftingTestHashesGeneric, bit
+// for bit.
 //
 //go:noescape
-func shiftingTestAVX512(words *uint64, m uint64, pairs uint64, hs *uint64, out *bool, n int) int
+func shiftingTestHashesAVX512(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int

@@ -26,15 +26,15 @@ func randomShiftingArray(r *rand.Rand, m uint64, fill float64) []uint64 {
 
 var shiftingSizes = []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000}
 
-// checkShiftingLevel compares the kernel in use with shiftingTestGeneric on
+// checkShiftingLevel compares the kernel in use with shiftingTestHashesGeneric on
 // one array and batch.
 func checkShiftingLevel(t *testing.T, words []uint64, m uint64, pairs uint32, hs []uint64) {
 	t.Helper()
 	want := make([]bool, len(hs))
 	got := make([]bool, len(hs)+1)
 	got[len(hs)] = true // the sentinel past the batch must survive
-	wantHits := shiftingTestGeneric(words, m, pairs, hs, want)
-	gotHits := ShiftingTest(words, m, pairs, hs, got[:len(hs)])
+	wantHits := shiftingTestHashesGeneric(words, m, pairs, hs, want)
+	gotHits := ShiftingTestHashes(words, m, pairs, hs, got[:len(hs)])
 	if gotHits != wantHits {
 		t.Fatalf("m=%d pairs=%d n=%d: %d hits, generic %d", m, pairs, len(hs), gotHits, wantHits)
 	}
@@ -92,7 +92,7 @@ func TestShiftingTestLargeM(t *testing.T) {
 				pos := engine.Reduce(a, m)
 				words[pos>>6], words[pos>>6+1] = ^uint64(0), ^uint64(0)
 				a += b
-				b += shiftingPhi
+				b += ShiftingPhi
 			}
 		}
 	}
@@ -101,13 +101,13 @@ func TestShiftingTestLargeM(t *testing.T) {
 			checkShiftingLevel(t, words, m, pairs, hs[:n])
 		}
 		out := make([]bool, len(hs))
-		if hits := ShiftingTest(words, m, pairs, hs, out); hits < len(hs)/2 {
+		if hits := ShiftingTestHashes(words, m, pairs, hs, out); hits < len(hs)/2 {
 			t.Fatalf("%d hits, want at least the %d planted keys", hits, len(hs)/2)
 		}
 	})
 }
 
-func FuzzShiftingTest(f *testing.F) {
+func FuzzShiftingTestHashes(f *testing.F) {
 	f.Add(uint64(1000), uint8(5), uint64(1), 0.5, 17)
 	f.Add(uint64(1), uint8(1), uint64(0), 0.9, 9)
 	f.Fuzz(func(t *testing.T, m uint64, pairs uint8, seed uint64, fill float64, n int) {
@@ -139,7 +139,7 @@ func TestShiftingTestAllocs(t *testing.T) {
 		words := make([]uint64, (1000-1)/64+2)
 		hs := make([]uint64, 1000)
 		out := make([]bool, len(hs))
-		if a := testing.AllocsPerRun(10, func() { ShiftingTest(words, 1000, 5, hs, out) }); a != 0 {
+		if a := testing.AllocsPerRun(10, func() { ShiftingTestHashes(words, 1000, 5, hs, out) }); a != 0 {
 			t.Fatalf("%v allocations per batch", a)
 		}
 	})
@@ -164,7 +164,7 @@ func TestShiftingTestPanics(t *testing.T) {
 					t.Fatal("no panic")
 				}
 			}()
-			ShiftingTest(c.words, c.m, c.pairs, make([]uint64, 4), c.out)
+			ShiftingTestHashes(c.words, c.m, c.pairs, make([]uint64, 4), c.out)
 		})
 	}
 }

@@ -1,13 +1,9 @@
 package classic
 
 import (
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
-
-// hashChunk is how many keys AddKeys/TestKeys/AddUint64s/TestUint64s hash
-// into a stack buffer before handing them to the hash batch.
-const hashChunk = 256
 
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) {
@@ -17,7 +13,7 @@ func (f *Filter) AddHashes(hs []uint64) {
 // TestHashes sets out[i] to TestHash(hs[i]) and returns how many are true.
 // out must be at least as long as hs.
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
-	return testRange(f.st, f.m, f.k, hs, out[:len(hs)])
+	return testRange(f.st, f.m, f.k, hs, batch.Out("classic", out, len(hs)))
 }
 
 // addRange and testRange are AddHash and TestHash over a slice: the
@@ -45,19 +41,19 @@ func testRange(st *engine.Storage, m uint64, k uint32, hs []uint64, out []bool) 
 
 // AddKeys inserts every key.
 func (f *Filter) AddKeys(keys [][]byte) {
-	var hs [hashChunk]uint64
-	for base := 0; base < len(keys); base += hashChunk {
-		f.AddHashes(hashKeys(&hs, keys[base:], f.seed))
+	var b batch.Hashes
+	for base := 0; base < len(keys); base += batch.Chunk {
+		f.AddHashes(b.Keys(keys[base:], f.seed))
 	}
 }
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
-	var hs [hashChunk]uint64
-	out = out[:len(keys)]
+	var b batch.Hashes
+	out = batch.Out("classic", out, len(keys))
 	hits := 0
-	for base := 0; base < len(keys); base += hashChunk {
-		hits += f.TestHashes(hashKeys(&hs, keys[base:], f.seed), out[base:])
+	for base := 0; base < len(keys); base += batch.Chunk {
+		hits += f.TestHashes(b.Keys(keys[base:], f.seed), out[base:])
 	}
 	return hits
 }
@@ -65,38 +61,22 @@ func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
 // AddUint64s inserts the 8 little-endian bytes of every key, hashed in
 // batch by asm.HashUint64s.
 func (f *Filter) AddUint64s(ks []uint64) {
-	var hs [hashChunk]uint64
-	for base := 0; base < len(ks); base += hashChunk {
-		f.AddHashes(hashUint64s(&hs, ks[base:], f.seed))
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		f.AddHashes(b.Uint64s(ks[base:], f.seed))
 	}
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns how many are true.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
-	var hs [hashChunk]uint64
-	out = out[:len(ks)]
+	var b batch.Hashes
+	out = batch.Out("classic", out, len(ks))
 	hits := 0
-	for base := 0; base < len(ks); base += hashChunk {
-		hits += f.TestHashes(hashUint64s(&hs, ks[base:], f.seed), out[base:])
+	for base := 0; base < len(ks); base += batch.Chunk {
+		hits += f.TestHashes(b.Uint64s(ks[base:], f.seed), out[base:])
 	}
 	return hits
-}
-
-// hashKeys hashes up to hashChunk keys into hs and returns the filled part.
-func hashKeys(hs *[hashChunk]uint64, keys [][]byte, seed uint64) []uint64 {
-	c := keys[:min(hashChunk, len(keys))]
-	for i, k := range c {
-		hs[i] = engine.HashSeed(k, seed)
-	}
-	return hs[:len(c)]
-}
-
-// hashUint64s hashes up to hashChunk integer keys into hs in batch.
-func hashUint64s(hs *[hashChunk]uint64, ks []uint64, seed uint64) []uint64 {
-	c := ks[:min(hashChunk, len(ks))]
-	asm.HashUint64s(hs[:], c, seed)
-	return hs[:len(c)]
 }
 
 // AddHashesConcurrent inserts every hash with atomic ORs; safe from many
@@ -104,5 +84,14 @@ func hashUint64s(hs *[hashChunk]uint64, ks []uint64, seed uint64) []uint64 {
 func (f *Filter) AddHashesConcurrent(hs []uint64) {
 	for _, h := range hs {
 		f.AddHashConcurrent(h)
+	}
+}
+
+// AddUint64sConcurrent inserts the 8 little-endian bytes of every key
+// with atomic ORs, hashed in batch; safe from many goroutines at once.
+func (f *Filter) AddUint64sConcurrent(ks []uint64) {
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		f.AddHashesConcurrent(b.Uint64s(ks[base:], f.seed))
 	}
 }

@@ -6,27 +6,47 @@
 // A key's hash h gives the probes by double hashing with a quadratic term
 // (in the spirit of Dillinger & Manolios's enhanced double hashing) in
 // 64-bit arithmetic: a = h, b = rotl(h, 32)·φ | 1, probe i is Reduce(a, m),
-// then a += b, b += φ. Reduce is a multiply-high, so there is no division
-// on the hot path and m above 2^32 works.
+// then a += b, b += φ. Reduce is a multiply-high (of the top 32 bits of a
+// when m <= 2^32, of all 64 above), so there is no division on the hot
+// path and m above 2^32 works. The saved form is the engine envelope with
+// parameters (m, k) and the words little-endian.
 //
 // False-positive rate: after n distinct keys a non-member passes with
-// probability (1 - (1 - 1/m)^(kn))^k (engine.FPR). New sizes
+// probability (1 - (1 - 1/m)^(kn))^k (engine.FPR, ModelFPR). New sizes
 // m = -n ln p / (ln 2)^2 and k = round((m/n) ln 2): 9.59 bits per key and
-// k = 7 at p = 1%, measured 1.00% on 1e6 absent keys (TestFPR).
+// k = 7 at p = 1%, measured 1.00% on 1e6 absent keys (TestFPR);
+// 14.38 bits per key and k = 10 at p = 0.1%.
+//
+// The contract: Filter holds the family contract written in engine's
+// package doc (New/NewMK, Decode/Read, the binary, stream and text
+// codecs, Clone, M, K, SizeBytes, EstimatedCount, ModelFPR, TestAndAdd,
+// String, and every key form single and batch, which answer alike);
+// Open, View and WriteFile work on saved files in place.
+//
+// Concurrency: plain reads (Test and its forms) are safe from many
+// goroutines at once. A writer (Add and its forms, TestAndAdd, Union,
+// Reset, UnmarshalBinary) needs exclusive use, or the *Concurrent forms
+// (AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
+// AddUint64sConcurrent, TestConcurrent, TestHashConcurrent: atomic ORs
+// and loads, lock-free), which run together and beside plain reads.
+//
+// Misuse: a zero Filter panics, in every method that touches bits, with
+// a message naming classic.New; a batch out slice shorter than its keys
+// panics with one readable message; bad parameters are errors wrapping
+// engine.ErrParam, bad bytes errors wrapping engine.ErrFormat.
 //
 // The single-key probe (Add, Test, TestAndAdd and their Hash forms) is a
-// plain loop of few live values with the m <= 2^32 reduce chosen once per
-// key and no bounds check; Test stops at the first clear bit. The batch
-// methods run the same probe key after key. AddUint64 / TestUint64 answer
-// as the 8 little-endian bytes of the key would, AddString / TestString as
-// its bytes, without copying them.
-// A two-pass form (load a chunk's probed words first, then test) was
-// measured and left out: on this Zen 3 it was slower at 1e7 and 1e8 keys,
-// because the out-of-order core already overlaps the misses of a member's
-// independent probes.
+// plain loop of few live values with the reduce chosen once per key and
+// no bounds check; Test stops at the first clear bit. The batch methods
+// run the same probe key after key, so they answer exactly what the
+// single-key forms answer. AddUint64 / TestUint64 answer as the 8
+// little-endian bytes of the key would, AddString / TestString as its
+// bytes, without copying them.
 //
-// Two types build on Filter (issue 15, after Hadoop's filters of seed
-// 000). Dynamic (NewDynamic) is Hadoop's DynamicBloomFilter: rows of
+// Two types build on Filter (after Hadoop's filters of seed 000) and
+// follow the contract where it applies (their codecs are DecodeDynamic,
+// ReadDynamic, DecodeRetouched and ReadRetouched; their zero values test
+// every key absent and panic, naming their constructor, on a write). Dynamic (NewDynamic) is Hadoop's DynamicBloomFilter: rows of
 // classic filters for nr keys each, a new row when the active one holds
 // nr keys, Test asks every row; its FPR model is 1 - (1 - p')^rows.
 // Retouched (NewRetouched) is the retouched Bloom filter of Donnet,

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // Dynamic is a Bloom filter for an unknown number of keys with the
@@ -80,9 +81,14 @@ func (d *Dynamic) push(f *Filter) {
 
 func (d *Dynamic) mustInit() {
 	if d.nr == 0 {
-		panic("classic: zero Dynamic, use classic.NewDynamic")
+		zeroDynamic()
 	}
 }
+
+// zeroDynamic is the panic of a write to a zero Dynamic, out of line.
+//
+//go:noinline
+func zeroDynamic() { batch.Zero("classic.Dynamic", "classic.NewDynamic") }
 
 // activeRow returns the row the next key goes to, opening a new one when
 // the active row already holds nr keys (Hadoop's rule).
@@ -211,9 +217,9 @@ func (d *Dynamic) AddHashes(hs []uint64) {
 
 // AddKeys inserts every key.
 func (d *Dynamic) AddKeys(keys [][]byte) {
-	var hs [hashChunk]uint64
-	for base := 0; base < len(keys); base += hashChunk {
-		c := hashKeys(&hs, keys[base:], d.seed)
+	var b batch.Hashes
+	for base := 0; base < len(keys); base += batch.Chunk {
+		c := b.Keys(keys[base:], d.seed)
 		d.AddHashes(c)
 	}
 }
@@ -221,9 +227,9 @@ func (d *Dynamic) AddKeys(keys [][]byte) {
 // AddUint64s inserts the 8 little-endian bytes of every key, hashed in
 // batch.
 func (d *Dynamic) AddUint64s(ks []uint64) {
-	var hs [hashChunk]uint64
-	for base := 0; base < len(ks); base += hashChunk {
-		d.AddHashes(hashUint64s(&hs, ks[base:], d.seed))
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		d.AddHashes(b.Uint64s(ks[base:], d.seed))
 	}
 }
 
@@ -262,7 +268,7 @@ func (d *Dynamic) TestAndAddHash(h uint64) bool {
 // TestHashes sets out[i] to TestHash(hs[i]) and returns how many are true.
 // out must be at least as long as hs.
 func (d *Dynamic) TestHashes(hs []uint64, out []bool) int {
-	out = checkOut(out, len(hs))
+	out = batch.Out("classic", out, len(hs))
 	hits := dynamicTestRange(d.words, d.m, d.k, hs, out)
 	runtime.KeepAlive(d)
 	return hits
@@ -270,11 +276,11 @@ func (d *Dynamic) TestHashes(hs []uint64, out []bool) int {
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true.
 func (d *Dynamic) TestKeys(keys [][]byte, out []bool) int {
-	out = checkOut(out, len(keys))
-	var hs [hashChunk]uint64
+	out = batch.Out("classic", out, len(keys))
+	var b batch.Hashes
 	hits := 0
-	for base := 0; base < len(keys); base += hashChunk {
-		c := hashKeys(&hs, keys[base:], d.seed)
+	for base := 0; base < len(keys); base += batch.Chunk {
+		c := b.Keys(keys[base:], d.seed)
 		hits += d.TestHashes(c, out[base:])
 	}
 	return hits
@@ -284,11 +290,11 @@ func (d *Dynamic) TestKeys(keys [][]byte, out []bool) int {
 // and returns how many are true. Each key is hashed once (in batch) for
 // all rows.
 func (d *Dynamic) TestUint64s(ks []uint64, out []bool) int {
-	out = checkOut(out, len(ks))
-	var hs [hashChunk]uint64
+	out = batch.Out("classic", out, len(ks))
+	var b batch.Hashes
 	hits := 0
-	for base := 0; base < len(ks); base += hashChunk {
-		hits += d.TestHashes(hashUint64s(&hs, ks[base:], d.seed), out[base:])
+	for base := 0; base < len(ks); base += batch.Chunk {
+		hits += d.TestHashes(b.Uint64s(ks[base:], d.seed), out[base:])
 	}
 	return hits
 }
@@ -322,7 +328,7 @@ func dynamicTest(rows [][]uint64, m uint64, k uint32, h uint64) bool {
 }
 
 // dynamicTestRange is TestHash over hs, breadth-first in chunks of
-// hashChunk keys: probe i of every key still matching some row, then
+// batch.Chunk keys: probe i of every key still matching some row, then
 // probe i+1, so the loads of many keys are in flight together instead of
 // one key's rows at a time (measured 15-30% faster than dynamicTest per
 // key over 10 rows). Keys found in no row of one group of 64 rows go on to
@@ -330,9 +336,9 @@ func dynamicTest(rows [][]uint64, m uint64, k uint32, h uint64) bool {
 func dynamicTestRange(rows [][]uint64, m uint64, k uint32, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	hits := 0
-	var pending [hashChunk]uint8
-	for base := 0; base < len(hs); base += hashChunk {
-		c := hs[base:min(base+hashChunk, len(hs))]
+	var pending [batch.Chunk]uint8
+	for base := 0; base < len(hs); base += batch.Chunk {
+		c := hs[base:min(base+batch.Chunk, len(hs))]
 		o := out[base : base+len(c)]
 		for j := range c {
 			o[j] = false
@@ -352,8 +358,8 @@ func dynamicTestRange(rows [][]uint64, m uint64, k uint32, hs []uint64, out []bo
 // rows breadth-first, sets out for the keys some row holds, and rewrites
 // pending with the keys no row holds, returning both counts.
 func probeGroup(grp [][]uint64, m uint64, k uint32, hs []uint64, pending []uint8, out []bool) (found, missed int) {
-	var as, bs, alive [hashChunk]uint64
-	var live [hashChunk]uint8
+	var as, bs, alive [batch.Chunk]uint64
+	var live [batch.Chunk]uint8
 	full := ^uint64(0) >> (64 - len(grp))
 	nl := copy(live[:], pending)
 	for _, j := range pending {
@@ -390,13 +396,4 @@ func probeGroup(grp [][]uint64, m uint64, k uint32, hs []uint64, pending []uint8
 		out[j] = true
 	}
 	return nl, missed
-}
-
-// checkOut returns out[:n], panicking with a readable message when out is
-// shorter than the keys.
-func checkOut(out []bool, n int) []bool {
-	if len(out) < n {
-		panic(fmt.Sprintf("classic: out has %d slots for %d keys", len(out), n))
-	}
-	return out[:n]
 }

@@ -50,6 +50,14 @@ func (d *Dynamic) WriteTo(w io.Writer) (int64, error) {
 	return n, err
 }
 
+// MarshalText is MarshalBinary in standard base64 (engine.MarshalText).
+func (d *Dynamic) MarshalText() ([]byte, error) { return engine.MarshalText(d.MarshalBinary()) }
+
+// UnmarshalText replaces d with the filter of MarshalText's form.
+func (d *Dynamic) UnmarshalText(text []byte) error {
+	return engine.UnmarshalText(text, d.UnmarshalBinary)
+}
+
 // UnmarshalBinary replaces d by the filter encoded in data. Every field is
 // checked against the payload's length before any row is allocated; bad
 // bytes give an error wrapping engine.ErrFormat and leave d unchanged.

@@ -232,9 +232,9 @@ func TestDynamicErrors(t *testing.T) {
 	if _, err := z.MarshalBinary(); err == nil {
 		t.Fatal("zero Dynamic marshalled")
 	}
-	mustPanic(t, "zero Dynamic", func() { z.Add([]byte("x")) })
+	mustPanic(t, "classic.Dynamic: zero value, use classic.NewDynamic", func() { z.Add([]byte("x")) })
 	d := newDynamic(t, 10, 0.01)
-	mustPanic(t, "out has 1 slots for 2 keys", func() { d.TestUint64s([]uint64{1, 2}, out[:1]) })
+	mustPanic(t, "classic: out has 1 elements for 2 keys", func() { d.TestUint64s([]uint64{1, 2}, out[:1]) })
 }
 
 func mustPanic(t *testing.T, want string, f func()) {

@@ -18,20 +18,30 @@ func (f *Filter) header() engine.Header {
 // MarshalBinary encodes f in the engine envelope.
 func (f *Filter) MarshalBinary() ([]byte, error) {
 	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
-	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.st.Words()))
+	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.words()))
 	runtime.KeepAlive(f.st)
 	return out, err
 }
 
 // WriteTo writes the encoding of f to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
-	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.st.Words()))
+	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.words()))
 	runtime.KeepAlive(f.st)
 	return n, err
 }
 
+// MarshalText is MarshalBinary in standard base64 (engine.MarshalText),
+// so that encoding/json and other text formats carry f as one string.
+func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+
+// UnmarshalText replaces f with the filter of MarshalText's form.
+func (f *Filter) UnmarshalText(text []byte) error {
+	return engine.UnmarshalText(text, f.UnmarshalBinary)
+}
+
 // UnmarshalBinary replaces f with the filter encoded in data. Every field
-// is validated before the bit array is allocated.
+// is validated before the bit array is allocated; bad bytes give an error
+// wrapping engine.ErrFormat and leave f unchanged.
 func (f *Filter) UnmarshalBinary(data []byte) error {
 	return engine.Unmarshal(data, f.decode)
 }
@@ -42,13 +52,38 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 	return engine.ReadFrom(r, f.decode)
 }
 
+// Decode returns the filter encoded in data (MarshalBinary's bytes); opts
+// choose its storage (engine.WithHugePages).
+func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
+	return engine.Decode(data, opts, (*Filter).decodeOpts)
+}
+
+// Read reads one filter from r (WriteTo's bytes); opts choose its
+// storage.
+func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
+	return engine.Read(r, opts, (*Filter).decodeOpts)
+}
+
 func (f *Filter) decode(h engine.Header, payload []byte) error {
-	return f.decodeSource(h, engine.CopySource(payload))
+	return f.decodeMode(h, engine.CopySource(payload), engine.HugePagesAuto)
+}
+
+func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
+	cfg := engine.Apply(opts)
+	for _, v := range cfg.Family() {
+		return engine.UnknownOption("classic", v)
+	}
+	return f.decodeMode(h, engine.CopySource(payload), cfg.HugePages)
 }
 
 // decodeSource replaces f by the filter of header h whose words come from
 // src: copied, or used in place by Open and View.
 func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	return f.decodeMode(h, src, engine.HugePagesAuto)
+}
+
+// decodeMode is decodeSource with the placement of a copy.
+func (f *Filter) decodeMode(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyClassic, formatVersion, 2); err != nil {
 		return err
@@ -60,7 +95,7 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 	if uint64(len(payload)) != 8*wordsFor(m) {
 		return engine.FormatErrorf("classic: %d payload bytes for m = %d, want %d", len(payload), m, 8*wordsFor(m))
 	}
-	st, err := src.Storage(0, 8*wordsFor(m), wordsFor(m), engine.HugePagesAuto)
+	st, err := src.Storage(0, 8*wordsFor(m), wordsFor(m), mode)
 	if err != nil {
 		return err
 	}

@@ -151,6 +151,9 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var a, b Filter
 		errA := a.UnmarshalBinary(data)
+		if d, err := Decode(data); (err == nil) != (errA == nil) || err == nil && !d.Equal(&a) {
+			t.Fatalf("Decode (%v) and UnmarshalBinary (%v) disagree", err, errA)
+		}
 		n, errB := b.ReadFrom(bytes.NewReader(data))
 		// ReadFrom takes one envelope from a stream, so it may accept a
 		// prefix; UnmarshalBinary takes exactly one envelope.

@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"fmt"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
@@ -10,9 +11,14 @@ import (
 
 // Filter is a standard Bloom filter of m bits and k probes per key.
 //
-// The plain methods are not safe for concurrent use with writers. Any
-// number of goroutines may call AddConcurrent, AddHashConcurrent and
-// TestConcurrent at once (atomic OR and atomic loads; lock-free).
+// Plain reads (Test and its forms) are safe from many goroutines; a
+// writer needs exclusive use, or the *Concurrent forms (AddConcurrent,
+// AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent,
+// TestConcurrent, TestHashConcurrent: atomic ORs and atomic loads,
+// lock-free), which may run together and beside the plain reads.
+//
+// The zero Filter has no bits: M, K, SizeBytes and String answer for an
+// empty filter, every other method panics with a message naming New.
 type Filter struct {
 	st   *engine.Storage
 	m    uint64
@@ -80,11 +86,34 @@ func (f *Filter) Seed() uint64 { return f.seed }
 func (f *Filter) SizeBytes() uint64 { return 8 * wordsFor(f.m) }
 
 // HugePages reports whether the bits live in huge-page-advised memory.
-func (f *Filter) HugePages() bool { return f.st.HugePages() }
+func (f *Filter) HugePages() bool { return f.st != nil && f.st.HugePages() }
 
 // Close returns huge-page memory at once instead of at garbage collection.
 // The filter must not be used afterwards.
-func (f *Filter) Close() error { return f.st.Close() }
+func (f *Filter) Close() error {
+	if f.st == nil {
+		return nil
+	}
+	return f.st.Close()
+}
+
+// words returns the bit array; on a zero Filter it panics naming New.
+func (f *Filter) words() []uint64 {
+	if f.st == nil {
+		zeroFilter()
+	}
+	return f.st.Words()
+}
+
+// String describes f in one line: m, k, seed and the set bits' estimate
+// of the keys added, never the bits themselves.
+func (f *Filter) String() string {
+	if f.st == nil {
+		return "classic.Filter{zero, use classic.New}"
+	}
+	return fmt.Sprintf("classic.Filter{m: %d, k: %d, seed: %#x, bytes: %d, estimated keys: %.0f}",
+		f.m, f.k, f.seed, f.SizeBytes(), f.EstimatedCount())
+}
 
 // Add inserts key.
 func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
@@ -133,7 +162,7 @@ func (f *Filter) AddConcurrent(key []byte) { f.AddHashConcurrent(engine.HashSeed
 
 // AddHashConcurrent is AddHash made of atomic ORs, lock-free.
 func (f *Filter) AddHashConcurrent(h uint64) {
-	w := f.st.Words()
+	w := f.words()
 	p := NewProbe(h, f.m)
 	for range f.k {
 		i := p.Next()
@@ -146,8 +175,14 @@ func (f *Filter) AddHashConcurrent(h uint64) {
 // call AddConcurrent. A key whose AddConcurrent returned before the call
 // tests true.
 func (f *Filter) TestConcurrent(key []byte) bool {
-	w := f.st.Words()
-	p := NewProbe(engine.HashSeed(key, f.seed), f.m)
+	return f.TestHashConcurrent(engine.HashSeed(key, f.seed))
+}
+
+// TestHashConcurrent is TestHash with atomic loads, for use beside
+// AddConcurrent and its forms.
+func (f *Filter) TestHashConcurrent(h uint64) bool {
+	w := f.words()
+	p := NewProbe(h, f.m)
 	for range f.k {
 		i := p.Next()
 		if atomic.LoadUint64(&w[i/64])&(1<<(i%64)) == 0 {
@@ -162,7 +197,7 @@ func (f *Filter) TestConcurrent(key []byte) bool {
 // PopCount returns the number of set bits.
 func (f *Filter) PopCount() uint64 {
 	var n int
-	for _, x := range f.st.Words() {
+	for _, x := range f.words() {
 		n += bits.OnesCount64(x)
 	}
 	runtime.KeepAlive(f.st)
@@ -180,5 +215,6 @@ func (f *Filter) EstimatedFPR() float64 { return engine.FPRFromFill(f.FillRatio(
 // (Swamidass & Baldi): -(m/k) ln(1 - X/m). +Inf when every bit is set.
 func (f *Filter) EstimatedCount() float64 { return engine.EstimateCount(f.m, f.k, f.PopCount()) }
 
-// ExpectedFPR is the model's false-positive rate after n distinct keys.
-func (f *Filter) ExpectedFPR(n uint64) float64 { return engine.FPR(f.m, n, f.k) }
+// ModelFPR is the model's false-positive rate after n distinct keys,
+// (1 - (1 - 1/m)^(kn))^k (engine.FPR).
+func (f *Filter) ModelFPR(n uint64) float64 { return engine.FPR(f.m, n, f.k) }

@@ -165,7 +165,7 @@ func TestFPR(t *testing.T) {
 		}
 		f.AddUint64s(ks)
 		fp := f.TestUint64s(absent, out)
-		model := f.ExpectedFPR(n)
+		model := f.ModelFPR(n)
 		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
 		t.Logf("p=%v m=%d k=%d bits/key=%.2f: measured %.5f, model %.5f", p, f.M(), f.K(), float64(f.M())/n, float64(fp)/trials, model)
 		if float64(fp) < lo || float64(fp) > hi {
@@ -193,8 +193,8 @@ func TestEstimates(t *testing.T) {
 	if d := math.Abs(f.FillRatio() - wantFill); d > 6/math.Sqrt(float64(f.M())) {
 		t.Errorf("FillRatio %.5f, model %.5f", f.FillRatio(), wantFill)
 	}
-	if r := f.EstimatedFPR() / f.ExpectedFPR(n); r < 0.95 || r > 1.05 {
-		t.Errorf("EstimatedFPR %.5f vs model %.5f", f.EstimatedFPR(), f.ExpectedFPR(n))
+	if r := f.EstimatedFPR() / f.ModelFPR(n); r < 0.95 || r > 1.05 {
+		t.Errorf("EstimatedFPR %.5f vs model %.5f", f.EstimatedFPR(), f.ModelFPR(n))
 	}
 }
 
@@ -394,6 +394,12 @@ func TestBatchAllocs(t *testing.T) {
 		"TestKeys":    func() { f.TestKeys(keys, out) },
 		"AddUint64s":  func() { f.AddUint64s(ks) },
 		"TestUint64s": func() { f.TestUint64s(ks, out) },
+
+		"AddHashesConcurrent":  func() { f.AddHashesConcurrent(hs) },
+		"AddUint64sConcurrent": func() { f.AddUint64sConcurrent(ks) },
+		"AddUint64":            func() { f.AddUint64(ks[0]) },
+		"TestString":           func() { f.TestString("key") },
+		"TestHashConcurrent":   func() { f.TestHashConcurrent(hs[0]) },
 	} {
 		if a := testing.AllocsPerRun(20, fn); a != 0 {
 			t.Errorf("%s allocates %.1f times per call", name, a)

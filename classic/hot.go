@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // The single-key probe loops, shared by the scalar methods and the batch
@@ -16,13 +17,29 @@ import (
 // position is below m and the array holds ceil(m/64) words, which every
 // constructor and decoder guarantees.
 
+// array returns the first word of st's array, or panics with the
+// zero-value message when st is nil (a Filter not made by a constructor):
+// one compare that takes the place of the nil check st.Words() needs.
+func array(st *engine.Storage) unsafe.Pointer {
+	if st == nil {
+		zeroFilter()
+	}
+	return unsafe.Pointer(unsafe.SliceData(st.Words()))
+}
+
+// zeroFilter is the panic of every method of a zero Filter, out of line
+// so that the check costs its callers little inlining budget.
+//
+//go:noinline
+func zeroFilter() { batch.Zero("classic.Filter", "classic.New") }
+
 // word returns word i/64 of the array at p.
 func word(p unsafe.Pointer, i uint64) *uint64 { return (*uint64)(unsafe.Add(p, i>>6<<3)) }
 
 // testHash reports whether all k probes of h are set in the m-bit array
 // of st; it stops at the first clear bit.
 func testHash(st *engine.Storage, m uint64, k uint32, h uint64) bool {
-	p := unsafe.Pointer(unsafe.SliceData(st.Words()))
+	p := array(st)
 	a, b := h, second(h)
 	ok := true
 	if m <= 1<<32 {
@@ -50,7 +67,7 @@ func testHash(st *engine.Storage, m uint64, k uint32, h uint64) bool {
 
 // addHash sets the k probes of h in the m-bit array of st.
 func addHash(st *engine.Storage, m uint64, k uint32, h uint64) {
-	p := unsafe.Pointer(unsafe.SliceData(st.Words()))
+	p := array(st)
 	a, b := h, second(h)
 	if m <= 1<<32 {
 		for range k {

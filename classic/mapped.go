@@ -23,7 +23,7 @@ func View(data []byte, opts ...engine.Option) (*Filter, error) {
 // AddConcurrent may run meanwhile: every key whose add returned before
 // the save began is in the file (engine.WordsPart).
 func (f *Filter) WriteFile(path string) error {
-	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.st.Words()))
+	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.words()))
 	runtime.KeepAlive(f.st)
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // Clearing names a selective-clearing scheme of the retouched Bloom filter
@@ -127,9 +128,15 @@ func newRetouched(f *Filter) *Retouched {
 
 func (r *Retouched) mustInit() {
 	if r.f == nil {
-		panic("classic: zero Retouched, use classic.NewRetouched")
+		zeroRetouched()
 	}
 }
+
+// zeroRetouched is the panic of a write to a zero Retouched, out of line
+// so that mustInit costs its callers little inlining budget.
+//
+//go:noinline
+func zeroRetouched() { batch.Zero("classic.Retouched", "classic.NewRetouched") }
 
 // M returns the number of bits.
 func (r *Retouched) M() uint64 {
@@ -241,17 +248,17 @@ func (r *Retouched) AddHashes(hs []uint64) {
 
 // AddKeys inserts every key.
 func (r *Retouched) AddKeys(keys [][]byte) {
-	var hs [hashChunk]uint64
-	for base := 0; base < len(keys); base += hashChunk {
-		r.AddHashes(hashKeys(&hs, keys[base:], r.Seed()))
+	var b batch.Hashes
+	for base := 0; base < len(keys); base += batch.Chunk {
+		r.AddHashes(b.Keys(keys[base:], r.Seed()))
 	}
 }
 
 // AddUint64s inserts the 8 little-endian bytes of every key.
 func (r *Retouched) AddUint64s(ks []uint64) {
-	var hs [hashChunk]uint64
-	for base := 0; base < len(ks); base += hashChunk {
-		r.AddHashes(hashUint64s(&hs, ks[base:], r.Seed()))
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		r.AddHashes(b.Uint64s(ks[base:], r.Seed()))
 	}
 }
 
@@ -274,7 +281,7 @@ func (r *Retouched) TestHash(h uint64) bool { return r.f != nil && r.f.TestHash(
 
 // TestHashes sets out[i] to TestHash(hs[i]) and returns how many are true.
 func (r *Retouched) TestHashes(hs []uint64, out []bool) int {
-	out = checkOut(out, len(hs))
+	out = batch.Out("classic", out, len(hs))
 	if r.f == nil {
 		clear(out)
 		return 0
@@ -284,7 +291,7 @@ func (r *Retouched) TestHashes(hs []uint64, out []bool) int {
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true.
 func (r *Retouched) TestKeys(keys [][]byte, out []bool) int {
-	out = checkOut(out, len(keys))
+	out = batch.Out("classic", out, len(keys))
 	if r.f == nil {
 		clear(out)
 		return 0
@@ -294,7 +301,7 @@ func (r *Retouched) TestKeys(keys [][]byte, out []bool) int {
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i].
 func (r *Retouched) TestUint64s(ks []uint64, out []bool) int {
-	out = checkOut(out, len(ks))
+	out = batch.Out("classic", out, len(ks))
 	if r.f == nil {
 		clear(out)
 		return 0

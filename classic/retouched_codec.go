@@ -48,6 +48,14 @@ func (r *Retouched) WriteTo(w io.Writer) (int64, error) {
 	return n, err
 }
 
+// MarshalText is MarshalBinary in standard base64 (engine.MarshalText).
+func (r *Retouched) MarshalText() ([]byte, error) { return engine.MarshalText(r.MarshalBinary()) }
+
+// UnmarshalText replaces r with the filter of MarshalText's form.
+func (r *Retouched) UnmarshalText(text []byte) error {
+	return engine.UnmarshalText(text, r.UnmarshalBinary)
+}
+
 // UnmarshalBinary replaces r by the filter encoded in data; bad bytes give
 // an error wrapping engine.ErrFormat and leave r unchanged.
 func (r *Retouched) UnmarshalBinary(data []byte) error {

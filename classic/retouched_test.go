@@ -201,9 +201,9 @@ func TestRetouchedErrors(t *testing.T) {
 	if _, err := z.MarshalBinary(); err == nil {
 		t.Fatal("zero Retouched marshalled")
 	}
-	mustPanic(t, "zero Retouched", func() { z.Add([]byte("x")) })
-	mustPanic(t, "zero Retouched", func() { z.AddFalsePositive([]byte("x")) })
-	mustPanic(t, "out has 1 slots", func() { r.TestUint64s([]uint64{1, 2}, out[:1]) })
+	mustPanic(t, "classic.Retouched: zero value, use classic.NewRetouched", func() { z.Add([]byte("x")) })
+	mustPanic(t, "classic.Retouched: zero value, use classic.NewRetouched", func() { z.AddFalsePositive([]byte("x")) })
+	mustPanic(t, "classic: out has 1 elements for 2 keys", func() { r.TestUint64s([]uint64{1, 2}, out[:1]) })
 	if got := fmt.Sprint(Clearings); got != "[Random MinimumFN MaximumFP Ratio]" {
 		t.Fatalf("scheme names %s", got)
 	}

@@ -19,7 +19,7 @@ func (f *Filter) Union(g *Filter) error {
 	if err := f.compatible(g); err != nil {
 		return err
 	}
-	w, v := f.st.Words(), g.st.Words()
+	w, v := f.words(), g.words()
 	for i := range w {
 		w[i] |= v[i]
 	}
@@ -35,7 +35,7 @@ func (f *Filter) Intersect(g *Filter) error {
 	if err := f.compatible(g); err != nil {
 		return err
 	}
-	w, v := f.st.Words(), g.st.Words()
+	w, v := f.words(), g.words()
 	for i := range w {
 		w[i] &= v[i]
 	}
@@ -49,7 +49,7 @@ func (f *Filter) Equal(g *Filter) bool {
 	if f.compatible(g) != nil {
 		return false
 	}
-	w, v := f.st.Words(), g.st.Words()
+	w, v := f.words(), g.words()
 	eq := len(w) == len(v)
 	for i := 0; eq && i < len(w); i++ {
 		eq = w[i] == v[i]
@@ -60,19 +60,20 @@ func (f *Filter) Equal(g *Filter) bool {
 }
 
 // Clone returns an independent copy of f (on the heap or huge pages by the
-// same automatic rule as New).
+// same automatic rule as New; heap memory when huge pages are refused).
 func (f *Filter) Clone() *Filter {
+	w := f.words()
 	st, err := engine.NewStorage(wordsFor(f.m), engine.HugePagesAuto)
 	if err != nil {
 		panic(err) // f itself has this size, so it fits
 	}
-	copy(st.Words(), f.st.Words())
+	copy(st.Words(), w)
 	runtime.KeepAlive(f.st)
 	return &Filter{st: st, m: f.m, k: f.k, seed: f.seed}
 }
 
 // Reset clears every bit, keeping m, k and seed.
 func (f *Filter) Reset() {
-	clear(f.st.Words())
+	clear(f.words())
 	runtime.KeepAlive(f.st)
 }

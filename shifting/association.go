@@ -126,11 +126,16 @@ func (a *Association) Seed() uint64 { return a.seed }
 func (a *Association) SizeBytes() uint64 { return 8 * padWords(a.m) }
 
 // HugePages reports whether the bits live in huge-page-advised memory.
-func (a *Association) HugePages() bool { return a.st.HugePages() }
+func (a *Association) HugePages() bool { return a.st != nil && a.st.HugePages() }
 
 // Close returns huge-page memory at once; the filter must not be used
 // afterwards.
-func (a *Association) Close() error { return a.st.Close() }
+func (a *Association) Close() error {
+	if a.st == nil {
+		return nil
+	}
+	return a.st.Close()
+}
 
 // associationOffsets returns o1 in [1, 28] and o2 in [o1+1, o1+28].
 func associationOffsets(h uint64, k uint32) (o1, o2 uint64) {
@@ -160,7 +165,7 @@ func (a *Association) AddHash(h uint64, s Sets) error {
 	default:
 		return paramErrorf("sets %d: want InS1, InS2 or InBoth", s)
 	}
-	w := a.st.Words()
+	w := a.bits()
 	pa, pb := probeStart(h)
 	for range a.k {
 		setBit(w, engine.Reduce(pa, a.m)+off)
@@ -178,7 +183,7 @@ func (a *Association) Query(key []byte) Answer { return a.QueryHash(engine.HashS
 
 // QueryHash is Query of a hash.
 func (a *Association) QueryHash(h uint64) Answer {
-	w := a.st.Words()
+	w := a.bits()
 	o1, o2 := associationOffsets(h, a.k)
 	acc, any := ^uint64(0), uint64(1|1<<o1|1<<o2)
 	pa, pb := probeStart(h)

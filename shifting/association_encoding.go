@@ -19,14 +19,14 @@ func (a *Association) header() engine.Header {
 // MarshalBinary encodes a in the engine envelope.
 func (a *Association) MarshalBinary() ([]byte, error) {
 	out := make([]byte, 0, engine.HeaderSize+a.SizeBytes())
-	out, err := engine.AppendEnvelope(out, a.header(), engine.WordsBytes(a.st.Words()))
+	out, err := engine.AppendEnvelope(out, a.header(), engine.WordsBytes(a.bits()))
 	runtime.KeepAlive(a.st)
 	return out, err
 }
 
 // WriteTo writes the encoding of a to w.
 func (a *Association) WriteTo(w io.Writer) (int64, error) {
-	n, err := engine.WriteEnvelope(w, a.header(), engine.WordsBytes(a.st.Words()))
+	n, err := engine.WriteEnvelope(w, a.header(), engine.WordsBytes(a.bits()))
 	runtime.KeepAlive(a.st)
 	return n, err
 }
@@ -49,6 +49,11 @@ func (a *Association) decode(h engine.Header, payload []byte) error {
 // decodeSource replaces a by the filter of header h whose words come from
 // src: copied, or used in place by OpenAssociation and ViewAssociation.
 func (a *Association) decodeSource(h engine.Header, src engine.Source) error {
+	return a.decodeMode(h, src, engine.HugePagesAuto)
+}
+
+// decodeMode is decodeSource with the placement of a copy.
+func (a *Association) decodeMode(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyAssociation, associationVersion, 3); err != nil {
 		return err
@@ -66,7 +71,7 @@ func (a *Association) decodeSource(h engine.Header, src engine.Source) error {
 	if err := checkPaddingBytes(payload, m+WBar-2); err != nil {
 		return err
 	}
-	st, err := src.Storage(0, 8*padWords(m), padWords(m), engine.HugePagesAuto)
+	st, err := src.Storage(0, 8*padWords(m), padWords(m), mode)
 	if err != nil {
 		return err
 	}

@@ -4,12 +4,8 @@ import (
 	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
-
-// chunk is how many keys the key and integer batch forms hash at once into
-// a stack buffer before testing them with the kernel.
-const chunk = 256
 
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) {
@@ -19,12 +15,13 @@ func (f *Filter) AddHashes(hs []uint64) {
 }
 
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of
-// hits. The probe pairs run in the asm.ShiftingTest kernel (AVX2 / AVX-512
-// gathers of unaligned words); the second array, if any, is checked for
-// the hits only. out must be at least as long as hs.
+// hits. The probe pairs run in the asm.ShiftingTestHashes kernel (AVX2 /
+// AVX-512 gathers of unaligned words); the second array, if any, is
+// checked for the hits only. out must be at least as long as hs.
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
-	w := f.st.Words()
-	hits := asm.ShiftingTest(w, f.m, f.k/2, hs, out)
+	out = batch.Out("shifting", out, len(hs))
+	w := f.bits()
+	hits := asm.ShiftingTestHashes(w, f.m, f.k/2, hs, out)
 	if f.m2 != 0 {
 		for i, h := range hs {
 			if out[i] && !f.secondHas(w, h) {
@@ -39,37 +36,28 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 
 // AddKeys inserts every key.
 func (f *Filter) AddKeys(keys [][]byte) {
-	for _, k := range keys {
-		f.AddHash(engine.HashSeed(k, f.seed))
+	var b batch.Hashes
+	for base := 0; base < len(keys); base += batch.Chunk {
+		f.AddHashes(b.Keys(keys[base:], f.seed))
 	}
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
-	if len(out) < len(keys) {
-		panic("shifting: TestKeys out shorter than keys")
-	}
-	var buf [chunk]uint64
+	var b batch.Hashes
+	out = batch.Out("shifting", out, len(keys))
 	hits := 0
-	for len(keys) > 0 {
-		n := min(len(keys), chunk)
-		for i, k := range keys[:n] {
-			buf[i] = engine.HashSeed(k, f.seed)
-		}
-		hits += f.TestHashes(buf[:n], out[:n])
-		keys, out = keys[n:], out[n:]
+	for base := 0; base < len(keys); base += batch.Chunk {
+		hits += f.TestHashes(b.Keys(keys[base:], f.seed), out[base:])
 	}
 	return hits
 }
 
 // AddUint64s inserts every integer key (its 8 little-endian bytes).
 func (f *Filter) AddUint64s(ks []uint64) {
-	var buf [chunk]uint64
-	for len(ks) > 0 {
-		n := min(len(ks), chunk)
-		asm.HashUint64s(buf[:n], ks[:n], f.seed)
-		f.AddHashes(buf[:n])
-		ks = ks[n:]
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		f.AddHashes(b.Uint64s(ks[base:], f.seed))
 	}
 }
 
@@ -77,16 +65,28 @@ func (f *Filter) AddUint64s(ks []uint64) {
 // and returns the number of hits; hashing and testing both run in batch
 // kernels.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
-	if len(out) < len(ks) {
-		panic("shifting: TestUint64s out shorter than keys")
-	}
-	var buf [chunk]uint64
+	var b batch.Hashes
+	out = batch.Out("shifting", out, len(ks))
 	hits := 0
-	for len(ks) > 0 {
-		n := min(len(ks), chunk)
-		asm.HashUint64s(buf[:n], ks[:n], f.seed)
-		hits += f.TestHashes(buf[:n], out[:n])
-		ks, out = ks[n:], out[n:]
+	for base := 0; base < len(ks); base += batch.Chunk {
+		hits += f.TestHashes(b.Uint64s(ks[base:], f.seed), out[base:])
 	}
 	return hits
+}
+
+// AddHashesConcurrent inserts every hash with atomic ORs; safe beside
+// the other concurrent methods.
+func (f *Filter) AddHashesConcurrent(hs []uint64) {
+	for _, h := range hs {
+		f.TestAndAddHash(h)
+	}
+}
+
+// AddUint64sConcurrent inserts every integer key with atomic ORs, hashed
+// in batch; safe beside the other concurrent methods.
+func (f *Filter) AddUint64sConcurrent(ks []uint64) {
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		f.AddHashesConcurrent(b.Uint64s(ks[base:], f.seed))
+	}
 }

@@ -23,7 +23,7 @@ func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.Ha
 
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
-	w := f.st.Words()
+	w := f.bits()
 	o := membershipOffset(h, f.k/2)
 	pa, pb := probeStart(h)
 	present := true
@@ -48,7 +48,7 @@ func (f *Filter) TestConcurrent(key []byte) bool {
 
 // TestHashConcurrent is TestHash with atomic loads.
 func (f *Filter) TestHashConcurrent(h uint64) bool {
-	w := f.st.Words()
+	w := f.bits()
 	o := membershipOffset(h, f.k/2)
 	want := 1 | uint64(1)<<o
 	pa, pb := probeStart(h)

@@ -35,11 +35,29 @@
 // variant is a way to add bits to a fixed-geometry filter, not a better use
 // of memory.
 //
-// Concurrency: the plain methods are not safe beside writers.
-// AddConcurrent, TestAndAdd and TestConcurrent (and their Hash forms) are
-// lock-free: each bit is set with an atomic OR (a pair's two bits may sit
-// in two words) and read with atomic loads of the two aligned words that
-// hold the window.
+// The contract: Filter holds the family contract written in engine's
+// package doc (New/NewMK, Decode/Read, the binary, stream and text codecs,
+// Clone, M, K, SizeBytes, EstimatedCount, ModelFPR, TestAndAdd, String,
+// and every key form single and batch, which answer alike). Association
+// and Multiplicity follow it where it applies: their own operations (Add,
+// Query, Count, Update) in the []byte, string, uint64 and hash forms, the
+// codecs (DecodeAssociation, ReadAssociation, DecodeMultiplicity,
+// ReadMultiplicity, the methods, the text form), Clone, String, M, K and
+// SizeBytes.
+//
+// Concurrency: plain reads (Test, Query, Count and their forms) are safe
+// from many goroutines at once. A writer needs exclusive use, or, on
+// Filter, the *Concurrent forms (AddConcurrent, AddHashConcurrent,
+// AddHashesConcurrent, AddUint64sConcurrent, TestConcurrent,
+// TestHashConcurrent; TestAndAdd and TestAndAddHash are concurrent too),
+// which are lock-free: each bit is set with an atomic OR (a pair's two
+// bits may sit in two words) and read with atomic loads of the two
+// aligned words that hold the window.
+//
+// Misuse: a zero value panics, in every method that touches bits, with a
+// message naming its constructor; a batch out slice shorter than its keys
+// panics with one readable message; bad parameters are errors wrapping
+// engine.ErrParam, bad bytes errors wrapping engine.ErrFormat.
 //
 // # Association (ShBF_A): Association, NewAssociation
 //
@@ -80,33 +98,11 @@
 // little-endian bytes of the key would, AddString / TestString as its
 // bytes, without copying them.
 //
-// Batch tests run in the asm.ShiftingTest kernels: per vector of hashes
-// the multiply-high reductions (two 32x32 products when m < 2^32, four
-// above), one VPGATHERQQ of unaligned words per pair and VPSRLVQ by
+// Batch tests run in the asm.ShiftingTestHashes kernels: per vector of
+// hashes the multiply-high reductions (two 32x32 products when m < 2^32,
+// four above), one VPGATHERQQ of unaligned words per pair and VPSRLVQ by
 // p mod 8 (AVX2, 4 keys; AVX-512, 8 keys), bit-identical to the generic
-// loop at every level (tested on AVX2 and AVX-512 hardware).
-//
-// # Speed
-//
-// AMD EPYC Zen 3, one of two shared cores, m/n = 10, k = 10, ns per key,
-// medians of 5 (BenchmarkMembershipPaired: a standard Bloom filter with
-// the same hash, probe sequence and Reduce, timed on the same query
-// blocks; TestHashes for the batch):
-//
-//	                  standard BF   ShBF_M scalar     ShBF_M AVX2 batch
-//	n = 1e6 members        36.7     25.6 (0.70x)       11.7 (0.31x)
-//	n = 1e6 absent         30.3     27.0 (0.89x)       14.0 (0.46x)
-//	n = 1e7 members       246.6    167.6 (0.68x)       72.3 (0.29x)
-//	n = 1e7 absent        116.4    118.3 (1.00x)       74.1 (0.64x)
-//
-// Scalar ShBF_M halves the memory accesses of members but not the work
-// around them (offset, shift, mask per pair), so it lands at 0.7x; in that
-// measurement (an early-exit scalar test, since replaced by the branch-free
-// one above) absent keys ended at the first failing probe in both
-// filters, where the halving buys nothing. The batch kernel has no early exit but overlaps the loads
-// of four keys. ShBF_A (n = 1e6 / 1e7, p = 1%) answers members in 63.0 /
-// 381.7 ns against 58.5 / 404.2 for two standard Bloom filters (one per
-// set); ShBF_x (counts up to 57) in 39.1 / 257.7 ns against 204.5 /
-// 244.9 for a counting Bloom filter of 8-bit counters at the same m and k
-// (BenchmarkAssociationQuery, BenchmarkMultiplicityCount).
+// loop at every level. Timings against a standard Bloom filter of the same
+// geometry are BenchmarkMembershipPaired, BenchmarkAssociationQuery and
+// BenchmarkMultiplicityCount.
 package shifting

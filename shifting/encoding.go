@@ -19,14 +19,14 @@ func (f *Filter) header() engine.Header {
 // MarshalBinary encodes f in the engine envelope.
 func (f *Filter) MarshalBinary() ([]byte, error) {
 	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
-	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.st.Words()))
+	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.bits()))
 	runtime.KeepAlive(f.st)
 	return out, err
 }
 
 // WriteTo writes the encoding of f to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
-	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.st.Words()))
+	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.bits()))
 	runtime.KeepAlive(f.st)
 	return n, err
 }
@@ -50,6 +50,11 @@ func (f *Filter) decode(h engine.Header, payload []byte) error {
 // decodeSource replaces f by the filter of header h whose words come from
 // src: copied, or used in place by Open and View.
 func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+	return f.decodeMode(h, src, engine.HugePagesAuto)
+}
+
+// decodeMode is decodeSource with the placement of a copy.
+func (f *Filter) decodeMode(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyShifting, membershipVersion, 4); err != nil {
 		return err
@@ -78,7 +83,7 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 			return err
 		}
 	}
-	st, err := src.Storage(0, 8*g.words(), g.words(), engine.HugePagesAuto)
+	st, err := src.Storage(0, 8*g.words(), g.words(), mode)
 	if err != nil {
 		return err
 	}

@@ -132,8 +132,16 @@ func FuzzMembershipDecode(f *testing.F) {
 	f.Add([]byte("\x89FLTENG\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var h Filter
-		if err := h.UnmarshalBinary(data); err != nil {
+		err := h.UnmarshalBinary(data)
+		d, errD := Decode(data)
+		if (err == nil) != (errD == nil) {
+			t.Fatalf("UnmarshalBinary: %v, Decode: %v", err, errD)
+		}
+		if err != nil {
 			return
+		}
+		if again, _ := d.MarshalText(); engine.UnmarshalText(again, new(Filter).UnmarshalBinary) != nil {
+			t.Fatal("the text form of a decoded filter does not decode")
 		}
 		if h.SizeBytes() > uint64(len(data)) {
 			t.Fatalf("decoded %d bytes of array from %d bytes of input", h.SizeBytes(), len(data))

@@ -23,7 +23,7 @@ func View(data []byte, opts ...engine.Option) (*Filter, error) {
 // concurrent forms may run meanwhile: every key whose add returned before
 // the save began is in the file (engine.WordsPart).
 func (f *Filter) WriteFile(path string) error {
-	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.st.Words()))
+	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.bits()))
 	runtime.KeepAlive(f.st)
 	return err
 }
@@ -40,7 +40,7 @@ func ViewAssociation(data []byte, opts ...engine.Option) (*Association, error) {
 
 // WriteFile saves the filter to path atomically (engine.WriteFile).
 func (a *Association) WriteFile(path string) error {
-	err := engine.WriteFile(path, a.header(), engine.WordsPart(a.st.Words()))
+	err := engine.WriteFile(path, a.header(), engine.WordsPart(a.bits()))
 	runtime.KeepAlive(a.st)
 	return err
 }
@@ -58,7 +58,7 @@ func ViewMultiplicity(data []byte, opts ...engine.Option) (*Multiplicity, error)
 
 // WriteFile saves the filter to path atomically (engine.WriteFile).
 func (x *Multiplicity) WriteFile(path string) error {
-	err := engine.WriteFile(path, x.header(), engine.WordsPart(x.st.Words()), engine.BytesPart(x.counts))
+	err := engine.WriteFile(path, x.header(), engine.WordsPart(x.bits()), engine.BytesPart(x.counts))
 	runtime.KeepAlive(x.st)
 	return err
 }

@@ -15,10 +15,15 @@ const MaxK = engine.MaxK
 // m bits (plus padding) where every key sets k/2 pairs of bits h_i and
 // h_i + o, tested with one memory access per pair.
 //
-// The plain methods are not safe for concurrent use with writers. Any
-// number of goroutines may call AddConcurrent, AddHashConcurrent,
-// TestAndAdd, TestAndAddHash, TestConcurrent and TestHashConcurrent at
-// once (atomic OR and atomic loads; lock-free).
+// Plain reads (Test and its forms) are safe from many goroutines; a
+// writer needs exclusive use, or the *Concurrent forms (AddConcurrent,
+// AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent,
+// TestConcurrent, TestHashConcurrent, and TestAndAdd, TestAndAddHash:
+// atomic ORs and loads, lock-free), which run together and beside plain
+// reads.
+//
+// The zero Filter has no bits: M, K, SizeBytes and String answer for an
+// empty filter, every other method panics with a message naming New.
 type Filter struct {
 	st    *engine.Storage
 	m     uint64 // positions h_i are in [0, m)
@@ -93,11 +98,16 @@ func (f *Filter) Seed() uint64 { return f.seed }
 func (f *Filter) SizeBytes() uint64 { return 8 * f.words() }
 
 // HugePages reports whether the bits live in huge-page-advised memory.
-func (f *Filter) HugePages() bool { return f.st.HugePages() }
+func (f *Filter) HugePages() bool { return f.st != nil && f.st.HugePages() }
 
 // Close returns huge-page memory at once instead of at garbage collection.
 // The filter must not be used afterwards.
-func (f *Filter) Close() error { return f.st.Close() }
+func (f *Filter) Close() error {
+	if f.st == nil {
+		return nil
+	}
+	return f.st.Close()
+}
 
 // ModelFPR returns the model's false-positive rate after n distinct keys.
 func (f *Filter) ModelFPR(n uint64) float64 {
@@ -116,7 +126,7 @@ func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, 
 // AddHash inserts a key by its hash (engine.HashSeed with this filter's
 // seed): bits h_i and h_i + o for i < k/2, and with a second array its bit.
 func (f *Filter) AddHash(h uint64) {
-	w := f.st.Words()
+	w := f.bits()
 	o := membershipOffset(h, f.k/2)
 	pa, pb := probeStart(h)
 	for range f.k / 2 {
@@ -137,7 +147,7 @@ func (f *Filter) AddHash(h uint64) {
 // specification); the second array, if any, is read only for a key the
 // first passes.
 func (f *Filter) TestHash(h uint64) bool {
-	w := f.st.Words()
+	w := f.bits()
 	ok := asm.ShiftingTestHash(w, f.m, f.k/2, h) && (f.m2 == 0 || f.secondHas(w, h))
 	runtime.KeepAlive(f.st)
 	return ok

@@ -207,6 +207,12 @@ func TestBatchAllocs(t *testing.T) {
 			"TestHashes":  func() { f.TestHashes(hs, out) },
 			"TestKeys":    func() { f.TestKeys(keys, out) },
 			"TestUint64s": func() { f.TestUint64s(ks, out) },
+
+			"AddHashesConcurrent":  func() { f.AddHashesConcurrent(hs) },
+			"AddUint64sConcurrent": func() { f.AddUint64sConcurrent(ks) },
+			"AddUint64":            func() { f.AddUint64(ks[0]) },
+			"TestString":           func() { f.TestString("key") },
+			"TestHashConcurrent":   func() { f.TestHashConcurrent(hs[0]) },
 		} {
 			if a := testing.AllocsPerRun(5, fn); a != 0 {
 				t.Errorf("%s: %v allocations", name, a)

@@ -98,11 +98,16 @@ func (x *Multiplicity) HasCounters() bool { return x.counts != nil }
 func (x *Multiplicity) SizeBytes() uint64 { return 8*padWords(x.m) + uint64(len(x.counts)) }
 
 // HugePages reports whether the bits live in huge-page-advised memory.
-func (x *Multiplicity) HugePages() bool { return x.st.HugePages() }
+func (x *Multiplicity) HugePages() bool { return x.st != nil && x.st.HugePages() }
 
 // Close returns huge-page memory at once; the filter must not be used
 // afterwards.
-func (x *Multiplicity) Close() error { return x.st.Close() }
+func (x *Multiplicity) Close() error {
+	if x.st == nil {
+		return nil
+	}
+	return x.st.Close()
+}
 
 // Add records that key occurs count times, count in [1, MaxCount()]. On a
 // filter without counters, adding a key again with a larger count raises
@@ -116,7 +121,7 @@ func (x *Multiplicity) AddHash(h uint64, count uint32) error {
 	if count == 0 || count > x.maxCount {
 		return paramErrorf("count %d outside [1, %d]", count, x.maxCount)
 	}
-	w := x.st.Words()
+	w := x.bits()
 	off := uint64(count - 1)
 	pa, pb := probeStart(h)
 	for range x.k {
@@ -137,7 +142,7 @@ func (x *Multiplicity) Count(key []byte) uint32 { return x.CountHash(engine.Hash
 
 // CountHash is Count of a hash.
 func (x *Multiplicity) CountHash(h uint64) uint32 {
-	w := x.st.Words()
+	w := x.bits()
 	acc := lowBits(uint64(x.maxCount))
 	pa, pb := probeStart(h)
 	for range x.k {
@@ -182,7 +187,7 @@ func (x *Multiplicity) UpdateHash(h uint64, from, to uint32) error {
 			}
 			pa, pb = pa+pb, pb+phi
 		}
-		w := x.st.Words()
+		w := x.bits()
 		pa, pb = probeStart(h)
 		for range x.k {
 			pos := engine.Reduce(pa, x.m) + uint64(from-1)

@@ -24,14 +24,14 @@ func (x *Multiplicity) header() engine.Header {
 // MarshalBinary encodes x in the engine envelope.
 func (x *Multiplicity) MarshalBinary() ([]byte, error) {
 	out := make([]byte, 0, engine.HeaderSize+x.SizeBytes())
-	out, err := engine.AppendEnvelope(out, x.header(), engine.WordsBytes(x.st.Words()), x.counts)
+	out, err := engine.AppendEnvelope(out, x.header(), engine.WordsBytes(x.bits()), x.counts)
 	runtime.KeepAlive(x.st)
 	return out, err
 }
 
 // WriteTo writes the encoding of x to w.
 func (x *Multiplicity) WriteTo(w io.Writer) (int64, error) {
-	n, err := engine.WriteEnvelope(w, x.header(), engine.WordsBytes(x.st.Words()), x.counts)
+	n, err := engine.WriteEnvelope(w, x.header(), engine.WordsBytes(x.bits()), x.counts)
 	runtime.KeepAlive(x.st)
 	return n, err
 }
@@ -55,6 +55,11 @@ func (x *Multiplicity) decode(h engine.Header, payload []byte) error {
 // src (copied, or used in place by OpenMultiplicity and
 // ViewMultiplicity); the counters are always copied.
 func (x *Multiplicity) decodeSource(h engine.Header, src engine.Source) error {
+	return x.decodeMode(h, src, engine.HugePagesAuto)
+}
+
+// decodeMode is decodeSource with the placement of a copy.
+func (x *Multiplicity) decodeMode(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	if err := h.Expect(engine.FamilyMultiplicity, multiplicityVersion, 5); err != nil {
 		return err
@@ -79,7 +84,7 @@ func (x *Multiplicity) decodeSource(h engine.Header, src engine.Source) error {
 	if err := checkPaddingBytes(payload[:wordBytes], last); err != nil {
 		return err
 	}
-	st, err := src.Storage(0, wordBytes, padWords(m), engine.HugePagesAuto)
+	st, err := src.Storage(0, wordBytes, padWords(m), mode)
 	if err != nil {
 		return err
 	}

@@ -5,25 +5,32 @@
 // pos mod 8, and a compare of the AND of the windows with the pair mask.
 package main
 
-//go:generate go run . -out ../../asm/shifting_amd64.s -stubs ../../asm/shifting_stub_amd64.go -pkg asm
+//go:generate go run -tags purego . -out ../../asm/shifting_amd64.s -stubs ../../asm/shifting_stub_amd64.go -pkg asm
 
 import (
+	"strconv"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/filterengine/filterengine/asm"
 )
 
+// The probe constants are the library's own (asm.ShiftingPhi,
+// asm.ShiftingWBar), not retyped here.
 const (
-	phi    = 0x9e3779b97f4a7c15
-	offMod = 56 // w̄ - 1
+	phi    = asm.ShiftingPhi
+	offMod = asm.ShiftingWBar - 1
 )
 
-const signature = "func(words *uint64, m uint64, pairs uint64, hs *uint64, out *bool, n int) int"
+// signature is every stub's: slices, n = len(hs) = len(out).
+const signature = "func(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int"
 
 func main() {
 	ConstraintExpr("amd64,gc,!purego") // avo v0.5.0 parses the "+build" syntax; it writes "//go:build amd64 && gc && !purego"
-	kernel("shiftingTestAVX2", 4)
-	kernel("shiftingTestAVX512", 8)
+	kernel("shiftingTestHashesAVX2", 4)
+	kernel("shiftingTestHashesAVX512", 8)
 	Generate()
 }
 
@@ -40,25 +47,26 @@ type vec struct {
 func kernel(name string, lanes int) {
 	TEXT(name, NOSPLIT, signature)
 	Pragma("noescape")
-	Doc(name+" tests n hashes (a multiple of "+itoa(lanes)+") against the ShBF_M array at",
-		"words with m positions and pairs probe pairs, writes out[i] and returns the",
-		"number of hits. It is shiftingTestGeneric, bit for bit.")
+	Doc(name+" tests the hashes hs (a multiple of "+strconv.Itoa(lanes)+") against the ShBF_M",
+		"array words of m positions and pairs probe pairs, writes out[i] (len(out) =",
+		"len(hs)) and returns the number of hits. It is shiftingTestHashesGeneric, bit",
+		"for bit.")
 	v := vec{lanes: lanes, new: func() VecVirtual { return YMM() }}
 	if lanes == 8 {
 		v.new = func() VecVirtual { return ZMM() }
 	}
 	words := GP64()
-	Load(Param("words"), words)
+	Load(Param("words").Base(), words)
 	m := GP64()
 	Load(Param("m"), m)
 	pairs := GP64()
 	Load(Param("pairs"), pairs)
 	hs := GP64()
-	Load(Param("hs"), hs)
+	Load(Param("hs").Base(), hs)
 	out := GP64()
-	Load(Param("out"), out)
+	Load(Param("out").Base(), out)
 	n := GP64()
-	Load(Param("n"), n)
+	Load(Param("hs").Len(), n)
 
 	Comment("Broadcast the constants: m split in 32-bit halves for the multiply-high.")
 	mlo, mhi, vphi, c56 := v.new(), v.new(), v.new(), v.new()
@@ -254,5 +262,3 @@ func compareMask(v vec, x, y VecVirtual, r GPVirtual) {
 	VPCMPEQQ(x, y, x)
 	VMOVMSKPD(x, r.As32())
 }
-
-func itoa(n int) string { return string(rune('0' + n)) }

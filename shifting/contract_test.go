@@ -1,0 +1,294 @@
+package shifting
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/kerneltest"
+)
+
+// roundTripText round-trips v through encoding/json (a struct holding
+// it), encoding/gob and UnmarshalText into fresh values, and returns the
+// copies; each must re-encode to v's binary form.
+func roundTripText[T interface {
+	encoding.BinaryMarshaler
+	encoding.TextUnmarshaler
+	fmt.Stringer
+}](t *testing.T, v T, fresh func() T) []T {
+	t.Helper()
+	bin, err := v.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type holder struct {
+		Name   string
+		Filter T
+	}
+	js, err := json.Marshal(holder{"x", v})
+	if err != nil || len(js) < len(bin) {
+		t.Fatalf("json.Marshal: %d bytes for a %d-byte filter, err %v", len(js), len(bin), err)
+	}
+	h := holder{Filter: fresh()}
+	if err := json.Unmarshal(js, &h); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(holder{"x", v}); err != nil {
+		t.Fatal(err)
+	}
+	g := holder{Filter: fresh()}
+	if err := gob.NewDecoder(&buf).Decode(&g); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]T{"json": h.Filter, "gob": g.Filter} {
+		if again, err := c.MarshalBinary(); err != nil || !bytes.Equal(again, bin) {
+			t.Fatalf("%s round trip changed the encoding (err %v)", name, err)
+		}
+	}
+	if s := v.String(); len(s) > 200 || strings.Contains(s, "\n") {
+		t.Fatalf("String is %d bytes: %q", len(s), s)
+	}
+	if err := fresh().UnmarshalText([]byte("not base64!")); !errors.Is(err, engine.ErrFormat) {
+		t.Fatalf("UnmarshalText of non-base64: %v", err)
+	}
+	return []T{h.Filter, g.Filter}
+}
+
+func TestTextCodecs(t *testing.T) {
+	ks := members(memberBase, 3000)
+	out := make([]bool, len(ks))
+	for _, opts := range [][]engine.Option{nil, {WithSecondArray()}} {
+		f, _ := New(3000, 0.01, opts...)
+		f.AddUint64s(ks)
+		for _, c := range roundTripText(t, f, func() *Filter { return new(Filter) }) {
+			if hits := c.TestUint64s(ks, out); hits != len(ks) {
+				t.Fatalf("round trip finds %d of %d keys", hits, len(ks))
+			}
+		}
+	}
+	a, _ := NewAssociation(3000, 0.01)
+	for _, k := range ks {
+		_ = a.AddUint64(k, InBoth)
+	}
+	for _, c := range roundTripText(t, a, func() *Association { return new(Association) }) {
+		if !c.QueryUint64(ks[7]).Has(Both) {
+			t.Fatal("association round trip lost a key")
+		}
+	}
+	x, _ := NewMultiplicity(3000, 0.01, MaxCount, WithCounters())
+	for _, k := range ks {
+		_ = x.AddUint64(k, 5)
+	}
+	for _, c := range roundTripText(t, x, func() *Multiplicity { return new(Multiplicity) }) {
+		if c.CountUint64(ks[7]) < 5 {
+			t.Fatal("multiplicity round trip lost a count")
+		}
+	}
+}
+
+// Decode and Read (and their ShBF_A and ShBF_x forms) give the filter
+// MarshalBinary wrote, reject options they do not know and bad bytes;
+// Clone copies the bits.
+func TestDecodeReadClone(t *testing.T) {
+	ks := members(memberBase, 5000)
+	f, _ := New(5000, 0.01, WithSecondArray(), engine.WithSeed(4))
+	f.AddUint64s(ks)
+	data, _ := f.MarshalBinary()
+	for name, decode := range map[string]func() (*Filter, error){
+		"Decode": func() (*Filter, error) { return Decode(data, engine.WithHugePages(engine.HugePagesNever)) },
+		"Read":   func() (*Filter, error) { return Read(bytes.NewReader(data)) },
+		"Clone":  func() (*Filter, error) { return f.Clone(), nil },
+	} {
+		g, err := decode()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if again, _ := g.MarshalBinary(); !bytes.Equal(again, data) {
+			t.Fatalf("%s: a different filter", name)
+		}
+	}
+	if _, err := Decode(data, WithSecondArray()); !errors.Is(err, engine.ErrParam) {
+		t.Fatalf("Decode with a family option: %v", err)
+	}
+	if _, err := Decode(data[:len(data)-1]); !errors.Is(err, engine.ErrFormat) {
+		t.Fatalf("Decode of truncated bytes: %v", err)
+	}
+	c := f.Clone()
+	c.AddUint64(1)
+	if again, _ := f.MarshalBinary(); !bytes.Equal(again, data) {
+		t.Fatal("Clone shares its bits with the original")
+	}
+	if e := f.EstimatedCount(); e < 4500 || e > 5500 {
+		t.Fatalf("EstimatedCount %.0f after 5000 keys", e)
+	}
+
+	a, _ := NewAssociation(1000, 0.01)
+	_ = a.AddString("k", InS2)
+	ab, _ := a.MarshalBinary()
+	for _, fn := range []func() (*Association, error){
+		func() (*Association, error) { return DecodeAssociation(ab) },
+		func() (*Association, error) { return ReadAssociation(bytes.NewReader(ab)) },
+		func() (*Association, error) { return a.Clone(), nil },
+	} {
+		if b, err := fn(); err != nil || b.QueryString("k") != OnlyS2 && !b.QueryString("k").Has(OnlyS2) {
+			t.Fatalf("association decode/clone: %v", err)
+		}
+	}
+	x, _ := NewMultiplicity(1000, 0.01, 9, WithCounters())
+	_ = x.AddString("k", 3)
+	xb, _ := x.MarshalBinary()
+	for _, fn := range []func() (*Multiplicity, error){
+		func() (*Multiplicity, error) { return DecodeMultiplicity(xb) },
+		func() (*Multiplicity, error) { return ReadMultiplicity(bytes.NewReader(xb)) },
+		func() (*Multiplicity, error) { return x.Clone(), nil },
+	} {
+		y, err := fn()
+		if err != nil || y.CountString("k") < 3 {
+			t.Fatalf("multiplicity decode/clone: %v", err)
+		}
+		if err := y.UpdateString("k", 3, 1); err != nil || x.CountString("k") < 3 {
+			t.Fatalf("an update of a copy reached the original: %v", err)
+		}
+	}
+	if _, err := DecodeMultiplicity(xb, engine.FamilyOption(1)); !errors.Is(err, engine.ErrParam) {
+		t.Fatalf("DecodeMultiplicity with a foreign option: %v", err)
+	}
+}
+
+func mustPanicWith(t *testing.T, name, want string, fn func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), want) {
+			t.Errorf("%s: panic %v, want one containing %q", name, r, want)
+		}
+	}()
+	fn()
+}
+
+// Zero values answer their accessors as empty filters and panic, naming
+// the constructor, in every method that reads or writes bits.
+func TestZeroValues(t *testing.T) {
+	var z Filter
+	var za Association
+	var zx Multiplicity
+	if z.M() != 0 || z.SizeBytes() != 0 || za.SizeBytes() != 0 || zx.SizeBytes() != 0 || z.HugePages() || z.Close() != nil ||
+		za.HugePages() || za.Close() != nil || zx.HugePages() || zx.Close() != nil {
+		t.Fatal("zero accessors")
+	}
+	for _, s := range []fmt.Stringer{&z, &za, &zx} {
+		if !strings.Contains(s.String(), "zero, use shifting.New") {
+			t.Fatalf("zero String %q", s)
+		}
+	}
+	out := make([]bool, 1)
+	const want = "shifting.Filter: zero value, use shifting.New"
+	for name, fn := range map[string]func(){
+		"Add":                  func() { z.Add([]byte("x")) },
+		"Test":                 func() { z.Test([]byte("x")) },
+		"TestAndAdd":           func() { z.TestAndAdd([]byte("x")) },
+		"AddHash":              func() { z.AddHash(1) },
+		"TestHash":             func() { z.TestHash(1) },
+		"TestAndAddHash":       func() { z.TestAndAddHash(1) },
+		"AddUint64":            func() { z.AddUint64(1) },
+		"TestUint64":           func() { z.TestUint64(1) },
+		"AddString":            func() { z.AddString("x") },
+		"TestString":           func() { z.TestString("x") },
+		"AddHashes":            func() { z.AddHashes([]uint64{1}) },
+		"TestHashes":           func() { z.TestHashes([]uint64{1}, out) },
+		"AddKeys":              func() { z.AddKeys([][]byte{{1}}) },
+		"TestKeys":             func() { z.TestKeys([][]byte{{1}}, out) },
+		"AddUint64s":           func() { z.AddUint64s([]uint64{1}) },
+		"TestUint64s":          func() { z.TestUint64s([]uint64{1}, out) },
+		"AddConcurrent":        func() { z.AddConcurrent([]byte("x")) },
+		"AddHashConcurrent":    func() { z.AddHashConcurrent(1) },
+		"AddHashesConcurrent":  func() { z.AddHashesConcurrent([]uint64{1}) },
+		"AddUint64sConcurrent": func() { z.AddUint64sConcurrent([]uint64{1}) },
+		"TestConcurrent":       func() { z.TestConcurrent([]byte("x")) },
+		"TestHashConcurrent":   func() { z.TestHashConcurrent(1) },
+		"EstimatedCount":       func() { z.EstimatedCount() },
+		"Clone":                func() { z.Clone() },
+		"MarshalBinary":        func() { _, _ = z.MarshalBinary() },
+		"MarshalText":          func() { _, _ = z.MarshalText() },
+		"WriteTo":              func() { _, _ = z.WriteTo(&bytes.Buffer{}) },
+		"WriteFile":            func() { _ = z.WriteFile(t.TempDir() + "/f") },
+	} {
+		mustPanicWith(t, name, want, fn)
+	}
+	const wantA = "shifting.Association: zero value, use shifting.NewAssociation"
+	mustPanicWith(t, "Association.Add", wantA, func() { _ = za.Add([]byte("x"), InS1) })
+	mustPanicWith(t, "Association.Query", wantA, func() { za.Query([]byte("x")) })
+	mustPanicWith(t, "Association.Clone", wantA, func() { za.Clone() })
+	mustPanicWith(t, "Association.MarshalBinary", wantA, func() { _, _ = za.MarshalBinary() })
+	const wantX = "shifting.Multiplicity: zero value, use shifting.NewMultiplicity"
+	mustPanicWith(t, "Multiplicity.Count", wantX, func() { zx.Count([]byte("x")) })
+	mustPanicWith(t, "Multiplicity.Clone", wantX, func() { zx.Clone() })
+	mustPanicWith(t, "Multiplicity.MarshalBinary", wantX, func() { _, _ = zx.MarshalBinary() })
+	if err := zx.Add([]byte("x"), 1); err == nil {
+		t.Fatal("zero Multiplicity accepted a count")
+	}
+	// A zero value decodes into a real filter.
+	g, _ := New(10, 0.01)
+	data, _ := g.MarshalBinary()
+	if err := z.UnmarshalBinary(data); err != nil || !z.TestHash(0) && z.TestHash(0) {
+		t.Fatalf("UnmarshalBinary into a zero Filter: %v", err)
+	}
+}
+
+// A short out slice panics with the one readable message.
+func TestShortOut(t *testing.T) {
+	f, _ := New(10, 0.01)
+	out := make([]bool, 1)
+	const want = "shifting: out has 1 elements for 2 keys"
+	mustPanicWith(t, "TestHashes", want, func() { f.TestHashes([]uint64{1, 2}, out) })
+	mustPanicWith(t, "TestKeys", want, func() { f.TestKeys([][]byte{{1}, {2}}, out) })
+	mustPanicWith(t, "TestUint64s", want, func() { f.TestUint64s([]uint64{1, 2}, out) })
+}
+
+// TestHashConcurrent runs AddUint64sConcurrent and AddHashesConcurrent
+// batches of every tail length beside TestHashConcurrent readers of the
+// keys already added; under -race in make test, at every kernel level.
+func TestHashConcurrent(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
+		const goroutines, per = 4, 3000
+		f, _ := NewMK(1<<15, 6, WithSecondArray())
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Go(func() {
+				ks := members(memberBase+uint64(g*per), per)
+				done := 0
+				for i, b := range kerneltest.Batches(ks) {
+					if i%2 == 0 {
+						f.AddUint64sConcurrent(b)
+					} else {
+						hs := make([]uint64, len(b))
+						for j, k := range b {
+							hs[j] = engine.HashUint64(k)
+						}
+						f.AddHashesConcurrent(hs)
+					}
+					done += len(b)
+					for _, k := range ks[:done] {
+						if !f.TestHashConcurrent(engine.HashUint64(k)) {
+							t.Errorf("goroutine %d: key %d missing after its add", g, k)
+							return
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		ks := members(memberBase, goroutines*per)
+		if hits := f.TestUint64s(ks, make([]bool, len(ks))); hits != len(ks) {
+			t.Fatalf("%d of %d keys after concurrent adds", hits, len(ks))
+		}
+	})
+}
