@@ -12,11 +12,12 @@ import (
 // Pages says how the memory at one address is backed, from the
 // /proc/self/smaps entry of the mapping that holds it, in MiB: Rss, the
 // part mapped as 2 MiB page-cache folios (FilePmdMapped, a mapped file on
-// huge pages) and as anonymous huge pages (AnonHugePages, memory the
-// filter allocated or copied on write). Zero where smaps is missing (not
-// Linux) or names no mapping holding p.
+// huge pages), the anonymous part (Anonymous: memory the filter
+// allocated, or private copies of a mapped file's written pages) and of
+// that the anonymous huge pages (AnonHugePages). Zero where smaps is
+// missing (not Linux) or names no mapping holding p.
 type Pages struct {
-	RSS, FilePmdMapped, AnonHuge float64
+	RSS, FilePmdMapped, Anon, AnonHuge float64
 }
 
 // PagesAt reads the smaps entry of the mapping holding p.
@@ -50,6 +51,8 @@ func PagesAt(p unsafe.Pointer) Pages {
 			out.RSS = kb / 1024
 		case "FilePmdMapped:":
 			out.FilePmdMapped = kb / 1024
+		case "Anonymous:":
+			out.Anon = kb / 1024
 		case "AnonHugePages:":
 			out.AnonHuge = kb / 1024
 		}
