@@ -65,12 +65,25 @@
 //   - View(data) uses a caller's bytes in place when the payload is
 //     8-byte aligned, and copies them otherwise.
 //
-// Open starts at once and shares the page cache between processes, but
-// a mapped file gets the page cache's pages (4 KiB on most file systems)
-// where a loaded filter of 16 MiB and up gets 2 MiB pages: random probes
-// of a mapped filter far larger than the TLB's reach (hundreds of MiB)
-// pay page walks that a loaded one does not. Read gives the fastest
-// probes, Open the fastest start.
+// Open starts at once and shares the page cache between processes. A
+// mapped filter is as fast to probe as a loaded one (which gets 2 MiB
+// pages from 16 MiB up) only where its file is mapped with 2 MiB pages
+// too, and that depends on the page cache, not on Open: on Linux with
+// transparent huge pages not "never" and a file system with large folios
+// (ext4 from Linux 6.16, XFS), a file WriteFile saved (it writes 2 MiB at
+// 2 MiB-aligned offsets) or that was not in the page cache when Open's
+// mapping first read it comes in as 2 MiB folios and is mapped whole.
+// A file the page cache already holds in smaller folios (one copied by
+// cp or written in small or unaligned writes; the first part of one read
+// with read(2) from a cold cache, whose read-ahead starts small) keeps
+// them until it leaves the cache, and a mapping gets 4 KiB pages there:
+// random probes of a filter far larger than the TLB's reach (hundreds of
+// MiB) then pay page walks a loaded filter does not. Where no file gets
+// 2 MiB pages (THP "never", file systems without large folios, systems
+// other than Linux) Read gives the faster probes and Open the faster
+// start. The first probes after Open also pay the
+// page faults (one per 2 MiB or per 4 KiB page); Open with the checksum
+// takes them all up front.
 //
 // Truncated, corrupted (unless WithoutChecksum) and foreign files are
 // errors at Open, never faults later; a file another process truncates

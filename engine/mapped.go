@@ -108,6 +108,15 @@ var mapper = mapFile
 // Where the file cannot be mapped (no mmap on the platform, a special
 // file) it is read into memory instead, behind the same result.
 //
+// On Linux the mapping starts on a 2 MiB boundary and is advised for
+// huge pages before its first fault, so a file kept in 2 MiB page-cache
+// folios (WriteFile's files; any file read in through the mapping on a
+// file system with large folios) is mapped with 2 MiB pages, and probes
+// it as fast as a loaded filter; a file the page cache holds in smaller
+// folios gets 4 KiB pages until it leaves the cache (the package doc's
+// Saved filters). With the checksum the pages are faulted in up front
+// (MADV_POPULATE_READ); without it a probe faults its page in.
+//
 // A file another process truncates while it is mapped is the one case
 // that can fault: reading a page past the new end raises SIGBUS, as for
 // every user of mmap. Replace saved filters by rename (WriteFile), never

@@ -22,6 +22,17 @@ func mapHuge(nbytes int) ([]byte, error) {
 	if errno != 0 {
 		return nil, errno
 	}
+	start := alignTrim(raw, size)
+	// The mapping is outside the Go heap, so the address may become a pointer.
+	m := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&start))), size)
+	_ = unix.Madvise(m, unix.MADV_HUGEPAGE)
+	return m[:nbytes:size], nil
+}
+
+// alignTrim takes the first 2 MiB boundary in the mapping of
+// size+hugePageSize bytes at raw and unmaps the bytes before it and after
+// its size bytes.
+func alignTrim(raw, size uintptr) uintptr {
 	start := (raw + hugePageSize - 1) &^ (hugePageSize - 1)
 	if head := start - raw; head > 0 {
 		_ = munmap(raw, head)
@@ -29,10 +40,7 @@ func mapHuge(nbytes int) ([]byte, error) {
 	if tail := raw + size + hugePageSize - (start + size); tail > 0 {
 		_ = munmap(start+size, tail)
 	}
-	// The mapping is outside the Go heap, so the address may become a pointer.
-	m := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&start))), size)
-	_ = unix.Madvise(m, unix.MADV_HUGEPAGE)
-	return m[:nbytes:size], nil
+	return start
 }
 
 func munmap(addr, length uintptr) error {

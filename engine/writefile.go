@@ -32,14 +32,23 @@ func WordsPart(w []uint64) Part { return Part{words: w} }
 
 func (p Part) size() uint64 { return uint64(len(p.bytes)) + 8*uint64(len(p.words)) }
 
-// saveChunk is how many payload bytes WriteFile stages at a time.
-const saveChunk = 1 << 20
+// saveChunk is how many file bytes WriteFile stages and writes at a
+// time: 2 MiB at 2 MiB-aligned file offsets, the header included in the
+// first, so a file system with large folios (ext4 since Linux 6.16, XFS)
+// keeps the saved file in the page cache as 2 MiB folios, which a filter
+// opened from it maps as huge pages (mapFile). Writes of another size or
+// alignment leave smaller folios there, and a mapping then gets 4 KiB
+// pages until the file leaves the page cache.
+const saveChunk = hugeFolio
+
+// hugeFolio is the huge-page size of amd64 and of arm64 with 4 KiB pages.
+const hugeFolio = 2 << 20
 
 // WriteFile saves one envelope of header h and the payload parts to path
 // atomically: it writes a temporary file in path's directory, syncs it
 // to disk, renames it over path and syncs the directory, so a crash at
 // any moment leaves path holding either its old content or the new one,
-// whole, and never a torn file. The payload is streamed through a 1 MiB
+// whole, and never a torn file. The payload is streamed through a 2 MiB
 // buffer (checksummed as written, the header written last), so saving
 // takes no second copy of a large filter. The file gets mode 0644 (set
 // by chmod, so the umask does not narrow it); an error removes the
@@ -70,10 +79,7 @@ func WriteFile(path string, h Header, parts ...Part) (err error) {
 	if err != nil {
 		return err
 	}
-	if _, err = tmp.Write(hdr[:]); err != nil {
-		return err
-	}
-	sum, err := streamParts(tmp, parts)
+	sum, err := streamParts(tmp, hdr[:], parts)
 	if err != nil {
 		return err
 	}
@@ -95,15 +101,16 @@ func WriteFile(path string, h Header, parts ...Part) (err error) {
 	return syncDir(dir)
 }
 
-// streamParts writes the parts to f through one buffer and returns the
-// XXH3 of the bytes written.
-func streamParts(f *os.File, parts []Part) (uint64, error) {
+// streamParts writes head and then the parts to f through one buffer of
+// saveChunk bytes and returns the XXH3 of the parts' bytes.
+func streamParts(f *os.File, head []byte, parts []Part) (uint64, error) {
 	h := xxh3.New()
-	buf := make([]byte, 0, saveChunk)
+	buf := append(make([]byte, 0, saveChunk), head...)
+	skip := len(head) // bytes of buf that are not payload
 	flush := func() error {
-		_, _ = h.Write(buf)
+		_, _ = h.Write(buf[skip:])
 		_, err := f.Write(buf)
-		buf = buf[:0]
+		buf, skip = buf[:0], 0
 		return err
 	}
 	for _, p := range parts {
