@@ -21,6 +21,16 @@ func ParamAddr(name string) Mem {
 	return b.Addr
 }
 
+// BaseAddr is the memory operand of the base pointer of the named slice
+// argument, for an instruction that adds it from the argument frame.
+func BaseAddr(name string) Mem {
+	b, err := Param(name).Base().Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
 // Labels makes labels unique within one generated file.
 type Labels struct{ n int }
 
