@@ -65,14 +65,14 @@ func checkBlocked(words []uint64, k uint32) {
 func BlockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	checkBlocked(words, k)
 	out = out[:len(hs)]
-	return blockedTest(words, k, hs, out)
+	return blockedTestHashes(words, k, hs, out)
 }
 
 // BlockedAddHashes adds every hash in hs to the blocked filter words with
 // k probes. Concurrent use needs the atomic form in the blocked family.
 func BlockedAddHashes(words []uint64, k uint32, hs []uint64) {
 	checkBlocked(words, k)
-	blockedAdd(words, k, hs)
+	blockedAddHashes(words, k, hs)
 }
 
 // hashChunk is how many keys the uint64 forms hash at a time into a stack
@@ -90,7 +90,7 @@ func BlockedTestUint64s(words []uint64, k uint32, ks []uint64, seed uint64, out 
 	for len(ks) > 0 {
 		c := min(len(ks), hashChunk)
 		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTest(words, k, buf[:c], out[:c])
+		hits += blockedTestHashes(words, k, buf[:c], out[:c])
 		ks, out = ks[c:], out[c:]
 	}
 	return hits
@@ -105,15 +105,15 @@ func BlockedAddUint64s(words []uint64, k uint32, ks []uint64, seed uint64) {
 	for len(ks) > 0 {
 		c := min(len(ks), hashChunk)
 		hashUint64s(buf[:c], ks[:c], key)
-		blockedAdd(words, k, buf[:c])
+		blockedAddHashes(words, k, buf[:c])
 		ks = ks[c:]
 	}
 }
 
-// blockedTestGeneric is the specification of the batch test: the
+// blockedTestHashesGeneric is the specification of the batch test: the
 // single-key probe, BlockedTestHash, over the slice, so the batch path
 // without assembly (purego, arm64) is the single-key loop itself.
-func blockedTestGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
+func blockedTestHashesGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
 	hits := 0
 	out = out[:len(hs)]
 	for i, h := range hs {
@@ -126,9 +126,9 @@ func blockedTestGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
 	return hits
 }
 
-// blockedAddGeneric is the specification of the batch add: BlockedAddHash
+// blockedAddHashesGeneric is the specification of the batch add: BlockedAddHash
 // over the slice.
-func blockedAddGeneric(words []uint64, k uint32, hs []uint64) {
+func blockedAddHashesGeneric(words []uint64, k uint32, hs []uint64) {
 	for _, h := range hs {
 		BlockedAddHash(words, h, k)
 	}

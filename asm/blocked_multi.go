@@ -25,7 +25,7 @@ func checkMulti(filters [][]uint64, k uint32) {
 func BlockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
 	checkMulti(filters, k)
 	out = out[:len(hs)]
-	return blockedTestMulti(filters, k, hs, out)
+	return blockedTestMultiHashes(filters, k, hs, out)
 }
 
 // BlockedTestMultiUint64s is BlockedTestMultiHashes over
@@ -39,14 +39,14 @@ func BlockedTestMultiUint64s(filters [][]uint64, k uint32, ks []uint64, seed uin
 	for len(ks) > 0 {
 		c := min(len(ks), hashChunk)
 		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTestMulti(filters, k, buf[:c], out[:c])
+		hits += blockedTestMultiHashes(filters, k, buf[:c], out[:c])
 		ks, out = ks[c:], out[c:]
 	}
 	return hits
 }
 
-// blockedTestMultiGeneric is the specification of the multi-filter test.
-func blockedTestMultiGeneric(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+// blockedTestMultiHashesGeneric is the specification of the multi-filter test.
+func blockedTestMultiHashesGeneric(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
 	hits := 0
 	for i, h := range hs {
 		hit := false
@@ -80,7 +80,7 @@ func checkStride(words []uint64, k uint32, gens int) {
 func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	checkStride(words, k, gens)
 	out = out[:len(hs)]
-	return blockedTestStride(words, gens, k, hs, out)
+	return blockedTestStrideHashes(words, gens, k, hs, out)
 }
 
 // BlockedTestStrideUint64s is BlockedTestStrideHashes over
@@ -94,14 +94,14 @@ func BlockedTestStrideUint64s(words []uint64, gens int, k uint32, ks []uint64, s
 	for len(ks) > 0 {
 		c := min(len(ks), hashChunk)
 		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTestStride(words, gens, k, buf[:c], out[:c])
+		hits += blockedTestStrideHashes(words, gens, k, buf[:c], out[:c])
 		ks, out = ks[c:], out[c:]
 	}
 	return hits
 }
 
-// blockedTestStrideGeneric is the specification of the strided test.
-func blockedTestStrideGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+// blockedTestStrideHashesGeneric is the specification of the strided test.
+func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	size := len(words) / gens
 	lines := uint64(size / 8)
 	hits := 0

@@ -22,7 +22,7 @@ func compareMulti(t testing.TB, filters [][]uint64, k uint32, hs []uint64) {
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
-	wantHits := blockedTestMultiGeneric(filters, k, hs, want[:len(hs)])
+	wantHits := blockedTestMultiHashesGeneric(filters, k, hs, want[:len(hs)])
 	if hits := BlockedTestMultiHashes(filters, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestMultiHashes(%d filters, k=%d, n=%d) = %d hits, generic %d (answers equal: %v)",
 			Kernel(), len(filters), k, len(hs), hits, wantHits, slices.Equal(got, want))
@@ -30,13 +30,13 @@ func compareMulti(t testing.TB, filters [][]uint64, k uint32, hs []uint64) {
 	one := make([]bool, len(hs))
 	any := make([]bool, len(hs))
 	for _, w := range filters {
-		blockedTestGeneric(w, k, hs, one)
+		blockedTestHashesGeneric(w, k, hs, one)
 		for i := range any {
 			any[i] = any[i] || one[i]
 		}
 	}
 	if !slices.Equal(any, want[:len(hs)]) {
-		t.Fatalf("blockedTestMultiGeneric differs from the filters tested one by one")
+		t.Fatalf("blockedTestMultiHashesGeneric differs from the filters tested one by one")
 	}
 }
 
@@ -123,7 +123,7 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
-	wantHits := blockedTestStrideGeneric(words, gens, k, hs, want[:len(hs)])
+	wantHits := blockedTestStrideHashesGeneric(words, gens, k, hs, want[:len(hs)])
 	if hits := BlockedTestStrideHashes(words, gens, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestStrideHashes(%d words, %d filters, k=%d, n=%d) = %d hits, generic %d", Kernel(), len(words), gens, k, len(hs), hits, wantHits)
 	}
@@ -132,9 +132,9 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 		fs[g] = words[g*len(words)/gens : (g+1)*len(words)/gens]
 	}
 	multi := make([]bool, len(hs))
-	blockedTestMultiGeneric(fs, k, hs, multi)
+	blockedTestMultiHashesGeneric(fs, k, hs, multi)
 	if !slices.Equal(multi, want[:len(hs)]) {
-		t.Fatal("blockedTestStrideGeneric differs from the multi-filter test")
+		t.Fatal("blockedTestStrideHashesGeneric differs from the multi-filter test")
 	}
 }
 

@@ -12,9 +12,24 @@ import "math/bits"
 // is an *[8]uint64, so the probe has no bounds check.
 
 // BlockedBit returns the bit, in word w of its line, that a round with
-// value g sets: (g >> (58 - 6w)) & 63. Every probe of the scheme goes
-// through it; with a constant w the shift is a constant.
-func BlockedBit(g uint64, w uint) uint64 { return (g >> (58 - 6*w)) & 63 }
+// value g sets: (g >> BlockedShift(w)) & 63 = (g >> (58 - 6w)) & 63. It is
+// the scheme's one statement of the bit formula: every probe in Go goes
+// through it (with a constant w the shift is a constant), and the vector
+// kernels' per-lane shift table is BlockedShift.
+func BlockedBit(g uint64, w uint) uint64 { return (g >> BlockedShift(w)) & 63 }
+
+// BlockedShift is how far right a round's g is shifted for word w before
+// its low six bits are taken: word 0 takes the top six bits of g, word 7
+// bits 16..21.
+func BlockedShift(w uint) uint { return 58 - 6*w }
+
+// blockedZero is the panic of a write to a blocked filter without lines:
+// a zero blocked.Filter, or one after Close. It is the message
+// internal/batch.Zero gives for that type (batch imports asm, so asm
+// cannot call it); the blocked package's tests hold the two equal. The
+// check lives here, in the non-inlined probe, so that it costs the
+// inlined single-key methods of blocked.Filter nothing.
+const blockedZero = "blocked.Filter: zero value, use blocked.New"
 
 // BlockedWindow returns, as bits 0..7, the words that the last round of k
 // probes sets: the k%8 words from s = (g0 >> 13) & 7 on, wrapping, where
@@ -35,7 +50,12 @@ func BlockedWindow(g0 uint64, k uint32) uint64 {
 // word and an AND into the result depend on the load. With few
 // instructions queued behind a cache miss, the core keeps running ahead
 // into the next keys and overlaps their misses.
+//
+// Words without a line (a zero filter) hold no key: the answer is false.
 func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
+	if len(words) == 0 {
+		return false
+	}
 	line := BlockedLineOf(words, h)
 	g := h * BlockedMul
 	last := BlockedWindow(g, k)
@@ -64,7 +84,11 @@ func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
 }
 
 // BlockedAddHash sets the k bits of hash h in the blocked filter words.
+// Words without a line panic with the message of a zero blocked.Filter.
 func BlockedAddHash(words []uint64, h uint64, k uint32) {
+	if len(words) == 0 {
+		panic(blockedZero)
+	}
 	line := BlockedLineOf(words, h)
 	g := h * BlockedMul
 	last := BlockedWindow(g, k)
@@ -73,24 +97,15 @@ func BlockedAddHash(words []uint64, h uint64, k uint32) {
 		if r--; r == 0 {
 			mask = last
 		}
-		// m's bit 0 says whether word w takes its bit; c rotates word w's
-		// field, BlockedBit(g, w), into its low six bits.
-		m, c := mask, g<<6|g>>58
-		line[0] |= m & 1 << (c & 63)
-		m, c = m>>1, c<<6|c>>58
-		line[1] |= m & 1 << (c & 63)
-		m, c = m>>1, c<<6|c>>58
-		line[2] |= m & 1 << (c & 63)
-		m, c = m>>1, c<<6|c>>58
-		line[3] |= m & 1 << (c & 63)
-		m, c = m>>1, c<<6|c>>58
-		line[4] |= m & 1 << (c & 63)
-		m, c = m>>1, c<<6|c>>58
-		line[5] |= m & 1 << (c & 63)
-		m, c = m>>1, c<<6|c>>58
-		line[6] |= m & 1 << (c & 63)
-		m, c = m>>1, c<<6|c>>58
-		line[7] |= m & 1 << (c & 63)
+		// Bit w of mask says whether word w takes its bit this round.
+		line[0] |= mask & 1 << BlockedBit(g, 0)
+		line[1] |= mask >> 1 & 1 << BlockedBit(g, 1)
+		line[2] |= mask >> 2 & 1 << BlockedBit(g, 2)
+		line[3] |= mask >> 3 & 1 << BlockedBit(g, 3)
+		line[4] |= mask >> 4 & 1 << BlockedBit(g, 4)
+		line[5] |= mask >> 5 & 1 << BlockedBit(g, 5)
+		line[6] |= mask >> 6 & 1 << BlockedBit(g, 6)
+		line[7] |= mask >> 7 & 1 << BlockedBit(g, 7)
 		if r == 0 {
 			return
 		}

@@ -35,13 +35,13 @@ func compareBlocked(t testing.TB, words []uint64, k uint32, hs []uint64) {
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
-	wantHits := blockedTestGeneric(words, k, hs, want[:len(hs)])
+	wantHits := blockedTestHashesGeneric(words, k, hs, want[:len(hs)])
 	if hits := BlockedTestHashes(words, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestHashes(lines=%d, k=%d, n=%d) = %d hits, generic %d (answers equal: %v)",
 			Kernel(), len(words)/8, k, len(hs), hits, wantHits, slices.Equal(got, want))
 	}
 	wantWords := slices.Clone(words)
-	blockedAddGeneric(wantWords, k, hs)
+	blockedAddHashesGeneric(wantWords, k, hs)
 	gotWords := slices.Clone(words)
 	BlockedAddHashes(gotWords, k, hs)
 	if !slices.Equal(gotWords, wantWords) {
@@ -85,7 +85,7 @@ func TestBlockedUint64s(t *testing.T) {
 				hs := make([]uint64, n)
 				HashUint64s(hs, ks, 77)
 				ref := make([]uint64, len(words))
-				blockedAddGeneric(ref, k, hs)
+				blockedAddHashesGeneric(ref, k, hs)
 				if !slices.Equal(words, ref) {
 					t.Fatalf("n=%d k=%d: BlockedAddUint64s differs from hash then add", n, k)
 				}
