@@ -52,62 +52,37 @@ func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
 }
 
 // checkBlocked panics on arguments no filter can pass; the kernels rely
-// on them.
+// on them. Words without a line are a zero blocked.Filter's, and get its
+// message.
 func checkBlocked(words []uint64, k uint32) {
-	if len(words) == 0 || len(words)%8 != 0 || k == 0 || k > BlockedMaxK {
+	if len(words) == 0 {
+		panic(blockedZero)
+	}
+	if len(words)%8 != 0 || k == 0 || k > BlockedMaxK {
 		panic("asm: blocked filter needs a whole number of lines and k in [1, 64]")
 	}
 }
 
 // BlockedTestHashes sets out[i] to whether hs[i] may be in the blocked
 // filter words (a whole number of 8-word lines) with k probes, and
-// returns the number of hits. out must be at least as long as hs.
+// returns the number of hits. out must be at least as long as hs. Words
+// without a line hold no key: every answer is false.
 func BlockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
-	checkBlocked(words, k)
 	out = out[:len(hs)]
+	if len(words) == 0 {
+		clear(out)
+		return 0
+	}
+	checkBlocked(words, k)
 	return blockedTestHashes(words, k, hs, out)
 }
 
 // BlockedAddHashes adds every hash in hs to the blocked filter words with
 // k probes. Concurrent use needs the atomic form in the blocked family.
+// Words without a line panic with the message of a zero blocked.Filter.
 func BlockedAddHashes(words []uint64, k uint32, hs []uint64) {
 	checkBlocked(words, k)
 	blockedAddHashes(words, k, hs)
-}
-
-// hashChunk is how many keys the uint64 forms hash at a time into a stack
-// buffer before probing.
-const hashChunk = 256
-
-// BlockedTestUint64s is BlockedTestHashes over
-// engine.HashUint64Seed(ks[i], seed).
-func BlockedTestUint64s(words []uint64, k uint32, ks []uint64, seed uint64, out []bool) int {
-	checkBlocked(words, k)
-	out = out[:len(ks)]
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTestHashes(words, k, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
-}
-
-// BlockedAddUint64s is BlockedAddHashes over engine.HashUint64Seed(ks[i],
-// seed).
-func BlockedAddUint64s(words []uint64, k uint32, ks []uint64, seed uint64) {
-	checkBlocked(words, k)
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		blockedAddHashes(words, k, buf[:c])
-		ks = ks[c:]
-	}
 }
 
 // blockedTestHashesGeneric is the specification of the batch test: the

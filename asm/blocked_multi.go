@@ -1,6 +1,5 @@
 package asm
 
-import "github.com/filterengine/filterengine/engine"
 
 // BlockedMaxFilters is the most filters BlockedTestMultiHashes probes.
 const BlockedMaxFilters = 64
@@ -26,23 +25,6 @@ func BlockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []boo
 	checkMulti(filters, k)
 	out = out[:len(hs)]
 	return blockedTestMultiHashes(filters, k, hs, out)
-}
-
-// BlockedTestMultiUint64s is BlockedTestMultiHashes over
-// engine.HashUint64Seed(ks[i], seed).
-func BlockedTestMultiUint64s(filters [][]uint64, k uint32, ks []uint64, seed uint64, out []bool) int {
-	checkMulti(filters, k)
-	out = out[:len(ks)]
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTestMultiHashes(filters, k, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
 }
 
 // blockedTestMultiHashesGeneric is the specification of the multi-filter test.
@@ -81,23 +63,6 @@ func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 	checkStride(words, k, gens)
 	out = out[:len(hs)]
 	return blockedTestStrideHashes(words, gens, k, hs, out)
-}
-
-// BlockedTestStrideUint64s is BlockedTestStrideHashes over
-// engine.HashUint64Seed(ks[i], seed).
-func BlockedTestStrideUint64s(words []uint64, gens int, k uint32, ks []uint64, seed uint64, out []bool) int {
-	checkStride(words, k, gens)
-	out = out[:len(ks)]
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTestStrideHashes(words, gens, k, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
 }
 
 // blockedTestStrideHashesGeneric is the specification of the strided test.

@@ -62,27 +62,6 @@ func TestBlockedMultiKernels(t *testing.T) {
 	})
 }
 
-func TestBlockedMultiUint64s(t *testing.T) {
-	r := rand.New(rand.NewPCG(17, 18))
-	forEachLevel(t, func(t *testing.T) {
-		fs := randomFilters(r, []int{40, 30, 20}, 0)
-		ks := make([]uint64, 3000)
-		for i := range ks {
-			ks[i] = r.Uint64()
-		}
-		for i, w := range fs {
-			BlockedAddUint64s(w, 8, ks[i*1000:(i+1)*1000], 5)
-		}
-		out := make([]bool, len(ks))
-		if hits := BlockedTestMultiUint64s(fs, 8, ks, 5, out); hits != len(ks) {
-			t.Fatalf("%d of %d added keys found", hits, len(ks))
-		}
-		if a := testing.AllocsPerRun(10, func() { BlockedTestMultiUint64s(fs, 8, ks, 5, out) }); a != 0 {
-			t.Errorf("BlockedTestMultiUint64s allocates %v times per call", a)
-		}
-	})
-}
-
 func TestBlockedMultiBadArgs(t *testing.T) {
 	for name, fs := range map[string][][]uint64{
 		"empty filter": {make([]uint64, 8), nil},
@@ -160,20 +139,20 @@ func TestBlockedStrideKernels(t *testing.T) {
 	})
 }
 
-func TestBlockedStrideUint64s(t *testing.T) {
+func TestBlockedStrideFound(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		words := make([]uint64, 4*40*8)
-		ks := make([]uint64, 1000)
-		for i := range ks {
-			ks[i] = uint64(i) * 0x9e3779b97f4a7c15
+		hs := make([]uint64, 1000)
+		for i := range hs {
+			hs[i] = uint64(i) * 0x9e3779b97f4a7c15
 		}
-		BlockedAddUint64s(words[2*320:3*320], 6, ks, 9)
-		out := make([]bool, len(ks))
-		if hits := BlockedTestStrideUint64s(words, 4, 6, ks, 9, out); hits != len(ks) {
-			t.Fatalf("%d of %d added keys found", hits, len(ks))
+		BlockedAddHashes(words[2*320:3*320], 6, hs)
+		out := make([]bool, len(hs))
+		if hits := BlockedTestStrideHashes(words, 4, 6, hs, out); hits != len(hs) {
+			t.Fatalf("%d of %d added keys found", hits, len(hs))
 		}
-		if a := testing.AllocsPerRun(10, func() { BlockedTestStrideUint64s(words, 4, 6, ks, 9, out) }); a != 0 {
-			t.Errorf("BlockedTestStrideUint64s allocates %v times per call", a)
+		if a := testing.AllocsPerRun(10, func() { BlockedTestStrideHashes(words, 4, 6, hs, out) }); a != 0 {
+			t.Errorf("BlockedTestStrideHashes allocates %v times per call", a)
 		}
 		for _, bad := range []func(){
 			func() { BlockedTestStrideHashes(words, 0, 6, nil, nil) },

@@ -124,34 +124,6 @@ func SBBFAddHashes(words []uint64, hs []uint64) {
 	sbbfAdd(words, hs)
 }
 
-// SBBFTestUint64s is SBBFTestHashes over engine.XXH64Uint64(ks[i]), the
-// hash Parquet gives an INT64 value.
-func SBBFTestUint64s(words []uint64, ks []uint64, out []bool) int {
-	checkSBBF(words)
-	out = out[:len(ks)]
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		xxh64Uint64s(buf[:c], ks[:c])
-		hits += sbbfTest(words, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
-}
-
-// SBBFAddUint64s is SBBFAddHashes over engine.XXH64Uint64(ks[i]).
-func SBBFAddUint64s(words []uint64, ks []uint64) {
-	checkSBBF(words)
-	var buf [hashChunk]uint64
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		xxh64Uint64s(buf[:c], ks[:c])
-		sbbfAdd(words, buf[:c])
-		ks = ks[c:]
-	}
-}
-
 // XXH64Uint64s sets dst[i] = engine.XXH64Uint64(ks[i]) for every i. dst
 // must be at least as long as ks.
 func XXH64Uint64s(dst, ks []uint64) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // maxStages bounds the stages of a Scalable: with growth 2 from one key,
@@ -244,7 +245,7 @@ func (s *Scalable) reorder() {
 func (s *Scalable) active() (*Filter, uint64) {
 	last := len(s.stages) - 1
 	if last < 0 {
-		panic("blocked: zero Scalable, use blocked.NewScalable")
+		batch.Zero("blocked.Scalable", "blocked.NewScalable")
 	}
 	if s.counts[last] >= s.caps[last] && !s.saturated && s.grow() == nil {
 		last++
@@ -361,7 +362,7 @@ func (s *Scalable) Clone() *Scalable {
 	c := *s
 	c.stages = make([]*Filter, len(s.stages))
 	for i, f := range s.stages {
-		c.stages[i] = cloneFilter(f)
+		c.stages[i] = f.Clone()
 	}
 	c.caps = append([]uint64(nil), s.caps...)
 	c.counts = append([]uint64(nil), s.counts...)
@@ -467,21 +468,17 @@ func (s *Scalable) AddHashes(hs []uint64) {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (s *Scalable) AddUint64s(ks []uint64) {
-	var hs [stageChunk]uint64
-	for len(ks) > 0 {
-		c := hashUint64Chunk(&hs, ks, s.seed)
-		s.AddHashes(hs[:c])
-		ks = ks[c:]
+	var b batch.Hashes
+	for base := 0; base < len(ks); base += batch.Chunk {
+		s.AddHashes(b.Uint64s(ks[base:], s.seed))
 	}
 }
 
 // AddKeys adds every key.
 func (s *Scalable) AddKeys(keys [][]byte) {
-	var hs [stageChunk]uint64
-	for len(keys) > 0 {
-		c := hashKeyChunk(&hs, keys, s.seed)
-		s.AddHashes(hs[:c])
-		keys = keys[c:]
+	var b batch.Hashes
+	for base := 0; base < len(keys); base += batch.Chunk {
+		s.AddHashes(b.Keys(keys[base:], s.seed))
 	}
 }
 
@@ -494,12 +491,24 @@ func (s *Scalable) TestHashes(hs []uint64, out []bool) int {
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (s *Scalable) TestUint64s(ks []uint64, out []bool) int {
-	return testAnyUint64s(s.probe, ks, s.seed, out)
+	out = batch.Out("blocked.Scalable", out, len(ks))
+	var b batch.Hashes
+	hits := 0
+	for base := 0; base < len(ks); base += batch.Chunk {
+		hits += s.TestHashes(b.Uint64s(ks[base:], s.seed), out[base:])
+	}
+	return hits
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (s *Scalable) TestKeys(keys [][]byte, out []bool) int {
-	return testAnyKeys(s.probe, keys, s.seed, out)
+	out = batch.Out("blocked.Scalable", out, len(keys))
+	var b batch.Hashes
+	hits := 0
+	for base := 0; base < len(keys); base += batch.Chunk {
+		hits += s.TestHashes(b.Keys(keys[base:], s.seed), out[base:])
+	}
+	return hits
 }
 
 var _ engine.Filter = (*Scalable)(nil)
