@@ -1,6 +1,5 @@
 package asm
 
-
 // BlockedMaxFilters is the most filters BlockedTestMultiHashes probes.
 const BlockedMaxFilters = 64
 
