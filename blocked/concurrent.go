@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/engine"
 )
 
 // AddHashConcurrent adds a key given its hash and may run on any number of
@@ -37,12 +37,11 @@ func (f *Filter) AddHashesConcurrent(hs []uint64) {
 	}
 }
 
-// AddUint64sConcurrent adds the 8 little-endian bytes of every key,
-// hashed in batch, with AddHashConcurrent.
+// AddUint64sConcurrent adds the 8 little-endian bytes of every key with
+// AddHashConcurrent.
 func (f *Filter) AddUint64sConcurrent(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashesConcurrent(b.Uint64s(ks[base:], f.seed))
+	for _, k := range ks {
+		f.AddHashConcurrent(engine.HashUint64Keyed(k, f.key))
 	}
 }
 

@@ -219,42 +219,24 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (f *Filter) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashes(b.Uint64s(ks[base:], f.seed))
-	}
+	keyBatch{f: f}.add(ks, nil, len(ks))
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits. out must be at least as long as ks.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
-	out = batch.Out("blocked", out, len(ks))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += f.TestHashes(b.Uint64s(ks[base:], f.seed), out[base:])
-	}
-	return hits
+	return keyBatch{f: f}.test(ks, nil, len(ks), out)
 }
 
 // AddKeys adds every key.
 func (f *Filter) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		f.AddHashes(b.Keys(keys[base:], f.seed))
-	}
+	keyBatch{f: f}.add(nil, keys, len(keys))
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 // out must be at least as long as keys.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
-	out = batch.Out("blocked", out, len(keys))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += f.TestHashes(b.Keys(keys[base:], f.seed), out[base:])
-	}
-	return hits
+	return keyBatch{f: f}.test(nil, keys, len(keys), out)
 }
 
 // compatible reports why g cannot be combined with f, if it cannot.

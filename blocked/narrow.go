@@ -306,41 +306,23 @@ func (f *Narrow) TestHashes(hs []uint64, out []bool) int {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (f *Narrow) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashes(b.Uint64s(ks[base:], f.seed))
-	}
+	keyBatch{n: f}.add(ks, nil, len(ks))
 }
 
 // AddKeys adds every key.
 func (f *Narrow) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		f.AddHashes(b.Keys(keys[base:], f.seed))
-	}
+	keyBatch{n: f}.add(nil, keys, len(keys))
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (f *Narrow) TestUint64s(ks []uint64, out []bool) int {
-	out = batch.Out("blocked.Narrow", out, len(ks))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += f.TestHashes(b.Uint64s(ks[base:], f.seed), out[base:])
-	}
-	return hits
+	return keyBatch{n: f}.test(ks, nil, len(ks), out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (f *Narrow) TestKeys(keys [][]byte, out []bool) int {
-	out = batch.Out("blocked.Narrow", out, len(keys))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += f.TestHashes(b.Keys(keys[base:], f.seed), out[base:])
-	}
-	return hits
+	return keyBatch{n: f}.test(nil, keys, len(keys), out)
 }
 
 // Serialized form: the engine envelope of the blocked family, version 2

@@ -227,42 +227,24 @@ func (f *SBBF) TestHashes(hs []uint64, out []bool) int {
 
 // AddUint64s adds INT64 values, hashed in batch.
 func (f *SBBF) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashes(b.XXH64Uint64s(ks[base:]))
-	}
+	keyBatch{p: f}.add(ks, nil, len(ks))
 }
 
 // TestUint64s sets out[i] = TestUint64(ks[i]) and returns the number of
 // hits. out must be at least as long as ks.
 func (f *SBBF) TestUint64s(ks []uint64, out []bool) int {
-	out = batch.Out("blocked.SBBF", out, len(ks))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += f.TestHashes(b.XXH64Uint64s(ks[base:]), out[base:])
-	}
-	return hits
+	return keyBatch{p: f}.test(ks, nil, len(ks), out)
 }
 
 // AddKeys adds every value.
 func (f *SBBF) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		f.AddHashes(b.XXH64Keys(keys[base:]))
-	}
+	keyBatch{p: f}.add(nil, keys, len(keys))
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 // out must be at least as long as keys.
 func (f *SBBF) TestKeys(keys [][]byte, out []bool) int {
-	out = batch.Out("blocked.SBBF", out, len(keys))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += f.TestHashes(b.XXH64Keys(keys[base:]), out[base:])
-	}
-	return hits
+	return keyBatch{p: f}.test(nil, keys, len(keys), out)
 }
 
 // Clone returns an independent copy.

@@ -468,18 +468,12 @@ func (s *Scalable) AddHashes(hs []uint64) {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (s *Scalable) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		s.AddHashes(b.Uint64s(ks[base:], s.seed))
-	}
+	keyBatch{sc: s}.add(ks, nil, len(ks))
 }
 
 // AddKeys adds every key.
 func (s *Scalable) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		s.AddHashes(b.Keys(keys[base:], s.seed))
-	}
+	keyBatch{sc: s}.add(nil, keys, len(keys))
 }
 
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of
@@ -491,24 +485,12 @@ func (s *Scalable) TestHashes(hs []uint64, out []bool) int {
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (s *Scalable) TestUint64s(ks []uint64, out []bool) int {
-	out = batch.Out("blocked.Scalable", out, len(ks))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += s.TestHashes(b.Uint64s(ks[base:], s.seed), out[base:])
-	}
-	return hits
+	return keyBatch{sc: s}.test(ks, nil, len(ks), out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (s *Scalable) TestKeys(keys [][]byte, out []bool) int {
-	out = batch.Out("blocked.Scalable", out, len(keys))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += s.TestHashes(b.Keys(keys[base:], s.seed), out[base:])
-	}
-	return hits
+	return keyBatch{sc: s}.test(nil, keys, len(keys), out)
 }
 
 var _ engine.Filter = (*Scalable)(nil)

@@ -364,18 +364,12 @@ func (w *Window) AddHashes(hs []uint64) {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (w *Window) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		w.AddHashes(b.Uint64s(ks[base:], w.seed))
-	}
+	keyBatch{w: w}.add(ks, nil, len(ks))
 }
 
 // AddKeys adds every key.
 func (w *Window) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		w.AddHashes(b.Keys(keys[base:], w.seed))
-	}
+	keyBatch{w: w}.add(nil, keys, len(keys))
 }
 
 // probeStride makes the Window's batch tests use the strided kernel
@@ -399,24 +393,12 @@ func (w *Window) TestHashes(hs []uint64, out []bool) int {
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (w *Window) TestUint64s(ks []uint64, out []bool) int {
-	out = batch.Out("blocked.Window", out, len(ks))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += w.TestHashes(b.Uint64s(ks[base:], w.seed), out[base:])
-	}
-	return hits
+	return keyBatch{w: w}.test(ks, nil, len(ks), out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (w *Window) TestKeys(keys [][]byte, out []bool) int {
-	out = batch.Out("blocked.Window", out, len(keys))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += w.TestHashes(b.Keys(keys[base:], w.seed), out[base:])
-	}
-	return hits
+	return keyBatch{w: w}.test(nil, keys, len(keys), out)
 }
 
 // AddHashesConcurrent adds every hash with AddHashConcurrent.
