@@ -143,8 +143,13 @@ func (f *Filter) String() string {
 }
 
 // ModelFPR is the false-positive rate the model (FPR) predicts for this
-// filter after n distinct keys.
-func (f *Filter) ModelFPR(n uint64) float64 { return FPR(f.M(), n, f.k) }
+// filter after n distinct keys; 0 for a zero Filter, which holds no key.
+func (f *Filter) ModelFPR(n uint64) float64 {
+	if f.lines == 0 {
+		return 0
+	}
+	return FPR(f.M(), n, f.k)
+}
 
 func (f *Filter) hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
 

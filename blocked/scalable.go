@@ -313,6 +313,16 @@ func (s *Scalable) M() uint64 {
 	return m
 }
 
+// K returns the probes per key of the newest stage, the one Add writes to
+// (stages opened later may take more, as their FPR targets tighten); 0
+// for a zero Scalable.
+func (s *Scalable) K() uint32 {
+	if len(s.stages) == 0 {
+		return 0
+	}
+	return s.stages[len(s.stages)-1].k
+}
+
 // SizeBytes returns the bytes of all stages' bit arrays.
 func (s *Scalable) SizeBytes() uint64 { return s.M() / 8 }
 
