@@ -36,8 +36,13 @@ import (
 // stores at a column chunk's bloom_filter_offset: the Thrift compact
 // BloomFilterHeader (numBytes; algorithm BLOCK; hash XXHASH; compression
 // UNCOMPRESSED) and then the bitset. ReadSBBF and UnmarshalBinary read
-// it. SBBFFromBitset and Bitset deal in the bare bitset. This is not the
-// envelope of Filter: an SBBF's bytes are the ones other engines read.
+// it (DecodeSBBF and ReadSBBF are its Decode and Read), and MarshalText
+// is that form in base64. SBBFFromBitset and Bitset deal in the bare
+// bitset. This is not the envelope of Filter: an SBBF's bytes are the
+// ones other engines read. K is always 8.
+//
+// A zero SBBF holds no value: its reads answer absent, its writes panic
+// naming NewSBBF, and it has no encoding.
 //
 // Concurrency: reads (Test*) are safe from many goroutines; a writer needs
 // exclusive use.
