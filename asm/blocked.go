@@ -37,14 +37,14 @@ func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
 	s := (g >> 13) & 7
 	for r := k >> 3; r > 0; r-- {
 		for w := range mask {
-			mask[w] |= 1 << BlockedBit(g, uint(w))
+			mask[w] |= 1 << blockedBit(g, uint(w))
 		}
 		g *= BlockedMul
 	}
 	if rem := uint64(k & 7); rem != 0 {
 		for w := range mask {
 			if (uint64(w)-s)&7 < rem {
-				mask[w] |= 1 << BlockedBit(g, uint(w))
+				mask[w] |= 1 << blockedBit(g, uint(w))
 			}
 		}
 	}

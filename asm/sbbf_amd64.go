@@ -2,7 +2,7 @@
 
 package asm
 
-func sbbfTest(words []uint64, hs []uint64, out []bool) int {
+func sbbfTestHashes(words []uint64, hs []uint64, out []bool) int {
 	switch level {
 	case AVX512:
 		return sbbfTestHashesAVX512(words, hs, out, prefetchDist(words))
@@ -12,7 +12,7 @@ func sbbfTest(words []uint64, hs []uint64, out []bool) int {
 	return sbbfTestHashesGeneric(words, hs, out)
 }
 
-func sbbfAdd(words []uint64, hs []uint64) {
+func sbbfAddHashes(words []uint64, hs []uint64) {
 	switch level {
 	case AVX512:
 		sbbfAddHashesAVX512(words, hs, prefetchDist(words))

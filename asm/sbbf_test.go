@@ -57,7 +57,7 @@ func TestSBBFMaskIsSpec(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for range 10000 {
 		h := r.Uint64()
-		m := SBBFMask(h)
+		m := sbbfMask(h)
 		var b [32]byte
 		for j, w := range m {
 			binary.LittleEndian.PutUint64(b[8*j:], w)
@@ -202,14 +202,14 @@ func TestSBBFSaltConstants(t *testing.T) {
 	}
 }
 
-// The scalar forms agree with SBBFMask, the spec's reading.
+// The scalar forms agree with sbbfMask, the spec's reading.
 func TestSBBFScalarIsMask(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	for range 1000 {
 		words := sbbfWords(r, 1+r.IntN(50), r.IntN(9))
 		h := r.Uint64()
-		b := SBBFBlock(h, uint64(len(words))/4) * 4
-		m := SBBFMask(h)
+		b := sbbfBlock(h, uint64(len(words))/4) * 4
+		m := sbbfMask(h)
 		want := true
 		for j := range m {
 			want = want && m[j]&^words[b+uint64(j)] == 0

@@ -27,9 +27,9 @@
 // asm.BlockedTestHash / BlockedAddHash, one non-inlined call per key after
 // the hash; the methods themselves stay within the inlining budget. Each
 // round of eight probes is unrolled over the words with constant word
-// indices (asm.BlockedBit is the one statement of the bit formula, and the
+// indices (asm.BlockedShift is the one statement of the bit formula, and the
 // vector kernels' shift table comes from it), the last round covers the
-// words of asm.BlockedWindow, and the line is an *[8]uint64 with a single
+// words of the last round's window, and the line is an *[8]uint64 with a single
 // bounds check. TestAndAdd writes only for a key that tests absent.
 // AddUint64 / TestUint64 answer as the 8 little-endian bytes of the key
 // would (engine.HashUint64Seed), AddString / TestString as its bytes,
