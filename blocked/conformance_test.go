@@ -149,7 +149,7 @@ func TestShortOut(t *testing.T) {
 			"TestKeys":    func() { fl.TestKeys(keys, out) },
 		} {
 			msg, _ := recovered(call).(string)
-			if !strings.HasPrefix(msg, "blocked") || !strings.Contains(msg, "out has 2 elements for 3 keys") {
+			if !strings.HasPrefix(msg, "blocked."+name+": out has 2 elements for 3 keys") {
 				t.Errorf("%s.%s with a short out panicked with %q", name, op, msg)
 			}
 		}

@@ -216,7 +216,7 @@ func (f *Filter) AddHashes(hs []uint64) {
 // TestHashes sets out[i] = TestHash(hs[i]) with the batch kernel and
 // returns the number of hits. out must be at least as long as hs.
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
-	out = batch.Out("blocked", out, len(hs))
+	out = batch.Out("blocked.Filter", out, len(hs))
 	n := asm.BlockedTestHashes(f.words, f.k, hs, out)
 	runtime.KeepAlive(f.storage)
 	return n

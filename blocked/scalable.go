@@ -489,7 +489,7 @@ func (s *Scalable) AddKeys(keys [][]byte) {
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of
 // hits; out must be at least as long as hs.
 func (s *Scalable) TestHashes(hs []uint64, out []bool) int {
-	return testAnyHashes(s.probe, hs, out)
+	return testAnyHashes("blocked.Scalable", s.probe, hs, out)
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]

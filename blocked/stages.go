@@ -116,9 +116,10 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
-// testAnyHashes is testAny over any number of hashes.
-func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
-	out = batch.Out("blocked", out, len(hs))
+// testAnyHashes is testAny over any number of hashes; name is the
+// caller's type, for a short out's message.
+func testAnyHashes(name string, fs []*Filter, hs []uint64, out []bool) int {
+	out = batch.Out(name, out, len(hs))
 	var buf [maxStages + 1]span
 	groups := probeGroups(fs, &buf)
 	hits := 0

@@ -387,7 +387,7 @@ func (w *Window) TestHashes(hs []uint64, out []bool) int {
 		return hits
 	}
 	var buf [maxGenerations]*Filter
-	return testAnyHashes(w.order(buf[:0]), hs, out)
+	return testAnyHashes("blocked.Window", w.order(buf[:0]), hs, out)
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
