@@ -53,10 +53,10 @@ func blockedWindow(g0 uint64, k uint32) uint64 {
 //
 // Words without a line (a zero filter) hold no key: the answer is false.
 func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
-	if len(words) == 0 {
+	line := blockedLineOf(words, h)
+	if line == nil {
 		return false
 	}
-	line := blockedLineOf(words, h)
 	g := h * BlockedMul
 	last := blockedWindow(g, k)
 	mask := uint64(0xff)
@@ -86,10 +86,10 @@ func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
 // BlockedAddHash sets the k bits of hash h in the blocked filter words.
 // Words without a line panic with the message of a zero blocked.Filter.
 func BlockedAddHash(words []uint64, h uint64, k uint32) {
-	if len(words) == 0 {
+	line := blockedLineOf(words, h)
+	if line == nil {
 		panic(blockedZero)
 	}
-	line := blockedLineOf(words, h)
 	g := h * BlockedMul
 	last := blockedWindow(g, k)
 	mask := uint64(0xff)
@@ -124,9 +124,13 @@ func BlockedTestAndAddHash(words []uint64, h uint64, k uint32) bool {
 }
 
 // blockedLineOf returns the line of hash h in words (a whole number of
-// 8-word lines) as an array pointer: one bounds check for the whole
-// probe.
+// 8-word lines) as an array pointer, or nil when words has no line (a
+// zero filter). Its one test is the bounds check the line needs anyway,
+// so the zero-filter guard costs the probe nothing.
 func blockedLineOf(words []uint64, h uint64) *[8]uint64 {
-	base := BlockedLine(h, uint64(len(words))/8) * 8
+	base := int(BlockedLine(h, uint64(len(words))/8) * 8)
+	if base < 0 || base > len(words)-8 {
+		return nil
+	}
 	return (*[8]uint64)(words[base : base+8])
 }
