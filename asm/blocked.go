@@ -37,14 +37,14 @@ func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
 	s := (g >> 13) & 7
 	for r := k >> 3; r > 0; r-- {
 		for w := range mask {
-			mask[w] |= 1 << BlockedBit(g, uint(w))
+			mask[w] |= 1 << blockedBit(g, uint(w))
 		}
 		g *= BlockedMul
 	}
 	if rem := uint64(k & 7); rem != 0 {
 		for w := range mask {
 			if (uint64(w)-s)&7 < rem {
-				mask[w] |= 1 << BlockedBit(g, uint(w))
+				mask[w] |= 1 << blockedBit(g, uint(w))
 			}
 		}
 	}
@@ -52,68 +52,43 @@ func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
 }
 
 // checkBlocked panics on arguments no filter can pass; the kernels rely
-// on them.
+// on them. Words without a line are a zero blocked.Filter's, and get its
+// message.
 func checkBlocked(words []uint64, k uint32) {
-	if len(words) == 0 || len(words)%8 != 0 || k == 0 || k > BlockedMaxK {
+	if len(words) == 0 {
+		panic(blockedZero)
+	}
+	if len(words)%8 != 0 || k == 0 || k > BlockedMaxK {
 		panic("asm: blocked filter needs a whole number of lines and k in [1, 64]")
 	}
 }
 
 // BlockedTestHashes sets out[i] to whether hs[i] may be in the blocked
 // filter words (a whole number of 8-word lines) with k probes, and
-// returns the number of hits. out must be at least as long as hs.
+// returns the number of hits. out must be at least as long as hs. Words
+// without a line hold no key: every answer is false.
 func BlockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
-	checkBlocked(words, k)
 	out = out[:len(hs)]
-	return blockedTest(words, k, hs, out)
+	if len(words) == 0 {
+		clear(out)
+		return 0
+	}
+	checkBlocked(words, k)
+	return blockedTestHashes(words, k, hs, out)
 }
 
 // BlockedAddHashes adds every hash in hs to the blocked filter words with
 // k probes. Concurrent use needs the atomic form in the blocked family.
+// Words without a line panic with the message of a zero blocked.Filter.
 func BlockedAddHashes(words []uint64, k uint32, hs []uint64) {
 	checkBlocked(words, k)
-	blockedAdd(words, k, hs)
+	blockedAddHashes(words, k, hs)
 }
 
-// hashChunk is how many keys the uint64 forms hash at a time into a stack
-// buffer before probing.
-const hashChunk = 256
-
-// BlockedTestUint64s is BlockedTestHashes over
-// engine.HashUint64Seed(ks[i], seed).
-func BlockedTestUint64s(words []uint64, k uint32, ks []uint64, seed uint64, out []bool) int {
-	checkBlocked(words, k)
-	out = out[:len(ks)]
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTest(words, k, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
-}
-
-// BlockedAddUint64s is BlockedAddHashes over engine.HashUint64Seed(ks[i],
-// seed).
-func BlockedAddUint64s(words []uint64, k uint32, ks []uint64, seed uint64) {
-	checkBlocked(words, k)
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		blockedAdd(words, k, buf[:c])
-		ks = ks[c:]
-	}
-}
-
-// blockedTestGeneric is the specification of the batch test: the
+// blockedTestHashesGeneric is the specification of the batch test: the
 // single-key probe, BlockedTestHash, over the slice, so the batch path
 // without assembly (purego, arm64) is the single-key loop itself.
-func blockedTestGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
+func blockedTestHashesGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
 	hits := 0
 	out = out[:len(hs)]
 	for i, h := range hs {
@@ -126,9 +101,9 @@ func blockedTestGeneric(words []uint64, k uint32, hs []uint64, out []bool) int {
 	return hits
 }
 
-// blockedAddGeneric is the specification of the batch add: BlockedAddHash
+// blockedAddHashesGeneric is the specification of the batch add: BlockedAddHash
 // over the slice.
-func blockedAddGeneric(words []uint64, k uint32, hs []uint64) {
+func blockedAddHashesGeneric(words []uint64, k uint32, hs []uint64) {
 	for _, h := range hs {
 		BlockedAddHash(words, h, k)
 	}

@@ -2,71 +2,74 @@
 
 package asm
 
-// blockedPrefetchBytes is the filter size from which the batch kernels
-// prefetch: past the 512 KiB L2 of the machine measured, a line costs an
-// L3 or DRAM round trip that a prefetch issued blockedPrefetchDist keys
-// ahead overlaps with work on the keys in between.
+// The prefetch convention of the blocked and SBBF kernels: every kernel
+// takes dist, the number of keys ahead whose line (block) it prefetches
+// while it works on the current key, 0 for none. prefetchDist chooses it
+// from the filter's size: past the 512 KiB L2 of the machine measured
+// (prefetchBytes), a line costs an L3 or DRAM round trip that a prefetch
+// issued prefetchKeys keys ahead overlaps with work on the keys in
+// between; below it, prefetching only adds instructions.
 const (
-	blockedPrefetchBytes = 1 << 20
-	blockedPrefetchDist  = 16
+	prefetchBytes = 1 << 20
+	prefetchKeys  = 16
 )
 
-func blockedDist(words []uint64) int {
-	if len(words)*8 >= blockedPrefetchBytes {
-		return blockedPrefetchDist
+// prefetchDist is the dist the kernels get for a filter of words.
+func prefetchDist(words []uint64) int {
+	if len(words)*8 >= prefetchBytes {
+		return prefetchKeys
 	}
 	return 0
 }
 
-func blockedTest(words []uint64, k uint32, hs []uint64, out []bool) int {
+func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	switch level {
 	case AVX512:
-		return blockedTestAVX512(words, hs, out, k, blockedDist(words))
+		return blockedTestHashesAVX512(words, hs, out, k, prefetchDist(words))
 	case AVX2:
-		return blockedTestAVX2(words, hs, out, k, blockedDist(words))
+		return blockedTestHashesAVX2(words, hs, out, k, prefetchDist(words))
 	}
-	return blockedTestGeneric(words, k, hs, out)
+	return blockedTestHashesGeneric(words, k, hs, out)
 }
 
-func blockedAdd(words []uint64, k uint32, hs []uint64) {
+func blockedAddHashes(words []uint64, k uint32, hs []uint64) {
 	switch level {
 	case AVX512:
-		blockedAddAVX512(words, hs, k, blockedDist(words))
+		blockedAddHashesAVX512(words, hs, k, prefetchDist(words))
 	case AVX2:
-		blockedAddAVX2(words, hs, k, blockedDist(words))
+		blockedAddHashesAVX2(words, hs, k, prefetchDist(words))
 	default:
-		blockedAddGeneric(words, k, hs)
+		blockedAddHashesGeneric(words, k, hs)
 	}
 }
 
 // multiPrefetch returns how many leading filters are large enough for the
-// multi-filter kernels to prefetch their lines.
+// multi-filter kernels to prefetch their lines (prefetchDist).
 func multiPrefetch(filters [][]uint64) int {
 	n := 0
-	for n < len(filters) && len(filters[n])*8 >= blockedPrefetchBytes {
+	for n < len(filters) && prefetchDist(filters[n]) > 0 {
 		n++
 	}
 	return n
 }
 
-func blockedTestMulti(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+func blockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
 	switch level {
 	case AVX512:
-		return blockedTestMultiAVX512(filters, hs, out, k, multiPrefetch(filters))
+		return blockedTestMultiHashesAVX512(filters, hs, out, k, multiPrefetch(filters), prefetchKeys)
 	case AVX2:
-		return blockedTestMultiAVX2(filters, hs, out, k, multiPrefetch(filters))
+		return blockedTestMultiHashesAVX2(filters, hs, out, k, multiPrefetch(filters), prefetchKeys)
 	}
-	return blockedTestMultiGeneric(filters, k, hs, out)
+	return blockedTestMultiHashesGeneric(filters, k, hs, out)
 }
 
-func blockedTestStride(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	lines := len(words) / gens / 8
-	prefetch := len(words)*8 >= blockedPrefetchBytes
 	switch level {
 	case AVX512:
-		return blockedTestStrideAVX512(words, hs, out, k, lines, gens, prefetch)
+		return blockedTestStrideHashesAVX512(words, hs, out, k, lines, gens, prefetchDist(words))
 	case AVX2:
-		return blockedTestStrideAVX2(words, hs, out, k, lines, gens, prefetch)
+		return blockedTestStrideHashesAVX2(words, hs, out, k, lines, gens, prefetchDist(words))
 	}
-	return blockedTestStrideGeneric(words, gens, k, hs, out)
+	return blockedTestStrideHashesGeneric(words, gens, k, hs, out)
 }

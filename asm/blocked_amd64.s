@@ -33,9 +33,9 @@ GLOBL blockedSixBits<>(SB), RODATA|NOPTR, $8
 DATA blockedOne<>+0(SB)/8, $0x0000000000000001
 GLOBL blockedOne<>(SB), RODATA|NOPTR, $8
 
-// func blockedTestAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
+// func blockedTestHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedTestAVX2(SB), NOSPLIT, $0-96
+TEXT ·blockedTestHashesAVX2(SB), NOSPLIT, $0-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
@@ -59,15 +59,15 @@ TEXT ·blockedTestAVX2(SB), NOSPLIT, $0-96
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
 	CMPQ         R8, $0x01
-	JNE          blockedTestAVX2_any
+	JNE          blockedTestHashesAVX2_any
 	CMPQ         R10, $0x00
-	JNE          blockedTestAVX2_any
+	JNE          blockedTestHashesAVX2_any
 	TESTQ        R9, R9
-	JZ           blockedTestAVX2_k8_plain
+	JZ           blockedTestHashesAVX2_k8_plain
 
-blockedTestAVX2_k8_prefetch:
+blockedTestHashesAVX2_k8_prefetch:
 	CMPQ         BX, R9
-	JLE          blockedTestAVX2_k8_plain
+	JLE          blockedTestHashesAVX2_k8_plain
 	MOVQ         (CX)(R9*8), R8
 	MULXQ        R8, R8, R10
 	SHLQ         $0x06, R10
@@ -102,11 +102,11 @@ blockedTestAVX2_k8_prefetch:
 	INCQ         SI
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedTestAVX2_k8_prefetch
+	JMP          blockedTestHashesAVX2_k8_prefetch
 
-blockedTestAVX2_k8_plain:
+blockedTestHashesAVX2_k8_plain:
 	TESTQ        BX, BX
-	JZ           blockedTestAVX2_done
+	JZ           blockedTestHashesAVX2_done
 	MOVQ         (CX), R8
 	MULXQ        R8, R9, R10
 	SHLQ         $0x06, R10
@@ -137,15 +137,15 @@ blockedTestAVX2_k8_plain:
 	INCQ         SI
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedTestAVX2_k8_plain
+	JMP          blockedTestHashesAVX2_k8_plain
 
-blockedTestAVX2_any:
+blockedTestHashesAVX2_any:
 	TESTQ R9, R9
-	JZ    blockedTestAVX2_any_plain
+	JZ    blockedTestHashesAVX2_any_plain
 
-blockedTestAVX2_any_prefetch:
+blockedTestHashesAVX2_any_prefetch:
 	CMPQ       BX, R9
-	JLE        blockedTestAVX2_any_plain
+	JLE        blockedTestHashesAVX2_any_plain
 	MOVQ       (CX)(R9*8), R11
 	MULXQ      R11, R11, R12
 	SHLQ       $0x06, R12
@@ -160,9 +160,9 @@ blockedTestAVX2_any_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       R8, R14
 	TESTQ      R14, R14
-	JZ         L1_rounds_done
+	JZ         rounds_done_1
 
-L2_round:
+round_2:
 	VMOVQ        R12, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -175,11 +175,11 @@ L2_round:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R12
 	DECQ         R14
-	JNZ          L2_round
+	JNZ          round_2
 
-L1_rounds_done:
+rounds_done_1:
 	TESTQ        R10, R10
-	JZ           L3_partial_done
+	JZ           partial_done_3
 	IMULQ        blockedMul<>+0(SB), R11
 	SHRQ         $0x0d, R11
 	ANDQ         $0x07, R11
@@ -204,7 +204,7 @@ L1_rounds_done:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-L3_partial_done:
+partial_done_3:
 	VMOVDQU (R13), Y8
 	VMOVDQU 32(R13), Y9
 	VPANDN  Y6, Y8, Y8
@@ -218,11 +218,11 @@ L3_partial_done:
 	INCQ    SI
 	ADDQ    $0x08, CX
 	DECQ    BX
-	JMP     blockedTestAVX2_any_prefetch
+	JMP     blockedTestHashesAVX2_any_prefetch
 
-blockedTestAVX2_any_plain:
+blockedTestHashesAVX2_any_plain:
 	TESTQ BX, BX
-	JZ    blockedTestAVX2_done
+	JZ    blockedTestHashesAVX2_done
 	MOVQ  (CX), R9
 	MULXQ R9, R11, R12
 	SHLQ  $0x06, R12
@@ -233,9 +233,9 @@ blockedTestAVX2_any_plain:
 	VPXOR Y7, Y7, Y7
 	MOVQ  R8, R13
 	TESTQ R13, R13
-	JZ    L4_rounds_done
+	JZ    rounds_done_4
 
-L5_round:
+round_5:
 	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -248,11 +248,11 @@ L5_round:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          L5_round
+	JNZ          round_5
 
-L4_rounds_done:
+rounds_done_4:
 	TESTQ        R10, R10
-	JZ           L6_partial_done
+	JZ           partial_done_6
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
@@ -277,7 +277,7 @@ L4_rounds_done:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-L6_partial_done:
+partial_done_6:
 	VMOVDQU (R12), Y8
 	VMOVDQU 32(R12), Y9
 	VPANDN  Y6, Y8, Y8
@@ -291,16 +291,16 @@ L6_partial_done:
 	INCQ    SI
 	ADDQ    $0x08, CX
 	DECQ    BX
-	JMP     blockedTestAVX2_any_plain
+	JMP     blockedTestHashesAVX2_any_plain
 
-blockedTestAVX2_done:
+blockedTestHashesAVX2_done:
 	VZEROUPPER
 	MOVQ DI, ret+88(FP)
 	RET
 
-// func blockedAddAVX2(words []uint64, hs []uint64, k uint32, dist int)
+// func blockedAddHashesAVX2(words []uint64, hs []uint64, k uint32, dist int)
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedAddAVX2(SB), NOSPLIT, $0-64
+TEXT ·blockedAddHashesAVX2(SB), NOSPLIT, $0-64
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
@@ -322,15 +322,15 @@ TEXT ·blockedAddAVX2(SB), NOSPLIT, $0-64
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
 	CMPQ         SI, $0x01
-	JNE          blockedAddAVX2_any
+	JNE          blockedAddHashesAVX2_any
 	CMPQ         R8, $0x00
-	JNE          blockedAddAVX2_any
+	JNE          blockedAddHashesAVX2_any
 	TESTQ        DI, DI
-	JZ           blockedAddAVX2_k8_plain
+	JZ           blockedAddHashesAVX2_k8_plain
 
-blockedAddAVX2_k8_prefetch:
+blockedAddHashesAVX2_k8_prefetch:
 	CMPQ         BX, DI
-	JLE          blockedAddAVX2_k8_plain
+	JLE          blockedAddHashesAVX2_k8_plain
 	MOVQ         (CX)(DI*8), SI
 	MULXQ        SI, SI, R8
 	SHLQ         $0x06, R8
@@ -358,11 +358,11 @@ blockedAddAVX2_k8_prefetch:
 	VMOVDQU      Y7, 32(R9)
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedAddAVX2_k8_prefetch
+	JMP          blockedAddHashesAVX2_k8_prefetch
 
-blockedAddAVX2_k8_plain:
+blockedAddHashesAVX2_k8_plain:
 	TESTQ        BX, BX
-	JZ           blockedAddAVX2_done
+	JZ           blockedAddHashesAVX2_done
 	MOVQ         (CX), SI
 	MULXQ        SI, DI, R8
 	SHLQ         $0x06, R8
@@ -386,15 +386,15 @@ blockedAddAVX2_k8_plain:
 	VMOVDQU      Y7, 32(R8)
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedAddAVX2_k8_plain
+	JMP          blockedAddHashesAVX2_k8_plain
 
-blockedAddAVX2_any:
+blockedAddHashesAVX2_any:
 	TESTQ DI, DI
-	JZ    blockedAddAVX2_any_plain
+	JZ    blockedAddHashesAVX2_any_plain
 
-blockedAddAVX2_any_prefetch:
+blockedAddHashesAVX2_any_prefetch:
 	CMPQ       BX, DI
-	JLE        blockedAddAVX2_any_plain
+	JLE        blockedAddHashesAVX2_any_plain
 	MOVQ       (CX)(DI*8), R9
 	MULXQ      R9, R9, R10
 	SHLQ       $0x06, R10
@@ -409,9 +409,9 @@ blockedAddAVX2_any_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       SI, R12
 	TESTQ      R12, R12
-	JZ         L7_rounds_done
+	JZ         rounds_done_7
 
-L8_round:
+round_8:
 	VMOVQ        R10, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -424,11 +424,11 @@ L8_round:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R12
-	JNZ          L8_round
+	JNZ          round_8
 
-L7_rounds_done:
+rounds_done_7:
 	TESTQ        R8, R8
-	JZ           L9_partial_done
+	JZ           partial_done_9
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
@@ -453,18 +453,18 @@ L7_rounds_done:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-L9_partial_done:
+partial_done_9:
 	VPOR    (R11), Y6, Y6
 	VPOR    32(R11), Y7, Y7
 	VMOVDQU Y6, (R11)
 	VMOVDQU Y7, 32(R11)
 	ADDQ    $0x08, CX
 	DECQ    BX
-	JMP     blockedAddAVX2_any_prefetch
+	JMP     blockedAddHashesAVX2_any_prefetch
 
-blockedAddAVX2_any_plain:
+blockedAddHashesAVX2_any_plain:
 	TESTQ BX, BX
-	JZ    blockedAddAVX2_done
+	JZ    blockedAddHashesAVX2_done
 	MOVQ  (CX), DI
 	MULXQ DI, R9, R10
 	SHLQ  $0x06, R10
@@ -475,9 +475,9 @@ blockedAddAVX2_any_plain:
 	VPXOR Y7, Y7, Y7
 	MOVQ  SI, R11
 	TESTQ R11, R11
-	JZ    L10_rounds_done
+	JZ    rounds_done_10
 
-L11_round:
+round_11:
 	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -490,11 +490,11 @@ L11_round:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R9
 	DECQ         R11
-	JNZ          L11_round
+	JNZ          round_11
 
-L10_rounds_done:
+rounds_done_10:
 	TESTQ        R8, R8
-	JZ           L12_partial_done
+	JZ           partial_done_12
 	IMULQ        blockedMul<>+0(SB), DI
 	SHRQ         $0x0d, DI
 	ANDQ         $0x07, DI
@@ -519,22 +519,22 @@ L10_rounds_done:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-L12_partial_done:
+partial_done_12:
 	VPOR    (R10), Y6, Y6
 	VPOR    32(R10), Y7, Y7
 	VMOVDQU Y6, (R10)
 	VMOVDQU Y7, 32(R10)
 	ADDQ    $0x08, CX
 	DECQ    BX
-	JMP     blockedAddAVX2_any_plain
+	JMP     blockedAddHashesAVX2_any_plain
 
-blockedAddAVX2_done:
+blockedAddHashesAVX2_done:
 	VZEROUPPER
 	RET
 
-// func blockedTestAVX512(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
+// func blockedTestHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
-TEXT ·blockedTestAVX512(SB), NOSPLIT, $0-96
+TEXT ·blockedTestHashesAVX512(SB), NOSPLIT, $0-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
@@ -555,15 +555,15 @@ TEXT ·blockedTestAVX512(SB), NOSPLIT, $0-96
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
 	CMPQ         R8, $0x01
-	JNE          blockedTestAVX512_any
+	JNE          blockedTestHashesAVX512_any
 	CMPQ         R10, $0x00
-	JNE          blockedTestAVX512_any
+	JNE          blockedTestHashesAVX512_any
 	TESTQ        R9, R9
-	JZ           blockedTestAVX512_k8_plain
+	JZ           blockedTestHashesAVX512_k8_plain
 
-blockedTestAVX512_k8_prefetch:
+blockedTestHashesAVX512_k8_prefetch:
 	CMPQ         BX, R9
-	JLE          blockedTestAVX512_k8_plain
+	JLE          blockedTestHashesAVX512_k8_plain
 	MOVQ         (CX)(R9*8), R8
 	MULXQ        R8, R8, R10
 	SHLQ         $0x06, R10
@@ -590,11 +590,11 @@ blockedTestAVX512_k8_prefetch:
 	INCQ         SI
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedTestAVX512_k8_prefetch
+	JMP          blockedTestHashesAVX512_k8_prefetch
 
-blockedTestAVX512_k8_plain:
+blockedTestHashesAVX512_k8_plain:
 	TESTQ        BX, BX
-	JZ           blockedTestAVX512_done
+	JZ           blockedTestHashesAVX512_done
 	MOVQ         (CX), R8
 	MULXQ        R8, R9, R10
 	SHLQ         $0x06, R10
@@ -617,15 +617,15 @@ blockedTestAVX512_k8_plain:
 	INCQ         SI
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedTestAVX512_k8_plain
+	JMP          blockedTestHashesAVX512_k8_plain
 
-blockedTestAVX512_any:
+blockedTestHashesAVX512_any:
 	TESTQ R9, R9
-	JZ    blockedTestAVX512_any_plain
+	JZ    blockedTestHashesAVX512_any_plain
 
-blockedTestAVX512_any_prefetch:
+blockedTestHashesAVX512_any_prefetch:
 	CMPQ       BX, R9
-	JLE        blockedTestAVX512_any_plain
+	JLE        blockedTestHashesAVX512_any_plain
 	MOVQ       (CX)(R9*8), R11
 	MULXQ      R11, R11, R12
 	SHLQ       $0x06, R12
@@ -639,9 +639,9 @@ blockedTestAVX512_any_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       R8, R14
 	TESTQ      R14, R14
-	JZ         L13_rounds_done
+	JZ         rounds_done_13
 
-L14_round:
+round_14:
 	VPBROADCASTQ R12, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -649,11 +649,11 @@ L14_round:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R12
 	DECQ         R14
-	JNZ          L14_round
+	JNZ          round_14
 
-L13_rounds_done:
+rounds_done_13:
 	TESTQ        R10, R10
-	JZ           L15_partial_done
+	JZ           partial_done_15
 	IMULQ        blockedMul<>+0(SB), R11
 	SHRQ         $0x0d, R11
 	ANDQ         $0x07, R11
@@ -666,7 +666,7 @@ L13_rounds_done:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-L15_partial_done:
+partial_done_15:
 	VMOVDQU64 (R13), Z4
 	VPANDNQ   Z3, Z4, Z4
 	VPTESTMQ  Z4, Z4, K1
@@ -678,11 +678,11 @@ L15_partial_done:
 	INCQ      SI
 	ADDQ      $0x08, CX
 	DECQ      BX
-	JMP       blockedTestAVX512_any_prefetch
+	JMP       blockedTestHashesAVX512_any_prefetch
 
-blockedTestAVX512_any_plain:
+blockedTestHashesAVX512_any_plain:
 	TESTQ  BX, BX
-	JZ     blockedTestAVX512_done
+	JZ     blockedTestHashesAVX512_done
 	MOVQ   (CX), R9
 	MULXQ  R9, R11, R12
 	SHLQ   $0x06, R12
@@ -692,9 +692,9 @@ blockedTestAVX512_any_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   R8, R13
 	TESTQ  R13, R13
-	JZ     L16_rounds_done
+	JZ     rounds_done_16
 
-L17_round:
+round_17:
 	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -702,11 +702,11 @@ L17_round:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          L17_round
+	JNZ          round_17
 
-L16_rounds_done:
+rounds_done_16:
 	TESTQ        R10, R10
-	JZ           L18_partial_done
+	JZ           partial_done_18
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
@@ -719,7 +719,7 @@ L16_rounds_done:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-L18_partial_done:
+partial_done_18:
 	VMOVDQU64 (R12), Z4
 	VPANDNQ   Z3, Z4, Z4
 	VPTESTMQ  Z4, Z4, K1
@@ -731,16 +731,16 @@ L18_partial_done:
 	INCQ      SI
 	ADDQ      $0x08, CX
 	DECQ      BX
-	JMP       blockedTestAVX512_any_plain
+	JMP       blockedTestHashesAVX512_any_plain
 
-blockedTestAVX512_done:
+blockedTestHashesAVX512_done:
 	VZEROUPPER
 	MOVQ DI, ret+88(FP)
 	RET
 
-// func blockedAddAVX512(words []uint64, hs []uint64, k uint32, dist int)
+// func blockedAddHashesAVX512(words []uint64, hs []uint64, k uint32, dist int)
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
-TEXT ·blockedAddAVX512(SB), NOSPLIT, $0-64
+TEXT ·blockedAddHashesAVX512(SB), NOSPLIT, $0-64
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
@@ -759,15 +759,15 @@ TEXT ·blockedAddAVX512(SB), NOSPLIT, $0-64
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
 	CMPQ         SI, $0x01
-	JNE          blockedAddAVX512_any
+	JNE          blockedAddHashesAVX512_any
 	CMPQ         R8, $0x00
-	JNE          blockedAddAVX512_any
+	JNE          blockedAddHashesAVX512_any
 	TESTQ        DI, DI
-	JZ           blockedAddAVX512_k8_plain
+	JZ           blockedAddHashesAVX512_k8_plain
 
-blockedAddAVX512_k8_prefetch:
+blockedAddHashesAVX512_k8_prefetch:
 	CMPQ         BX, DI
-	JLE          blockedAddAVX512_k8_plain
+	JLE          blockedAddHashesAVX512_k8_plain
 	MOVQ         (CX)(DI*8), SI
 	MULXQ        SI, SI, R8
 	SHLQ         $0x06, R8
@@ -787,11 +787,11 @@ blockedAddAVX512_k8_prefetch:
 	VMOVDQU64    Z3, (R9)
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedAddAVX512_k8_prefetch
+	JMP          blockedAddHashesAVX512_k8_prefetch
 
-blockedAddAVX512_k8_plain:
+blockedAddHashesAVX512_k8_plain:
 	TESTQ        BX, BX
-	JZ           blockedAddAVX512_done
+	JZ           blockedAddHashesAVX512_done
 	MOVQ         (CX), SI
 	MULXQ        SI, DI, R8
 	SHLQ         $0x06, R8
@@ -807,15 +807,15 @@ blockedAddAVX512_k8_plain:
 	VMOVDQU64    Z3, (R8)
 	ADDQ         $0x08, CX
 	DECQ         BX
-	JMP          blockedAddAVX512_k8_plain
+	JMP          blockedAddHashesAVX512_k8_plain
 
-blockedAddAVX512_any:
+blockedAddHashesAVX512_any:
 	TESTQ DI, DI
-	JZ    blockedAddAVX512_any_plain
+	JZ    blockedAddHashesAVX512_any_plain
 
-blockedAddAVX512_any_prefetch:
+blockedAddHashesAVX512_any_prefetch:
 	CMPQ       BX, DI
-	JLE        blockedAddAVX512_any_plain
+	JLE        blockedAddHashesAVX512_any_plain
 	MOVQ       (CX)(DI*8), R9
 	MULXQ      R9, R9, R10
 	SHLQ       $0x06, R10
@@ -829,9 +829,9 @@ blockedAddAVX512_any_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       SI, R12
 	TESTQ      R12, R12
-	JZ         L19_rounds_done
+	JZ         rounds_done_19
 
-L20_round:
+round_20:
 	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -839,11 +839,11 @@ L20_round:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R12
-	JNZ          L20_round
+	JNZ          round_20
 
-L19_rounds_done:
+rounds_done_19:
 	TESTQ        R8, R8
-	JZ           L21_partial_done
+	JZ           partial_done_21
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
@@ -856,16 +856,16 @@ L19_rounds_done:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-L21_partial_done:
+partial_done_21:
 	VPORQ     (R11), Z3, Z3
 	VMOVDQU64 Z3, (R11)
 	ADDQ      $0x08, CX
 	DECQ      BX
-	JMP       blockedAddAVX512_any_prefetch
+	JMP       blockedAddHashesAVX512_any_prefetch
 
-blockedAddAVX512_any_plain:
+blockedAddHashesAVX512_any_plain:
 	TESTQ  BX, BX
-	JZ     blockedAddAVX512_done
+	JZ     blockedAddHashesAVX512_done
 	MOVQ   (CX), DI
 	MULXQ  DI, R9, R10
 	SHLQ   $0x06, R10
@@ -875,9 +875,9 @@ blockedAddAVX512_any_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   SI, R11
 	TESTQ  R11, R11
-	JZ     L22_rounds_done
+	JZ     rounds_done_22
 
-L23_round:
+round_23:
 	VPBROADCASTQ R9, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -885,11 +885,11 @@ L23_round:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R9
 	DECQ         R11
-	JNZ          L23_round
+	JNZ          round_23
 
-L22_rounds_done:
+rounds_done_22:
 	TESTQ        R8, R8
-	JZ           L24_partial_done
+	JZ           partial_done_24
 	IMULQ        blockedMul<>+0(SB), DI
 	SHRQ         $0x0d, DI
 	ANDQ         $0x07, DI
@@ -902,20 +902,20 @@ L22_rounds_done:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-L24_partial_done:
+partial_done_24:
 	VPORQ     (R10), Z3, Z3
 	VMOVDQU64 Z3, (R10)
 	ADDQ      $0x08, CX
 	DECQ      BX
-	JMP       blockedAddAVX512_any_plain
+	JMP       blockedAddHashesAVX512_any_plain
 
-blockedAddAVX512_done:
+blockedAddHashesAVX512_done:
 	VZEROUPPER
 	RET
 
-// func blockedTestMultiAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+// func blockedTestMultiHashesAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedTestMultiAVX2(SB), NOSPLIT, $16-96
+TEXT ·blockedTestMultiHashesAVX2(SB), NOSPLIT, $24-104
 	MOVQ         filters_base+0(FP), AX
 	MOVQ         filters_len+8(FP), CX
 	IMUL3Q       $0x18, CX, CX
@@ -937,6 +937,8 @@ TEXT ·blockedTestMultiAVX2(SB), NOSPLIT, $16-96
 	SHRQ         $0x03, DX
 	MOVQ         DX, (SP)
 	MOVQ         R10, 8(SP)
+	MOVQ         dist+88(FP), DX
+	MOVQ         DX, 16(SP)
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -944,17 +946,20 @@ TEXT ·blockedTestMultiAVX2(SB), NOSPLIT, $16-96
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
 
-blockedTestMultiAVX2_key:
+blockedTestMultiHashesAVX2_key:
 	TESTQ DI, DI
-	JZ    blockedTestMultiAVX2_done
-	CMPQ  DI, $0x10
-	JLE   blockedTestMultiAVX2_probe
-	MOVQ  128(SI), R10
+	JZ    blockedTestMultiHashesAVX2_done
+	CMPQ  16(SP), $0x00
+	JE    blockedTestMultiHashesAVX2_probe
+	CMPQ  DI, 16(SP)
+	JLE   blockedTestMultiHashesAVX2_probe
+	MOVQ  16(SP), R10
+	MOVQ  (SI)(R10*8), R10
 	MOVQ  AX, R11
 
-blockedTestMultiAVX2_prefetch:
+blockedTestMultiHashesAVX2_prefetch:
 	CMPQ       R11, BX
-	JAE        blockedTestMultiAVX2_probe
+	JAE        blockedTestMultiHashesAVX2_probe
 	MOVQ       8(R11), DX
 	SHRQ       $0x03, DX
 	MULXQ      R10, DX, R12
@@ -962,9 +967,9 @@ blockedTestMultiAVX2_prefetch:
 	ADDQ       (R11), R12
 	PREFETCHT0 (R12)
 	ADDQ       $0x18, R11
-	JMP        blockedTestMultiAVX2_prefetch
+	JMP        blockedTestMultiHashesAVX2_prefetch
 
-blockedTestMultiAVX2_probe:
+blockedTestMultiHashesAVX2_probe:
 	MOVQ  (SI), R10
 	MOVQ  R10, DX
 	IMULQ blockedMul<>+0(SB), DX
@@ -972,9 +977,9 @@ blockedTestMultiAVX2_probe:
 	VPXOR Y7, Y7, Y7
 	MOVQ  (SP), R11
 	TESTQ R11, R11
-	JZ    L25_rounds_done
+	JZ    rounds_done_25
 
-L26_round:
+round_26:
 	VMOVQ        DX, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -987,12 +992,12 @@ L26_round:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), DX
 	DECQ         R11
-	JNZ          L26_round
+	JNZ          round_26
 
-L25_rounds_done:
+rounds_done_25:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           L27_partial_done
+	JZ           partial_done_27
 	MOVQ         R10, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
@@ -1018,13 +1023,13 @@ L25_rounds_done:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-L27_partial_done:
+partial_done_27:
 	MOVQ AX, R11
 	XORQ R12, R12
 
-blockedTestMultiAVX2_filter:
+blockedTestMultiHashesAVX2_filter:
 	CMPQ    R11, CX
-	JAE     blockedTestMultiAVX2_store
+	JAE     blockedTestMultiHashesAVX2_store
 	MOVQ    8(R11), DX
 	SHRQ    $0x03, DX
 	MULXQ   R10, DX, R13
@@ -1039,24 +1044,24 @@ blockedTestMultiAVX2_filter:
 	SETEQ   DL
 	ORB     DL, R12
 	ADDQ    $0x18, R11
-	JMP     blockedTestMultiAVX2_filter
+	JMP     blockedTestMultiHashesAVX2_filter
 
-blockedTestMultiAVX2_store:
+blockedTestMultiHashesAVX2_store:
 	MOVB R12, (R8)
 	ADDQ R12, R9
 	INCQ R8
 	ADDQ $0x08, SI
 	DECQ DI
-	JMP  blockedTestMultiAVX2_key
+	JMP  blockedTestMultiHashesAVX2_key
 
-blockedTestMultiAVX2_done:
+blockedTestMultiHashesAVX2_done:
 	VZEROUPPER
-	MOVQ R9, ret+88(FP)
+	MOVQ R9, ret+96(FP)
 	RET
 
-// func blockedTestStrideAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int
+// func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedTestStrideAVX2(SB), NOSPLIT, $24-112
+TEXT ·blockedTestStrideHashesAVX2(SB), NOSPLIT, $24-112
 	MOVQ         words_base+0(FP), AX
 	MOVQ         gens+88(FP), CX
 	MOVQ         lines+80(FP), DX
@@ -1065,7 +1070,7 @@ TEXT ·blockedTestStrideAVX2(SB), NOSPLIT, $24-112
 	MOVQ         hs_base+24(FP), SI
 	MOVQ         hs_len+32(FP), DI
 	MOVQ         out_base+48(FP), R8
-	MOVB         prefetch+96(FP), R9
+	MOVQ         dist+96(FP), R9
 	XORQ         R10, R10
 	MOVLQZX      k+72(FP), R11
 	MOVQ         R11, R12
@@ -1077,7 +1082,6 @@ TEXT ·blockedTestStrideAVX2(SB), NOSPLIT, $24-112
 	SHRQ         $0x03, R11
 	MOVQ         R11, (SP)
 	MOVQ         R12, 8(SP)
-	MOVBQZX      R9, R9
 	MOVQ         R9, 16(SP)
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
@@ -1086,26 +1090,27 @@ TEXT ·blockedTestStrideAVX2(SB), NOSPLIT, $24-112
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
 
-blockedTestStrideAVX2_key:
+blockedTestStrideHashesAVX2_key:
 	TESTQ DI, DI
-	JZ    blockedTestStrideAVX2_done
+	JZ    blockedTestStrideHashesAVX2_done
 	CMPQ  16(SP), $0x00
-	JE    blockedTestStrideAVX2_probe
-	CMPQ  DI, $0x10
-	JLE   blockedTestStrideAVX2_probe
-	MOVQ  128(SI), R9
+	JE    blockedTestStrideHashesAVX2_probe
+	CMPQ  DI, 16(SP)
+	JLE   blockedTestStrideHashesAVX2_probe
+	MOVQ  16(SP), R9
+	MOVQ  (SI)(R9*8), R9
 	MULXQ R9, R9, R11
 	SHLQ  $0x06, R11
 	ADDQ  AX, R11
 	MOVQ  CX, R9
 
-blockedTestStrideAVX2_prefetch:
+blockedTestStrideHashesAVX2_prefetch:
 	PREFETCHT0 (R11)
 	ADDQ       BX, R11
 	DECQ       R9
-	JNZ        blockedTestStrideAVX2_prefetch
+	JNZ        blockedTestStrideHashesAVX2_prefetch
 
-blockedTestStrideAVX2_probe:
+blockedTestStrideHashesAVX2_probe:
 	MOVQ  (SI), R9
 	MULXQ R9, R11, R12
 	SHLQ  $0x06, R12
@@ -1116,9 +1121,9 @@ blockedTestStrideAVX2_probe:
 	VPXOR Y7, Y7, Y7
 	MOVQ  (SP), R13
 	TESTQ R13, R13
-	JZ    L28_rounds_done
+	JZ    rounds_done_28
 
-L29_round:
+round_29:
 	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -1131,12 +1136,12 @@ L29_round:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          L29_round
+	JNZ          round_29
 
-L28_rounds_done:
+rounds_done_28:
 	MOVQ         8(SP), R13
 	TESTQ        R13, R13
-	JZ           L30_partial_done
+	JZ           partial_done_30
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
@@ -1161,11 +1166,11 @@ L28_rounds_done:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-L30_partial_done:
+partial_done_30:
 	MOVQ CX, R9
 	XORQ R11, R11
 
-blockedTestStrideAVX2_gen:
+blockedTestStrideHashesAVX2_gen:
 	VMOVDQU (R12), Y8
 	VMOVDQU 32(R12), Y9
 	VPANDN  Y6, Y8, Y8
@@ -1176,22 +1181,22 @@ blockedTestStrideAVX2_gen:
 	ORB     R13, R11
 	ADDQ    BX, R12
 	DECQ    R9
-	JNZ     blockedTestStrideAVX2_gen
+	JNZ     blockedTestStrideHashesAVX2_gen
 	MOVB    R11, (R8)
 	ADDQ    R11, R10
 	INCQ    R8
 	ADDQ    $0x08, SI
 	DECQ    DI
-	JMP     blockedTestStrideAVX2_key
+	JMP     blockedTestStrideHashesAVX2_key
 
-blockedTestStrideAVX2_done:
+blockedTestStrideHashesAVX2_done:
 	VZEROUPPER
 	MOVQ R10, ret+104(FP)
 	RET
 
-// func blockedTestMultiAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+// func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
-TEXT ·blockedTestMultiAVX512(SB), NOSPLIT, $16-96
+TEXT ·blockedTestMultiHashesAVX512(SB), NOSPLIT, $24-104
 	MOVQ         filters_base+0(FP), AX
 	MOVQ         filters_len+8(FP), CX
 	IMUL3Q       $0x18, CX, CX
@@ -1213,21 +1218,26 @@ TEXT ·blockedTestMultiAVX512(SB), NOSPLIT, $16-96
 	SHRQ         $0x03, DX
 	MOVQ         DX, (SP)
 	MOVQ         R10, 8(SP)
+	MOVQ         dist+88(FP), DX
+	MOVQ         DX, 16(SP)
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
 
-blockedTestMultiAVX512_key:
+blockedTestMultiHashesAVX512_key:
 	TESTQ DI, DI
-	JZ    blockedTestMultiAVX512_done
-	CMPQ  DI, $0x10
-	JLE   blockedTestMultiAVX512_probe
-	MOVQ  128(SI), R10
+	JZ    blockedTestMultiHashesAVX512_done
+	CMPQ  16(SP), $0x00
+	JE    blockedTestMultiHashesAVX512_probe
+	CMPQ  DI, 16(SP)
+	JLE   blockedTestMultiHashesAVX512_probe
+	MOVQ  16(SP), R10
+	MOVQ  (SI)(R10*8), R10
 	MOVQ  AX, R11
 
-blockedTestMultiAVX512_prefetch:
+blockedTestMultiHashesAVX512_prefetch:
 	CMPQ       R11, BX
-	JAE        blockedTestMultiAVX512_probe
+	JAE        blockedTestMultiHashesAVX512_probe
 	MOVQ       8(R11), DX
 	SHRQ       $0x03, DX
 	MULXQ      R10, DX, R12
@@ -1235,18 +1245,18 @@ blockedTestMultiAVX512_prefetch:
 	ADDQ       (R11), R12
 	PREFETCHT0 (R12)
 	ADDQ       $0x18, R11
-	JMP        blockedTestMultiAVX512_prefetch
+	JMP        blockedTestMultiHashesAVX512_prefetch
 
-blockedTestMultiAVX512_probe:
+blockedTestMultiHashesAVX512_probe:
 	MOVQ   (SI), R10
 	MOVQ   R10, DX
 	IMULQ  blockedMul<>+0(SB), DX
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R11
 	TESTQ  R11, R11
-	JZ     L31_rounds_done
+	JZ     rounds_done_31
 
-L32_round:
+round_32:
 	VPBROADCASTQ DX, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -1254,12 +1264,12 @@ L32_round:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), DX
 	DECQ         R11
-	JNZ          L32_round
+	JNZ          round_32
 
-L31_rounds_done:
+rounds_done_31:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           L33_partial_done
+	JZ           partial_done_33
 	MOVQ         R10, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
@@ -1273,13 +1283,13 @@ L31_rounds_done:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-L33_partial_done:
+partial_done_33:
 	MOVQ AX, R11
 	XORQ R12, R12
 
-blockedTestMultiAVX512_filter:
+blockedTestMultiHashesAVX512_filter:
 	CMPQ      R11, CX
-	JAE       blockedTestMultiAVX512_store
+	JAE       blockedTestMultiHashesAVX512_store
 	MOVQ      8(R11), DX
 	SHRQ      $0x03, DX
 	MULXQ     R10, DX, R13
@@ -1292,24 +1302,24 @@ blockedTestMultiAVX512_filter:
 	SETEQ     DL
 	ORB       DL, R12
 	ADDQ      $0x18, R11
-	JMP       blockedTestMultiAVX512_filter
+	JMP       blockedTestMultiHashesAVX512_filter
 
-blockedTestMultiAVX512_store:
+blockedTestMultiHashesAVX512_store:
 	MOVB R12, (R8)
 	ADDQ R12, R9
 	INCQ R8
 	ADDQ $0x08, SI
 	DECQ DI
-	JMP  blockedTestMultiAVX512_key
+	JMP  blockedTestMultiHashesAVX512_key
 
-blockedTestMultiAVX512_done:
+blockedTestMultiHashesAVX512_done:
 	VZEROUPPER
-	MOVQ R9, ret+88(FP)
+	MOVQ R9, ret+96(FP)
 	RET
 
-// func blockedTestStrideAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int
+// func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
-TEXT ·blockedTestStrideAVX512(SB), NOSPLIT, $24-112
+TEXT ·blockedTestStrideHashesAVX512(SB), NOSPLIT, $24-112
 	MOVQ         words_base+0(FP), AX
 	MOVQ         gens+88(FP), CX
 	MOVQ         lines+80(FP), DX
@@ -1318,7 +1328,7 @@ TEXT ·blockedTestStrideAVX512(SB), NOSPLIT, $24-112
 	MOVQ         hs_base+24(FP), SI
 	MOVQ         hs_len+32(FP), DI
 	MOVQ         out_base+48(FP), R8
-	MOVB         prefetch+96(FP), R9
+	MOVQ         dist+96(FP), R9
 	XORQ         R10, R10
 	MOVLQZX      k+72(FP), R11
 	MOVQ         R11, R12
@@ -1330,32 +1340,32 @@ TEXT ·blockedTestStrideAVX512(SB), NOSPLIT, $24-112
 	SHRQ         $0x03, R11
 	MOVQ         R11, (SP)
 	MOVQ         R12, 8(SP)
-	MOVBQZX      R9, R9
 	MOVQ         R9, 16(SP)
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
 
-blockedTestStrideAVX512_key:
+blockedTestStrideHashesAVX512_key:
 	TESTQ DI, DI
-	JZ    blockedTestStrideAVX512_done
+	JZ    blockedTestStrideHashesAVX512_done
 	CMPQ  16(SP), $0x00
-	JE    blockedTestStrideAVX512_probe
-	CMPQ  DI, $0x10
-	JLE   blockedTestStrideAVX512_probe
-	MOVQ  128(SI), R9
+	JE    blockedTestStrideHashesAVX512_probe
+	CMPQ  DI, 16(SP)
+	JLE   blockedTestStrideHashesAVX512_probe
+	MOVQ  16(SP), R9
+	MOVQ  (SI)(R9*8), R9
 	MULXQ R9, R9, R11
 	SHLQ  $0x06, R11
 	ADDQ  AX, R11
 	MOVQ  CX, R9
 
-blockedTestStrideAVX512_prefetch:
+blockedTestStrideHashesAVX512_prefetch:
 	PREFETCHT0 (R11)
 	ADDQ       BX, R11
 	DECQ       R9
-	JNZ        blockedTestStrideAVX512_prefetch
+	JNZ        blockedTestStrideHashesAVX512_prefetch
 
-blockedTestStrideAVX512_probe:
+blockedTestStrideHashesAVX512_probe:
 	MOVQ   (SI), R9
 	MULXQ  R9, R11, R12
 	SHLQ   $0x06, R12
@@ -1365,9 +1375,9 @@ blockedTestStrideAVX512_probe:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R13
 	TESTQ  R13, R13
-	JZ     L34_rounds_done
+	JZ     rounds_done_34
 
-L35_round:
+round_35:
 	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -1375,12 +1385,12 @@ L35_round:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          L35_round
+	JNZ          round_35
 
-L34_rounds_done:
+rounds_done_34:
 	MOVQ         8(SP), R13
 	TESTQ        R13, R13
-	JZ           L36_partial_done
+	JZ           partial_done_36
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
@@ -1393,11 +1403,11 @@ L34_rounds_done:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-L36_partial_done:
+partial_done_36:
 	MOVQ CX, R9
 	XORQ R11, R11
 
-blockedTestStrideAVX512_gen:
+blockedTestStrideHashesAVX512_gen:
 	VMOVDQU64 (R12), Z4
 	VPANDNQ   Z3, Z4, Z4
 	VPTESTMQ  Z4, Z4, K1
@@ -1406,15 +1416,15 @@ blockedTestStrideAVX512_gen:
 	ORB       R13, R11
 	ADDQ      BX, R12
 	DECQ      R9
-	JNZ       blockedTestStrideAVX512_gen
+	JNZ       blockedTestStrideHashesAVX512_gen
 	MOVB      R11, (R8)
 	ADDQ      R11, R10
 	INCQ      R8
 	ADDQ      $0x08, SI
 	DECQ      DI
-	JMP       blockedTestStrideAVX512_key
+	JMP       blockedTestStrideHashesAVX512_key
 
-blockedTestStrideAVX512_done:
+blockedTestStrideHashesAVX512_done:
 	VZEROUPPER
 	MOVQ R10, ret+104(FP)
 	RET

@@ -1,7 +1,5 @@
 package asm
 
-import "github.com/filterengine/filterengine/engine"
-
 // BlockedMaxFilters is the most filters BlockedTestMultiHashes probes.
 const BlockedMaxFilters = 64
 
@@ -25,28 +23,11 @@ func checkMulti(filters [][]uint64, k uint32) {
 func BlockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
 	checkMulti(filters, k)
 	out = out[:len(hs)]
-	return blockedTestMulti(filters, k, hs, out)
+	return blockedTestMultiHashes(filters, k, hs, out)
 }
 
-// BlockedTestMultiUint64s is BlockedTestMultiHashes over
-// engine.HashUint64Seed(ks[i], seed).
-func BlockedTestMultiUint64s(filters [][]uint64, k uint32, ks []uint64, seed uint64, out []bool) int {
-	checkMulti(filters, k)
-	out = out[:len(ks)]
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTestMulti(filters, k, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
-}
-
-// blockedTestMultiGeneric is the specification of the multi-filter test.
-func blockedTestMultiGeneric(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+// blockedTestMultiHashesGeneric is the specification of the multi-filter test.
+func blockedTestMultiHashesGeneric(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
 	hits := 0
 	for i, h := range hs {
 		hit := false
@@ -80,28 +61,11 @@ func checkStride(words []uint64, k uint32, gens int) {
 func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	checkStride(words, k, gens)
 	out = out[:len(hs)]
-	return blockedTestStride(words, gens, k, hs, out)
+	return blockedTestStrideHashes(words, gens, k, hs, out)
 }
 
-// BlockedTestStrideUint64s is BlockedTestStrideHashes over
-// engine.HashUint64Seed(ks[i], seed).
-func BlockedTestStrideUint64s(words []uint64, gens int, k uint32, ks []uint64, seed uint64, out []bool) int {
-	checkStride(words, k, gens)
-	out = out[:len(ks)]
-	key := engine.Uint64Key(seed)
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		hashUint64s(buf[:c], ks[:c], key)
-		hits += blockedTestStride(words, gens, k, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
-}
-
-// blockedTestStrideGeneric is the specification of the strided test.
-func blockedTestStrideGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+// blockedTestStrideHashesGeneric is the specification of the strided test.
+func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	size := len(words) / gens
 	lines := uint64(size / 8)
 	hits := 0

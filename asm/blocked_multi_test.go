@@ -22,7 +22,7 @@ func compareMulti(t testing.TB, filters [][]uint64, k uint32, hs []uint64) {
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
-	wantHits := blockedTestMultiGeneric(filters, k, hs, want[:len(hs)])
+	wantHits := blockedTestMultiHashesGeneric(filters, k, hs, want[:len(hs)])
 	if hits := BlockedTestMultiHashes(filters, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestMultiHashes(%d filters, k=%d, n=%d) = %d hits, generic %d (answers equal: %v)",
 			Kernel(), len(filters), k, len(hs), hits, wantHits, slices.Equal(got, want))
@@ -30,13 +30,13 @@ func compareMulti(t testing.TB, filters [][]uint64, k uint32, hs []uint64) {
 	one := make([]bool, len(hs))
 	any := make([]bool, len(hs))
 	for _, w := range filters {
-		blockedTestGeneric(w, k, hs, one)
+		blockedTestHashesGeneric(w, k, hs, one)
 		for i := range any {
 			any[i] = any[i] || one[i]
 		}
 	}
 	if !slices.Equal(any, want[:len(hs)]) {
-		t.Fatalf("blockedTestMultiGeneric differs from the filters tested one by one")
+		t.Fatalf("blockedTestMultiHashesGeneric differs from the filters tested one by one")
 	}
 }
 
@@ -58,27 +58,6 @@ func TestBlockedMultiKernels(t *testing.T) {
 					}
 				}
 			}
-		}
-	})
-}
-
-func TestBlockedMultiUint64s(t *testing.T) {
-	r := rand.New(rand.NewPCG(17, 18))
-	forEachLevel(t, func(t *testing.T) {
-		fs := randomFilters(r, []int{40, 30, 20}, 0)
-		ks := make([]uint64, 3000)
-		for i := range ks {
-			ks[i] = r.Uint64()
-		}
-		for i, w := range fs {
-			BlockedAddUint64s(w, 8, ks[i*1000:(i+1)*1000], 5)
-		}
-		out := make([]bool, len(ks))
-		if hits := BlockedTestMultiUint64s(fs, 8, ks, 5, out); hits != len(ks) {
-			t.Fatalf("%d of %d added keys found", hits, len(ks))
-		}
-		if a := testing.AllocsPerRun(10, func() { BlockedTestMultiUint64s(fs, 8, ks, 5, out) }); a != 0 {
-			t.Errorf("BlockedTestMultiUint64s allocates %v times per call", a)
 		}
 	})
 }
@@ -123,7 +102,7 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
-	wantHits := blockedTestStrideGeneric(words, gens, k, hs, want[:len(hs)])
+	wantHits := blockedTestStrideHashesGeneric(words, gens, k, hs, want[:len(hs)])
 	if hits := BlockedTestStrideHashes(words, gens, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestStrideHashes(%d words, %d filters, k=%d, n=%d) = %d hits, generic %d", Kernel(), len(words), gens, k, len(hs), hits, wantHits)
 	}
@@ -132,9 +111,9 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 		fs[g] = words[g*len(words)/gens : (g+1)*len(words)/gens]
 	}
 	multi := make([]bool, len(hs))
-	blockedTestMultiGeneric(fs, k, hs, multi)
+	blockedTestMultiHashesGeneric(fs, k, hs, multi)
 	if !slices.Equal(multi, want[:len(hs)]) {
-		t.Fatal("blockedTestStrideGeneric differs from the multi-filter test")
+		t.Fatal("blockedTestStrideHashesGeneric differs from the multi-filter test")
 	}
 }
 
@@ -160,20 +139,20 @@ func TestBlockedStrideKernels(t *testing.T) {
 	})
 }
 
-func TestBlockedStrideUint64s(t *testing.T) {
+func TestBlockedStrideFound(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		words := make([]uint64, 4*40*8)
-		ks := make([]uint64, 1000)
-		for i := range ks {
-			ks[i] = uint64(i) * 0x9e3779b97f4a7c15
+		hs := make([]uint64, 1000)
+		for i := range hs {
+			hs[i] = uint64(i) * 0x9e3779b97f4a7c15
 		}
-		BlockedAddUint64s(words[2*320:3*320], 6, ks, 9)
-		out := make([]bool, len(ks))
-		if hits := BlockedTestStrideUint64s(words, 4, 6, ks, 9, out); hits != len(ks) {
-			t.Fatalf("%d of %d added keys found", hits, len(ks))
+		BlockedAddHashes(words[2*320:3*320], 6, hs)
+		out := make([]bool, len(hs))
+		if hits := BlockedTestStrideHashes(words, 4, 6, hs, out); hits != len(hs) {
+			t.Fatalf("%d of %d added keys found", hits, len(hs))
 		}
-		if a := testing.AllocsPerRun(10, func() { BlockedTestStrideUint64s(words, 4, 6, ks, 9, out) }); a != 0 {
-			t.Errorf("BlockedTestStrideUint64s allocates %v times per call", a)
+		if a := testing.AllocsPerRun(10, func() { BlockedTestStrideHashes(words, 4, 6, hs, out) }); a != 0 {
+			t.Errorf("BlockedTestStrideHashes allocates %v times per call", a)
 		}
 		for _, bad := range []func(){
 			func() { BlockedTestStrideHashes(words, 0, 6, nil, nil) },

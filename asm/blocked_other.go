@@ -2,16 +2,16 @@
 
 package asm
 
-func blockedTest(words []uint64, k uint32, hs []uint64, out []bool) int {
-	return blockedTestGeneric(words, k, hs, out)
+func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
+	return blockedTestHashesGeneric(words, k, hs, out)
 }
 
-func blockedAdd(words []uint64, k uint32, hs []uint64) { blockedAddGeneric(words, k, hs) }
+func blockedAddHashes(words []uint64, k uint32, hs []uint64) { blockedAddHashesGeneric(words, k, hs) }
 
-func blockedTestMulti(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
-	return blockedTestMultiGeneric(filters, k, hs, out)
+func blockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+	return blockedTestMultiHashesGeneric(filters, k, hs, out)
 }
 
-func blockedTestStride(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
-	return blockedTestStrideGeneric(words, gens, k, hs, out)
+func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
+	return blockedTestStrideHashesGeneric(words, gens, k, hs, out)
 }

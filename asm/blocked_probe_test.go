@@ -9,7 +9,7 @@ import (
 // blockedMaskTest is the scheme as BlockedMask spells it: the reference
 // the unrolled single-key probe must equal.
 func blockedMaskTest(words []uint64, k uint32, h uint64) bool {
-	line := BlockedLineOf(words, h)
+	line := blockedLineOf(words, h)
 	m := BlockedMask(h, k)
 	var miss uint64
 	for w := range m {
@@ -61,7 +61,7 @@ func TestBlockedProbeIsMask(t *testing.T) {
 	}
 }
 
-// BlockedWindow covers k%8 words from s, or all eight.
+// blockedWindow covers k%8 words from s, or all eight.
 func TestBlockedWindow(t *testing.T) {
 	for k := uint32(1); k <= BlockedMaxK; k++ {
 		for s := uint64(0); s < 8; s++ {
@@ -72,8 +72,8 @@ func TestBlockedWindow(t *testing.T) {
 					want |= 1 << w
 				}
 			}
-			if got := BlockedWindow(g, k); got != want {
-				t.Fatalf("BlockedWindow(s=%d, k=%d) = %08b, want %08b", s, k, got, want)
+			if got := blockedWindow(g, k); got != want {
+				t.Fatalf("blockedWindow(s=%d, k=%d) = %08b, want %08b", s, k, got, want)
 			}
 		}
 	}

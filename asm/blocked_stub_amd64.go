@@ -4,42 +4,42 @@
 
 package asm
 
-// blockedTestAVX2 is blockedTestGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedTestHashesAVX2 is blockedTestHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func blockedTestAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
+func blockedTestHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
 
-// blockedAddAVX2 is blockedAddGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedAddHashesAVX2 is blockedAddHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func blockedAddAVX2(words []uint64, hs []uint64, k uint32, dist int)
+func blockedAddHashesAVX2(words []uint64, hs []uint64, k uint32, dist int)
 
-// blockedTestAVX512 is blockedTestGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedTestHashesAVX512 is blockedTestHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func blockedTestAVX512(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
+func blockedTestHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
 
-// blockedAddAVX512 is blockedAddGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedAddHashesAVX512 is blockedAddHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func blockedAddAVX512(words []uint64, hs []uint64, k uint32, dist int)
+func blockedAddHashesAVX512(words []uint64, hs []uint64, k uint32, dist int)
 
-// blockedTestMultiAVX2 is blockedTestMultiGeneric; it prefetches, 16 keys ahead, the lines in the first npref filters.
+// blockedTestMultiHashesAVX2 is blockedTestMultiHashesGeneric; dist > 0 prefetches the lines, in the first npref filters, of the key dist places ahead.
 //
 //go:noescape
-func blockedTestMultiAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+func blockedTestMultiHashesAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
 
-// blockedTestStrideAVX2 is blockedTestStrideGeneric; prefetch fetches the lines of the key 16 places ahead.
+// blockedTestStrideHashesAVX2 is blockedTestStrideHashesGeneric; dist > 0 prefetches the lines of the key dist places ahead.
 //
 //go:noescape
-func blockedTestStrideAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int
+func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
 
-// blockedTestMultiAVX512 is blockedTestMultiGeneric; it prefetches, 16 keys ahead, the lines in the first npref filters.
+// blockedTestMultiHashesAVX512 is blockedTestMultiHashesGeneric; dist > 0 prefetches the lines, in the first npref filters, of the key dist places ahead.
 //
 //go:noescape
-func blockedTestMultiAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int
+func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
 
-// blockedTestStrideAVX512 is blockedTestStrideGeneric; prefetch fetches the lines of the key 16 places ahead.
+// blockedTestStrideHashesAVX512 is blockedTestStrideHashesGeneric; dist > 0 prefetches the lines of the key dist places ahead.
 //
 //go:noescape
-func blockedTestStrideAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int
+func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int

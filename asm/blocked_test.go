@@ -35,13 +35,13 @@ func compareBlocked(t testing.TB, words []uint64, k uint32, hs []uint64) {
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
-	wantHits := blockedTestGeneric(words, k, hs, want[:len(hs)])
+	wantHits := blockedTestHashesGeneric(words, k, hs, want[:len(hs)])
 	if hits := BlockedTestHashes(words, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestHashes(lines=%d, k=%d, n=%d) = %d hits, generic %d (answers equal: %v)",
 			Kernel(), len(words)/8, k, len(hs), hits, wantHits, slices.Equal(got, want))
 	}
 	wantWords := slices.Clone(words)
-	blockedAddGeneric(wantWords, k, hs)
+	blockedAddHashesGeneric(wantWords, k, hs)
 	gotWords := slices.Clone(words)
 	BlockedAddHashes(gotWords, k, hs)
 	if !slices.Equal(gotWords, wantWords) {
@@ -69,44 +69,13 @@ func TestBlockedKernels(t *testing.T) {
 	})
 }
 
-// Keys added with the kernels all test present with the kernels, and the
-// uint64 forms equal hashing then probing.
-func TestBlockedUint64s(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	forEachLevel(t, func(t *testing.T) {
-		for _, n := range append(blockedSizes, 257, 3000) {
-			for _, k := range []uint32{6, 8, 9} {
-				words := make([]uint64, 8*40)
-				ks := make([]uint64, n)
-				for i := range ks {
-					ks[i] = r.Uint64()
-				}
-				BlockedAddUint64s(words, k, ks, 77)
-				hs := make([]uint64, n)
-				HashUint64s(hs, ks, 77)
-				ref := make([]uint64, len(words))
-				blockedAddGeneric(ref, k, hs)
-				if !slices.Equal(words, ref) {
-					t.Fatalf("n=%d k=%d: BlockedAddUint64s differs from hash then add", n, k)
-				}
-				out := make([]bool, n)
-				if hits := BlockedTestUint64s(words, k, ks, 77, out); hits != n {
-					t.Fatalf("n=%d k=%d: %d of %d added keys found", n, k, hits, n)
-				}
-			}
-		}
-	})
-}
-
 func TestBlockedAllocs(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		words := make([]uint64, 8*100)
 		hs, out := make([]uint64, 1000), make([]bool, 1000)
 		for name, f := range map[string]func(){
-			"TestHashes":  func() { BlockedTestHashes(words, 8, hs, out) },
-			"AddHashes":   func() { BlockedAddHashes(words, 9, hs) },
-			"TestUint64s": func() { BlockedTestUint64s(words, 8, hs, 1, out) },
-			"AddUint64s":  func() { BlockedAddUint64s(words, 8, hs, 1) },
+			"TestHashes": func() { BlockedTestHashes(words, 8, hs, out) },
+			"AddHashes":  func() { BlockedAddHashes(words, 9, hs) },
 		} {
 			if a := testing.AllocsPerRun(10, f); a != 0 {
 				t.Errorf("%s allocates %v times per call", name, a)
@@ -119,7 +88,7 @@ func TestBlockedBadArgs(t *testing.T) {
 	for _, c := range []struct {
 		words int
 		k     uint32
-	}{{0, 8}, {7, 8}, {8, 0}, {8, BlockedMaxK + 1}} {
+	}{{7, 8}, {8, 0}, {8, BlockedMaxK + 1}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -127,6 +96,29 @@ func TestBlockedBadArgs(t *testing.T) {
 				}
 			}()
 			BlockedTestHashes(make([]uint64, c.words), c.k, nil, nil)
+		}()
+	}
+}
+
+// Words without a line (a zero blocked.Filter) answer false to every
+// test and panic on every write with the zero Filter's message.
+func TestBlockedNoLines(t *testing.T) {
+	out := []bool{true, true}
+	if BlockedTestHash(nil, 1, 8) || BlockedTestHashes(nil, 8, []uint64{1, 2}, out) != 0 || out[0] || out[1] {
+		t.Fatal("words without a line answer present")
+	}
+	for name, write := range map[string]func(){
+		"AddHash":        func() { BlockedAddHash(nil, 1, 8) },
+		"TestAndAddHash": func() { BlockedTestAndAddHash(nil, 1, 8) },
+		"AddHashes":      func() { BlockedAddHashes(nil, 8, []uint64{1}) },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != blockedZero {
+					t.Errorf("%s without a line panicked with %v, want %q", name, r, blockedZero)
+				}
+			}()
+			write()
 		}()
 	}
 }

@@ -26,13 +26,13 @@ var SBBFSalt = [8]uint32{
 	0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
 }
 
-// SBBFBlock returns the block of hash h in a filter of numBlocks blocks
+// sbbfBlock returns the block of hash h in a filter of numBlocks blocks
 // (numBlocks at most 2^32).
-func SBBFBlock(h, numBlocks uint64) uint64 { return ((h >> 32) * numBlocks) >> 32 }
+func sbbfBlock(h, numBlocks uint64) uint64 { return ((h >> 32) * numBlocks) >> 32 }
 
-// SBBFMask returns the eight bits hash h sets in its block, as the four
+// sbbfMask returns the eight bits hash h sets in its block, as the four
 // 64-bit words of the block hold them.
-func SBBFMask(h uint64) (m [4]uint64) {
+func sbbfMask(h uint64) (m [4]uint64) {
 	key := uint32(h)
 	for j := range m {
 		m[j] = 1<<((key*SBBFSalt[2*j])>>27) | 1<<(32+(key*SBBFSalt[2*j+1])>>27)
@@ -69,7 +69,7 @@ var sbbfBit = func() (t [2][32]uint64) {
 	return t
 }()
 
-// SBBFTestHash reports whether the block of h holds all its bits (SBBFMask
+// SBBFTestHash reports whether the block of h holds all its bits (sbbfMask
 // spelled out with constant salts). An empty words answers false.
 func SBBFTestHash(words []uint64, h uint64) bool {
 	b := ((h >> 32) * (uint64(len(words)) >> 2)) >> 32 * 4
@@ -100,12 +100,12 @@ func SBBFAddHash(words []uint64, h uint64) {
 	blk[3] |= sbbfPair(key, sbbfSalt6, sbbfSalt7)
 }
 
-// SBBFMaxBlocks bounds the block count so the block index math stays in
+// sbbfMaxBlocks bounds the block count so the block index math stays in
 // 64 bits.
-const SBBFMaxBlocks = 1 << 32
+const sbbfMaxBlocks = 1 << 32
 
 func checkSBBF(words []uint64) {
-	if len(words) == 0 || len(words)%4 != 0 || uint64(len(words))/4 > SBBFMaxBlocks {
+	if len(words) == 0 || len(words)%4 != 0 || uint64(len(words))/4 > sbbfMaxBlocks {
 		panic("asm: SBBF needs a whole number of 256-bit blocks, at least one")
 	}
 }
@@ -115,41 +115,13 @@ func checkSBBF(words []uint64) {
 func SBBFTestHashes(words []uint64, hs []uint64, out []bool) int {
 	checkSBBF(words)
 	out = out[:len(hs)]
-	return sbbfTest(words, hs, out)
+	return sbbfTestHashes(words, hs, out)
 }
 
 // SBBFAddHashes adds every hash in hs to the SBBF words.
 func SBBFAddHashes(words []uint64, hs []uint64) {
 	checkSBBF(words)
-	sbbfAdd(words, hs)
-}
-
-// SBBFTestUint64s is SBBFTestHashes over engine.XXH64Uint64(ks[i]), the
-// hash Parquet gives an INT64 value.
-func SBBFTestUint64s(words []uint64, ks []uint64, out []bool) int {
-	checkSBBF(words)
-	out = out[:len(ks)]
-	var buf [hashChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		xxh64Uint64s(buf[:c], ks[:c])
-		hits += sbbfTest(words, buf[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
-}
-
-// SBBFAddUint64s is SBBFAddHashes over engine.XXH64Uint64(ks[i]).
-func SBBFAddUint64s(words []uint64, ks []uint64) {
-	checkSBBF(words)
-	var buf [hashChunk]uint64
-	for len(ks) > 0 {
-		c := min(len(ks), hashChunk)
-		xxh64Uint64s(buf[:c], ks[:c])
-		sbbfAdd(words, buf[:c])
-		ks = ks[c:]
-	}
+	sbbfAddHashes(words, hs)
 }
 
 // XXH64Uint64s sets dst[i] = engine.XXH64Uint64(ks[i]) for every i. dst

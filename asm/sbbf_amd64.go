@@ -2,32 +2,22 @@
 
 package asm
 
-// sbbfDist is the prefetch distance of the SBBF kernels: from
-// blockedPrefetchBytes on, a block costs an L3 or DRAM round trip that a
-// prefetch issued that many keys ahead overlaps with the keys in between.
-func sbbfDist(words []uint64) int {
-	if len(words)*8 >= blockedPrefetchBytes {
-		return blockedPrefetchDist
-	}
-	return 0
-}
-
-func sbbfTest(words []uint64, hs []uint64, out []bool) int {
+func sbbfTestHashes(words []uint64, hs []uint64, out []bool) int {
 	switch level {
 	case AVX512:
-		return sbbfTestHashesAVX512(words, hs, out, sbbfDist(words))
+		return sbbfTestHashesAVX512(words, hs, out, prefetchDist(words))
 	case AVX2:
-		return sbbfTestHashesAVX2(words, hs, out, sbbfDist(words))
+		return sbbfTestHashesAVX2(words, hs, out, prefetchDist(words))
 	}
 	return sbbfTestHashesGeneric(words, hs, out)
 }
 
-func sbbfAdd(words []uint64, hs []uint64) {
+func sbbfAddHashes(words []uint64, hs []uint64) {
 	switch level {
 	case AVX512:
-		sbbfAddHashesAVX512(words, hs, sbbfDist(words))
+		sbbfAddHashesAVX512(words, hs, prefetchDist(words))
 	case AVX2:
-		sbbfAddHashesAVX2(words, hs, sbbfDist(words))
+		sbbfAddHashesAVX2(words, hs, prefetchDist(words))
 	default:
 		sbbfAddHashesGeneric(words, hs)
 	}

@@ -2,10 +2,10 @@
 
 package asm
 
-func sbbfTest(words []uint64, hs []uint64, out []bool) int {
+func sbbfTestHashes(words []uint64, hs []uint64, out []bool) int {
 	return sbbfTestHashesGeneric(words, hs, out)
 }
 
-func sbbfAdd(words []uint64, hs []uint64) { sbbfAddHashesGeneric(words, hs) }
+func sbbfAddHashes(words []uint64, hs []uint64) { sbbfAddHashesGeneric(words, hs) }
 
 func xxh64Uint64s(dst, ks []uint64) { xxh64Uint64sGeneric(dst, ks) }

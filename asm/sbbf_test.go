@@ -57,7 +57,7 @@ func TestSBBFMaskIsSpec(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for range 10000 {
 		h := r.Uint64()
-		m := SBBFMask(h)
+		m := sbbfMask(h)
 		var b [32]byte
 		for j, w := range m {
 			binary.LittleEndian.PutUint64(b[8*j:], w)
@@ -90,33 +90,6 @@ func TestSBBFKernels(t *testing.T) {
 					}
 					compareSBBF(t, words, hs)
 				}
-			}
-		}
-	})
-}
-
-// Keys added with the kernels all test present with the kernels, and the
-// uint64 forms equal hashing then probing.
-func TestSBBFUint64s(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	forEachLevel(t, func(t *testing.T) {
-		for _, n := range append(blockedSizes, 257, 3000) {
-			words := make([]uint64, 4*40)
-			ks := make([]uint64, n)
-			for i := range ks {
-				ks[i] = r.Uint64()
-			}
-			SBBFAddUint64s(words, ks)
-			ref := make([]uint64, len(words))
-			for _, k := range ks {
-				SBBFAddHash(ref, engine.XXH64Uint64(k))
-			}
-			if !slices.Equal(words, ref) {
-				t.Fatalf("n=%d: SBBFAddUint64s differs from hash then add", n)
-			}
-			out := make([]bool, n)
-			if hits := SBBFTestUint64s(words, ks, out); hits != n {
-				t.Fatalf("n=%d: %d of %d added keys found", n, hits, n)
 			}
 		}
 	})
@@ -161,8 +134,6 @@ func TestSBBFAllocs(t *testing.T) {
 		for name, f := range map[string]func(){
 			"TestHashes":   func() { SBBFTestHashes(words, hs, out) },
 			"AddHashes":    func() { SBBFAddHashes(words, hs) },
-			"TestUint64s":  func() { SBBFTestUint64s(words, hs, out) },
-			"AddUint64s":   func() { SBBFAddUint64s(words, hs) },
 			"XXH64Uint64s": func() { XXH64Uint64s(out64, hs) },
 		} {
 			if a := testing.AllocsPerRun(10, f); a != 0 {
@@ -231,14 +202,14 @@ func TestSBBFSaltConstants(t *testing.T) {
 	}
 }
 
-// The scalar forms agree with SBBFMask, the spec's reading.
+// The scalar forms agree with sbbfMask, the spec's reading.
 func TestSBBFScalarIsMask(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	for range 1000 {
 		words := sbbfWords(r, 1+r.IntN(50), r.IntN(9))
 		h := r.Uint64()
-		b := SBBFBlock(h, uint64(len(words))/4) * 4
-		m := SBBFMask(h)
+		b := sbbfBlock(h, uint64(len(words))/4) * 4
+		m := sbbfMask(h)
 		want := true
 		for j := range m {
 			want = want && m[j]&^words[b+uint64(j)] == 0

@@ -3,6 +3,8 @@ package blocked
 import (
 	"runtime"
 	"sync/atomic"
+
+	"github.com/filterengine/filterengine/engine"
 )
 
 // AddHashConcurrent adds a key given its hash and may run on any number of
@@ -11,6 +13,9 @@ import (
 // methods (Add, AddHashes, Test, Union, ...) must not overlap with it;
 // readers that run beside concurrent writers use TestHashConcurrent.
 func (f *Filter) AddHashConcurrent(h uint64) {
+	if f.lines == 0 {
+		zeroFilter()
+	}
 	base := Line(h, f.lines) * 8
 	line := f.words[base : base+8 : base+8]
 	m := Mask(h, f.k)
@@ -32,10 +37,21 @@ func (f *Filter) AddHashesConcurrent(hs []uint64) {
 	}
 }
 
+// AddUint64sConcurrent adds the 8 little-endian bytes of every key with
+// AddHashConcurrent.
+func (f *Filter) AddUint64sConcurrent(ks []uint64) {
+	for _, k := range ks {
+		f.AddHashConcurrent(engine.HashUint64Keyed(k, f.key))
+	}
+}
+
 // TestHashConcurrent is TestHash with atomic loads, safe beside
 // concurrent AddHashConcurrent calls. A key whose AddHashConcurrent has
 // returned tests true.
 func (f *Filter) TestHashConcurrent(h uint64) bool {
+	if f.lines == 0 {
+		return false
+	}
 	base := Line(h, f.lines) * 8
 	line := f.words[base : base+8 : base+8]
 	m := Mask(h, f.k)

@@ -23,24 +23,32 @@
 // p = 1% (model 0.999%), 0.102% at p = 0.1% (model 0.100%), 1.058% for
 // k = 8 at 10 bits per key (model 1.047%).
 //
-// Speed (go test -bench . ./blocked; -bench Large adds n = 1e8 against a
-// random-load yardstick): the AVX2 batch test of pre-hashed keys ran
-// 10.9 ns/key against 127 ns/key for the generic twin in one run of
-// asm's BenchmarkBlockedTestHashes (256 KiB filter) on a shared 2-core
-// Zen 3 under load 5, a 12x ratio; absolute figures on a quiet machine
-// are the README's.
-//
 // Single-key path: Add, Test and TestAndAdd (and their Hash forms) run
 // asm.BlockedTestHash / BlockedAddHash, one non-inlined call per key after
-// the hash: each round of eight probes is unrolled over the words with
-// constant word indices (asm.BlockedBit holds the bit formula), the last
-// round covers the words of asm.BlockedWindow instead of looping over a
-// rotating word index, and the line is an *[8]uint64 with a single bounds
-// check. TestAndAdd writes only for a key that tests absent. AddUint64 /
-// TestUint64 answer as the 8 little-endian bytes of the key would
-// (engine.HashUint64Seed), AddString / TestString as its bytes, without
-// copying them. Without assembly (purego, arm64) the batch calls run the
-// same single-key code key after key.
+// the hash; the methods themselves stay within the inlining budget. Each
+// round of eight probes is unrolled over the words with constant word
+// indices (asm.BlockedShift is the one statement of the bit formula, and the
+// vector kernels' shift table comes from it), the last round covers the
+// words of the last round's window, and the line is an *[8]uint64 with a single
+// bounds check. TestAndAdd writes only for a key that tests absent.
+// AddUint64 / TestUint64 answer as the 8 little-endian bytes of the key
+// would (engine.HashUint64Seed), AddString / TestString as its bytes,
+// without copying them. The batch forms (AddHashes, TestHashes, the
+// Uint64s and Keys forms) hash 256 keys at a time on the stack and run
+// asm's AVX-512 or AVX2 kernel, chosen once per call; without assembly
+// (purego, arm64) they run the single-key code key after key, and on
+// every kernel they answer exactly what the single-key forms answer.
+//
+// Contract. Filter, and where they apply Narrow, SBBF, Scalable and
+// Window, hold the family contract of engine's package doc: New/NewMK,
+// Decode/Read (DecodeNarrow, ReadSBBF, ... for the derived types), the
+// binary, stream and text codecs (MarshalText is the binary form in
+// base64, so encoding/json and encoding/gob carry a filter inside a
+// struct), Clone, M, K, SizeBytes, EstimatedCount, ModelFPR, TestAndAdd,
+// a one-line String, and every key form. A zero value holds no key: its
+// reads answer absent and its writes panic with a message naming the
+// constructor; encoding one is an error wrapping engine.ErrParam. A batch
+// out slice shorter than the keys panics with one readable message.
 //
 // Parquet. SBBF is a second, separate type: Parquet's split-block Bloom
 // filter, bit for bit as parquet-format specifies it (256-bit blocks of
@@ -58,9 +66,12 @@
 // generation with one kernel. Their types' docs give the layout, the
 // FPR model and the guarantees.
 //
-// Concurrency: AddConcurrent/AddHashConcurrent set bits with atomic ORs
-// and may run on many goroutines at once, beside TestConcurrent readers;
-// every other method needs exclusive use.
+// Concurrency, engine's one rule: plain reads (Test and its forms) are
+// safe from many goroutines at once; a writer needs exclusive use, or the
+// *Concurrent forms of Filter and Window (AddConcurrent,
+// AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent, beside
+// TestConcurrent and TestHashConcurrent readers), which set bits with
+// atomic ORs.
 //
 // RocksDB's legacy full filter, as Pebble v1.1's bloom package writes it
 // for every table: AppendRocksDBLegacy writes the same bytes (64-byte

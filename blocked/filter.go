@@ -1,17 +1,22 @@
 package blocked
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
-// Filter is a cache-line-blocked Bloom filter. Its methods are not safe
-// for concurrent use, except the *Concurrent ones among themselves (see
-// AddHashConcurrent).
+// Filter is a cache-line-blocked Bloom filter. Plain reads (Test and its
+// forms) are safe from many goroutines; a writer needs exclusive use, or
+// the *Concurrent forms (see AddHashConcurrent).
+//
+// A zero Filter holds no key: its reads answer absent, and its writes
+// panic with a message naming New.
 type Filter struct {
 	storage *engine.Storage
 	words   []uint64 // storage.Words(): lines*8 words
@@ -111,20 +116,48 @@ func (f *Filter) Seed() uint64 { return f.seed }
 func (f *Filter) SizeBytes() uint64 { return f.lines * 64 }
 
 // HugePages reports whether the array lives in huge-page-advised memory.
-func (f *Filter) HugePages() bool { return f.storage.HugePages() }
+func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
 
 // Words returns the bit array (lines*8 words, laid out as Line and Mask
 // say). It aliases the filter and is invalid after Close.
 func (f *Filter) Words() []uint64 { return f.words }
 
 // Close releases a huge-page array at once instead of at garbage
-// collection. The filter must not be used afterwards.
+// collection. The filter must not be used afterwards; it then answers as
+// a zero Filter.
 func (f *Filter) Close() error {
 	f.words, f.lines = nil, 0
+	if f.storage == nil {
+		return nil
+	}
 	return f.storage.Close()
 }
 
+// String describes the filter in one line: its parameters, never its bits.
+func (f *Filter) String() string {
+	mem := "heap"
+	if f.HugePages() {
+		mem = "huge pages"
+	}
+	return fmt.Sprintf("blocked.Filter{m: %d, k: %d, lines: %d, seed: %#x, %s}", f.M(), f.k, f.lines, f.seed, mem)
+}
+
+// ModelFPR is the false-positive rate the model (FPR) predicts for this
+// filter after n distinct keys; 0 for a zero Filter, which holds no key.
+func (f *Filter) ModelFPR(n uint64) float64 {
+	if f.lines == 0 {
+		return 0
+	}
+	return FPR(f.M(), n, f.k)
+}
+
 func (f *Filter) hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
+
+// The single-key methods stay within the compiler's inlining budget (cost
+// 80) so that a caller's loop pays one call per key, the probe's: a zero
+// Filter is caught inside that probe and inside the batch entry points
+// (asm answers false for words without a line and panics on a write with
+// the message of zeroFilter), not here.
 
 // AddHash adds a key given its hash engine.HashSeed(key, f.Seed()).
 func (f *Filter) AddHash(h uint64) {
@@ -170,6 +203,10 @@ func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed
 // TestString is Test of the bytes of s, without copying them.
 func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
 
+// zeroFilter panics with the message of a write to a Filter without lines
+// (the zero value, or after Close).
+func zeroFilter() { batch.Zero("blocked.Filter", "blocked.New") }
+
 // AddHashes adds every hash in hs with the batch kernel.
 func (f *Filter) AddHashes(hs []uint64) {
 	asm.BlockedAddHashes(f.words, f.k, hs)
@@ -179,6 +216,7 @@ func (f *Filter) AddHashes(hs []uint64) {
 // TestHashes sets out[i] = TestHash(hs[i]) with the batch kernel and
 // returns the number of hits. out must be at least as long as hs.
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
+	out = batch.Out("blocked.Filter", out, len(hs))
 	n := asm.BlockedTestHashes(f.words, f.k, hs, out)
 	runtime.KeepAlive(f.storage)
 	return n
@@ -186,49 +224,24 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (f *Filter) AddUint64s(ks []uint64) {
-	asm.BlockedAddUint64s(f.words, f.k, ks, f.seed)
-	runtime.KeepAlive(f.storage)
+	keyBatch{f: f}.add(ks, nil, len(ks))
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits. out must be at least as long as ks.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
-	n := asm.BlockedTestUint64s(f.words, f.k, ks, f.seed, out)
-	runtime.KeepAlive(f.storage)
-	return n
+	return keyBatch{f: f}.test(ks, nil, len(ks), out)
 }
-
-// keyChunk is how many byte keys the batch forms hash at a time.
-const keyChunk = 256
 
 // AddKeys adds every key.
 func (f *Filter) AddKeys(keys [][]byte) {
-	var hs [keyChunk]uint64
-	for len(keys) > 0 {
-		c := min(len(keys), keyChunk)
-		for i, key := range keys[:c] {
-			hs[i] = f.hash(key)
-		}
-		f.AddHashes(hs[:c])
-		keys = keys[c:]
-	}
+	keyBatch{f: f}.add(nil, keys, len(keys))
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 // out must be at least as long as keys.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
-	out = out[:len(keys)]
-	var hs [keyChunk]uint64
-	hits := 0
-	for len(keys) > 0 {
-		c := min(len(keys), keyChunk)
-		for i, key := range keys[:c] {
-			hs[i] = f.hash(key)
-		}
-		hits += f.TestHashes(hs[:c], out[:c])
-		keys, out = keys[c:], out[c:]
-	}
-	return hits
+	return keyBatch{f: f}.test(nil, keys, len(keys), out)
 }
 
 // compatible reports why g cannot be combined with f, if it cannot.
@@ -266,20 +279,28 @@ func (f *Filter) Equal(g *Filter) bool {
 	return true
 }
 
-// Clone returns an independent copy of f with the same storage mode.
-func (f *Filter) Clone() (*Filter, error) {
+// Clone returns an independent copy of f, in huge-page memory if f is
+// and the system gives it, else on the heap. A zero Filter clones to a
+// zero Filter.
+func (f *Filter) Clone() *Filter {
+	if len(f.words) == 0 {
+		return &Filter{}
+	}
 	mode := engine.HugePagesNever
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
 	}
 	s, err := engine.NewStorage(f.lines*8, mode)
+	if err != nil && mode != engine.HugePagesNever {
+		s, err = engine.NewStorage(f.lines*8, engine.HugePagesNever)
+	}
 	if err != nil {
-		return nil, err
+		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))
 	}
 	g := newFilter(s, f.lines, f.k, f.seed)
 	copy(g.words, f.words)
 	runtime.KeepAlive(f.storage)
-	return g, nil
+	return g
 }
 
 // Reset clears every bit.
@@ -298,13 +319,25 @@ func (f *Filter) setBits() uint64 {
 	return n
 }
 
-// FillRatio returns the fraction of bits that are one.
-func (f *Filter) FillRatio() float64 { return float64(f.setBits()) / float64(f.M()) }
+// FillRatio returns the fraction of bits that are one (0 for a zero
+// Filter).
+func (f *Filter) FillRatio() float64 {
+	if f.lines == 0 {
+		return 0
+	}
+	return float64(f.setBits()) / float64(f.M())
+}
 
 // EstimatedCount estimates the number of distinct keys added from the
 // number of set bits (Swamidass & Baldi): every key sets k bits spread
-// uniformly over the array, as in a standard Bloom filter.
-func (f *Filter) EstimatedCount() float64 { return engine.EstimateCount(f.M(), f.k, f.setBits()) }
+// uniformly over the array, as in a standard Bloom filter. A zero Filter
+// holds none.
+func (f *Filter) EstimatedCount() float64 {
+	if f.lines == 0 {
+		return 0
+	}
+	return engine.EstimateCount(f.M(), f.k, f.setBits())
+}
 
 // EstimatedFPR is the model FPR at the estimated count.
 func (f *Filter) EstimatedFPR() float64 {

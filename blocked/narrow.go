@@ -9,6 +9,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // Narrow is a blocked Bloom filter of 128-bit or 64-bit blocks (the
@@ -116,7 +117,7 @@ func (f *Narrow) Seed() uint64 { return f.seed }
 func (f *Narrow) SizeBytes() uint64 { return f.M() / 8 }
 
 // HugePages reports whether the array lives in huge-page-advised memory.
-func (f *Narrow) HugePages() bool { return f.storage.HugePages() }
+func (f *Narrow) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
 
 // Words returns the bit array. It aliases the filter and is invalid
 // after Close.
@@ -126,6 +127,9 @@ func (f *Narrow) Words() []uint64 { return f.words }
 // afterwards.
 func (f *Narrow) Close() error {
 	f.words, f.blocks = nil, 0
+	if f.storage == nil {
+		return nil
+	}
 	return f.storage.Close()
 }
 
@@ -148,20 +152,27 @@ func (f *Narrow) String() string {
 	return fmt.Sprintf("blocked.Narrow{m: %d, k: %d, block: %d bits, %d bytes}", f.M(), f.k, f.BlockBits(), f.SizeBytes())
 }
 
-// Clone returns a deep copy.
-func (f *Narrow) Clone() (*Narrow, error) {
+// Clone returns a deep copy, in huge-page memory if f is and the system
+// gives it, else on the heap. A zero Narrow clones to a zero Narrow.
+func (f *Narrow) Clone() *Narrow {
+	if len(f.words) == 0 {
+		return &Narrow{}
+	}
 	mode := engine.HugePagesNever
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
 	}
 	s, err := engine.NewStorage(uint64(len(f.words)), mode)
+	if err != nil && mode != engine.HugePagesNever {
+		s, err = engine.NewStorage(uint64(len(f.words)), engine.HugePagesNever)
+	}
 	if err != nil {
-		return nil, err
+		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))
 	}
 	g := newNarrow(s, f.blocks, f.k, f.logBits, f.seed)
 	copy(g.words, f.words)
 	runtime.KeepAlive(f.storage)
-	return g, nil
+	return g
 }
 
 // mask returns the bits of hash h in its block, asm.NarrowPositions
@@ -202,15 +213,15 @@ func (f *Narrow) block(h uint64) []uint64 {
 	return f.words[asm.NarrowBlock(h, f.blocks)<<f.blockWord:]
 }
 
-// errNoBlocks is the panic of a write to a Narrow without blocks (the
+// zeroNarrow is the panic of a write to a Narrow without blocks (the
 // zero value, or after Close); reads of one answer as an empty filter.
-const errNoBlocks = "blocked: Narrow has no blocks: use NewNarrow, NewNarrowMK or DecodeNarrow"
+func zeroNarrow() { batch.Zero("blocked.Narrow", "blocked.NewNarrow") }
 
 // AddHash adds a key by its hash engine.HashSeed(key, f.Seed()).
 func (f *Narrow) AddHash(h uint64) {
 	b, m := f.block(h), f.mask(h)
 	if len(b) == 0 {
-		panic(errNoBlocks)
+		zeroNarrow()
 	}
 	b[0] |= m[0]
 	if f.blockWord == 1 {
@@ -238,7 +249,7 @@ func (f *Narrow) TestHash(h uint64) bool {
 func (f *Narrow) TestAndAddHash(h uint64) bool {
 	b, m := f.block(h), f.mask(h)
 	if len(b) == 0 {
-		panic(errNoBlocks)
+		zeroNarrow()
 	}
 	miss := m[0] &^ b[0]
 	b[0] |= m[0]
@@ -284,7 +295,7 @@ func (f *Narrow) AddHashes(hs []uint64) {
 // hits; out must be at least as long as hs. It runs in Go at every
 // kernel level.
 func (f *Narrow) TestHashes(hs []uint64, out []bool) int {
-	out = checkOut(out, len(hs))
+	out = batch.Out("blocked.Narrow", out, len(hs))
 	n := 0
 	for i, h := range hs {
 		out[i] = f.TestHash(h)
@@ -293,52 +304,25 @@ func (f *Narrow) TestHashes(hs []uint64, out []bool) int {
 	return n
 }
 
+// AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
+func (f *Narrow) AddUint64s(ks []uint64) {
+	keyBatch{n: f}.add(ks, nil, len(ks))
+}
+
 // AddKeys adds every key.
 func (f *Narrow) AddKeys(keys [][]byte) {
-	var hs [stageChunk]uint64
-	for len(keys) > 0 {
-		c := hashKeyChunk(&hs, keys, f.seed)
-		f.AddHashes(hs[:c])
-		keys = keys[c:]
-	}
+	keyBatch{n: f}.add(nil, keys, len(keys))
+}
+
+// TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
+// and returns the number of hits; the keys are hashed once, in batch.
+func (f *Narrow) TestUint64s(ks []uint64, out []bool) int {
+	return keyBatch{n: f}.test(ks, nil, len(ks), out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (f *Narrow) TestKeys(keys [][]byte, out []bool) int {
-	out = checkOut(out, len(keys))
-	var hs [stageChunk]uint64
-	hits := 0
-	for len(keys) > 0 {
-		c := hashKeyChunk(&hs, keys, f.seed)
-		hits += f.TestHashes(hs[:c], out[:c])
-		keys, out = keys[c:], out[c:]
-	}
-	return hits
-}
-
-// AddUint64s adds the 8 little-endian bytes of every key, hashed in
-// batch.
-func (f *Narrow) AddUint64s(ks []uint64) {
-	var hs [stageChunk]uint64
-	for len(ks) > 0 {
-		c := hashUint64Chunk(&hs, ks, f.seed)
-		f.AddHashes(hs[:c])
-		ks = ks[c:]
-	}
-}
-
-// TestUint64s sets out[i] = TestUint64(ks[i]) and returns the number of
-// hits; the keys are hashed in batch.
-func (f *Narrow) TestUint64s(ks []uint64, out []bool) int {
-	out = checkOut(out, len(ks))
-	var hs [stageChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := hashUint64Chunk(&hs, ks, f.seed)
-		hits += f.TestHashes(hs[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
+	return keyBatch{n: f}.test(nil, keys, len(keys), out)
 }
 
 // Serialized form: the engine envelope of the blocked family, version 2
@@ -351,8 +335,15 @@ func (f *Narrow) header() engine.Header {
 		Params: []uint64{f.M(), uint64(f.k), uint64(f.BlockBits())}}
 }
 
-// MarshalBinary encodes the filter in the engine envelope.
+// errZeroNarrow is the error of encoding a Narrow without blocks.
+var errZeroNarrow = engine.ParamErrorf("zero blocked.Narrow has no encoding: use blocked.NewNarrow")
+
+// MarshalBinary encodes the filter in the engine envelope. A zero Narrow
+// has no encoding (an error wrapping engine.ErrParam).
 func (f *Narrow) MarshalBinary() ([]byte, error) {
+	if f.blocks == 0 {
+		return nil, errZeroNarrow
+	}
 	out, err := engine.AppendEnvelope(make([]byte, 0, engine.HeaderSize+f.SizeBytes()), f.header(), engine.WordsBytes(f.words))
 	runtime.KeepAlive(f.storage)
 	return out, err
@@ -360,10 +351,19 @@ func (f *Narrow) MarshalBinary() ([]byte, error) {
 
 // WriteTo writes MarshalBinary's bytes to w.
 func (f *Narrow) WriteTo(w io.Writer) (int64, error) {
+	if f.blocks == 0 {
+		return 0, errZeroNarrow
+	}
 	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.words))
 	runtime.KeepAlive(f.storage)
 	return n, err
 }
+
+// MarshalText is MarshalBinary in standard base64.
+func (f *Narrow) MarshalText() ([]byte, error) { return marshalText(f.MarshalBinary()) }
+
+// UnmarshalText decodes MarshalText's form into f.
+func (f *Narrow) UnmarshalText(text []byte) error { return unmarshalText(text, f.UnmarshalBinary) }
 
 // UnmarshalBinary replaces f by the narrow filter encoded in data;
 // corrupted, truncated or foreign bytes give an error wrapping

@@ -7,6 +7,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // SBBF is Parquet's split-block Bloom filter, bit for bit as
@@ -35,8 +36,13 @@ import (
 // stores at a column chunk's bloom_filter_offset: the Thrift compact
 // BloomFilterHeader (numBytes; algorithm BLOCK; hash XXHASH; compression
 // UNCOMPRESSED) and then the bitset. ReadSBBF and UnmarshalBinary read
-// it. SBBFFromBitset and Bitset deal in the bare bitset. This is not the
-// envelope of Filter: an SBBF's bytes are the ones other engines read.
+// it (DecodeSBBF and ReadSBBF are its Decode and Read), and MarshalText
+// is that form in base64. SBBFFromBitset and Bitset deal in the bare
+// bitset. This is not the envelope of Filter: an SBBF's bytes are the
+// ones other engines read. K is always 8.
+//
+// A zero SBBF holds no value: its reads answer absent, its writes panic
+// naming NewSBBF, and it has no encoding.
 //
 // Concurrency: reads (Test*) are safe from many goroutines; a writer needs
 // exclusive use.
@@ -157,8 +163,10 @@ func (f *SBBF) String() string {
 func SBBFHash(b []byte) uint64 { return engine.XXH64(b, 0) }
 
 // errZeroSBBF is the panic of a write to an SBBF not built by a
-// constructor; reads of one answer as an empty filter.
-const errZeroSBBF = "blocked: SBBF zero value has no bitset: use NewSBBF, SBBFFromBitset or ReadSBBF"
+// constructor; reads of one answer as an empty filter. It is the message
+// of batch.Zero("blocked.SBBF", "blocked.NewSBBF"), written out so that
+// AddHash stays inlinable (the tests hold the two equal).
+const errZeroSBBF = "blocked.SBBF: zero value, use blocked.NewSBBF"
 
 // AddHash adds a value given its hash SBBFHash(value).
 func (f *SBBF) AddHash(h uint64) {
@@ -214,61 +222,34 @@ func (f *SBBF) AddHashes(hs []uint64) {
 // TestHashes sets out[i] = TestHash(hs[i]) with the batch kernel and
 // returns the number of hits. out must be at least as long as hs.
 func (f *SBBF) TestHashes(hs []uint64, out []bool) int {
+	out = batch.Out("blocked.SBBF", out, len(hs))
 	if f.blocks == 0 {
-		clear(out[:len(hs)])
+		clear(out)
 		return 0
 	}
-	n := asm.SBBFTestHashes(f.words, hs, out)
-	return n
+	return asm.SBBFTestHashes(f.words, hs, out)
 }
 
 // AddUint64s adds INT64 values, hashed in batch.
 func (f *SBBF) AddUint64s(ks []uint64) {
-	if f.blocks == 0 {
-		panic(errZeroSBBF)
-	}
-	asm.SBBFAddUint64s(f.words, ks)
+	keyBatch{p: f}.add(ks, nil, len(ks))
 }
 
 // TestUint64s sets out[i] = TestUint64(ks[i]) and returns the number of
 // hits. out must be at least as long as ks.
 func (f *SBBF) TestUint64s(ks []uint64, out []bool) int {
-	if f.blocks == 0 {
-		clear(out[:len(ks)])
-		return 0
-	}
-	n := asm.SBBFTestUint64s(f.words, ks, out)
-	return n
+	return keyBatch{p: f}.test(ks, nil, len(ks), out)
 }
 
 // AddKeys adds every value.
 func (f *SBBF) AddKeys(keys [][]byte) {
-	var hs [keyChunk]uint64
-	for len(keys) > 0 {
-		c := min(len(keys), keyChunk)
-		for i, key := range keys[:c] {
-			hs[i] = engine.XXH64(key, 0)
-		}
-		f.AddHashes(hs[:c])
-		keys = keys[c:]
-	}
+	keyBatch{p: f}.add(nil, keys, len(keys))
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 // out must be at least as long as keys.
 func (f *SBBF) TestKeys(keys [][]byte, out []bool) int {
-	out = out[:len(keys)]
-	var hs [keyChunk]uint64
-	hits := 0
-	for len(keys) > 0 {
-		c := min(len(keys), keyChunk)
-		for i, key := range keys[:c] {
-			hs[i] = engine.XXH64(key, 0)
-		}
-		hits += f.TestHashes(hs[:c], out[:c])
-		keys, out = keys[c:], out[c:]
-	}
-	return hits
+	return keyBatch{p: f}.test(nil, keys, len(keys), out)
 }
 
 // Clone returns an independent copy.

@@ -75,6 +75,9 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 // a Parquet writer places at bloom_filter_offset (bloom_filter_length is
 // their total).
 func (f *SBBF) WriteTo(w io.Writer) (int64, error) {
+	if f.blocks == 0 {
+		return 0, errZeroSBBFEncode
+	}
 	hdr := appendSBBFHeader(make([]byte, 0, 16), int32(f.NumBytes()))
 	n, err := w.Write(hdr)
 	if err != nil {
@@ -84,11 +87,26 @@ func (f *SBBF) WriteTo(w io.Writer) (int64, error) {
 	return int64(n + m), err
 }
 
-// MarshalBinary returns what WriteTo writes: the Parquet form.
+// errZeroSBBFEncode is the error of encoding an SBBF without a bitset:
+// Parquet's readers (and ReadSBBF) reject an empty one.
+var errZeroSBBFEncode = engine.ParamErrorf("zero blocked.SBBF has no encoding: use blocked.NewSBBF")
+
+// MarshalBinary returns what WriteTo writes: the Parquet form. A zero
+// SBBF has none (an error wrapping engine.ErrParam).
 func (f *SBBF) MarshalBinary() ([]byte, error) {
+	if f.blocks == 0 {
+		return nil, errZeroSBBFEncode
+	}
 	out := appendSBBFHeader(make([]byte, 0, 16+f.NumBytes()), int32(f.NumBytes()))
 	return append(out, f.Bitset()...), nil
 }
+
+// MarshalText is MarshalBinary in standard base64, so that encoding/json
+// and other text formats carry the filter.
+func (f *SBBF) MarshalText() ([]byte, error) { return marshalText(f.MarshalBinary()) }
+
+// UnmarshalText decodes MarshalText's form into f.
+func (f *SBBF) UnmarshalText(text []byte) error { return unmarshalText(text, f.UnmarshalBinary) }
 
 // UnmarshalBinary replaces f by the filter in data, the Parquet form,
 // which must end with the bitset.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // maxStages bounds the stages of a Scalable: with growth 2 from one key,
@@ -244,7 +245,7 @@ func (s *Scalable) reorder() {
 func (s *Scalable) active() (*Filter, uint64) {
 	last := len(s.stages) - 1
 	if last < 0 {
-		panic("blocked: zero Scalable, use blocked.NewScalable")
+		batch.Zero("blocked.Scalable", "blocked.NewScalable")
 	}
 	if s.counts[last] >= s.caps[last] && !s.saturated && s.grow() == nil {
 		last++
@@ -312,6 +313,16 @@ func (s *Scalable) M() uint64 {
 	return m
 }
 
+// K returns the probes per key of the newest stage, the one Add writes to
+// (stages opened later may take more, as their FPR targets tighten); 0
+// for a zero Scalable.
+func (s *Scalable) K() uint32 {
+	if len(s.stages) == 0 {
+		return 0
+	}
+	return s.stages[len(s.stages)-1].k
+}
+
 // SizeBytes returns the bytes of all stages' bit arrays.
 func (s *Scalable) SizeBytes() uint64 { return s.M() / 8 }
 
@@ -361,7 +372,7 @@ func (s *Scalable) Clone() *Scalable {
 	c := *s
 	c.stages = make([]*Filter, len(s.stages))
 	for i, f := range s.stages {
-		c.stages[i] = cloneFilter(f)
+		c.stages[i] = f.Clone()
 	}
 	c.caps = append([]uint64(nil), s.caps...)
 	c.counts = append([]uint64(nil), s.counts...)
@@ -467,39 +478,29 @@ func (s *Scalable) AddHashes(hs []uint64) {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (s *Scalable) AddUint64s(ks []uint64) {
-	var hs [stageChunk]uint64
-	for len(ks) > 0 {
-		c := hashUint64Chunk(&hs, ks, s.seed)
-		s.AddHashes(hs[:c])
-		ks = ks[c:]
-	}
+	keyBatch{sc: s}.add(ks, nil, len(ks))
 }
 
 // AddKeys adds every key.
 func (s *Scalable) AddKeys(keys [][]byte) {
-	var hs [stageChunk]uint64
-	for len(keys) > 0 {
-		c := hashKeyChunk(&hs, keys, s.seed)
-		s.AddHashes(hs[:c])
-		keys = keys[c:]
-	}
+	keyBatch{sc: s}.add(nil, keys, len(keys))
 }
 
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of
 // hits; out must be at least as long as hs.
 func (s *Scalable) TestHashes(hs []uint64, out []bool) int {
-	return testAnyHashes(s.probe, hs, out)
+	return testAnyHashes("blocked.Scalable", s.probe, hs, out)
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (s *Scalable) TestUint64s(ks []uint64, out []bool) int {
-	return testAnyUint64s(s.probe, ks, s.seed, out)
+	return keyBatch{sc: s}.test(ks, nil, len(ks), out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (s *Scalable) TestKeys(keys [][]byte, out []bool) int {
-	return testAnyKeys(s.probe, keys, s.seed, out)
+	return keyBatch{sc: s}.test(nil, keys, len(keys), out)
 }
 
 var _ engine.Filter = (*Scalable)(nil)

@@ -43,7 +43,7 @@ func TestScalableErrors(t *testing.T) {
 	}
 	wantPanic(t, "zero Add", "blocked.NewScalable", func() { z.Add([]byte("x")) })
 	s, _ := NewScalable(10, 0.01)
-	wantPanic(t, "short out", "out has 1 entries for 2 keys", func() { s.TestUint64s([]uint64{1, 2}, out[:1]) })
+	wantPanic(t, "short out", "out has 1 elements for 2 keys", func() { s.TestUint64s([]uint64{1, 2}, out[:1]) })
 }
 
 func second[T any](_ T, err error) error { return err }

@@ -17,8 +17,16 @@ func (f *Filter) header() engine.Header {
 	return engine.Header{Family: engine.FamilyBlocked, Version: formatVersion, Seed: f.seed, Params: []uint64{f.M(), uint64(f.k)}}
 }
 
-// MarshalBinary encodes the filter in the engine envelope.
+// errZeroEncode is the error of encoding a Filter without lines: no
+// decoder would accept its bytes.
+var errZeroEncode = engine.ParamErrorf("zero blocked.Filter has no encoding: use blocked.New")
+
+// MarshalBinary encodes the filter in the engine envelope. A zero Filter
+// has no encoding: the answer is an error wrapping engine.ErrParam.
 func (f *Filter) MarshalBinary() ([]byte, error) {
+	if f.lines == 0 {
+		return nil, errZeroEncode
+	}
 	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
 	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.words))
 	runtime.KeepAlive(f.storage)
@@ -27,10 +35,20 @@ func (f *Filter) MarshalBinary() ([]byte, error) {
 
 // WriteTo writes MarshalBinary's bytes to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	if f.lines == 0 {
+		return 0, errZeroEncode
+	}
 	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.words))
 	runtime.KeepAlive(f.storage)
 	return n, err
 }
+
+// MarshalText is MarshalBinary in standard base64, so that encoding/json
+// and other text formats carry the filter.
+func (f *Filter) MarshalText() ([]byte, error) { return marshalText(f.MarshalBinary()) }
+
+// UnmarshalText decodes MarshalText's form into f.
+func (f *Filter) UnmarshalText(text []byte) error { return unmarshalText(text, f.UnmarshalBinary) }
 
 // UnmarshalBinary replaces f by the filter encoded in data. Corrupted,
 // truncated or foreign bytes give an error wrapping engine.ErrFormat and

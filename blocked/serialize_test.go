@@ -100,6 +100,37 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
+// UnmarshalText takes hostile text to an error wrapping ErrFormat (or
+// ErrParam), never a panic, and what it accepts re-encodes to itself.
+func FuzzUnmarshalText(f *testing.F) {
+	g, _ := NewMK(2*512, 8)
+	g.AddUint64s(randomKeys(1, 10))
+	good, _ := g.MarshalText()
+	f.Add(good)
+	f.Add(good[:40])
+	f.Add([]byte("not base64!"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		var d Filter
+		if err := d.UnmarshalText(text); err != nil {
+			if !errors.Is(err, engine.ErrFormat) && !errors.Is(err, engine.ErrParam) {
+				t.Fatalf("error %v wraps neither ErrFormat nor ErrParam", err)
+			}
+			if d.M() != 0 {
+				t.Fatal("a rejected text changed the filter")
+			}
+			return
+		}
+		again, err := d.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e Filter
+		if err := e.UnmarshalText(again); err != nil || !e.Equal(&d) {
+			t.Fatalf("re-encoding does not decode to the same filter (%v)", err)
+		}
+	})
+}
+
 // The golden filter: 1000 keys 0..999 (as 8 little-endian bytes) in
 // New(1000, 0.01, WithSeed(2024)).
 const goldenFile = "golden_p1_n1000_seed2024.bin"

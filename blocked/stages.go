@@ -2,20 +2,20 @@ package blocked
 
 import (
 	"encoding/base64"
-	"fmt"
 	"math"
 	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // This file holds what Scalable and Window share: a list of blocked
 // filters that one hash probes together.
 
-// stageChunk is how many keys the multi-filter batch forms hash at a
-// time into stack buffers.
-const stageChunk = 256
+// stageChunk is how many keys testAny takes at a time: a batch.Hashes
+// chunk, so its index buffers fit the keys of one.
+const stageChunk = batch.Chunk
 
 // Probe strategies of the multi-filter batch tests, switched by
 // benchmarks to compare them: with probeFused false every filter's batch
@@ -116,24 +116,10 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
-// testAnyUint64s is testAny over the hashes of ks with seed, chunk by chunk.
-func testAnyUint64s(fs []*Filter, ks []uint64, seed uint64, out []bool) int {
-	out = checkOut(out, len(ks))
-	var buf [maxStages + 1]span
-	groups := probeGroups(fs, &buf)
-	var hs [stageChunk]uint64
-	hits := 0
-	for len(ks) > 0 {
-		c := hashUint64Chunk(&hs, ks, seed)
-		hits += testAny(fs, groups, hs[:c], out[:c])
-		ks, out = ks[c:], out[c:]
-	}
-	return hits
-}
-
-// testAnyHashes is testAny over any number of hashes.
-func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
-	out = checkOut(out, len(hs))
+// testAnyHashes is testAny over any number of hashes; name is the
+// caller's type, for a short out's message.
+func testAnyHashes(name string, fs []*Filter, hs []uint64, out []bool) int {
+	out = batch.Out(name, out, len(hs))
 	var buf [maxStages + 1]span
 	groups := probeGroups(fs, &buf)
 	hits := 0
@@ -143,47 +129,6 @@ func testAnyHashes(fs []*Filter, hs []uint64, out []bool) int {
 		hs, out = hs[c:], out[c:]
 	}
 	return hits
-}
-
-// testAnyKeys is testAny over the hashes of byte keys with seed.
-func testAnyKeys(fs []*Filter, keys [][]byte, seed uint64, out []bool) int {
-	out = checkOut(out, len(keys))
-	var buf [maxStages + 1]span
-	groups := probeGroups(fs, &buf)
-	var hs [stageChunk]uint64
-	hits := 0
-	for len(keys) > 0 {
-		c := hashKeyChunk(&hs, keys, seed)
-		hits += testAny(fs, groups, hs[:c], out[:c])
-		keys, out = keys[c:], out[c:]
-	}
-	return hits
-}
-
-// checkOut panics with a readable message when out is shorter than the
-// keys, and returns out cut to their number.
-func checkOut(out []bool, n int) []bool {
-	if len(out) < n {
-		panic(fmt.Sprintf("blocked: out has %d entries for %d keys", len(out), n))
-	}
-	return out[:n]
-}
-
-// cloneFilter returns a copy of f on new storage of the same mode, or
-// panics if the memory cannot be had.
-func cloneFilter(f *Filter) *Filter {
-	mode := engine.HugePagesNever
-	if f.HugePages() {
-		mode = engine.HugePagesAlways
-	}
-	s, err := engine.NewStorage(uint64(len(f.words)), mode)
-	if err != nil {
-		panic(fmt.Sprintf("blocked: clone: %v", err))
-	}
-	g := newFilter(s, f.lines, f.k, f.seed)
-	copy(g.words, f.words)
-	runtime.KeepAlive(f.storage)
-	return g
 }
 
 // growOptions splits the options of Scalable and Window: their own family
@@ -218,24 +163,6 @@ func sizeFor(n uint64, p float64) (uint64, uint32, error) {
 		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return uint64(m), k, nil
-}
-
-// hashUint64Chunk hashes the first keys of ks with seed into hs (at most
-// stageChunk) and returns how many. The add loops of Scalable and Window
-// call it with their own buffer so that it stays on the stack.
-func hashUint64Chunk(hs *[stageChunk]uint64, ks []uint64, seed uint64) int {
-	c := min(len(ks), stageChunk)
-	asm.HashUint64s(hs[:c], ks[:c], seed)
-	return c
-}
-
-// hashKeyChunk is hashUint64Chunk for byte keys.
-func hashKeyChunk(hs *[stageChunk]uint64, keys [][]byte, seed uint64) int {
-	c := min(len(keys), stageChunk)
-	for i, key := range keys[:c] {
-		hs[i] = engine.HashSeed(key, seed)
-	}
-	return c
 }
 
 // marshalText is the text form of binary codec output: standard base64.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/batch"
 )
 
 // maxGenerations bounds a Window's generations.
@@ -173,7 +174,7 @@ func (w *Window) Clone() *Window {
 		return &Window{}
 	}
 	whole := &Filter{storage: w.storage, words: w.storage.Words(), lines: w.gens[0].lines * uint64(len(w.gens)), k: w.K(), seed: w.seed}
-	c := newWindow(cloneFilter(whole).storage, w.n, w.p, len(w.gens), w.gens[0].lines, w.K(), w.seed)
+	c := newWindow(whole.Clone().storage, w.n, w.p, len(w.gens), w.gens[0].lines, w.K(), w.seed)
 	c.epoch, c.count = w.epoch, w.count
 	return c
 }
@@ -192,7 +193,7 @@ func (w *Window) Close() error {
 // rotating first if it is full.
 func (w *Window) current() (*Filter, uint64) {
 	if len(w.gens) == 0 {
-		panic("blocked: zero Window, use blocked.NewWindow")
+		batch.Zero("blocked.Window", "blocked.NewWindow")
 	}
 	if w.count >= w.n {
 		w.Rotate()
@@ -205,7 +206,7 @@ func (w *Window) current() (*Filter, uint64) {
 // type's doc); rotations are serialised.
 func (w *Window) Rotate() {
 	if len(w.gens) == 0 {
-		panic("blocked: zero Window, use blocked.NewWindow")
+		batch.Zero("blocked.Window", "blocked.NewWindow")
 	}
 	w.mu.Lock()
 	w.rotateLocked(atomic.LoadUint64(&w.epoch))
@@ -239,7 +240,7 @@ func (w *Window) AddHash(h uint64) {
 // keys over n while writers race).
 func (w *Window) AddHashConcurrent(h uint64) {
 	if len(w.gens) == 0 {
-		panic("blocked: zero Window, use blocked.NewWindow")
+		batch.Zero("blocked.Window", "blocked.NewWindow")
 	}
 	G := uint64(len(w.gens))
 	for {
@@ -363,22 +364,12 @@ func (w *Window) AddHashes(hs []uint64) {
 
 // AddUint64s adds the 8 little-endian bytes of every key, hashed in batch.
 func (w *Window) AddUint64s(ks []uint64) {
-	var hs [stageChunk]uint64
-	for len(ks) > 0 {
-		c := hashUint64Chunk(&hs, ks, w.seed)
-		w.AddHashes(hs[:c])
-		ks = ks[c:]
-	}
+	keyBatch{w: w}.add(ks, nil, len(ks))
 }
 
 // AddKeys adds every key.
 func (w *Window) AddKeys(keys [][]byte) {
-	var hs [stageChunk]uint64
-	for len(keys) > 0 {
-		c := hashKeyChunk(&hs, keys, w.seed)
-		w.AddHashes(hs[:c])
-		keys = keys[c:]
-	}
+	keyBatch{w: w}.add(nil, keys, len(keys))
 }
 
 // probeStride makes the Window's batch tests use the strided kernel
@@ -390,44 +381,24 @@ var probeStride = true
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of hits.
 func (w *Window) TestHashes(hs []uint64, out []bool) int {
 	if probeStride && len(w.gens) > 0 {
-		out = checkOut(out, len(hs))
+		out = batch.Out("blocked.Window", out, len(hs))
 		hits := asm.BlockedTestStrideHashes(w.storage.Words(), len(w.gens), w.K(), hs, out)
 		runtime.KeepAlive(w.storage)
 		return hits
 	}
 	var buf [maxGenerations]*Filter
-	return testAnyHashes(w.order(buf[:0]), hs, out)
+	return testAnyHashes("blocked.Window", w.order(buf[:0]), hs, out)
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; the keys are hashed once, in batch.
 func (w *Window) TestUint64s(ks []uint64, out []bool) int {
-	if probeStride && len(w.gens) > 0 {
-		out = checkOut(out, len(ks))
-		hits := asm.BlockedTestStrideUint64s(w.storage.Words(), len(w.gens), w.K(), ks, w.seed, out)
-		runtime.KeepAlive(w.storage)
-		return hits
-	}
-	var buf [maxGenerations]*Filter
-	return testAnyUint64s(w.order(buf[:0]), ks, w.seed, out)
+	return keyBatch{w: w}.test(ks, nil, len(ks), out)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (w *Window) TestKeys(keys [][]byte, out []bool) int {
-	if probeStride && len(w.gens) > 0 {
-		out = checkOut(out, len(keys))
-		var hs [stageChunk]uint64
-		hits := 0
-		for len(keys) > 0 {
-			c := hashKeyChunk(&hs, keys, w.seed)
-			hits += asm.BlockedTestStrideHashes(w.storage.Words(), len(w.gens), w.K(), hs[:c], out[:c])
-			keys, out = keys[c:], out[c:]
-		}
-		runtime.KeepAlive(w.storage)
-		return hits
-	}
-	var buf [maxGenerations]*Filter
-	return testAnyKeys(w.order(buf[:0]), keys, w.seed, out)
+	return keyBatch{w: w}.test(nil, keys, len(keys), out)
 }
 
 // AddHashesConcurrent adds every hash with AddHashConcurrent.

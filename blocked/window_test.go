@@ -38,7 +38,7 @@ func TestWindowErrors(t *testing.T) {
 	wantPanic(t, "zero AddConcurrent", "blocked.NewWindow", func() { z.AddConcurrent([]byte("x")) })
 	wantPanic(t, "zero Rotate", "blocked.NewWindow", z.Rotate)
 	w, _ := NewWindow(10, 0.01, 3)
-	wantPanic(t, "short out", "out has 1 entries for 2 keys", func() { w.TestUint64s([]uint64{1, 2}, out[:1]) })
+	wantPanic(t, "short out", "out has 1 elements for 2 keys", func() { w.TestUint64s([]uint64{1, 2}, out[:1]) })
 }
 
 // liveFrom returns the index of the oldest key a window of g generations

@@ -1,6 +1,9 @@
 // Command blocked generates the cache-line-blocked filter's batch kernels,
-// asm.blocked{Test,Add}{AVX2,AVX512}, twins of asm.blockedTestGeneric and
-// asm.blockedAddGeneric (the scheme is documented in asm/blocked.go).
+// asm.blocked{Test,Add}Hashes{AVX2,AVX512}, twins of
+// asm.blockedTestHashesGeneric and asm.blockedAddHashesGeneric, and the
+// multi-filter and strided tests (multi.go). The scheme is documented in
+// asm/blocked.go; its constants (asm.BlockedMul, asm.BlockedShift) come
+// from the library, so the kernels cannot drift from the Go probes.
 //
 // Per key the line index comes from a scalar MULX (multiply-high by the
 // line count) and g = h*BlockedMul from a scalar IMUL; g is broadcast to
@@ -13,11 +16,14 @@
 // line of the key that many places ahead.
 package main
 
-//go:generate go run . -out ../../asm/blocked_amd64.s -stubs ../../asm/blocked_stub_amd64.go -pkg asm
+// purego: asm's Go half builds without the stubs this command rewrites.
+//go:generate go run -tags purego . -out ../../asm/blocked_amd64.s -stubs ../../asm/blocked_stub_amd64.go -pkg asm
 
 import (
 	"fmt"
 
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -32,14 +38,14 @@ func main() {
 	ConstraintExpr("amd64,gc,!purego")
 	shifts = GLOBL("blockedShifts", RODATA|NOPTR)
 	for w := range 8 {
-		DATA(8*w, U64(58-6*w))
+		DATA(8*w, U64(asm.BlockedShift(uint(w))))
 	}
 	lanebits = GLOBL("blockedLaneBits", RODATA|NOPTR)
 	for w := range 8 {
 		DATA(8*w, U64(1<<w))
 	}
 	mul = GLOBL("blockedMul", RODATA|NOPTR)
-	DATA(0, U64(0x9e3779b97f4a7c15))
+	DATA(0, U64(asm.BlockedMul))
 	six3 = GLOBL("blockedSixBits", RODATA|NOPTR)
 	DATA(0, U64(63))
 	one = GLOBL("blockedOne", RODATA|NOPTR)
@@ -83,10 +89,10 @@ func kernel(v isa, test bool) {
 		op = "Test"
 		sig = "func(words []uint64, hs []uint64, out []bool, k uint32, dist int) int"
 	}
-	name := fmt.Sprintf("blocked%s%s", op, v.name())
+	name := fmt.Sprintf("blocked%sHashes%s", op, v.name())
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blocked%sGeneric; dist > 0 prefetches the line of the key dist places ahead.", name, op))
+	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.", name, op))
 	var s gp
 	s.words = Load(Param("words").Base(), GP64())
 	lines := Load(Param("words").Len(), reg.RDX)
@@ -198,8 +204,8 @@ func splitK(k reg.Register) reg.GPVirtual {
 func maskRounds(v isa, h, g reg.Register, rounds, rem2 Op) {
 	r := GP64()
 	MOVQ(rounds, r)
-	done := fmt.Sprintf("L%d_rounds_done", label())
-	loop := fmt.Sprintf("L%d_round", label())
+	done := labels.Next("rounds_done")
+	loop := labels.Next("round")
 	TESTQ(r, r)
 	JZ(LabelRef(done))
 	Label(loop)
@@ -208,7 +214,7 @@ func maskRounds(v isa, h, g reg.Register, rounds, rem2 Op) {
 	DECQ(r)
 	JNZ(LabelRef(loop))
 	Label(done)
-	partial := fmt.Sprintf("L%d_partial_done", label())
+	partial := labels.Next("partial_done")
 	rem, ok := rem2.(reg.Register)
 	if !ok {
 		rem = GP64()
@@ -228,9 +234,7 @@ func maskRounds(v isa, h, g reg.Register, rounds, rem2 Op) {
 	Label(partial)
 }
 
-var labels int
-
-func label() int { labels++; return labels }
+var labels genutil.Labels
 
 type avx2 struct{}
 

@@ -8,20 +8,16 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// multiDist is how many keys ahead blockedTestMulti prefetches the lines
-// of its first npref filters.
-const multiDist = 16
-
-// multiKernel emits blockedTestMulti<ISA>, the twin of
-// asm.blockedTestMultiGeneric: per key the mask is built once, then the
+// multiKernel emits blockedTestMultiHashes<ISA>, the twin of
+// asm.blockedTestMultiHashesGeneric: per key the mask is built once, then the
 // key's line in every filter of the list is tested and the answers ORed. Every filter is a []uint64 of whole lines; the slice
 // headers are read from the filters slice (24 bytes each), so the line
 // count comes from each header's length.
 func multiKernel(v isa) {
-	name := fmt.Sprintf("blockedTestMulti%s", v.name())
-	TEXT(name, NOSPLIT, "func(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int) int")
+	name := fmt.Sprintf("blockedTestMultiHashes%s", v.name())
+	TEXT(name, NOSPLIT, "func(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blockedTestMultiGeneric; it prefetches, %d keys ahead, the lines in the first npref filters.", name, multiDist))
+	Doc(name + " is blockedTestMultiHashesGeneric; dist > 0 prefetches the lines, in the first npref filters, of the key dist places ahead.")
 	fp := Load(Param("filters").Base(), GP64())
 	fend := Load(Param("filters").Len(), GP64())
 	IMUL3Q(U8(24), fend, fend)
@@ -38,18 +34,23 @@ func multiKernel(v isa) {
 	// in stack slots: registers are short.
 	k := Load(Param("k"), GP64())
 	rem2 := splitK(k)
-	rounds, remSlot := AllocLocal(8), AllocLocal(8)
+	rounds, remSlot, distSlot := AllocLocal(8), AllocLocal(8), AllocLocal(8)
 	MOVQ(k, rounds)
 	MOVQ(rem2, remSlot)
+	dist := Load(Param("dist"), GP64())
+	MOVQ(dist, distSlot)
 	v.setup()
 
 	Label(name + "_key")
 	TESTQ(n, n)
 	JZ(LabelRef(name + "_done"))
-	CMPQ(n, U8(multiDist))
+	CMPQ(distSlot, U8(0))
+	JE(LabelRef(name + "_probe"))
+	CMPQ(n, distSlot)
 	JLE(LabelRef(name + "_probe"))
 	ph, pe := GP64(), GP64()
-	MOVQ(Mem{Base: hp, Disp: 8 * multiDist}, ph)
+	MOVQ(distSlot, ph)
+	MOVQ(Mem{Base: hp, Index: ph, Scale: 8}, ph)
 	MOVQ(fp, pe)
 	Label(name + "_prefetch")
 	CMPQ(pe, pfend)
@@ -106,18 +107,18 @@ func lineOf(h, hdr reg.Register, use func(line reg.Register)) {
 	use(line)
 }
 
-// strideKernel emits blockedTestStride<ISA>, the twin of
-// asm.blockedTestStrideGeneric: gens blocked filters of one geometry laid
+// strideKernel emits blockedTestStrideHashes<ISA>, the twin of
+// asm.blockedTestStrideHashesGeneric: gens blocked filters of one geometry laid
 // one after another in words (a Window's generations). Per key the line
 // index and the mask are computed once, then the line at the same index
 // in every filter is tested and the answers ORed, without a branch on
-// them. Over large arrays the lines of the key multiDist places ahead are
+// them. With dist > 0 the lines of the key dist places ahead are
 // prefetched in every filter.
 func strideKernel(v isa) {
-	name := fmt.Sprintf("blockedTestStride%s", v.name())
-	TEXT(name, NOSPLIT, "func(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, prefetch bool) int")
+	name := fmt.Sprintf("blockedTestStrideHashes%s", v.name())
+	TEXT(name, NOSPLIT, "func(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blockedTestStrideGeneric; prefetch fetches the lines of the key %d places ahead.", name, multiDist))
+	Doc(name + " is blockedTestStrideHashesGeneric; dist > 0 prefetches the lines of the key dist places ahead.")
 	words := Load(Param("words").Base(), GP64())
 	gens := Load(Param("gens"), GP64())
 	lines := Load(Param("lines"), reg.RDX) // MULX multiplies by RDX: the line count stays there.
@@ -127,7 +128,7 @@ func strideKernel(v isa) {
 	hp := Load(Param("hs").Base(), GP64())
 	n := Load(Param("hs").Len(), GP64())
 	outp := Load(Param("out").Base(), GP64())
-	pf := Load(Param("prefetch"), GP8())
+	pf := Load(Param("dist"), GP64())
 	hits := GP64()
 	XORQ(hits, hits)
 	k := Load(Param("k"), GP64())
@@ -135,9 +136,7 @@ func strideKernel(v isa) {
 	rounds, remSlot, pfSlot := AllocLocal(8), AllocLocal(8), AllocLocal(8)
 	MOVQ(k, rounds)
 	MOVQ(rem2, remSlot)
-	t := GP64()
-	MOVBQZX(pf, t)
-	MOVQ(t, pfSlot)
+	MOVQ(pf, pfSlot)
 	v.setup()
 
 	Label(name + "_key")
@@ -145,11 +144,12 @@ func strideKernel(v isa) {
 	JZ(LabelRef(name + "_done"))
 	CMPQ(pfSlot, U8(0))
 	JE(LabelRef(name + "_probe"))
-	CMPQ(n, U8(multiDist))
+	CMPQ(n, pfSlot)
 	JLE(LabelRef(name + "_probe"))
 	{
 		ph, lo, line, c := GP64(), GP64(), GP64(), GP64()
-		MOVQ(Mem{Base: hp, Disp: 8 * multiDist}, ph)
+		MOVQ(pfSlot, ph)
+		MOVQ(Mem{Base: hp, Index: ph, Scale: 8}, ph)
 		MULXQ(ph, lo, line)
 		SHLQ(U8(6), line)
 		ADDQ(words, line)

@@ -32,21 +32,20 @@
 // and on cores with two vector multiply ports it is the faster of the two.
 package main
 
-//go:generate go run . -out ../../asm/sbbf_amd64.s -stubs ../../asm/sbbf_stub_amd64.go -pkg asm
+// purego: asm's Go half builds without the stubs this command rewrites.
+//go:generate go run -tags purego . -out ../../asm/sbbf_amd64.s -stubs ../../asm/sbbf_stub_amd64.go -pkg asm
 
 import (
 	"fmt"
 
+	"github.com/filterengine/filterengine/asm"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// The SBBF salts (asm.SBBFSalt, parquet-format BloomFilter.md).
-var salts = [8]uint32{
-	0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d,
-	0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
-}
+// The SBBF salts, from the library (parquet-format BloomFilter.md).
+var salts = asm.SBBFSalt
 
 // XXH64 primes (xxHash specification).
 const (
