@@ -139,6 +139,9 @@ func (f *Narrow) ModelFPR(n uint64) float64 { return NarrowFPR(f.M(), n, f.k, f.
 // EstimatedCount estimates the keys added from the set bits
 // (engine.EstimateCount).
 func (f *Narrow) EstimatedCount() float64 {
+	if len(f.words) == 0 {
+		return 0 // a zero Narrow holds no key
+	}
 	var set uint64
 	for _, w := range f.words {
 		set += uint64(bits.OnesCount64(w))
