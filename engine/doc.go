@@ -40,8 +40,11 @@
 // AddUint64sConcurrent, TestConcurrent and TestHashConcurrent. Counting's
 // and spatial's writes are atomic in every form.
 //
-// Misuse: a zero value of a filter type panics, in every method, with a
-// message naming its constructor; a batch out slice shorter than the keys
+// Misuse: a zero value of a filter type never answers "present" and never
+// fails with an index or nil-pointer error. Its accessors answer as an
+// empty filter; a write, and in counting, spatial and shifting every
+// answer, panics with a message naming the constructor ("blocked.Filter:
+// zero value, use blocked.New"). A batch out slice shorter than the keys
 // panics with one readable message. Bad parameters are errors wrapping
 // ErrParam (ParamErrorf) and bad bytes errors wrapping ErrFormat
 // (FormatErrorf); neither ever panics.
