@@ -89,20 +89,47 @@ func AppendRocksDBLegacyHashes(dst []byte, hashes []uint32, bitsPerKey int) []by
 	k := engine.LevelDBK(bitsPerKey)
 	dst[start+nBytes] = byte(k)
 	binary.LittleEndian.PutUint32(dst[start+nBytes+1:], uint32(nLines))
-	bits, lines := unsafe.Pointer(&dst[start]), uint32(nLines)
-	magic := engine.DivMagic32(lines)
-	for _, h := range hashes {
-		// The line's first bit, in 32 bits as Pebble computes it; it is a
-		// multiple of 512 below 8*nBytes, so the 64 bytes are inside.
-		b := engine.FastMod32(h, magic, lines) * LineBits
-		line := (*[LineBits / 8]byte)(unsafe.Add(bits, b>>3))
-		delta := h>>17 | h<<15
+	f := rocksDBLines{unsafe.Pointer(&dst[start]), uint32(nLines), engine.DivMagic32(uint32(nLines))}
+	// Four keys at a time, their probes interleaved: one key's k
+	// read-modify-writes of bytes in one line otherwise form a chain
+	// whenever two hit the same byte, and the CPU then serializes them.
+	i := 0
+	for ; i+4 <= len(hashes); i += 4 {
+		h0, h1, h2, h3 := hashes[i], hashes[i+1], hashes[i+2], hashes[i+3]
+		l0, l1, l2, l3 := f.line(h0), f.line(h1), f.line(h2), f.line(h3)
+		d0, d1, d2, d3 := h0>>17|h0<<15, h1>>17|h1<<15, h2>>17|h2<<15, h3>>17|h3<<15
+		for range k {
+			l0[h0>>3&63] |= 1 << (h0 & 7)
+			l1[h1>>3&63] |= 1 << (h1 & 7)
+			l2[h2>>3&63] |= 1 << (h2 & 7)
+			l3[h3>>3&63] |= 1 << (h3 & 7)
+			h0, h1, h2, h3 = h0+d0, h1+d1, h2+d2, h3+d3
+		}
+	}
+	for _, h := range hashes[i:] {
+		line, delta := f.line(h), h>>17|h<<15
 		for range k {
 			line[h>>3&63] |= 1 << (h & 7)
 			h += delta
 		}
 	}
 	return dst
+}
+
+// rocksDBLines is a legacy filter being written: its lines, their count
+// and the remainder constant of the count.
+type rocksDBLines struct {
+	bits  unsafe.Pointer
+	lines uint32
+	magic uint64
+}
+
+// line returns the line of hash h. Its first bit is computed in 32 bits as
+// Pebble computes it; it is a multiple of 512 below 8*nBytes, so the 64
+// bytes are inside the filter.
+func (f rocksDBLines) line(h uint32) *[LineBits / 8]byte {
+	b := engine.FastMod32(h, f.magic, f.lines) * LineBits
+	return (*[LineBits / 8]byte)(unsafe.Add(f.bits, b>>3))
 }
 
 // RocksDBLegacyMayMatch reports whether key may be in the RocksDB legacy
