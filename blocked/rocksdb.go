@@ -146,14 +146,59 @@ func RocksDBLegacyMayMatch(filter, key []byte) bool {
 	}
 	k := filter[n]
 	lines := uint32(filter[n+1]) | uint32(filter[n+2])<<8 | uint32(filter[n+3])<<16 | uint32(filter[n+4])<<24
-	if uint64(lines)*(LineBits/8) != uint64(uint32(n)) {
-		return rocksDBLegacyMayMatchAnyLine(filter[:n], k, lines, key)
+	// engine.RocksDBHash written out: Go does not inline it (its cost is
+	// above the inliner's budget), and the call, with the reader's state
+	// saved around it, costs a leaf function's speed.
+	// TestRocksDBLegacyMayMatchHash keeps the two equal.
+	const mul = 0xc6a4a793
+	h := 0xbc9f1d34 ^ uint32(len(key))*mul
+	for len(key) >= 8 {
+		w := binary.LittleEndian.Uint64(key)
+		h = (h + uint32(w)) * mul
+		h ^= h >> 16
+		h = (h + uint32(w>>32)) * mul
+		h ^= h >> 16
+		key = key[8:]
 	}
-	h := engine.RocksDBHash(key)
+	if len(key) >= 4 {
+		h = (h + binary.LittleEndian.Uint32(key)) * mul
+		h ^= h >> 16
+		key = key[4:]
+	}
+	if n := len(key); n > 0 {
+		u := uint32(key[0])
+		if n > 1 {
+			u |= uint32(key[1]) << 8
+		}
+		if n > 2 {
+			u |= uint32(key[2]) << 16
+		}
+		// Sign-extended bytes: each byte >= 0x80 counts 256 less at its
+		// shift, which is its top bit moved one place up.
+		h = (h + u - (u&0x808080)<<1) * mul
+		h ^= h >> 24
+	}
+	delta := h>>17 | h<<15
+	if uint64(lines)*(LineBits/8) != uint64(uint32(n)) {
+		// Lines of another size: 8*(n/lines) bits each, as Pebble
+		// computes it; where Pebble divides by zero, "may match".
+		if lines == 0 || uint32(n)/lines == 0 {
+			return true
+		}
+		lineBits := 8 * (uint32(n) / lines)
+		b := (h % lines) * lineBits
+		for range k {
+			pos := b + h%lineBits
+			if filter[pos/8]&(1<<(pos%8)) == 0 {
+				return false
+			}
+			h += delta
+		}
+		return true
+	}
 	// (h % lines) * 512 wraps in 32 bits as in Pebble; it stays a multiple
 	// of 512 below 8*n, so the line is inside filter.
 	line := (*[LineBits / 8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(filter)), (h%lines)*LineBits>>3))
-	delta := h>>17 | h<<15
 	// All k probes, no early exit (they share one line): a non-member's
 	// first zero bit comes at a random probe, and a branch on it
 	// mispredicts about once a call.
@@ -163,24 +208,4 @@ func RocksDBLegacyMayMatch(filter, key []byte) bool {
 		h += delta
 	}
 	return all&1 != 0
-}
-
-// rocksDBLegacyMayMatchAnyLine reads filters whose line size is not 64
-// bytes: 8*(len/lines) bits per line, as Pebble computes it.
-func rocksDBLegacyMayMatchAnyLine(bits []byte, k uint8, lines uint32, key []byte) bool {
-	if lines == 0 || uint32(len(bits))/lines == 0 {
-		return true
-	}
-	lineBits := 8 * (uint32(len(bits)) / lines)
-	h := engine.RocksDBHash(key)
-	b := (h % lines) * lineBits
-	delta := h>>17 | h<<15
-	for range k {
-		pos := b + h%lineBits
-		if bits[pos/8]&(1<<(pos%8)) == 0 {
-			return false
-		}
-		h += delta
-	}
-	return true
 }
