@@ -148,26 +148,28 @@ func LevelDBMayMatch(filter, key []byte) bool {
 	// keeps the two equal.
 	const mul = 0xc6a4a793
 	h := 0xbc9f1d34 ^ uint32(len(key))*mul
-	for len(key) >= 8 {
-		w := binary.LittleEndian.Uint64(key)
+	// Loads through a pointer and an index: re-slicing key would mask the
+	// pointer per word, indexing would check bounds the loop already has.
+	p, i := unsafe.Pointer(unsafe.SliceData(key)), 0
+	for ; i+8 <= len(key); i += 8 {
+		w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
 		h = (h + uint32(w)) * mul
 		h ^= h >> 16
 		h = (h + uint32(w>>32)) * mul
 		h ^= h >> 16
-		key = key[8:]
 	}
-	if len(key) >= 4 {
-		h = (h + binary.LittleEndian.Uint32(key)) * mul
+	if i+4 <= len(key) {
+		h = (h + binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, i))[:])) * mul
 		h ^= h >> 16
-		key = key[4:]
+		i += 4
 	}
-	if n := len(key); n > 0 {
-		u := uint32(key[0])
+	if i < len(key) {
+		n, u := len(key)-i, uint32(*(*byte)(unsafe.Add(p, i)))
 		if n > 1 {
-			u |= uint32(key[1]) << 8
+			u |= uint32(*(*byte)(unsafe.Add(p, i+1))) << 8
 		}
 		if n > 2 {
-			u |= uint32(key[2]) << 16
+			u |= uint32(*(*byte)(unsafe.Add(p, i+2))) << 16
 		}
 		h = (h + u) * mul
 		h ^= h >> 24
