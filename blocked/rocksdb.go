@@ -89,20 +89,47 @@ func AppendRocksDBLegacyHashes(dst []byte, hashes []uint32, bitsPerKey int) []by
 	k := engine.LevelDBK(bitsPerKey)
 	dst[start+nBytes] = byte(k)
 	binary.LittleEndian.PutUint32(dst[start+nBytes+1:], uint32(nLines))
-	bits, lines := unsafe.Pointer(&dst[start]), uint32(nLines)
-	magic := engine.DivMagic32(lines)
-	for _, h := range hashes {
-		// The line's first bit, in 32 bits as Pebble computes it; it is a
-		// multiple of 512 below 8*nBytes, so the 64 bytes are inside.
-		b := engine.FastMod32(h, magic, lines) * LineBits
-		line := (*[LineBits / 8]byte)(unsafe.Add(bits, b>>3))
-		delta := h>>17 | h<<15
+	f := rocksDBLines{unsafe.Pointer(&dst[start]), uint32(nLines), engine.DivMagic32(uint32(nLines))}
+	// Four keys at a time, their probes interleaved: one key's k
+	// read-modify-writes of bytes in one line otherwise form a chain
+	// whenever two hit the same byte, and the CPU then serializes them.
+	i := 0
+	for ; i+4 <= len(hashes); i += 4 {
+		h0, h1, h2, h3 := hashes[i], hashes[i+1], hashes[i+2], hashes[i+3]
+		l0, l1, l2, l3 := f.line(h0), f.line(h1), f.line(h2), f.line(h3)
+		d0, d1, d2, d3 := h0>>17|h0<<15, h1>>17|h1<<15, h2>>17|h2<<15, h3>>17|h3<<15
+		for range k {
+			l0[h0>>3&63] |= 1 << (h0 & 7)
+			l1[h1>>3&63] |= 1 << (h1 & 7)
+			l2[h2>>3&63] |= 1 << (h2 & 7)
+			l3[h3>>3&63] |= 1 << (h3 & 7)
+			h0, h1, h2, h3 = h0+d0, h1+d1, h2+d2, h3+d3
+		}
+	}
+	for _, h := range hashes[i:] {
+		line, delta := f.line(h), h>>17|h<<15
 		for range k {
 			line[h>>3&63] |= 1 << (h & 7)
 			h += delta
 		}
 	}
 	return dst
+}
+
+// rocksDBLines is a legacy filter being written: its lines, their count
+// and the remainder constant of the count.
+type rocksDBLines struct {
+	bits  unsafe.Pointer
+	lines uint32
+	magic uint64
+}
+
+// line returns the line of hash h. Its first bit is computed in 32 bits as
+// Pebble computes it; it is a multiple of 512 below 8*nBytes, so the 64
+// bytes are inside the filter.
+func (f rocksDBLines) line(h uint32) *[LineBits / 8]byte {
+	b := engine.FastMod32(h, f.magic, f.lines) * LineBits
+	return (*[LineBits / 8]byte)(unsafe.Add(f.bits, b>>3))
 }
 
 // RocksDBLegacyMayMatch reports whether key may be in the RocksDB legacy
@@ -119,14 +146,61 @@ func RocksDBLegacyMayMatch(filter, key []byte) bool {
 	}
 	k := filter[n]
 	lines := uint32(filter[n+1]) | uint32(filter[n+2])<<8 | uint32(filter[n+3])<<16 | uint32(filter[n+4])<<24
-	if uint64(lines)*(LineBits/8) != uint64(uint32(n)) {
-		return rocksDBLegacyMayMatchAnyLine(filter[:n], k, lines, key)
+	// engine.RocksDBHash written out: Go does not inline it (its cost is
+	// above the inliner's budget), and the call, with the reader's state
+	// saved around it, costs a leaf function's speed.
+	// TestRocksDBLegacyMayMatchHash keeps the two equal.
+	const mul = 0xc6a4a793
+	h := 0xbc9f1d34 ^ uint32(len(key))*mul
+	// Loads through a pointer and an index: re-slicing key would mask the
+	// pointer per word, indexing would check bounds the loop already has.
+	p, i := unsafe.Pointer(unsafe.SliceData(key)), 0
+	for ; i+8 <= len(key); i += 8 {
+		w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+		h = (h + uint32(w)) * mul
+		h ^= h >> 16
+		h = (h + uint32(w>>32)) * mul
+		h ^= h >> 16
 	}
-	h := engine.RocksDBHash(key)
+	if i+4 <= len(key) {
+		h = (h + binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, i))[:])) * mul
+		h ^= h >> 16
+		i += 4
+	}
+	if i < len(key) {
+		n, u := len(key)-i, uint32(*(*byte)(unsafe.Add(p, i)))
+		if n > 1 {
+			u |= uint32(*(*byte)(unsafe.Add(p, i+1))) << 8
+		}
+		if n > 2 {
+			u |= uint32(*(*byte)(unsafe.Add(p, i+2))) << 16
+		}
+		// Sign-extended bytes: each byte >= 0x80 counts 256 less at its
+		// shift, which is its top bit moved one place up.
+		h = (h + u - (u&0x808080)<<1) * mul
+		h ^= h >> 24
+	}
+	delta := h>>17 | h<<15
+	if uint64(lines)*(LineBits/8) != uint64(uint32(n)) {
+		// Lines of another size: 8*(n/lines) bits each, as Pebble
+		// computes it; where Pebble divides by zero, "may match".
+		if lines == 0 || uint32(n)/lines == 0 {
+			return true
+		}
+		lineBits := 8 * (uint32(n) / lines)
+		b := (h % lines) * lineBits
+		for range k {
+			pos := b + h%lineBits
+			if filter[pos/8]&(1<<(pos%8)) == 0 {
+				return false
+			}
+			h += delta
+		}
+		return true
+	}
 	// (h % lines) * 512 wraps in 32 bits as in Pebble; it stays a multiple
 	// of 512 below 8*n, so the line is inside filter.
 	line := (*[LineBits / 8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(filter)), (h%lines)*LineBits>>3))
-	delta := h>>17 | h<<15
 	// All k probes, no early exit (they share one line): a non-member's
 	// first zero bit comes at a random probe, and a branch on it
 	// mispredicts about once a call.
@@ -136,24 +210,4 @@ func RocksDBLegacyMayMatch(filter, key []byte) bool {
 		h += delta
 	}
 	return all&1 != 0
-}
-
-// rocksDBLegacyMayMatchAnyLine reads filters whose line size is not 64
-// bytes: 8*(len/lines) bits per line, as Pebble computes it.
-func rocksDBLegacyMayMatchAnyLine(bits []byte, k uint8, lines uint32, key []byte) bool {
-	if lines == 0 || uint32(len(bits))/lines == 0 {
-		return true
-	}
-	lineBits := 8 * (uint32(len(bits)) / lines)
-	h := engine.RocksDBHash(key)
-	b := (h % lines) * lineBits
-	delta := h>>17 | h<<15
-	for range k {
-		pos := b + h%lineBits
-		if bits[pos/8]&(1<<(pos%8)) == 0 {
-			return false
-		}
-		h += delta
-	}
-	return true
 }

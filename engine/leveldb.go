@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // The Bloom hash of LevelDB's and RocksDB's built-in filters: a murmur-like
@@ -37,30 +38,36 @@ func RocksDBHash(key []byte) uint32 { return levelDBHash(key, ^uint32(0)) }
 // and all ones for RocksDB's sign-extended ones. A byte b sign-extends to
 // b - 256 when b >= 0x80, so the signed tail is the unsigned one minus
 // those 256s, each at its byte's shift. Whole words go eight bytes per step.
+// The readers classic.LevelDBMayMatch and blocked.RocksDBLegacyMayMatch
+// write this hash out (Go does not inline it); their tests keep them equal.
 func levelDBHash(key []byte, signed uint32) uint32 {
 	h := levelDBSeed ^ uint32(len(key))*levelDBMul
-	for len(key) >= 8 {
-		w := binary.LittleEndian.Uint64(key)
+	// Loads through a pointer and an index: re-slicing key would mask the
+	// pointer per word, indexing would check bounds the loop already has.
+	p, i := unsafe.Pointer(unsafe.SliceData(key)), 0
+	for ; i+8 <= len(key); i += 8 {
+		w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
 		h = (h + uint32(w)) * levelDBMul
 		h ^= h >> 16
 		h = (h + uint32(w>>32)) * levelDBMul
 		h ^= h >> 16
-		key = key[8:]
 	}
-	if len(key) >= 4 {
-		h = (h + binary.LittleEndian.Uint32(key)) * levelDBMul
+	if i+4 <= len(key) {
+		h = (h + binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, i))[:])) * levelDBMul
 		h ^= h >> 16
-		key = key[4:]
+		i += 4
 	}
-	if n := len(key); n > 0 {
-		u, neg := uint32(key[0]), uint32(key[0]>>7)<<8
+	if i < len(key) {
+		n, u := len(key)-i, uint32(*(*byte)(unsafe.Add(p, i)))
 		if n > 1 {
-			u, neg = u|uint32(key[1])<<8, neg|uint32(key[1]>>7)<<16
+			u |= uint32(*(*byte)(unsafe.Add(p, i+1))) << 8
 		}
 		if n > 2 {
-			u, neg = u|uint32(key[2])<<16, neg|uint32(key[2]>>7)<<24
+			u |= uint32(*(*byte)(unsafe.Add(p, i+2))) << 16
 		}
-		h = (h + u - neg&signed) * levelDBMul
+		// Sign-extended bytes: each byte >= 0x80 counts 256 less at its
+		// shift, which is its top bit moved one place up.
+		h = (h + u - (u&0x808080)<<1&signed) * levelDBMul
 		h ^= h >> 24
 	}
 	return h
