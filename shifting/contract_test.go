@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/contracttest"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -163,17 +164,6 @@ func TestDecodeReadClone(t *testing.T) {
 	}
 }
 
-func mustPanicWith(t *testing.T, name, want string, fn func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), want) {
-			t.Errorf("%s: panic %v, want one containing %q", name, r, want)
-		}
-	}()
-	fn()
-}
-
 // Zero values answer their accessors as empty filters and panic, naming
 // the constructor, in every method that reads or writes bits.
 func TestZeroValues(t *testing.T) {
@@ -189,49 +179,20 @@ func TestZeroValues(t *testing.T) {
 			t.Fatalf("zero String %q", s)
 		}
 	}
-	out := make([]bool, 1)
 	const want = "shifting.Filter: zero value, use shifting.New"
-	for name, fn := range map[string]func(){
-		"Add":                  func() { z.Add([]byte("x")) },
-		"Test":                 func() { z.Test([]byte("x")) },
-		"TestAndAdd":           func() { z.TestAndAdd([]byte("x")) },
-		"AddHash":              func() { z.AddHash(1) },
-		"TestHash":             func() { z.TestHash(1) },
-		"TestAndAddHash":       func() { z.TestAndAddHash(1) },
-		"AddUint64":            func() { z.AddUint64(1) },
-		"TestUint64":           func() { z.TestUint64(1) },
-		"AddString":            func() { z.AddString("x") },
-		"TestString":           func() { z.TestString("x") },
-		"AddHashes":            func() { z.AddHashes([]uint64{1}) },
-		"TestHashes":           func() { z.TestHashes([]uint64{1}, out) },
-		"AddKeys":              func() { z.AddKeys([][]byte{{1}}) },
-		"TestKeys":             func() { z.TestKeys([][]byte{{1}}, out) },
-		"AddUint64s":           func() { z.AddUint64s([]uint64{1}) },
-		"TestUint64s":          func() { z.TestUint64s([]uint64{1}, out) },
-		"AddConcurrent":        func() { z.AddConcurrent([]byte("x")) },
-		"AddHashConcurrent":    func() { z.AddHashConcurrent(1) },
-		"AddHashesConcurrent":  func() { z.AddHashesConcurrent([]uint64{1}) },
-		"AddUint64sConcurrent": func() { z.AddUint64sConcurrent([]uint64{1}) },
-		"TestConcurrent":       func() { z.TestConcurrent([]byte("x")) },
-		"TestHashConcurrent":   func() { z.TestHashConcurrent(1) },
-		"EstimatedCount":       func() { z.EstimatedCount() },
-		"Clone":                func() { z.Clone() },
-		"MarshalBinary":        func() { _, _ = z.MarshalBinary() },
-		"MarshalText":          func() { _, _ = z.MarshalText() },
-		"WriteTo":              func() { _, _ = z.WriteTo(&bytes.Buffer{}) },
-		"WriteFile":            func() { _ = z.WriteFile(t.TempDir() + "/f") },
-	} {
-		mustPanicWith(t, name, want, fn)
-	}
+	calls := contracttest.KeyCalls(&z)
+	calls["WriteFile"] = func() { _ = z.WriteFile(t.TempDir() + "/f") }
+	contracttest.Panics(t, want, calls)
+
 	const wantA = "shifting.Association: zero value, use shifting.NewAssociation"
-	mustPanicWith(t, "Association.Add", wantA, func() { _ = za.Add([]byte("x"), InS1) })
-	mustPanicWith(t, "Association.Query", wantA, func() { za.Query([]byte("x")) })
-	mustPanicWith(t, "Association.Clone", wantA, func() { za.Clone() })
-	mustPanicWith(t, "Association.MarshalBinary", wantA, func() { _, _ = za.MarshalBinary() })
+	contracttest.Panic(t, "Association.Add", wantA, func() { _ = za.Add([]byte("x"), InS1) })
+	contracttest.Panic(t, "Association.Query", wantA, func() { za.Query([]byte("x")) })
+	contracttest.Panic(t, "Association.Clone", wantA, func() { za.Clone() })
+	contracttest.Panic(t, "Association.MarshalBinary", wantA, func() { _, _ = za.MarshalBinary() })
 	const wantX = "shifting.Multiplicity: zero value, use shifting.NewMultiplicity"
-	mustPanicWith(t, "Multiplicity.Count", wantX, func() { zx.Count([]byte("x")) })
-	mustPanicWith(t, "Multiplicity.Clone", wantX, func() { zx.Clone() })
-	mustPanicWith(t, "Multiplicity.MarshalBinary", wantX, func() { _, _ = zx.MarshalBinary() })
+	contracttest.Panic(t, "Multiplicity.Count", wantX, func() { zx.Count([]byte("x")) })
+	contracttest.Panic(t, "Multiplicity.Clone", wantX, func() { zx.Clone() })
+	contracttest.Panic(t, "Multiplicity.MarshalBinary", wantX, func() { _, _ = zx.MarshalBinary() })
 	if err := zx.Add([]byte("x"), 1); err == nil {
 		t.Fatal("zero Multiplicity accepted a count")
 	}
@@ -248,9 +209,9 @@ func TestShortOut(t *testing.T) {
 	f, _ := New(10, 0.01)
 	out := make([]bool, 1)
 	const want = "shifting: out has 1 elements for 2 keys"
-	mustPanicWith(t, "TestHashes", want, func() { f.TestHashes([]uint64{1, 2}, out) })
-	mustPanicWith(t, "TestKeys", want, func() { f.TestKeys([][]byte{{1}, {2}}, out) })
-	mustPanicWith(t, "TestUint64s", want, func() { f.TestUint64s([]uint64{1, 2}, out) })
+	contracttest.Panic(t, "TestHashes", want, func() { f.TestHashes([]uint64{1, 2}, out) })
+	contracttest.Panic(t, "TestKeys", want, func() { f.TestKeys([][]byte{{1}, {2}}, out) })
+	contracttest.Panic(t, "TestUint64s", want, func() { f.TestUint64s([]uint64{1, 2}, out) })
 }
 
 // TestHashConcurrent runs AddUint64sConcurrent and AddHashesConcurrent
