@@ -363,10 +363,12 @@ func (f *Narrow) WriteTo(w io.Writer) (int64, error) {
 }
 
 // MarshalText is MarshalBinary in standard base64.
-func (f *Narrow) MarshalText() ([]byte, error) { return marshalText(f.MarshalBinary()) }
+func (f *Narrow) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into f.
-func (f *Narrow) UnmarshalText(text []byte) error { return unmarshalText(text, f.UnmarshalBinary) }
+func (f *Narrow) UnmarshalText(text []byte) error {
+	return engine.UnmarshalText(text, f.UnmarshalBinary)
+}
 
 // UnmarshalBinary replaces f by the narrow filter encoded in data;
 // corrupted, truncated or foreign bytes give an error wrapping

@@ -103,10 +103,10 @@ func (f *SBBF) MarshalBinary() ([]byte, error) {
 
 // MarshalText is MarshalBinary in standard base64, so that encoding/json
 // and other text formats carry the filter.
-func (f *SBBF) MarshalText() ([]byte, error) { return marshalText(f.MarshalBinary()) }
+func (f *SBBF) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into f.
-func (f *SBBF) UnmarshalText(text []byte) error { return unmarshalText(text, f.UnmarshalBinary) }
+func (f *SBBF) UnmarshalText(text []byte) error { return engine.UnmarshalText(text, f.UnmarshalBinary) }
 
 // UnmarshalBinary replaces f by the filter in data, the Parquet form,
 // which must end with the bitset.

@@ -63,11 +63,11 @@ func (s *Scalable) WriteTo(w io.Writer) (int64, error) {
 }
 
 // MarshalText is MarshalBinary in standard base64.
-func (s *Scalable) MarshalText() ([]byte, error) { return marshalText(s.MarshalBinary()) }
+func (s *Scalable) MarshalText() ([]byte, error) { return engine.MarshalText(s.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into s.
 func (s *Scalable) UnmarshalText(text []byte) error {
-	return unmarshalText(text, s.UnmarshalBinary)
+	return engine.UnmarshalText(text, s.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces s by the filter encoded in data. Bad bytes give

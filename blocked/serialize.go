@@ -45,10 +45,12 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 
 // MarshalText is MarshalBinary in standard base64, so that encoding/json
 // and other text formats carry the filter.
-func (f *Filter) MarshalText() ([]byte, error) { return marshalText(f.MarshalBinary()) }
+func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into f.
-func (f *Filter) UnmarshalText(text []byte) error { return unmarshalText(text, f.UnmarshalBinary) }
+func (f *Filter) UnmarshalText(text []byte) error {
+	return engine.UnmarshalText(text, f.UnmarshalBinary)
+}
 
 // UnmarshalBinary replaces f by the filter encoded in data. Corrupted,
 // truncated or foreign bytes give an error wrapping engine.ErrFormat and

@@ -1,7 +1,6 @@
 package blocked
 
 import (
-	"encoding/base64"
 	"math"
 	"runtime"
 
@@ -163,27 +162,6 @@ func sizeFor(n uint64, p float64) (uint64, uint32, error) {
 		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return uint64(m), k, nil
-}
-
-// marshalText is the text form of binary codec output: standard base64.
-func marshalText(bin []byte, err error) ([]byte, error) {
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, base64.StdEncoding.EncodedLen(len(bin)))
-	base64.StdEncoding.Encode(out, bin)
-	return out, nil
-}
-
-// unmarshalText decodes marshalText's output and hands the bytes to
-// unmarshal, the type's UnmarshalBinary.
-func unmarshalText(text []byte, unmarshal func([]byte) error) error {
-	bin := make([]byte, base64.StdEncoding.DecodedLen(len(text)))
-	n, err := base64.StdEncoding.Decode(bin, text)
-	if err != nil {
-		return engine.FormatErrorf("text form is not base64: %v", err)
-	}
-	return unmarshal(bin[:n])
 }
 
 // decodeInto adapts a type's decode method, bound to t, to the callback

@@ -60,11 +60,11 @@ func (w *Window) WriteTo(wr io.Writer) (int64, error) {
 }
 
 // MarshalText is MarshalBinary in standard base64.
-func (w *Window) MarshalText() ([]byte, error) { return marshalText(w.MarshalBinary()) }
+func (w *Window) MarshalText() ([]byte, error) { return engine.MarshalText(w.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into w.
 func (w *Window) UnmarshalText(text []byte) error {
-	return unmarshalText(text, w.UnmarshalBinary)
+	return engine.UnmarshalText(text, w.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces w by the window encoded in data. Bad bytes give
