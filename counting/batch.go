@@ -14,15 +14,21 @@ import (
 // requested first.
 const prefetchDist = 8
 
-// prefetch requests the line of hs[i+prefetchDist], or at i = 0 the
-// lines of the first prefetchDist+1 keys.
+// prefetch requests lines a group of prefetchDist keys at a time, one
+// kernel call per group: at i = 0 the lines of the first two groups, and
+// at the start of every later group those of the group after it, so a
+// key's line is requested between prefetchDist and 2*prefetchDist keys
+// before its update.
 func (f *Filter) prefetch(hs []uint64, i int) {
-	switch {
-	case f.v1:
-	case i == 0:
-		asm.CountingPrefetch(f.words, f.lines, hs[:min(len(hs), prefetchDist+1)])
-	case i+prefetchDist < len(hs):
-		asm.CountingPrefetch(f.words, f.lines, hs[i+prefetchDist:i+prefetchDist+1])
+	if f.v1 || i%prefetchDist != 0 {
+		return
+	}
+	lo := i + prefetchDist
+	if i == 0 {
+		lo = 0
+	}
+	if lo < len(hs) {
+		asm.CountingPrefetch(f.words, f.lines, hs[lo:min(len(hs), i+2*prefetchDist)])
 	}
 }
 
