@@ -147,17 +147,6 @@ func TestZeroFilter(t *testing.T) {
 	}
 }
 
-// A short out slice panics with the one readable message, in every batch
-// test form.
-func TestShortOut(t *testing.T) {
-	f, _ := New(10, 0.01)
-	out := make([]bool, 1)
-	const want = "classic: out has 1 elements for 2 keys"
-	contracttest.Panic(t, "TestHashes", want, func() { f.TestHashes([]uint64{1, 2}, out) })
-	contracttest.Panic(t, "TestKeys", want, func() { f.TestKeys([][]byte{{1}, {2}}, out) })
-	contracttest.Panic(t, "TestUint64s", want, func() { f.TestUint64s([]uint64{1, 2}, out) })
-}
-
 // TestHashConcurrent runs AddUint64sConcurrent batches of every tail
 // length beside TestHashConcurrent readers of the keys already added;
 // under -race in make test, at every kernel level.

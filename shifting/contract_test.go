@@ -199,19 +199,12 @@ func TestZeroValues(t *testing.T) {
 	// A zero value decodes into a real filter.
 	g, _ := New(10, 0.01)
 	data, _ := g.MarshalBinary()
-	if err := z.UnmarshalBinary(data); err != nil || !z.TestHash(0) && z.TestHash(0) {
+	if err := z.UnmarshalBinary(data); err != nil {
 		t.Fatalf("UnmarshalBinary into a zero Filter: %v", err)
 	}
-}
-
-// A short out slice panics with the one readable message.
-func TestShortOut(t *testing.T) {
-	f, _ := New(10, 0.01)
-	out := make([]bool, 1)
-	const want = "shifting: out has 1 elements for 2 keys"
-	contracttest.Panic(t, "TestHashes", want, func() { f.TestHashes([]uint64{1, 2}, out) })
-	contracttest.Panic(t, "TestKeys", want, func() { f.TestKeys([][]byte{{1}, {2}}, out) })
-	contracttest.Panic(t, "TestUint64s", want, func() { f.TestUint64s([]uint64{1, 2}, out) })
+	if again, _ := z.MarshalBinary(); !bytes.Equal(again, data) {
+		t.Fatal("a zero Filter decoded into something else than the filter it was given")
+	}
 }
 
 // TestHashConcurrent runs AddUint64sConcurrent and AddHashesConcurrent
