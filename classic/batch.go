@@ -40,43 +40,21 @@ func testRange(st *engine.Storage, m uint64, k uint32, hs []uint64, out []bool) 
 }
 
 // AddKeys inserts every key.
-func (f *Filter) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		f.AddHashes(b.Keys(keys[base:], f.seed))
-	}
-}
+func (f *Filter) AddKeys(keys [][]byte) { batch.AddKeys(f.AddHashes, keys, f.seed) }
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
-	var b batch.Hashes
-	out = batch.Out("classic", out, len(keys))
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += f.TestHashes(b.Keys(keys[base:], f.seed), out[base:])
-	}
-	return hits
+	return batch.TestKeys(f.TestHashes, keys, f.seed, batch.Out("classic", out, len(keys)))
 }
 
 // AddUint64s inserts the 8 little-endian bytes of every key, hashed in
 // batch by asm.HashUint64s.
-func (f *Filter) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashes(b.Uint64s(ks[base:], f.seed))
-	}
-}
+func (f *Filter) AddUint64s(ks []uint64) { batch.AddUint64s(f.AddHashes, ks, f.seed) }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns how many are true.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
-	var b batch.Hashes
-	out = batch.Out("classic", out, len(ks))
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += f.TestHashes(b.Uint64s(ks[base:], f.seed), out[base:])
-	}
-	return hits
+	return batch.TestUint64s(f.TestHashes, ks, f.seed, batch.Out("classic", out, len(ks)))
 }
 
 // AddHashesConcurrent inserts every hash with atomic ORs; safe from many
@@ -90,8 +68,5 @@ func (f *Filter) AddHashesConcurrent(hs []uint64) {
 // AddUint64sConcurrent inserts the 8 little-endian bytes of every key
 // with atomic ORs, hashed in batch; safe from many goroutines at once.
 func (f *Filter) AddUint64sConcurrent(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashesConcurrent(b.Uint64s(ks[base:], f.seed))
-	}
+	batch.AddUint64s(f.AddHashesConcurrent, ks, f.seed)
 }

@@ -217,20 +217,13 @@ func (d *Dynamic) AddHashes(hs []uint64) {
 
 // AddKeys inserts every key.
 func (d *Dynamic) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		c := b.Keys(keys[base:], d.seed)
-		d.AddHashes(c)
-	}
+	batch.AddKeys(d.AddHashes, keys, d.seed)
 }
 
 // AddUint64s inserts the 8 little-endian bytes of every key, hashed in
 // batch.
 func (d *Dynamic) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		d.AddHashes(b.Uint64s(ks[base:], d.seed))
-	}
+	batch.AddUint64s(d.AddHashes, ks, d.seed)
 }
 
 // Test reports whether key may have been added; false means certainly not.
@@ -276,27 +269,14 @@ func (d *Dynamic) TestHashes(hs []uint64, out []bool) int {
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true.
 func (d *Dynamic) TestKeys(keys [][]byte, out []bool) int {
-	out = batch.Out("classic", out, len(keys))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		c := b.Keys(keys[base:], d.seed)
-		hits += d.TestHashes(c, out[base:])
-	}
-	return hits
+	return batch.TestKeys(d.TestHashes, keys, d.seed, batch.Out("classic", out, len(keys)))
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns how many are true. Each key is hashed once (in batch) for
 // all rows.
 func (d *Dynamic) TestUint64s(ks []uint64, out []bool) int {
-	out = batch.Out("classic", out, len(ks))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += d.TestHashes(b.Uint64s(ks[base:], d.seed), out[base:])
-	}
-	return hits
+	return batch.TestUint64s(d.TestHashes, ks, d.seed, batch.Out("classic", out, len(ks)))
 }
 
 // dynamicTest probes h's positions in every row, probe-major: position i

@@ -248,18 +248,12 @@ func (r *Retouched) AddHashes(hs []uint64) {
 
 // AddKeys inserts every key.
 func (r *Retouched) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		r.AddHashes(b.Keys(keys[base:], r.Seed()))
-	}
+	batch.AddKeys(r.AddHashes, keys, r.Seed())
 }
 
 // AddUint64s inserts the 8 little-endian bytes of every key.
 func (r *Retouched) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		r.AddHashes(b.Uint64s(ks[base:], r.Seed()))
-	}
+	batch.AddUint64s(r.AddHashes, ks, r.Seed())
 }
 
 // Test reports whether key may be in the set. False means it was never

@@ -36,42 +36,24 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 
 // AddKeys inserts every key.
 func (f *Filter) AddKeys(keys [][]byte) {
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		f.AddHashes(b.Keys(keys[base:], f.seed))
-	}
+	batch.AddKeys(f.AddHashes, keys, f.seed)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
-	var b batch.Hashes
-	out = batch.Out("shifting", out, len(keys))
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += f.TestHashes(b.Keys(keys[base:], f.seed), out[base:])
-	}
-	return hits
+	return batch.TestKeys(f.TestHashes, keys, f.seed, batch.Out("shifting", out, len(keys)))
 }
 
 // AddUint64s inserts every integer key (its 8 little-endian bytes).
 func (f *Filter) AddUint64s(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashes(b.Uint64s(ks[base:], f.seed))
-	}
+	batch.AddUint64s(f.AddHashes, ks, f.seed)
 }
 
 // TestUint64s sets out[i] = Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; hashing and testing both run in batch
 // kernels.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
-	var b batch.Hashes
-	out = batch.Out("shifting", out, len(ks))
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += f.TestHashes(b.Uint64s(ks[base:], f.seed), out[base:])
-	}
-	return hits
+	return batch.TestUint64s(f.TestHashes, ks, f.seed, batch.Out("shifting", out, len(ks)))
 }
 
 // AddHashesConcurrent inserts every hash with atomic ORs; safe beside
@@ -85,8 +67,5 @@ func (f *Filter) AddHashesConcurrent(hs []uint64) {
 // AddUint64sConcurrent inserts every integer key with atomic ORs, hashed
 // in batch; safe beside the other concurrent methods.
 func (f *Filter) AddUint64sConcurrent(ks []uint64) {
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashesConcurrent(b.Uint64s(ks[base:], f.seed))
-	}
+	batch.AddUint64s(f.AddHashesConcurrent, ks, f.seed)
 }

@@ -29,25 +29,13 @@ func (f *Filter) CheckHashes(hs []uint64, out []uint16) int {
 
 // CheckKeys is CheckHashes for keys hashed with Hash.
 func (f *Filter) CheckKeys(keys [][]byte, out []uint16) int {
-	out = batch.Out("spatial", out, len(keys))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(keys); base += batch.Chunk {
-		hits += f.CheckHashes(b.Keys(keys[base:], f.seed), out[base:])
-	}
-	return hits
+	return batch.TestKeys(f.CheckHashes, keys, f.seed, batch.Out("spatial", out, len(keys)))
 }
 
 // CheckUint64s answers Check for the 8 little-endian bytes of each key,
 // hashing them in batch with asm.HashUint64s.
 func (f *Filter) CheckUint64s(ks []uint64, out []uint16) int {
-	out = batch.Out("spatial", out, len(ks))
-	var b batch.Hashes
-	hits := 0
-	for base := 0; base < len(ks); base += batch.Chunk {
-		hits += f.CheckHashes(b.Uint64s(ks[base:], f.seed), out[base:])
-	}
-	return hits
+	return batch.TestUint64s(f.CheckHashes, ks, f.seed, batch.Out("spatial", out, len(ks)))
 }
 
 // prefetchDist is how many keys' cells a batch insert requests ahead of
@@ -109,10 +97,7 @@ func (f *Filter) InsertKeys(keys [][]byte, area int) error {
 	if err := f.checkArea(area); err != nil {
 		return err
 	}
-	var b batch.Hashes
-	for base := 0; base < len(keys); base += batch.Chunk {
-		f.insertBatch(b.Keys(keys[base:], f.seed), uint32(area))
-	}
+	batch.AddKeys(func(hs []uint64) { f.insertBatch(hs, uint32(area)) }, keys, f.seed)
 	return nil
 }
 
@@ -121,9 +106,6 @@ func (f *Filter) InsertUint64s(ks []uint64, area int) error {
 	if err := f.checkArea(area); err != nil {
 		return err
 	}
-	var b batch.Hashes
-	for base := 0; base < len(ks); base += batch.Chunk {
-		f.insertBatch(b.Uint64s(ks[base:], f.seed), uint32(area))
-	}
+	batch.AddUint64s(func(hs []uint64) { f.insertBatch(hs, uint32(area)) }, ks, f.seed)
 	return nil
 }

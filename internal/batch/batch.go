@@ -1,15 +1,22 @@
 // Package batch is the one helper every family's batch forms share: hash a
-// chunk of keys into a buffer on the caller's stack, hand the hashes to the
+// chunk of keys into a buffer on the stack, hand the hashes to the
 // family's kernel, and check the caller's out slice with one readable
 // message.
 //
-// A caller declares the buffer itself, so that it stays on its stack and
-// the batch call allocates nothing:
+// The key forms (AddKeys, AddUint64s, TestKeys, TestUint64s) take the
+// family's hash kernel as a method value and allocate nothing:
+//
+//	func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
+//		return batch.TestKeys(f.TestHashes, keys, f.seed, batch.Out("classic", out, len(keys)))
+//	}
+//
+// A family whose loop does more per chunk declares the buffer itself, so
+// that it stays on its stack:
 //
 //	var b batch.Hashes
-//	out = batch.Out("blocked", out, len(keys))
 //	for base := 0; base < len(keys); base += batch.Chunk {
-//		hits += f.TestHashes(b.Keys(keys[base:], f.seed), out[base:])
+//		hs := b.Keys(keys[base:], f.seed)
+//		...
 //	}
 package batch
 
