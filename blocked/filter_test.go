@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 
 	"github.com/filterengine/filterengine/asm"
@@ -219,7 +220,7 @@ func TestFPRModel(t *testing.T) {
 		}
 		fp := measureFPR(t, f, n, trials)
 		model := FPR(f.M(), n, f.K())
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		t.Logf("%s: k=%d %.2f bits/key: measured FPR %.5f%%, model %.5f%%", c.name, f.K(), float64(f.M())/n, 100*float64(fp)/trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%s: %d false positives of %d, model %v gives [%.0f, %.0f]", c.name, fp, trials, model, lo, hi)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -142,7 +143,7 @@ func TestNarrowOccupancyModel(t *testing.T) {
 			}
 		}
 		model := o.at(c.i)
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		if float64(hits) < lo || float64(hits) > hi {
 			t.Errorf("%+v: %d hits in %d, model %.5f allows [%.0f, %.0f]", c, hits, trials, model, lo, hi)
 		}
@@ -179,7 +180,7 @@ func TestNarrowFPRModel(t *testing.T) {
 			}
 		}
 		model := f.ModelFPR(n)
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		t.Logf("%d-bit blocks, k %d, %.2f bits per key: %.5f%% measured, model %.5f%%", c.bb, f.K(), float64(f.M())/n, 100*float64(fp)/trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%+v: %d false positives in %d, model %.6f allows [%.0f, %.0f]", c, fp, trials, model, lo, hi)

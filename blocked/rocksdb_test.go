@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 // rocksDBLegacySpec is Pebble's table-filter writer spelled plainly, with
@@ -207,7 +208,7 @@ func TestRocksDBLegacyFPR(t *testing.T) {
 		// logged beside it: the pattern's 18 bits, and d with few low
 		// bits set, cost this format a lot at high k.
 		exact := legacyFPRGivenBits(f)
-		lo, hi := engine.BinomialBounds(trials, exact, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, exact, fprstat.Z999)
 		m, k := 8*uint64(len(f)-5), uint32(engine.LevelDBK(bpk))
 		t.Logf("bitsPerKey=%d k=%d: measured %.5f, exact given the bits %.5f, blocked model %.5f", bpk, k, float64(fp)/trials, exact, FPR(m, n, k))
 		if float64(fp) < lo || float64(fp) > hi {

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -167,7 +168,7 @@ func TestSBBFFPRModel(t *testing.T) {
 		out := make([]bool, trials)
 		fp := f.TestUint64s(absent, out)
 		model := f.ModelFPR(n)
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		t.Logf("%d bytes (%.2f bits/value): measured FPR %.4f%%, model %.4f%%", nb, float64(8*nb)/n, 100*float64(fp)/trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%d bytes: %d false positives of %d, model %v gives [%.0f, %.0f]", nb, fp, trials, model, lo, hi)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 // The files in ../testdata/parquet come from apache/parquet-testing; their
@@ -208,7 +209,7 @@ func TestParquetFilesColumnBloomFilters(t *testing.T) {
 			}
 		}
 		model := f.ModelFPR(uint64(len(parquetValues)))
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		t.Logf("%s: %d false positives of %d (model %.5f%%)", c.name, fp, trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("%s: %d false positives of %d, model gives [%.0f, %.0f]", c.name, fp, trials, lo, hi)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -121,8 +122,8 @@ func TestScalableFPR(t *testing.T) {
 	out := make([]bool, trials)
 	fp := float64(s.TestUint64s(absentKeys(int(trials)), out))
 	model := s.ModelFPR(n)
-	lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
-	_, hiP := engine.BinomialBounds(trials, 0.01, engine.Z999)
+	lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
+	_, hiP := fprstat.BinomialBounds(trials, 0.01, fprstat.Z999)
 	t.Logf("%d keys, %d stages, %.2f bits/key: measured FPR %.4f%%, compound model %.4f%%, bound 1%%",
 		n, s.Stages(), float64(s.M())/float64(n), 100*fp/float64(trials), 100*model)
 	if fp < lo || fp > hi {

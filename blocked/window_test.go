@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -83,7 +84,7 @@ func TestWindowForgets(t *testing.T) {
 	out := make([]bool, live)
 	fp := float64(w.TestUint64s(ks[:live], out))
 	model := w.ModelFPR(n)
-	lo, hi := engine.BinomialBounds(uint64(live), model, engine.Z999)
+	lo, hi := fprstat.BinomialBounds(uint64(live), model, fprstat.Z999)
 	t.Logf("expired keys present: %.4f%%, window model %.4f%%", 100*fp/float64(live), 100*model)
 	if fp < lo || fp > hi {
 		t.Errorf("%.0f of %d expired keys present, model %v gives [%.0f, %.0f]", fp, live, model, lo, hi)

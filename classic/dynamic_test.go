@@ -14,6 +14,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -155,7 +156,7 @@ func TestDynamicFPR(t *testing.T) {
 	if want := 1 - math.Pow(1-row, 10); math.Abs(model-want) > 1e-12 {
 		t.Fatalf("ModelFPR(1e6) = %v, want 1-(1-p')^10 = %v", model, want)
 	}
-	lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+	lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 	t.Logf("10 rows of nr=1e5 at p=1%%: measured %.5f, model %.5f", float64(fp)/trials, model)
 	if float64(fp) < lo || float64(fp) > hi {
 		t.Fatalf("%d false positives outside [%.0f, %.0f] around the model %.5f", fp, lo, hi, model)

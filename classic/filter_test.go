@@ -10,6 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -166,7 +167,7 @@ func TestFPR(t *testing.T) {
 		f.AddUint64s(ks)
 		fp := f.TestUint64s(absent, out)
 		model := f.ModelFPR(n)
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		t.Logf("p=%v m=%d k=%d bits/key=%.2f: measured %.5f, model %.5f", p, f.M(), f.K(), float64(f.M())/n, float64(fp)/trials, model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("p=%v: %d false positives outside [%.0f, %.0f] around the model %.5f", p, fp, lo, hi, model)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 // levelDBSpec is LevelDB's CreateFilter as seed 003 spells it, with a
@@ -181,8 +182,8 @@ func TestLevelDBFPR(t *testing.T) {
 		// rate from below and twice the model from above.
 		m := 8 * uint64(len(f)-1)
 		model := engine.FPR(m, n, uint32(engine.LevelDBK(bpk)))
-		lo, _ := engine.BinomialBounds(trials, model, engine.Z999)
-		_, hi := engine.BinomialBounds(trials, 2*model, engine.Z999)
+		lo, _ := fprstat.BinomialBounds(trials, model, fprstat.Z999)
+		_, hi := fprstat.BinomialBounds(trials, 2*model, fprstat.Z999)
 		t.Logf("bitsPerKey=%d k=%d: measured %.5f, Bloom model %.5f", bpk, engine.LevelDBK(bpk), float64(fp)/trials, model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("bitsPerKey=%d: %d false positives outside [%.0f, %.0f] (the Bloom model %.5f and twice it)", bpk, fp, lo, hi, model)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -281,7 +282,7 @@ func TestFPRWithinModel(t *testing.T) {
 			fp += f.TestHashes(hs[:m], out[:m])
 		}
 		model := f.ModelFPR(c.n)
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		t.Logf("%d-bit, p = %v: k %d, %.2f counters per key: %.4f%% measured on %d absent keys, model %.4f%%",
 			c.bits, c.p, f.K(), float64(f.M())/float64(c.n), 100*float64(fp)/trials, trials, 100*model)
 		if float64(fp) < lo || float64(fp) > hi {

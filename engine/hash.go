@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 
+	"github.com/filterengine/filterengine/internal/hashconst"
 	"github.com/zeebo/xxh3"
 )
 
@@ -28,11 +29,10 @@ func HashString(s string) uint64 { return xxh3.HashString(s) }
 // HashStringSeed returns HashSeed of the bytes of s without copying them.
 func HashStringSeed(s string, seed uint64) uint64 { return xxh3.HashStringSeed(s, seed) }
 
-// XXH3 constants for 4..8-byte inputs: bytes 8..23 of the default secret
-// folded together, and the rrmxmx multiplier (XXH3 specification).
+// XXH3 constants for 4..8-byte inputs (internal/hashconst).
 const (
-	xxh3Secret8to24 = 0x1cad21f72c81017c ^ 0xdb979083e96dd4de
-	xxh3RRMXMXMul   = 0x9fb21c651e98df25
+	xxh3Secret8to24 = hashconst.XXH3Secret8to24
+	xxh3RRMXMXMul   = hashconst.XXH3RRMXMXMul
 )
 
 // HashUint64 returns Hash of the 8 little-endian bytes of k, without

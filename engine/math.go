@@ -144,16 +144,3 @@ func EstimateCount(m uint64, k uint32, setBits uint64) float64 {
 	}
 	return -float64(m) / float64(k) * math.Log1p(-float64(setBits)/float64(m))
 }
-
-// Z999 is the two-sided 99.9% quantile of the standard normal distribution.
-const Z999 = 3.2905267314919255
-
-// BinomialBounds returns the range [lo, hi] that a Binomial(trials, p)
-// count falls in with two-sided confidence given by z (Z999 for 99.9%):
-// the normal approximation trials*p ± z*sd, widened by one for continuity.
-// Tests compare measured false positives with a model through it.
-func BinomialBounds(trials uint64, p, z float64) (lo, hi float64) {
-	mean := float64(trials) * p
-	sd := math.Sqrt(mean * (1 - p))
-	return max(0, mean-z*sd-1), mean + z*sd + 1
-}

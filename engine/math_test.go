@@ -115,11 +115,3 @@ func TestParamChecks(t *testing.T) {
 		t.Errorf("OptimalBits overflow: err = %v", err)
 	}
 }
-
-func TestBinomialBounds(t *testing.T) {
-	lo, hi := BinomialBounds(1_000_000, 0.01, Z999)
-	// sd = sqrt(1e6 * 0.01 * 0.99) = 99.5; 3.29 sd = 327.
-	if !near(lo, 10000-327.4-1, 1e-3) || !near(hi, 10000+327.4+1, 1e-3) {
-		t.Errorf("BinomialBounds = [%v, %v]", lo, hi)
-	}
-}

@@ -3,16 +3,17 @@ package engine
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/filterengine/filterengine/internal/hashconst"
 )
 
-// XXH64 primes (xxHash specification, doc/xxhash_spec.md in
-// github.com/Cyan4973/xxHash, section "XXH64 Algorithm Description").
+// XXH64 primes (internal/hashconst).
 const (
-	xxh64P1 uint64 = 0x9E3779B185EBCA87
-	xxh64P2 uint64 = 0xC2B2AE3D27D4EB4F
-	xxh64P3 uint64 = 0x165667B19E3779F9
-	xxh64P4 uint64 = 0x85EBCA77C2B2AE63
-	xxh64P5 uint64 = 0x27D4EB2F165667C5
+	xxh64P1 = hashconst.XXH64P1
+	xxh64P2 = hashconst.XXH64P2
+	xxh64P3 = hashconst.XXH64P3
+	xxh64P4 = hashconst.XXH64P4
+	xxh64P5 = hashconst.XXH64P5
 )
 
 // XXH64 returns the 64-bit xxHash (XXH64, not XXH3) of b with the given

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 // checkCorruption flips every byte of data and truncates it at every
@@ -118,7 +119,7 @@ func TestAssociationAnswers(t *testing.T) {
 		}
 	}
 	model := a.ClearRate(n)
-	lo, hi := engine.BinomialBounds(trials, 1-model, engine.Z999)
+	lo, hi := fprstat.BinomialBounds(trials, 1-model, fprstat.Z999)
 	t.Logf("m=%d k=%d: clear answers %.4f%% of %d members, model %.4f%%", a.M(), a.K(), 100*float64(clear)/float64(trials), trials, 100*model)
 	if unclear := float64(trials - clear); unclear < lo || unclear > hi {
 		t.Errorf("%v unclear answers, model %.1f, bounds [%.1f, %.1f]", unclear, (1-model)*float64(trials), lo, hi)
@@ -134,7 +135,7 @@ func TestAssociationAnswers(t *testing.T) {
 	}
 	f := a.CandidateFPR(n)
 	pm := 1 - math.Pow(1-f, 3)
-	lo, hi = engine.BinomialBounds(absent, pm, engine.Z999)
+	lo, hi = fprstat.BinomialBounds(absent, pm, fprstat.Z999)
 	t.Logf("non-members answered as members: %.4f%%, model %.4f%%", 100*float64(fp)/absent, 100*pm)
 	if float64(fp) < lo || float64(fp) > hi {
 		t.Errorf("%d non-members answered as members, bounds [%.1f, %.1f]", fp, lo, hi)

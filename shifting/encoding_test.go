@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 
 	"github.com/filterengine/filterengine/engine"
@@ -180,7 +181,7 @@ func TestMembershipGolden(t *testing.T) {
 	absent := members(absentBase, 100000)
 	out = make([]bool, len(absent))
 	fp := g.TestUint64s(absent, out)
-	lo, hi := engine.BinomialBounds(uint64(len(absent)), g.ModelFPR(1000), engine.Z999)
+	lo, hi := fprstat.BinomialBounds(uint64(len(absent)), g.ModelFPR(1000), fprstat.Z999)
 	if float64(fp) < lo || float64(fp) > hi {
 		t.Errorf("golden filter: %d false positives in %d, bounds [%.0f, %.0f]", fp, len(absent), lo, hi)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 
 	"github.com/filterengine/filterengine/engine"
@@ -275,7 +276,7 @@ func TestFPR(t *testing.T) {
 		f.AddUint64s(members(memberBase, n))
 		fp := fprMeasure(f, trials)
 		model := f.ModelFPR(n)
-		lo, hi := engine.BinomialBounds(trials, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		t.Logf("%s: m=%d k=%d measured %.5f%% model %.5f%% (classic (1-p')^k %.5f%%)",
 			c.name, f.M(), f.K(), 100*float64(fp)/trials, 100*model, 100*engine.FPR(f.M(), n, f.K()))
 		if float64(fp) < lo || float64(fp) > hi {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 func TestMultiplicityErrors(t *testing.T) {
@@ -81,7 +82,7 @@ func TestMultiplicityNeverUnder(t *testing.T) {
 		model += 1 - x.OverReportRate(n, cs[i])
 	}
 	model /= n
-	lo, hi := engine.BinomialBounds(n, 1-model, engine.Z999)
+	lo, hi := fprstat.BinomialBounds(n, 1-model, fprstat.Z999)
 	t.Logf("m=%d k=%d max %d: exact counts %.3f%%, model %.3f%%", x.M(), x.K(), maxCount, 100*float64(exact)/n, 100*model)
 	if over := float64(n - exact); over < lo || over > hi {
 		t.Errorf("%v over-reports, model %.1f, bounds [%.1f, %.1f]", over, (1-model)*n, lo, hi)
@@ -96,7 +97,7 @@ func TestMultiplicityNeverUnder(t *testing.T) {
 		}
 	}
 	pz := 1 - x.OverReportRate(n, 0)
-	lo, hi = engine.BinomialBounds(absent, pz, engine.Z999)
+	lo, hi = fprstat.BinomialBounds(absent, pz, fprstat.Z999)
 	t.Logf("absent keys reported 0: %.3f%%, model %.3f%%", 100*float64(zero)/absent, 100*pz)
 	if float64(zero) < lo || float64(zero) > hi {
 		t.Errorf("%d of %d absent keys reported 0, bounds [%.1f, %.1f]", zero, absent, lo, hi)
@@ -136,7 +137,7 @@ func TestMultiplicityUpdate(t *testing.T) {
 		// removed key reports 0 as often as a never-added one: when none
 		// of the maxCount counts survives.
 		model := 1 - x.OverReportRate(live, 0)
-		lo, hi := engine.BinomialBounds(removed, model, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(removed, model, fprstat.Z999)
 		if float64(removedZero) < lo || float64(removedZero) > hi {
 			t.Errorf("round %d: %d of %d removed keys report 0, model %.1f, bounds [%.1f, %.1f]",
 				round, removedZero, removed, model*float64(removed), lo, hi)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 // hashFor returns a hash whose two probes in an 8-cell filter are cells p0
@@ -197,7 +198,7 @@ func checkAreaModel(t *testing.T, f *Filter, absent, members []uint16, perArea i
 	}
 	trials := uint64(len(absent))
 	inside := func(what string, count, trials uint64, p float64) {
-		lo, hi := engine.BinomialBounds(trials, p, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(trials, p, fprstat.Z999)
 		if float64(count) < lo || float64(count) > hi {
 			t.Errorf("%d-bit cells, %s: %d of %d, model %.4g expects [%.1f, %.1f]", f.CellBits(), what, count, trials, p, lo, hi)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/filterengine/filterengine/bench/dataset"
 	"github.com/filterengine/filterengine/bench/filters"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 func TestCheckpoints(t *testing.T) {
@@ -164,7 +165,7 @@ func TestStreamBinaryKeys(t *testing.T) {
 			continue
 		}
 		model := engine.FPR(p.M, uint64(p.Distinct), p.K)
-		lo, hi := engine.BinomialBounds(uint64(p.Tested), model, z)
+		lo, hi := fprstat.BinomialBounds(uint64(p.Tested), model, z)
 		if fp := float64(p.FalsePositives); fp < lo || fp > hi {
 			t.Errorf("%s rows %d: %v false positives, model %v allows [%.0f, %.0f]", p.Dist, p.Rows, fp, model, lo, hi)
 		}
@@ -231,7 +232,7 @@ func TestSetsMultiplicityNeverUnderReports(t *testing.T) {
 			continue
 		}
 		exact := uint64(math.Round(row.Rate * float64(row.Queried)))
-		lo, hi := engine.BinomialBounds(uint64(row.Queried), row.ModelRate, engine.Z999)
+		lo, hi := fprstat.BinomialBounds(uint64(row.Queried), row.ModelRate, fprstat.Z999)
 		if float64(exact) < lo || float64(exact) > hi {
 			t.Errorf("shbf-x: %d exact counts of %d, model %v allows [%.0f, %.0f]", exact, row.Queried, row.ModelRate, lo, hi)
 		}

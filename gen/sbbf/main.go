@@ -39,6 +39,7 @@ import (
 	"fmt"
 
 	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/internal/hashconst"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -47,13 +48,13 @@ import (
 // The SBBF salts, from the library (parquet-format BloomFilter.md).
 var salts = asm.SBBFSalt
 
-// XXH64 primes (xxHash specification).
+// XXH64 primes, from the library.
 const (
-	p1 uint64 = 0x9E3779B185EBCA87
-	p2 uint64 = 0xC2B2AE3D27D4EB4F
-	p3 uint64 = 0x165667B19E3779F9
-	p4 uint64 = 0x85EBCA77C2B2AE63
-	p5 uint64 = 0x27D4EB2F165667C5
+	p1 = hashconst.XXH64P1
+	p2 = hashconst.XXH64P2
+	p3 = hashconst.XXH64P3
+	p4 = hashconst.XXH64P4
+	p5 = hashconst.XXH64P5
 )
 
 var saltMem, spreadMem, oneMem Mem

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 // addForm adds a set of keys to f one way.
@@ -449,7 +450,7 @@ func (s *suite[T]) fpr(t *testing.T) {
 	if s.fam.ExpectedFPR != nil {
 		want = s.fam.ExpectedFPR(f, nk)
 	}
-	lo, hi := engine.BinomialBounds(absentKeys, want, engine.Z999)
+	lo, hi := fprstat.BinomialBounds(absentKeys, want, fprstat.Z999)
 	t.Logf("%s: %d keys, M %d, K %d: %d false positives in %d absent keys (%.5f), expected %.5f, 99.9%% bounds [%.0f, %.0f]",
 		s.fam.Name, nk, f.M(), f.K(), fp, absentKeys, float64(fp)/absentKeys, want, lo, hi)
 	if float64(fp) < lo || float64(fp) > hi {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 // remover checks the Remove forms of a type that has them.
@@ -74,7 +75,7 @@ func (s *suite[T]) remover(t *testing.T) {
 	// positives at the load that is left.
 	s.allPresent(t, f, "kept keys after removes of others", kept, keptU)
 	left := uint64(kept.len() + keptU.len())
-	_, hi := engine.BinomialBounds(uint64(gone.len()+goneU.len()), f.ModelFPR(left), engine.Z999)
+	_, hi := fprstat.BinomialBounds(uint64(gone.len()+goneU.len()), f.ModelFPR(left), fprstat.Z999)
 	still := 0
 	for _, b := range gone.b {
 		if f.Test(b) {

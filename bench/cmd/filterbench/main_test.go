@@ -18,6 +18,7 @@ import (
 
 	"github.com/filterengine/filterengine/bench/filters"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fprstat"
 )
 
 var (
@@ -183,14 +184,14 @@ type fprCheck struct {
 // familyZ is the z that keeps the chance of any false alarm among checks
 // independent comparisons at 0.1% (Bonferroni): each is tested at
 // 0.1%/checks two-sided. A quick run makes hundreds of comparisons; at
-// engine.Z999 each, one of them would fall outside by chance about every
+// fprstat.Z999 each, one of them would fall outside by chance about every
 // other configuration, so a change in any family could flip this test.
 func familyZ(checks int) float64 {
 	return math.Sqrt2 * math.Erfinv(1-0.001/float64(max(checks, 1)))
 }
 
 // checkFPRs asserts that the false positives of every check fall inside
-// the family-wise 99.9% binomial range (engine.BinomialBounds) of its
+// the family-wise 99.9% binomial range (fprstat.BinomialBounds) of its
 // model; classic's model is recomputed here with engine.FPR from the m and
 // k the run reports, not taken from the run.
 func checkFPRs(t *testing.T, checks []fprCheck) {
@@ -205,7 +206,7 @@ func checkFPRs(t *testing.T, checks []fprCheck) {
 			continue
 		}
 		tested, fp := num(t, c.row, "tested"), num(t, c.row, "false_positives")
-		lo, hi := engine.BinomialBounds(uint64(tested), model, z)
+		lo, hi := fprstat.BinomialBounds(uint64(tested), model, z)
 		if fp < lo || fp > hi {
 			t.Errorf("%s %s: %v false positives in %v, model %v allows [%.0f, %.0f] (z = %.2f)", c.where, c.row["filter"], fp, tested, model, lo, hi, z)
 		}
@@ -213,8 +214,8 @@ func checkFPRs(t *testing.T, checks []fprCheck) {
 }
 
 func TestFamilyZ(t *testing.T) {
-	if z := familyZ(1); math.Abs(z-engine.Z999) > 1e-6 {
-		t.Errorf("familyZ(1) = %v, want Z999 = %v", z, engine.Z999)
+	if z := familyZ(1); math.Abs(z-fprstat.Z999) > 1e-6 {
+		t.Errorf("familyZ(1) = %v, want Z999 = %v", z, fprstat.Z999)
 	}
 	if z := familyZ(500); z < 4.5 || z > 5 {
 		t.Errorf("familyZ(500) = %v, want about 4.8", z)
@@ -427,7 +428,7 @@ func TestQuickSets(t *testing.T) {
 	z := familyZ(len(modeled))
 	for _, r := range modeled {
 		queried, right, model := num(t, r, "queried"), num(t, r, "right_rate"), num(t, r, "model_right_rate")
-		lo, hi := engine.BinomialBounds(uint64(queried), model, z)
+		lo, hi := fprstat.BinomialBounds(uint64(queried), model, z)
 		if got := math.Round(right * queried); got < lo || got > hi {
 			t.Errorf("%s %s on %s: %v right of %v, model %v allows [%.0f, %.0f]", r["query"], r["filter"], r["keys"], got, queried, model, lo, hi)
 		}

@@ -4,13 +4,14 @@
 package xxh3
 
 import (
+	"github.com/filterengine/filterengine/internal/hashconst"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// RRMXMXMul is XXH3's rrmxmx multiplier (engine's xxh3RRMXMXMul).
-const RRMXMXMul = 0x9fb21c651e98df25
+// RRMXMXMul is XXH3's rrmxmx multiplier, from the library.
+const RRMXMXMul = hashconst.XXH3RRMXMXMul
 
 // AVX2 holds the broadcast constants of the AVX2 form.
 type AVX2 struct {
