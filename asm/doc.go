@@ -8,4 +8,13 @@
 // -tags purego, or on other architectures, no assembly is compiled.
 //
 // Kernels never allocate and branch on the level once per batch.
+//
+// Names and arguments follow one convention. A kernel is
+// <family><Op>Hashes{Generic,AVX2,AVX512}, behind an exported dispatcher
+// <Family><Op>Hashes(array, parameters..., hs, out). The assembly stubs take
+// the array first, then the hashes and the answers as slices, then the
+// scalar parameters, and last the prefetch distance dist (how many keys
+// ahead a kernel requests lines) where it has one: (array, hs, out,
+// parameters..., dist). The scalar forms (BlockedTestHash, ...) are the
+// Go probes those Generic twins loop over.
 package asm

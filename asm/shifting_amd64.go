@@ -11,12 +11,12 @@ func shiftingTestHashes(words []uint64, m uint64, pairs uint32, hs []uint64, out
 	case level >= AVX512:
 		n = len(hs) &^ 7
 		if n > 0 {
-			hits = shiftingTestHashesAVX512(words, m, uint64(pairs), hs[:n], out[:n])
+			hits = shiftingTestHashesAVX512(words, hs[:n], out[:n], m, uint64(pairs))
 		}
 	case level >= AVX2:
 		n = len(hs) &^ 3
 		if n > 0 {
-			hits = shiftingTestHashesAVX2(words, m, uint64(pairs), hs[:n], out[:n])
+			hits = shiftingTestHashesAVX2(words, hs[:n], out[:n], m, uint64(pairs))
 		}
 	}
 	return hits + shiftingTestHashesGeneric(words, m, pairs, hs[n:], out[n:])

@@ -4,15 +4,15 @@
 
 #include "textflag.h"
 
-// func shiftingTestHashesAVX2(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int
+// func shiftingTestHashesAVX2(words []uint64, hs []uint64, out []bool, m uint64, pairs uint64) int
 // Requires: AVX, AVX2, BMI2, POPCNT, SSE2
 TEXT ·shiftingTestHashesAVX2(SB), NOSPLIT, $0-96
 	MOVQ words_base+0(FP), AX
-	MOVQ m+24(FP), CX
-	MOVQ pairs+32(FP), DX
-	MOVQ hs_base+40(FP), BX
-	MOVQ out_base+64(FP), SI
-	MOVQ hs_len+48(FP), DI
+	MOVQ m+72(FP), CX
+	MOVQ pairs+80(FP), DX
+	MOVQ hs_base+24(FP), BX
+	MOVQ out_base+48(FP), SI
+	MOVQ hs_len+32(FP), DI
 
 	// Broadcast the constants: m split in 32-bit halves for the multiply-high.
 	MOVL         CX, R8
@@ -128,15 +128,15 @@ shiftingTestHashesAVX2_done:
 	MOVQ R9, ret+88(FP)
 	RET
 
-// func shiftingTestHashesAVX512(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int
+// func shiftingTestHashesAVX512(words []uint64, hs []uint64, out []bool, m uint64, pairs uint64) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, POPCNT
 TEXT ·shiftingTestHashesAVX512(SB), NOSPLIT, $0-96
 	MOVQ words_base+0(FP), AX
-	MOVQ m+24(FP), CX
-	MOVQ pairs+32(FP), DX
-	MOVQ hs_base+40(FP), BX
-	MOVQ out_base+64(FP), SI
-	MOVQ hs_len+48(FP), DI
+	MOVQ m+72(FP), CX
+	MOVQ pairs+80(FP), DX
+	MOVQ hs_base+24(FP), BX
+	MOVQ out_base+48(FP), SI
+	MOVQ hs_len+32(FP), DI
 
 	// Broadcast the constants: m split in 32-bit halves for the multiply-high.
 	MOVL         CX, R8

@@ -10,7 +10,7 @@ package asm
 // for bit.
 //
 //go:noescape
-func shiftingTestHashesAVX2(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int
+func shiftingTestHashesAVX2(words []uint64, hs []uint64, out []bool, m uint64, pairs uint64) int
 
 // shiftingTestHashesAVX512 tests the hashes hs (a multiple of 8) against the ShBF_M
 // array words of m positions and pairs probe pairs, writes out[i] (len(out) =
@@ -18,4 +18,4 @@ func shiftingTestHashesAVX2(words []uint64, m uint64, pairs uint64, hs []uint64,
 // for bit.
 //
 //go:noescape
-func shiftingTestHashesAVX512(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int
+func shiftingTestHashesAVX512(words []uint64, hs []uint64, out []bool, m uint64, pairs uint64) int

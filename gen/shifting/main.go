@@ -24,8 +24,9 @@ const (
 	offMod = asm.ShiftingWBar - 1
 )
 
-// signature is every stub's: slices, n = len(hs) = len(out).
-const signature = "func(words []uint64, m uint64, pairs uint64, hs []uint64, out []bool) int"
+// signature is every stub's, in asm's order (array, hs, out, parameters):
+// slices, n = len(hs) = len(out).
+const signature = "func(words []uint64, hs []uint64, out []bool, m uint64, pairs uint64) int"
 
 func main() {
 	ConstraintExpr("amd64,gc,!purego") // avo v0.5.0 parses the "+build" syntax; it writes "//go:build amd64 && gc && !purego"
