@@ -84,7 +84,7 @@ type Scalable struct {
 	// the newest stage in it, and k the stages' common probe count (0 if
 	// they differ).
 	probe []*Filter
-	words [][]uint64 // the probe order's arrays, for the fused kernel
+	words [][]uint64     // the probe order's arrays, for the fused kernel
 	set   asm.BlockedSet // words, checked once, for the single-key test
 	rank  int
 	k     uint32
