@@ -128,16 +128,12 @@ func BenchmarkScalable(b *testing.B) {
 
 func hashUint64(k uint64) uint64 { return engine.HashUint64(k) }
 
-// groupSegs are the segments of BenchmarkScalablePages' line groups, and
-// groupOffs where they start.
-var groupSegs, groupOffs = [5]uint64{1, 3, 5, 9, 18}, [5]uint64{0, 1, 4, 9, 18}
-
 // BenchmarkScalablePages measures what a Scalable's probe costs in the
 // memory system, without the filter: per key, loads of one word from 1
 // or 5 random lines of an array the size of the Scalable's stages after
-// 1e7 keys (42 MB), from 5 random lines of one random 4 KiB page, or from
-// one line in each segment of a random 36-line group, where a layout that
-// placed a key's lines in the five large stages together would put them. The keys stream as in BenchmarkScalable; the answer
+// 1e7 keys (42 MB), or from 5 random lines of one random 4 KiB page, where
+// a layout that placed a key's lines in the five large stages together
+// would put them (BenchmarkScalableGrouped tries such a layout). The keys stream as in BenchmarkScalable; the answer
 // feeds a branch, as a per-key caller's does (caller=branch), or a sum,
 // as in a batch kernel (caller=sum).
 func BenchmarkScalablePages(b *testing.B) {
@@ -151,7 +147,7 @@ func BenchmarkScalablePages(b *testing.B) {
 		w[i] = uint64(i) * 0x9e3779b97f4a7c15
 	}
 	hs := randomKeys(5, 1<<20)
-	lines, pages, groups := uint64(len(w)/8), uint64(len(w)/512), uint64(len(w)/8/36)
+	lines, pages := uint64(len(w)/8), uint64(len(w)/512)
 	for _, c := range []struct {
 		name string
 		load func(h uint64) uint64
@@ -171,17 +167,6 @@ func BenchmarkScalablePages(b *testing.B) {
 			for range 5 {
 				a ^= w[p+(h>>58)*8]
 				h = bits.RotateLeft64(h, 13) * 0x9e3779b97f4a7c15
-			}
-			return a
-		}},
-		// A key's lines in stages 9..13 placed together: a group of 36
-		// lines holding segments of 1, 3, 5, 9 and 18 lines (the stages'
-		// sizes over stage 9's, rounded up), one random line in each.
-		{"lines=5/group", func(h uint64) uint64 {
-			g := engine.Reduce(h, groups) * 36 * 8
-			var a uint64
-			for i, seg := range groupSegs {
-				a ^= w[g+(groupOffs[i]+engine.Reduce(h*uint64(2*i+3), seg))*8]
 			}
 			return a
 		}},
