@@ -382,7 +382,7 @@ func (s *Scalable) Clone() *Scalable {
 	}
 	c.caps = append([]uint64(nil), s.caps...)
 	c.counts = append([]uint64(nil), s.counts...)
-	c.probe = nil
+	c.probe, c.words = nil, nil // reorder appends to them: not into s's arrays
 	if len(c.stages) > 0 {
 		c.reorder()
 	}
