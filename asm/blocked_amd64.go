@@ -63,6 +63,22 @@ func blockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []boo
 	return blockedTestMultiHashesGeneric(filters, k, hs, out)
 }
 
+// blockedTestMultiHash runs the multi-filter kernel on one key, without
+// prefetching: a single key has no next key to fetch ahead for.
+func blockedTestMultiHash(filters [][]uint64, k uint32, h uint64) bool {
+	hs := [1]uint64{h}
+	var out [1]bool
+	switch level {
+	case AVX512:
+		blockedTestMultiHashesAVX512(filters, hs[:], out[:], k, 0, 0)
+	case AVX2:
+		blockedTestMultiHashesAVX2(filters, hs[:], out[:], k, 0, 0)
+	default:
+		return blockedTestMultiHashGeneric(filters, k, h)
+	}
+	return out[0]
+}
+
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	lines := len(words) / gens / 8
 	switch level {

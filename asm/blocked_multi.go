@@ -1,5 +1,7 @@
 package asm
 
+import "math/bits"
+
 // BlockedMaxFilters is the most filters BlockedTestMultiHashes probes.
 const BlockedMaxFilters = 64
 
@@ -87,4 +89,75 @@ func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uin
 		}
 	}
 	return hits
+}
+
+// BlockedSet is a list of blocked filters with one k, checked once when
+// it is made, that TestHash probes one key at a time: the single-key form
+// of BlockedTestMultiHashes without its per-call checks. The filters'
+// arrays must stay alive and unchanged in size while the set is used.
+type BlockedSet struct {
+	filters [][]uint64
+	k       uint32
+}
+
+// NewBlockedSet returns the set of filters (each a whole number of 8-word
+// lines, all with k probes, at most BlockedMaxFilters). It keeps the
+// filters slice, not a copy of it.
+func NewBlockedSet(filters [][]uint64, k uint32) BlockedSet {
+	checkMulti(filters, k)
+	return BlockedSet{filters: filters, k: k}
+}
+
+// TestHash reports whether hash h may be in any filter of the set: the
+// key's mask is built once and its line in every filter tested without a
+// branch on the answers, so the loads of all the lines are in flight
+// together. The zero set holds no key.
+func (s BlockedSet) TestHash(h uint64) bool {
+	if len(s.filters) == 0 {
+		return false
+	}
+	return blockedTestMultiHash(s.filters, s.k, h)
+}
+
+// blockedTestMultiHashGeneric is the single-key multi-filter test in Go,
+// for checked filters: for k <= 8 the key's inverted probe bits are
+// computed once and every filter's line tested against them without a
+// branch on the answers; a larger k tests the filters in turn.
+func blockedTestMultiHashGeneric(filters [][]uint64, k uint32, h uint64) bool {
+	if k > 8 {
+		for _, w := range filters {
+			if BlockedTestHash(w, h, k) {
+				return true
+			}
+		}
+		return false
+	}
+	g := h * BlockedMul
+	out := ^blockedWindow(g, k)
+	i0 := bits.RotateLeft64(out|^uint64(1), int(blockedBit(g, 0)))
+	i1 := bits.RotateLeft64(out>>1|^uint64(1), int(blockedBit(g, 1)))
+	i2 := bits.RotateLeft64(out>>2|^uint64(1), int(blockedBit(g, 2)))
+	i3 := bits.RotateLeft64(out>>3|^uint64(1), int(blockedBit(g, 3)))
+	i4 := bits.RotateLeft64(out>>4|^uint64(1), int(blockedBit(g, 4)))
+	i5 := bits.RotateLeft64(out>>5|^uint64(1), int(blockedBit(g, 5)))
+	i6 := bits.RotateLeft64(out>>6|^uint64(1), int(blockedBit(g, 6)))
+	i7 := bits.RotateLeft64(out>>7|^uint64(1), int(blockedBit(g, 7)))
+	hit := uint8(0)
+	for _, w := range filters {
+		line := blockedLineOf(w, h)
+		if line == nil {
+			continue
+		}
+		all := (line[0] | i0) & (line[1] | i1) & (line[2] | i2) & (line[3] | i3) &
+			(line[4] | i4) & (line[5] | i5) & (line[6] | i6) & (line[7] | i7)
+		hit |= b2u8(all == ^uint64(0))
+	}
+	return hit != 0
+}
+
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }

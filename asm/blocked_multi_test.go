@@ -27,6 +27,13 @@ func compareMulti(t testing.TB, filters [][]uint64, k uint32, hs []uint64) {
 		t.Fatalf("%s: BlockedTestMultiHashes(%d filters, k=%d, n=%d) = %d hits, generic %d (answers equal: %v)",
 			Kernel(), len(filters), k, len(hs), hits, wantHits, slices.Equal(got, want))
 	}
+	set := NewBlockedSet(filters, k)
+	for i, h := range hs {
+		if got, gen := set.TestHash(h), blockedTestMultiHashGeneric(filters, k, h); got != want[i] || gen != want[i] {
+			t.Fatalf("%s: BlockedSet.TestHash(key %d of %d, %d filters, k=%d) = %v, generic single-key %v, batch %v",
+				Kernel(), i, len(hs), len(filters), k, got, gen, want[i])
+		}
+	}
 	one := make([]bool, len(hs))
 	any := make([]bool, len(hs))
 	for _, w := range filters {
@@ -76,6 +83,21 @@ func TestBlockedMultiBadArgs(t *testing.T) {
 			}()
 			BlockedTestMultiHashes(fs, 8, nil, nil)
 		}()
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("NewBlockedSet: %s accepted", name)
+				}
+			}()
+			NewBlockedSet(fs, 8)
+		}()
+	}
+}
+
+func TestBlockedSetZero(t *testing.T) {
+	var s BlockedSet
+	if s.TestHash(1) {
+		t.Fatal("the zero BlockedSet holds a key")
 	}
 }
 

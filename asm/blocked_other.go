@@ -12,6 +12,10 @@ func blockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []boo
 	return blockedTestMultiHashesGeneric(filters, k, hs, out)
 }
 
+func blockedTestMultiHash(filters [][]uint64, k uint32, h uint64) bool {
+	return blockedTestMultiHashGeneric(filters, k, h)
+}
+
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	return blockedTestStrideHashesGeneric(words, gens, k, hs, out)
 }

@@ -59,8 +59,9 @@ const maxStages = 64
 // (asm.BlockedTestMultiHashes), first in the three stages that hold most
 // keys, then in the others for the keys still absent, with the large
 // stages' lines prefetched ahead; else each stage's batch kernel runs
-// over the keys still absent. The single-key forms run the same kernel on
-// one key.
+// over the keys still absent. The single-key forms test one key's line in
+// every stage without a branch on the answers (asm.BlockedSet, checked
+// once per change of stages), so all its lines are fetched together.
 //
 // A zero Scalable holds no key and tests every key absent; adding to it
 // panics with a message naming NewScalable. Methods need exclusive use
@@ -83,7 +84,8 @@ type Scalable struct {
 	// the newest stage in it, and k the stages' common probe count (0 if
 	// they differ).
 	probe []*Filter
-	words [][]uint64 // the probe order's arrays, for the fused kernel
+	words [][]uint64     // the probe order's arrays, for the fused kernel
+	set   asm.BlockedSet // words, checked once, for the single-key test
 	rank  int
 	k     uint32
 }
@@ -238,6 +240,10 @@ func (s *Scalable) reorder() {
 		}
 		s.words = append(s.words, f.words)
 	}
+	s.set = asm.BlockedSet{}
+	if s.k != 0 {
+		s.set = asm.NewBlockedSet(s.words, s.k)
+	}
 }
 
 // active returns the stage new keys go to and how many more it takes
@@ -376,7 +382,7 @@ func (s *Scalable) Clone() *Scalable {
 	}
 	c.caps = append([]uint64(nil), s.caps...)
 	c.counts = append([]uint64(nil), s.counts...)
-	c.probe = nil
+	c.probe, c.words = nil, nil // reorder appends to them: not into s's arrays
 	if len(c.stages) > 0 {
 		c.reorder()
 	}
@@ -393,7 +399,8 @@ func (s *Scalable) Close() error {
 			first = err
 		}
 	}
-	s.stages, s.caps, s.counts, s.probe = nil, nil, nil, nil
+	s.stages, s.caps, s.counts, s.probe, s.words = nil, nil, nil, nil, nil
+	s.set, s.k = asm.BlockedSet{}, 0
 	return first
 }
 
@@ -416,11 +423,9 @@ func (s *Scalable) TestHash(h uint64) bool {
 		}
 		return false
 	}
-	hs := [1]uint64{h}
-	var out [1]bool
-	asm.BlockedTestMultiHashes(s.words, s.k, hs[:], out[:])
+	hit := s.set.TestHash(h)
 	runtime.KeepAlive(s)
-	return out[0]
+	return hit
 }
 
 // TestAndAddHash adds the key with hash h unless it tests present, and

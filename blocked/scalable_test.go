@@ -188,6 +188,20 @@ func TestScalableClone(t *testing.T) {
 	if s.Count() != 1000 || c.Count() != 2000 || s.Stages() == c.Stages() {
 		t.Errorf("clone not independent: counts %d/%d, stages %d/%d", s.Count(), c.Count(), s.Stages(), c.Stages())
 	}
+	// The original's tests read its own stages, not the clone's: keys
+	// only the clone holds test absent in it at about its FPR, per key
+	// and in batch.
+	c2 := s.Clone()
+	extra := randomKeys(6, 5000)
+	c2.AddUint64s(extra)
+	out := make([]bool, len(extra))
+	perKey := 0
+	for _, k := range extra {
+		perKey += int(b2u(s.TestUint64(k)))
+	}
+	if batch := s.TestUint64s(extra, out); perKey > 250 || batch > 250 {
+		t.Errorf("the original finds %d (per key) and %d (batch) of %d keys added to its clone", perKey, batch, len(extra))
+	}
 }
 
 func TestScalableCodec(t *testing.T) {
