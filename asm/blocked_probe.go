@@ -1,6 +1,9 @@
 package asm
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The single-key probe of the blocked scheme, shared by the blocked
 // family's scalar methods and the generic batch kernels, so the batch
@@ -34,81 +37,99 @@ const blockedZero = "blocked.Filter: zero value, use blocked.New"
 // blockedWindow returns, as bits 0..7, the words that the last round of k
 // probes sets: the k%8 words from s = (g0 >> 13) & 7 on, wrapping, where
 // g0 = h*BlockedMul, or all eight when k is a multiple of 8.
-func blockedWindow(g0 uint64, k uint32) uint64 {
-	win := uint64(0xff) >> ((8 - k) & 7) // k%8 low bits, or eight
-	s := (g0 >> 13) & 7
-	return (win<<s | win>>(8-s)) & 0xff
+func blockedWindow(g0 uint64, k uint32) uint8 {
+	return bits.RotateLeft8(0xff>>(-k&7), int(g0>>13&7))
+}
+
+// blockedKeep and blockedTake are the last round's window word by word,
+// for every k%8 and s: blockedTake[k%8][s][w] is 1 if word w takes a bit,
+// else 0, and blockedKeep is its complement, ^1 or all ones. Rotating a
+// keep word left by the probe bit gives the word's test mask, shifting a
+// take word left gives its add mask: a table load replaces the per-word
+// window arithmetic, and each row is one cache line.
+var blockedKeep, blockedTake = blockedWindowTables()
+
+func blockedWindowTables() (keep, take [8][8][8]uint64) {
+	for r := range uint32(8) {
+		for s := range uint64(8) {
+			win := blockedWindow(s<<13, r)
+			for w := range 8 {
+				take[r][s][w] = uint64(win>>w) & 1
+				keep[r][s][w] = ^take[r][s][w]
+			}
+		}
+	}
+	return keep, take
+}
+
+// blockedHas is all ones when line[w] holds bit blockedBit(g, w), or when
+// keep (^1 for a word the round probes) is all ones.
+func blockedHas(line *[8]uint64, g, keep uint64, w uint) uint64 {
+	return line[w] | bits.RotateLeft64(keep, int(blockedBit(g, w)))
 }
 
 // BlockedTestHash reports whether the blocked filter words (a whole
 // number of 8-word lines) holds all k bits of hash h; k in [1,
-// BlockedMaxK].
+// BlockedMaxK]. Words without a line (a zero filter) hold no key: the
+// answer is false.
 //
-// Each word's test is built so that little waits for the line: the
-// inverted probe bit ^(1 << b) of a word (all ones for a word outside the
-// round's mask) is computed from the hash alone, and only an OR with the
-// word and an AND into the result depend on the load. With few
-// instructions queued behind a cache miss, the core keeps running ahead
-// into the next keys and overlaps their misses.
-//
-// Words without a line (a zero filter) hold no key: the answer is false.
+// The probe is straight-line code for k <= 8 (p down to 0.6%), short so
+// that the core runs ahead into the next keys and overlaps their cache
+// misses, and with little waiting on the line: each word's test mask is
+// computed from the hash alone (a constant shift, a table load and a
+// rotate; the table, blockedKeep, holds the last round's window), and
+// only an OR with the word and an AND into the result depend on the load.
 func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
-	line := blockedLineOf(words, h)
-	if line == nil {
+	line, ok := blockedLineOf(words, h)
+	if !ok {
 		return false
 	}
 	g := h * BlockedMul
-	last := blockedWindow(g, k)
-	mask := uint64(0xff)
+	last := &blockedKeep[k&7][g>>13&7]
+	keep := &blockedKeep[0][0] // all eight words
 	all := ^uint64(0)
-	for r := (k + 7) >> 3; ; g *= BlockedMul {
-		if r--; r == 0 {
-			mask = last
+	for r := (k - 1) >> 3; ; g *= BlockedMul {
+		if r == 0 {
+			keep = last
 		}
-		// out>>w | ^1 is ^1 for a word w the round covers, all ones for
-		// one it skips; rotating it left by the word's bit clears just
-		// that bit.
-		out := ^mask
-		all &= line[0] | bits.RotateLeft64(out|^uint64(1), int(blockedBit(g, 0)))
-		all &= line[1] | bits.RotateLeft64(out>>1|^uint64(1), int(blockedBit(g, 1)))
-		all &= line[2] | bits.RotateLeft64(out>>2|^uint64(1), int(blockedBit(g, 2)))
-		all &= line[3] | bits.RotateLeft64(out>>3|^uint64(1), int(blockedBit(g, 3)))
-		all &= line[4] | bits.RotateLeft64(out>>4|^uint64(1), int(blockedBit(g, 4)))
-		all &= line[5] | bits.RotateLeft64(out>>5|^uint64(1), int(blockedBit(g, 5)))
-		all &= line[6] | bits.RotateLeft64(out>>6|^uint64(1), int(blockedBit(g, 6)))
-		all &= line[7] | bits.RotateLeft64(out>>7|^uint64(1), int(blockedBit(g, 7)))
+		all &= blockedHas(line, g, keep[0], 0) & blockedHas(line, g, keep[1], 1) &
+			blockedHas(line, g, keep[2], 2) & blockedHas(line, g, keep[3], 3) &
+			blockedHas(line, g, keep[4], 4) & blockedHas(line, g, keep[5], 5) &
+			blockedHas(line, g, keep[6], 6) & blockedHas(line, g, keep[7], 7)
 		if r == 0 {
 			return all == ^uint64(0)
 		}
+		r--
 	}
 }
 
-// BlockedAddHash sets the k bits of hash h in the blocked filter words.
-// Words without a line panic with the message of a zero blocked.Filter.
+// BlockedAddHash sets the k bits of hash h in the blocked filter words,
+// word by word as BlockedTestHash tests them. Words without a line panic
+// with the message of a zero blocked.Filter.
 func BlockedAddHash(words []uint64, h uint64, k uint32) {
-	line := blockedLineOf(words, h)
-	if line == nil {
+	line, ok := blockedLineOf(words, h)
+	if !ok {
 		panic(blockedZero)
 	}
 	g := h * BlockedMul
-	last := blockedWindow(g, k)
-	mask := uint64(0xff)
-	for r := (k + 7) >> 3; ; g *= BlockedMul {
-		if r--; r == 0 {
-			mask = last
+	last := &blockedTake[k&7][g>>13&7]
+	take := &blockedTake[0][0] // all eight words
+	for r := (k - 1) >> 3; ; g *= BlockedMul {
+		if r == 0 {
+			take = last
 		}
-		// Bit w of mask says whether word w takes its bit this round.
-		line[0] |= mask & 1 << blockedBit(g, 0)
-		line[1] |= mask >> 1 & 1 << blockedBit(g, 1)
-		line[2] |= mask >> 2 & 1 << blockedBit(g, 2)
-		line[3] |= mask >> 3 & 1 << blockedBit(g, 3)
-		line[4] |= mask >> 4 & 1 << blockedBit(g, 4)
-		line[5] |= mask >> 5 & 1 << blockedBit(g, 5)
-		line[6] |= mask >> 6 & 1 << blockedBit(g, 6)
-		line[7] |= mask >> 7 & 1 << blockedBit(g, 7)
+		line[0] |= take[0] << blockedBit(g, 0)
+		line[1] |= take[1] << blockedBit(g, 1)
+		line[2] |= take[2] << blockedBit(g, 2)
+		line[3] |= take[3] << blockedBit(g, 3)
+		line[4] |= take[4] << blockedBit(g, 4)
+		line[5] |= take[5] << blockedBit(g, 5)
+		line[6] |= take[6] << blockedBit(g, 6)
+		line[7] |= take[7] << blockedBit(g, 7)
 		if r == 0 {
 			return
 		}
+		r--
 	}
 }
 
@@ -124,13 +145,14 @@ func BlockedTestAndAddHash(words []uint64, h uint64, k uint32) bool {
 }
 
 // blockedLineOf returns the line of hash h in words (a whole number of
-// 8-word lines) as an array pointer, or nil when words has no line (a
-// zero filter). Its one test is the bounds check the line needs anyway,
-// so the zero-filter guard costs the probe nothing.
-func blockedLineOf(words []uint64, h uint64) *[8]uint64 {
-	base := int(BlockedLine(h, uint64(len(words))/8) * 8)
-	if base < 0 || base > len(words)-8 {
-		return nil
+// 8-word lines) as an array pointer, and false when words has no line (a
+// zero filter). Its one comparison stands for the bounds check: the line
+// index is below len(words)/8 by construction, so the pointer is formed
+// without another.
+func blockedLineOf(words []uint64, h uint64) (*[8]uint64, bool) {
+	base := BlockedLine(h, uint64(len(words))/8) * 8
+	if base+8 > uint64(len(words)) {
+		return nil, false
 	}
-	return (*[8]uint64)(words[base : base+8])
+	return (*[8]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(words)), base*8)), true
 }

@@ -9,7 +9,7 @@ import (
 // blockedMaskTest is the scheme as BlockedMask spells it: the reference
 // the unrolled single-key probe must equal.
 func blockedMaskTest(words []uint64, k uint32, h uint64) bool {
-	line := blockedLineOf(words, h)
+	line, _ := blockedLineOf(words, h)
 	m := BlockedMask(h, k)
 	var miss uint64
 	for w := range m {
@@ -72,7 +72,7 @@ func TestBlockedWindow(t *testing.T) {
 					want |= 1 << w
 				}
 			}
-			if got := blockedWindow(g, k); got != want {
+			if got := uint64(blockedWindow(g, k)); got != want {
 				t.Fatalf("blockedWindow(s=%d, k=%d) = %08b, want %08b", s, k, got, want)
 			}
 		}
