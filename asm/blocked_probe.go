@@ -73,69 +73,81 @@ func blockedHas(line *[8]uint64, g, keep uint64, w uint) uint64 {
 	return line[w] | bits.RotateLeft64(keep, int(blockedBit(g, w)))
 }
 
+// BlockedRoundHas is all ones when line holds every bit that a round
+// with value g sets in the words keep marks ^1: for k <= 8 it is the
+// whole test of a key with g = h*BlockedMul and keep =
+// BlockedKeepRow(g, k). It calls nothing, so it runs without a stack
+// frame: six instructions a word, of which only an OR and an AND wait
+// for the line.
+func BlockedRoundHas(line *[8]uint64, g uint64, keep *[8]uint64) uint64 {
+	return blockedHas(line, g, keep[0], 0) & blockedHas(line, g, keep[1], 1) &
+		blockedHas(line, g, keep[2], 2) & blockedHas(line, g, keep[3], 3) &
+		blockedHas(line, g, keep[4], 4) & blockedHas(line, g, keep[5], 5) &
+		blockedHas(line, g, keep[6], 6) & blockedHas(line, g, keep[7], 7)
+}
+
+// BlockedRoundSet sets in line the bits a round with value g sets in the
+// words take marks 1 (BlockedTakeRow for the last round), without a
+// stack frame.
+func BlockedRoundSet(line *[8]uint64, g uint64, take *[8]uint64) {
+	line[0] |= take[0] << blockedBit(g, 0)
+	line[1] |= take[1] << blockedBit(g, 1)
+	line[2] |= take[2] << blockedBit(g, 2)
+	line[3] |= take[3] << blockedBit(g, 3)
+	line[4] |= take[4] << blockedBit(g, 4)
+	line[5] |= take[5] << blockedBit(g, 5)
+	line[6] |= take[6] << blockedBit(g, 6)
+	line[7] |= take[7] << blockedBit(g, 7)
+}
+
+// BlockedKeepRow is the blockedKeep row of the last round of k probes of
+// a key with g0 = h*BlockedMul; BlockedTakeRow its blockedTake row.
+func BlockedKeepRow(g0 uint64, k uint32) *[8]uint64 { return &blockedKeep[k&7][g0>>13&7] }
+
+// BlockedTakeRow is the blockedTake row of the last round of k probes.
+func BlockedTakeRow(g0 uint64, k uint32) *[8]uint64 { return &blockedTake[k&7][g0>>13&7] }
+
 // BlockedTestHash reports whether the blocked filter words (a whole
 // number of 8-word lines) holds all k bits of hash h; k in [1,
 // BlockedMaxK]. Words without a line (a zero filter) hold no key: the
 // answer is false.
 //
-// The probe is straight-line code for k <= 8 (p down to 0.6%), short so
-// that the core runs ahead into the next keys and overlaps their cache
-// misses, and with little waiting on the line: each word's test mask is
-// computed from the hash alone (a constant shift, a table load and a
-// rotate; the table, blockedKeep, holds the last round's window), and
-// only an OR with the word and an AND into the result depend on the load.
+// The probe is short so that the core runs ahead into the next keys and
+// overlaps their cache misses, and little of it waits on the line: each
+// word's test mask is computed from the hash alone (a constant shift, a
+// table load and a rotate; the table, blockedKeep, holds the last
+// round's window), and only an OR with the word and an AND into the
+// result depend on the load (BlockedRoundHas).
 func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
-	line, ok := blockedLineOf(words, h)
+	line, ok := BlockedLineOf(words, h)
 	if !ok {
 		return false
 	}
 	g := h * BlockedMul
-	last := &blockedKeep[k&7][g>>13&7]
-	keep := &blockedKeep[0][0] // all eight words
+	last := BlockedKeepRow(g, k)
 	all := ^uint64(0)
-	for r := (k - 1) >> 3; ; g *= BlockedMul {
-		if r == 0 {
-			keep = last
-		}
-		all &= blockedHas(line, g, keep[0], 0) & blockedHas(line, g, keep[1], 1) &
-			blockedHas(line, g, keep[2], 2) & blockedHas(line, g, keep[3], 3) &
-			blockedHas(line, g, keep[4], 4) & blockedHas(line, g, keep[5], 5) &
-			blockedHas(line, g, keep[6], 6) & blockedHas(line, g, keep[7], 7)
-		if r == 0 {
-			return all == ^uint64(0)
-		}
-		r--
+	for n := (k - 1) >> 3; n > 0; n-- {
+		all &= BlockedRoundHas(line, g, &blockedKeep[0][0]) // all eight words
+		g *= BlockedMul
 	}
+	return all&BlockedRoundHas(line, g, last) == ^uint64(0)
 }
 
 // BlockedAddHash sets the k bits of hash h in the blocked filter words,
 // word by word as BlockedTestHash tests them. Words without a line panic
 // with the message of a zero blocked.Filter.
 func BlockedAddHash(words []uint64, h uint64, k uint32) {
-	line, ok := blockedLineOf(words, h)
+	line, ok := BlockedLineOf(words, h)
 	if !ok {
 		panic(blockedZero)
 	}
 	g := h * BlockedMul
-	last := &blockedTake[k&7][g>>13&7]
-	take := &blockedTake[0][0] // all eight words
-	for r := (k - 1) >> 3; ; g *= BlockedMul {
-		if r == 0 {
-			take = last
-		}
-		line[0] |= take[0] << blockedBit(g, 0)
-		line[1] |= take[1] << blockedBit(g, 1)
-		line[2] |= take[2] << blockedBit(g, 2)
-		line[3] |= take[3] << blockedBit(g, 3)
-		line[4] |= take[4] << blockedBit(g, 4)
-		line[5] |= take[5] << blockedBit(g, 5)
-		line[6] |= take[6] << blockedBit(g, 6)
-		line[7] |= take[7] << blockedBit(g, 7)
-		if r == 0 {
-			return
-		}
-		r--
+	last := BlockedTakeRow(g, k)
+	for n := (k - 1) >> 3; n > 0; n-- {
+		BlockedRoundSet(line, g, &blockedTake[0][0]) // all eight words
+		g *= BlockedMul
 	}
+	BlockedRoundSet(line, g, last)
 }
 
 // BlockedTestAndAddHash sets the k bits of hash h in the blocked filter
@@ -149,12 +161,12 @@ func BlockedTestAndAddHash(words []uint64, h uint64, k uint32) bool {
 	return present
 }
 
-// blockedLineOf returns the line of hash h in words (a whole number of
+// BlockedLineOf returns the line of hash h in words (a whole number of
 // 8-word lines) as an array pointer, and false when words has no line (a
 // zero filter). Its one comparison stands for the bounds check: the line
 // index is below len(words)/8 by construction, so the pointer is formed
-// without another.
-func blockedLineOf(words []uint64, h uint64) (*[8]uint64, bool) {
+// without another. It inlines into its caller.
+func BlockedLineOf(words []uint64, h uint64) (*[8]uint64, bool) {
 	base := BlockedLine(h, uint64(len(words))/8) * 8
 	if base+8 > uint64(len(words)) {
 		return nil, false

@@ -9,7 +9,7 @@ import (
 // blockedMaskTest is the scheme as BlockedMask spells it: the reference
 // the unrolled single-key probe must equal.
 func blockedMaskTest(words []uint64, k uint32, h uint64) bool {
-	line, _ := blockedLineOf(words, h)
+	line, _ := BlockedLineOf(words, h)
 	m := BlockedMask(h, k)
 	var miss uint64
 	for w := range m {

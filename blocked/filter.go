@@ -204,16 +204,33 @@ func (f *Filter) Add(key []byte) {
 	if !ok {
 		h = engine.HashSeed(key, f.seed)
 	}
-	f.AddHash(h)
+	line, ok := asm.BlockedLineOf(f.words, h)
+	if !ok || f.k > 8 {
+		f.AddHash(h) // a zero Filter panics there; more than one round
+		return
+	}
+	g := h * asm.BlockedMul
+	asm.BlockedRoundSet(line, g, asm.BlockedTakeRow(g, f.k))
+	runtime.KeepAlive(f.storage)
 }
 
 // Test reports whether key may have been added; false is certain.
+//
+// For k <= 8 it runs the probe's one round here, so a key costs one
+// call, to asm.BlockedRoundHas, which runs without a stack frame.
 func (f *Filter) Test(key []byte) bool {
 	h, ok := f.hash8(key)
 	if !ok {
 		h = engine.HashSeed(key, f.seed)
 	}
-	return f.TestHash(h)
+	line, ok := asm.BlockedLineOf(f.words, h)
+	if !ok || f.k > 8 {
+		return f.TestHash(h)
+	}
+	g := h * asm.BlockedMul
+	ok = asm.BlockedRoundHas(line, g, asm.BlockedKeepRow(g, f.k)) == ^uint64(0)
+	runtime.KeepAlive(f.storage)
+	return ok
 }
 
 // TestAndAdd adds key and reports whether it tested present before.
