@@ -125,6 +125,9 @@ func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
 	}
 	g := h * BlockedMul
 	last := BlockedKeepRow(g, k)
+	if k <= 8 {
+		return BlockedRoundHas(line, g, last) == ^uint64(0)
+	}
 	all := ^uint64(0)
 	for n := (k - 1) >> 3; n > 0; n-- {
 		all &= BlockedRoundHas(line, g, &blockedKeep[0][0]) // all eight words
@@ -143,6 +146,10 @@ func BlockedAddHash(words []uint64, h uint64, k uint32) {
 	}
 	g := h * BlockedMul
 	last := BlockedTakeRow(g, k)
+	if k <= 8 {
+		BlockedRoundSet(line, g, last)
+		return
+	}
 	for n := (k - 1) >> 3; n > 0; n-- {
 		BlockedRoundSet(line, g, &blockedTake[0][0]) // all eight words
 		g *= BlockedMul
