@@ -100,6 +100,14 @@ func BlockedRoundSet(line *[8]uint64, g uint64, take *[8]uint64) {
 	line[7] |= take[7] << blockedBit(g, 7)
 }
 
+// BlockedRows returns the blockedKeep and blockedTake rows of the last
+// round of k probes, one per s: BlockedKeepRow(g0, k) ==
+// &keep[g0>>13&7]. A filter with k <= 8 keeps them to find a key's row
+// with one load.
+func BlockedRows(k uint32) (keep, take *[8][8]uint64) {
+	return &blockedKeep[k&7], &blockedTake[k&7]
+}
+
 // BlockedKeepRow is the blockedKeep row of the last round of k probes of
 // a key with g0 = h*BlockedMul; BlockedTakeRow its blockedTake row.
 func BlockedKeepRow(g0 uint64, k uint32) *[8]uint64 { return &blockedKeep[k&7][g0>>13&7] }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"unsafe"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -25,6 +26,11 @@ type Filter struct {
 	k       uint32
 	seed    uint64
 	key     uint64 // engine.Uint64Key(seed), for the uint64 forms
+
+	// keep and take are asm.BlockedRows(k) for a filter with lines and
+	// k <= 8, else nil: where they are set, Test and Add run the probe's
+	// one round in the method (see lineOf).
+	keep, take *[8][8]uint64
 }
 
 var _ engine.Filter = (*Filter)(nil)
@@ -90,7 +96,11 @@ func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error)
 }
 
 func newFilter(s *engine.Storage, lines uint64, k uint32, seed uint64) *Filter {
-	return &Filter{storage: s, words: s.Words(), lines: lines, k: k, seed: seed, key: engine.Uint64Key(seed)}
+	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k, seed: seed, key: engine.Uint64Key(seed)}
+	if lines > 0 && uint64(len(f.words)) == lines*8 && k <= 8 {
+		f.keep, f.take = asm.BlockedRows(k)
+	}
+	return f
 }
 
 // Line returns the index of the line a key with hash h occupies in a
@@ -127,7 +137,7 @@ func (f *Filter) Words() []uint64 { return f.words }
 // collection. The filter must not be used afterwards; it then answers as
 // a zero Filter.
 func (f *Filter) Close() error {
-	f.words, f.lines = nil, 0
+	f.words, f.lines, f.keep, f.take = nil, 0, nil, nil
 	if f.storage == nil {
 		return nil
 	}
@@ -198,19 +208,25 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 	return ok
 }
 
+// lineOf returns the line of hash h. Only for a filter with f.keep set,
+// which has len(f.words) == 8*f.lines >= 8: the line index is below
+// f.lines by construction, so the pointer needs no check.
+func (f *Filter) lineOf(h uint64) *[8]uint64 {
+	return (*[8]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), asm.BlockedLine(h, f.lines)*64))
+}
+
 // Add adds key.
 func (f *Filter) Add(key []byte) {
 	h, ok := f.hash8(key)
 	if !ok {
 		h = engine.HashSeed(key, f.seed)
 	}
-	line, ok := asm.BlockedLineOf(f.words, h)
-	if !ok || f.k > 8 {
-		f.AddHash(h) // a zero Filter panics there; more than one round
+	if f.take == nil {
+		f.AddHash(h) // more than one round, or a zero Filter, which panics there
 		return
 	}
 	g := h * asm.BlockedMul
-	asm.BlockedRoundSet(line, g, asm.BlockedTakeRow(g, f.k))
+	asm.BlockedRoundSet(f.lineOf(h), g, &f.take[g>>13&7])
 	runtime.KeepAlive(f.storage)
 }
 
@@ -223,12 +239,11 @@ func (f *Filter) Test(key []byte) bool {
 	if !ok {
 		h = engine.HashSeed(key, f.seed)
 	}
-	line, ok := asm.BlockedLineOf(f.words, h)
-	if !ok || f.k > 8 {
+	if f.keep == nil {
 		return f.TestHash(h)
 	}
 	g := h * asm.BlockedMul
-	ok = asm.BlockedRoundHas(line, g, asm.BlockedKeepRow(g, f.k)) == ^uint64(0)
+	ok = asm.BlockedRoundHas(f.lineOf(h), g, &f.keep[g>>13&7]) == ^uint64(0)
 	runtime.KeepAlive(f.storage)
 	return ok
 }
