@@ -208,12 +208,21 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 	return ok
 }
 
-// lineOf returns the line of hash h. Only for a filter with f.keep set,
-// which has len(f.words) == 8*f.lines >= 8: the line index is below
-// f.lines by construction, so the pointer needs no check.
-func (f *Filter) lineOf(h uint64) *[8]uint64 {
-	return (*[8]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), asm.BlockedLine(h, f.lines)*64))
+// round returns the line of hash h, the round value g = h*BlockedMul
+// and the index of the key's window row in f.keep and f.take. Only for a
+// filter with f.keep set, which has len(f.words) == 8*f.lines >= 8: the
+// line index is below f.lines by construction, so the line pointer
+// needs no check.
+func (f *Filter) round(h uint64) (line *[8]uint64, g, row uint64) {
+	line = (*[8]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), asm.BlockedLine(h, f.lines)*64))
+	g = h * asm.BlockedMul
+	return line, g, g >> 13 & 7
 }
+
+// For k <= 8 the key-taking single-key methods below run the probe's one
+// round themselves (asm.BlockedRoundHas, asm.BlockedRoundSet, which run
+// without a stack frame), so a key costs one call after its hash; other
+// filters, and a zero Filter, take the Hash forms.
 
 // Add adds key.
 func (f *Filter) Add(key []byte) {
@@ -225,15 +234,12 @@ func (f *Filter) Add(key []byte) {
 		f.AddHash(h) // more than one round, or a zero Filter, which panics there
 		return
 	}
-	g := h * asm.BlockedMul
-	asm.BlockedRoundSet(f.lineOf(h), g, &f.take[g>>13&7])
+	line, g, row := f.round(h)
+	asm.BlockedRoundSet(line, g, &f.take[row])
 	runtime.KeepAlive(f.storage)
 }
 
 // Test reports whether key may have been added; false is certain.
-//
-// For k <= 8 it runs the probe's one round here, so a key costs one
-// call, to asm.BlockedRoundHas, which runs without a stack frame.
 func (f *Filter) Test(key []byte) bool {
 	h, ok := f.hash8(key)
 	if !ok {
@@ -242,8 +248,8 @@ func (f *Filter) Test(key []byte) bool {
 	if f.keep == nil {
 		return f.TestHash(h)
 	}
-	g := h * asm.BlockedMul
-	ok = asm.BlockedRoundHas(f.lineOf(h), g, &f.keep[g>>13&7]) == ^uint64(0)
+	line, g, row := f.round(h)
+	ok = asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
 	runtime.KeepAlive(f.storage)
 	return ok
 }
@@ -254,15 +260,42 @@ func (f *Filter) TestAndAdd(key []byte) bool {
 	if !ok {
 		h = engine.HashSeed(key, f.seed)
 	}
-	return f.TestAndAddHash(h)
+	if f.keep == nil {
+		return f.TestAndAddHash(h)
+	}
+	line, g, row := f.round(h)
+	present := asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
+	if !present {
+		asm.BlockedRoundSet(line, g, &f.take[row])
+	}
+	runtime.KeepAlive(f.storage)
+	return present
 }
 
 // AddUint64 adds the 8 little-endian bytes of k (hashed without building
 // them, engine.HashUint64Seed).
-func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
+func (f *Filter) AddUint64(k uint64) {
+	h := engine.HashUint64Keyed(k, f.key)
+	if f.take == nil {
+		f.AddHash(h)
+		return
+	}
+	line, g, row := f.round(h)
+	asm.BlockedRoundSet(line, g, &f.take[row])
+	runtime.KeepAlive(f.storage)
+}
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Keyed(k, f.key)) }
+func (f *Filter) TestUint64(k uint64) bool {
+	h := engine.HashUint64Keyed(k, f.key)
+	if f.keep == nil {
+		return f.TestHash(h)
+	}
+	line, g, row := f.round(h)
+	ok := asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
+	runtime.KeepAlive(f.storage)
+	return ok
+}
 
 // AddString adds the bytes of s without copying them (no allocation for
 // any length).
