@@ -1,15 +1,24 @@
 package asm
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The single-key probe of the blocked scheme, shared by the blocked
 // family's scalar methods and the generic batch kernels, so the batch
 // path on purego and arm64 runs the same code as a loop of single-key
 // calls. A round is unrolled over the eight words with constant word
-// indices, so the only variable shift per word is the probe bit itself;
-// the last (for k <= 8 the only) round covers the words of a mask,
-// blockedWindow, instead of a loop over a rotating word index; the line
-// is an *[8]uint64, so the probe has no bounds check.
+// indices, so the only variable operation per word is a rotate by the
+// probe bit; the last (for k <= 8 the only) round takes its window from a
+// table row, blockedKeep or blockedTake, instead of computing it word by
+// word; the line is an *[8]uint64 formed after one comparison, so the
+// probe has no bounds check. A service's loop of single-key calls runs
+// as fast as the core keeps several keys' cache misses in flight, which
+// it does when each key's instruction stream is short and only a few of
+// its instructions wait for the line: a round (BlockedRoundHas) is 49
+// instructions without a stack frame, 15 of them (an OR per word, an AND
+// per pair) on the line, and for k <= 8 it is the whole probe.
 
 // blockedBit returns the bit, in word w of its line, that a round with
 // value g sets: (g >> BlockedShift(w)) & 63 = (g >> (58 - 6w)) & 63. It is
@@ -34,82 +43,127 @@ const blockedZero = "blocked.Filter: zero value, use blocked.New"
 // blockedWindow returns, as bits 0..7, the words that the last round of k
 // probes sets: the k%8 words from s = (g0 >> 13) & 7 on, wrapping, where
 // g0 = h*BlockedMul, or all eight when k is a multiple of 8.
-func blockedWindow(g0 uint64, k uint32) uint64 {
-	win := uint64(0xff) >> ((8 - k) & 7) // k%8 low bits, or eight
-	s := (g0 >> 13) & 7
-	return (win<<s | win>>(8-s)) & 0xff
+func blockedWindow(g0 uint64, k uint32) uint8 {
+	return bits.RotateLeft8(0xff>>(-k&7), int(g0>>13&7))
 }
+
+// blockedKeep and blockedTake are the last round's window word by word,
+// for every k%8 and s: blockedTake[k%8][s][w] is 1 if word w takes a bit,
+// else 0, and blockedKeep is its complement, ^1 or all ones. Rotating a
+// keep word left by the probe bit gives the word's test mask, shifting a
+// take word left gives its add mask: a table load replaces the per-word
+// window arithmetic, and each row is one cache line.
+var blockedKeep, blockedTake = blockedWindowTables()
+
+func blockedWindowTables() (keep, take [8][8][8]uint64) {
+	for r := range uint32(8) {
+		for s := range uint64(8) {
+			win := blockedWindow(s<<13, r)
+			for w := range 8 {
+				take[r][s][w] = uint64(win>>w) & 1
+				keep[r][s][w] = ^take[r][s][w]
+			}
+		}
+	}
+	return keep, take
+}
+
+// blockedHas is all ones when line[w] holds bit blockedBit(g, w), or when
+// keep (^1 for a word the round probes) is all ones.
+func blockedHas(line *[8]uint64, g, keep uint64, w uint) uint64 {
+	return line[w] | bits.RotateLeft64(keep, int(blockedBit(g, w)))
+}
+
+// BlockedRoundHas is all ones when line holds every bit that a round
+// with value g sets in the words keep marks ^1: for k <= 8 it is the
+// whole test of a key with g = h*BlockedMul and keep =
+// BlockedKeepRow(g, k). It calls nothing, so it runs without a stack
+// frame: six instructions a word, of which only an OR and an AND wait
+// for the line.
+func BlockedRoundHas(line *[8]uint64, g uint64, keep *[8]uint64) uint64 {
+	return blockedHas(line, g, keep[0], 0) & blockedHas(line, g, keep[1], 1) &
+		blockedHas(line, g, keep[2], 2) & blockedHas(line, g, keep[3], 3) &
+		blockedHas(line, g, keep[4], 4) & blockedHas(line, g, keep[5], 5) &
+		blockedHas(line, g, keep[6], 6) & blockedHas(line, g, keep[7], 7)
+}
+
+// BlockedRoundSet sets in line the bits a round with value g sets in the
+// words take marks 1 (BlockedTakeRow for the last round), without a
+// stack frame.
+func BlockedRoundSet(line *[8]uint64, g uint64, take *[8]uint64) {
+	line[0] |= take[0] << blockedBit(g, 0)
+	line[1] |= take[1] << blockedBit(g, 1)
+	line[2] |= take[2] << blockedBit(g, 2)
+	line[3] |= take[3] << blockedBit(g, 3)
+	line[4] |= take[4] << blockedBit(g, 4)
+	line[5] |= take[5] << blockedBit(g, 5)
+	line[6] |= take[6] << blockedBit(g, 6)
+	line[7] |= take[7] << blockedBit(g, 7)
+}
+
+// BlockedRows returns the blockedKeep and blockedTake rows of the last
+// round of k probes, one per s: BlockedKeepRow(g0, k) ==
+// &keep[g0>>13&7]. A filter with k <= 8 keeps them to find a key's row
+// with one load.
+func BlockedRows(k uint32) (keep, take *[8][8]uint64) {
+	return &blockedKeep[k&7], &blockedTake[k&7]
+}
+
+// BlockedKeepRow is the blockedKeep row of the last round of k probes of
+// a key with g0 = h*BlockedMul; BlockedTakeRow its blockedTake row.
+func BlockedKeepRow(g0 uint64, k uint32) *[8]uint64 { return &blockedKeep[k&7][g0>>13&7] }
+
+// BlockedTakeRow is the blockedTake row of the last round of k probes.
+func BlockedTakeRow(g0 uint64, k uint32) *[8]uint64 { return &blockedTake[k&7][g0>>13&7] }
 
 // BlockedTestHash reports whether the blocked filter words (a whole
 // number of 8-word lines) holds all k bits of hash h; k in [1,
-// BlockedMaxK].
+// BlockedMaxK]. Words without a line (a zero filter) hold no key: the
+// answer is false.
 //
-// Each word's test is built so that little waits for the line: the
-// inverted probe bit ^(1 << b) of a word (all ones for a word outside the
-// round's mask) is computed from the hash alone, and only an OR with the
-// word and an AND into the result depend on the load. With few
-// instructions queued behind a cache miss, the core keeps running ahead
-// into the next keys and overlaps their misses.
-//
-// Words without a line (a zero filter) hold no key: the answer is false.
+// The probe is short so that the core runs ahead into the next keys and
+// overlaps their cache misses, and little of it waits on the line: each
+// word's test mask is computed from the hash alone (a constant shift, a
+// table load and a rotate; the table, blockedKeep, holds the last
+// round's window), and only an OR with the word and an AND into the
+// result depend on the load (BlockedRoundHas).
 func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
-	line := blockedLineOf(words, h)
-	if line == nil {
+	line, ok := BlockedLineOf(words, h)
+	if !ok {
 		return false
 	}
 	g := h * BlockedMul
-	last := blockedWindow(g, k)
-	mask := uint64(0xff)
-	all := ^uint64(0)
-	for r := (k + 7) >> 3; ; g *= BlockedMul {
-		if r--; r == 0 {
-			mask = last
-		}
-		// out>>w | ^1 is ^1 for a word w the round covers, all ones for
-		// one it skips; rotating it left by the word's bit clears just
-		// that bit.
-		out := ^mask
-		all &= line[0] | bits.RotateLeft64(out|^uint64(1), int(blockedBit(g, 0)))
-		all &= line[1] | bits.RotateLeft64(out>>1|^uint64(1), int(blockedBit(g, 1)))
-		all &= line[2] | bits.RotateLeft64(out>>2|^uint64(1), int(blockedBit(g, 2)))
-		all &= line[3] | bits.RotateLeft64(out>>3|^uint64(1), int(blockedBit(g, 3)))
-		all &= line[4] | bits.RotateLeft64(out>>4|^uint64(1), int(blockedBit(g, 4)))
-		all &= line[5] | bits.RotateLeft64(out>>5|^uint64(1), int(blockedBit(g, 5)))
-		all &= line[6] | bits.RotateLeft64(out>>6|^uint64(1), int(blockedBit(g, 6)))
-		all &= line[7] | bits.RotateLeft64(out>>7|^uint64(1), int(blockedBit(g, 7)))
-		if r == 0 {
-			return all == ^uint64(0)
-		}
+	last := BlockedKeepRow(g, k)
+	if k <= 8 {
+		return BlockedRoundHas(line, g, last) == ^uint64(0)
 	}
+	all := ^uint64(0)
+	for n := (k - 1) >> 3; n > 0; n-- {
+		all &= BlockedRoundHas(line, g, &blockedKeep[0][0]) // all eight words
+		g *= BlockedMul
+	}
+	return all&BlockedRoundHas(line, g, last) == ^uint64(0)
 }
 
-// BlockedAddHash sets the k bits of hash h in the blocked filter words.
-// Words without a line panic with the message of a zero blocked.Filter.
+// BlockedAddHash sets the k bits of hash h in the blocked filter words,
+// word by word as BlockedTestHash tests them. Words without a line panic
+// with the message of a zero blocked.Filter.
 func BlockedAddHash(words []uint64, h uint64, k uint32) {
-	line := blockedLineOf(words, h)
-	if line == nil {
+	line, ok := BlockedLineOf(words, h)
+	if !ok {
 		panic(blockedZero)
 	}
 	g := h * BlockedMul
-	last := blockedWindow(g, k)
-	mask := uint64(0xff)
-	for r := (k + 7) >> 3; ; g *= BlockedMul {
-		if r--; r == 0 {
-			mask = last
-		}
-		// Bit w of mask says whether word w takes its bit this round.
-		line[0] |= mask & 1 << blockedBit(g, 0)
-		line[1] |= mask >> 1 & 1 << blockedBit(g, 1)
-		line[2] |= mask >> 2 & 1 << blockedBit(g, 2)
-		line[3] |= mask >> 3 & 1 << blockedBit(g, 3)
-		line[4] |= mask >> 4 & 1 << blockedBit(g, 4)
-		line[5] |= mask >> 5 & 1 << blockedBit(g, 5)
-		line[6] |= mask >> 6 & 1 << blockedBit(g, 6)
-		line[7] |= mask >> 7 & 1 << blockedBit(g, 7)
-		if r == 0 {
-			return
-		}
+	last := BlockedTakeRow(g, k)
+	if k <= 8 {
+		BlockedRoundSet(line, g, last)
+		return
 	}
+	for n := (k - 1) >> 3; n > 0; n-- {
+		BlockedRoundSet(line, g, &blockedTake[0][0]) // all eight words
+		g *= BlockedMul
+	}
+	BlockedRoundSet(line, g, last)
 }
 
 // BlockedTestAndAddHash sets the k bits of hash h in the blocked filter
@@ -123,14 +177,15 @@ func BlockedTestAndAddHash(words []uint64, h uint64, k uint32) bool {
 	return present
 }
 
-// blockedLineOf returns the line of hash h in words (a whole number of
-// 8-word lines) as an array pointer, or nil when words has no line (a
-// zero filter). Its one test is the bounds check the line needs anyway,
-// so the zero-filter guard costs the probe nothing.
-func blockedLineOf(words []uint64, h uint64) *[8]uint64 {
-	base := int(BlockedLine(h, uint64(len(words))/8) * 8)
-	if base < 0 || base > len(words)-8 {
-		return nil
+// BlockedLineOf returns the line of hash h in words (a whole number of
+// 8-word lines) as an array pointer, and false when words has no line (a
+// zero filter). Its one comparison stands for the bounds check: the line
+// index is below len(words)/8 by construction, so the pointer is formed
+// without another. It inlines into its caller.
+func BlockedLineOf(words []uint64, h uint64) (*[8]uint64, bool) {
+	base := BlockedLine(h, uint64(len(words))/8) * 8
+	if base+8 > uint64(len(words)) {
+		return nil, false
 	}
-	return (*[8]uint64)(words[base : base+8])
+	return (*[8]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(words)), base*8)), true
 }

@@ -9,7 +9,7 @@ import (
 // blockedMaskTest is the scheme as BlockedMask spells it: the reference
 // the unrolled single-key probe must equal.
 func blockedMaskTest(words []uint64, k uint32, h uint64) bool {
-	line := blockedLineOf(words, h)
+	line, _ := BlockedLineOf(words, h)
 	m := BlockedMask(h, k)
 	var miss uint64
 	for w := range m {
@@ -72,9 +72,34 @@ func TestBlockedWindow(t *testing.T) {
 					want |= 1 << w
 				}
 			}
-			if got := blockedWindow(g, k); got != want {
+			if got := uint64(blockedWindow(g, k)); got != want {
 				t.Fatalf("blockedWindow(s=%d, k=%d) = %08b, want %08b", s, k, got, want)
 			}
 		}
 	}
+}
+
+// The single-key probe against the scheme for any hash, k and fill: the
+// test answers what BlockedMask says, the add sets exactly the mask, and
+// a line holds every key added to it.
+func FuzzBlockedProbe(f *testing.F) {
+	f.Add(uint64(0), uint8(6), uint64(1))
+	f.Add(^uint64(0), uint8(63), uint64(7))
+	f.Add(uint64(0x9e3779b97f4a7c15), uint8(8), uint64(4))
+	f.Fuzz(func(t *testing.T, h uint64, k8 uint8, seed uint64) {
+		k := uint32(k8)%BlockedMaxK + 1
+		words := randomFilter(rand.New(rand.NewPCG(seed, 3)), 3, int(seed%9))
+		if got, want := BlockedTestHash(words, h, k), blockedMaskTest(words, k, h); got != want {
+			t.Fatalf("k=%d h=%#x: BlockedTestHash = %v, mask says %v", k, h, got, want)
+		}
+		added := slices.Clone(words)
+		BlockedAddHash(added, h, k)
+		line, m := BlockedLine(h, 3), BlockedMask(h, k)
+		for w := range 8 {
+			words[line*8+uint64(w)] |= m[w]
+		}
+		if !slices.Equal(added, words) || !BlockedTestHash(added, h, k) {
+			t.Fatalf("k=%d h=%#x: BlockedAddHash set other bits than BlockedMask, or the key tests absent after it", k, h)
+		}
+	})
 }

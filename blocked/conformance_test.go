@@ -111,7 +111,7 @@ func TestFilterZeroValue(t *testing.T) {
 	closed.Close()
 	for name, f := range map[string]*Filter{"zero": {}, "closed": closed} {
 		out := []bool{true, true}
-		if f.Test([]byte("a")) || f.TestHash(1) || f.TestUint64(1) || f.TestString("a") || f.TestConcurrent([]byte("a")) ||
+		if f.Test([]byte("a")) || f.Test([]byte("8 bytes.")) || f.TestHash(1) || f.TestUint64(1) || f.TestString("a") || f.TestConcurrent([]byte("a")) ||
 			f.TestHashes([]uint64{1, 2}, out) != 0 || out[0] || out[1] ||
 			f.TestKeys([][]byte{{1}}, out) != 0 || f.TestUint64s([]uint64{1}, out) != 0 || out[0] {
 			t.Errorf("%s Filter answers present", name)
@@ -124,6 +124,7 @@ func TestFilterZeroValue(t *testing.T) {
 		}
 		for op, write := range map[string]func(){
 			"Add":                  func() { f.Add([]byte("a")) },
+			"Add of 8 bytes":       func() { f.Add([]byte("8 bytes.")) },
 			"AddHash":              func() { f.AddHash(1) },
 			"AddUint64":            func() { f.AddUint64(1) },
 			"AddString":            func() { f.AddString("a") },

@@ -23,14 +23,21 @@
 // p = 1% (model 0.999%), 0.102% at p = 0.1% (model 0.100%), 1.058% for
 // k = 8 at 10 bits per key (model 1.047%).
 //
-// Single-key path: Add, Test and TestAndAdd (and their Hash forms) run
-// asm.BlockedTestHash / BlockedAddHash, one non-inlined call per key after
-// the hash; the methods themselves stay within the inlining budget. Each
-// round of eight probes is unrolled over the words with constant word
-// indices (asm.BlockedShift is the one statement of the bit formula, and the
-// vector kernels' shift table comes from it), the last round covers the
-// words of the last round's window, and the line is an *[8]uint64 with a single
-// bounds check. TestAndAdd writes only for a key that tests absent.
+// Single-key path. Each round of eight probes is unrolled over the words
+// with constant word indices (asm.BlockedShift is the one statement of
+// the bit formula, and the vector kernels' shift table comes from it): a
+// word's test mask is built from the hash alone, a constant shift, a
+// rotate and, for the last round's window, one table load, so only an OR
+// with the word and an AND depend on the line, and the line is an
+// *[8]uint64 formed without bounds checks. For k <= 8 (p = 1% takes
+// k = 6) Test, Add, TestAndAdd and the Uint64 forms run that one round
+// from the method, after the hash: a key costs one call, to a function
+// without a stack frame (asm.BlockedRoundHas / BlockedRoundSet); an
+// 8-byte key is hashed inline (XXH3's formula for that length, the
+// seed's constant precomputed). Test of an 8-byte key is about 106
+// instructions in all, hash included. Larger k, and the Hash forms (which
+// inline into their caller), call asm.BlockedTestHash / BlockedAddHash.
+// TestAndAdd writes only for a key that tests absent.
 // AddUint64 / TestUint64 answer as the 8 little-endian bytes of the key
 // would (engine.HashUint64Seed), AddString / TestString as its bytes,
 // without copying them. The batch forms (AddHashes, TestHashes, the

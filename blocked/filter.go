@@ -1,10 +1,12 @@
 package blocked
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
+	"unsafe"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -24,6 +26,11 @@ type Filter struct {
 	k       uint32
 	seed    uint64
 	key     uint64 // engine.Uint64Key(seed), for the uint64 forms
+
+	// keep and take are asm.BlockedRows(k) for a filter with lines and
+	// k <= 8, else nil: where they are set, Test and Add run the probe's
+	// one round in the method (see lineOf).
+	keep, take *[8][8]uint64
 }
 
 var _ engine.Filter = (*Filter)(nil)
@@ -89,7 +96,11 @@ func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error)
 }
 
 func newFilter(s *engine.Storage, lines uint64, k uint32, seed uint64) *Filter {
-	return &Filter{storage: s, words: s.Words(), lines: lines, k: k, seed: seed, key: engine.Uint64Key(seed)}
+	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k, seed: seed, key: engine.Uint64Key(seed)}
+	if lines > 0 && uint64(len(f.words)) == lines*8 && k <= 8 {
+		f.keep, f.take = asm.BlockedRows(k)
+	}
+	return f
 }
 
 // Line returns the index of the line a key with hash h occupies in a
@@ -126,7 +137,7 @@ func (f *Filter) Words() []uint64 { return f.words }
 // collection. The filter must not be used afterwards; it then answers as
 // a zero Filter.
 func (f *Filter) Close() error {
-	f.words, f.lines = nil, 0
+	f.words, f.lines, f.keep, f.take = nil, 0, nil, nil
 	if f.storage == nil {
 		return nil
 	}
@@ -151,7 +162,24 @@ func (f *Filter) ModelFPR(n uint64) float64 {
 	return FPR(f.M(), n, f.k)
 }
 
-func (f *Filter) hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
+// hash is engine.HashSeed(key, f.seed).
+func (f *Filter) hash(key []byte) uint64 {
+	if h, ok := f.hash8(key); ok {
+		return h
+	}
+	return engine.HashSeed(key, f.seed)
+}
+
+// hash8 is hash of an 8-byte key, XXH3's formula for that length with
+// the seed's constant precomputed (f.key), and false for other lengths.
+// It is small enough to inline where hash is not, so Test, Add and
+// TestAndAdd of an 8-byte key make one call, the probe's.
+func (f *Filter) hash8(key []byte) (uint64, bool) {
+	if len(key) != 8 {
+		return 0, false
+	}
+	return engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key), true
+}
 
 // The single-key methods stay within the compiler's inlining budget (cost
 // 80) so that a caller's loop pays one call per key, the probe's: a zero
@@ -180,21 +208,94 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 	return ok
 }
 
+// round returns the line of hash h, the round value g = h*BlockedMul
+// and the index of the key's window row in f.keep and f.take. Only for a
+// filter with f.keep set, which has len(f.words) == 8*f.lines >= 8: the
+// line index is below f.lines by construction, so the line pointer
+// needs no check.
+func (f *Filter) round(h uint64) (line *[8]uint64, g, row uint64) {
+	line = (*[8]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), asm.BlockedLine(h, f.lines)*64))
+	g = h * asm.BlockedMul
+	return line, g, g >> 13 & 7
+}
+
+// For k <= 8 the key-taking single-key methods below run the probe's one
+// round themselves (asm.BlockedRoundHas, asm.BlockedRoundSet, which run
+// without a stack frame), so a key costs one call after its hash; other
+// filters, and a zero Filter, take the Hash forms.
+
 // Add adds key.
-func (f *Filter) Add(key []byte) { f.AddHash(f.hash(key)) }
+func (f *Filter) Add(key []byte) {
+	h, ok := f.hash8(key)
+	if !ok {
+		h = engine.HashSeed(key, f.seed)
+	}
+	if f.take == nil {
+		f.AddHash(h) // more than one round, or a zero Filter, which panics there
+		return
+	}
+	line, g, row := f.round(h)
+	asm.BlockedRoundSet(line, g, &f.take[row])
+	runtime.KeepAlive(f.storage)
+}
 
 // Test reports whether key may have been added; false is certain.
-func (f *Filter) Test(key []byte) bool { return f.TestHash(f.hash(key)) }
+func (f *Filter) Test(key []byte) bool {
+	h, ok := f.hash8(key)
+	if !ok {
+		h = engine.HashSeed(key, f.seed)
+	}
+	if f.keep == nil {
+		return f.TestHash(h)
+	}
+	line, g, row := f.round(h)
+	ok = asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
+	runtime.KeepAlive(f.storage)
+	return ok
+}
 
 // TestAndAdd adds key and reports whether it tested present before.
-func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(key)) }
+func (f *Filter) TestAndAdd(key []byte) bool {
+	h, ok := f.hash8(key)
+	if !ok {
+		h = engine.HashSeed(key, f.seed)
+	}
+	if f.keep == nil {
+		return f.TestAndAddHash(h)
+	}
+	line, g, row := f.round(h)
+	present := asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
+	if !present {
+		asm.BlockedRoundSet(line, g, &f.take[row])
+	}
+	runtime.KeepAlive(f.storage)
+	return present
+}
 
 // AddUint64 adds the 8 little-endian bytes of k (hashed without building
 // them, engine.HashUint64Seed).
-func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
+func (f *Filter) AddUint64(k uint64) {
+	h := engine.HashUint64Keyed(k, f.key)
+	if f.take == nil {
+		f.AddHash(h)
+		return
+	}
+	line, g, row := f.round(h)
+	asm.BlockedRoundSet(line, g, &f.take[row])
+	runtime.KeepAlive(f.storage)
+}
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Keyed(k, f.key)) }
+func (f *Filter) TestUint64(k uint64) bool {
+	h := engine.HashUint64Keyed(k, f.key)
+	if f.keep == nil {
+		return f.TestHash(h)
+	}
+	line, g, row := f.round(h)
+	ok := asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
+	runtime.KeepAlive(f.storage)
+	return ok
+}
 
 // AddString adds the bytes of s without copying them (no allocation for
 // any length).
