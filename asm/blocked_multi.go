@@ -1,7 +1,5 @@
 package asm
 
-import "math/bits"
-
 // BlockedMaxFilters is the most filters BlockedTestMultiHashes probes.
 const BlockedMaxFilters = 64
 
@@ -133,24 +131,14 @@ func blockedTestMultiHashGeneric(filters [][]uint64, k uint32, h uint64) bool {
 		return false
 	}
 	g := h * BlockedMul
-	out := ^blockedWindow(g, k)
-	i0 := bits.RotateLeft64(out|^uint64(1), int(blockedBit(g, 0)))
-	i1 := bits.RotateLeft64(out>>1|^uint64(1), int(blockedBit(g, 1)))
-	i2 := bits.RotateLeft64(out>>2|^uint64(1), int(blockedBit(g, 2)))
-	i3 := bits.RotateLeft64(out>>3|^uint64(1), int(blockedBit(g, 3)))
-	i4 := bits.RotateLeft64(out>>4|^uint64(1), int(blockedBit(g, 4)))
-	i5 := bits.RotateLeft64(out>>5|^uint64(1), int(blockedBit(g, 5)))
-	i6 := bits.RotateLeft64(out>>6|^uint64(1), int(blockedBit(g, 6)))
-	i7 := bits.RotateLeft64(out>>7|^uint64(1), int(blockedBit(g, 7)))
+	keep := BlockedKeepRow(g, k)
 	hit := uint8(0)
 	for _, w := range filters {
-		line := blockedLineOf(w, h)
-		if line == nil {
+		line, ok := BlockedLineOf(w, h)
+		if !ok {
 			continue
 		}
-		all := (line[0] | i0) & (line[1] | i1) & (line[2] | i2) & (line[3] | i3) &
-			(line[4] | i4) & (line[5] | i5) & (line[6] | i6) & (line[7] | i7)
-		hit |= b2u8(all == ^uint64(0))
+		hit |= b2u8(BlockedRoundHas(line, g, keep) == ^uint64(0))
 	}
 	return hit != 0
 }
