@@ -37,7 +37,7 @@ func (f *Filter) AddHashes(hs []uint64) {
 	f.mustHaveLines()
 	for i, h := range hs {
 		f.prefetch(hs, i)
-		f.addHash(h, false)
+		f.addHash(h)
 	}
 }
 

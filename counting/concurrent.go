@@ -1,14 +1,14 @@
 package counting
 
 // The *Concurrent forms of the family contract (engine's doc). Every
-// write of a counting filter is atomic (a CAS per counter, or per word) and every
+// write of a counting filter is atomic (one CAS per counter) and every
 // read loads each word atomically, so each form is its plain method.
 
 // AddConcurrent is Add.
 func (f *Filter) AddConcurrent(key []byte) { f.Add(key) }
 
 // AddHashConcurrent is AddHash.
-func (f *Filter) AddHashConcurrent(h uint64) { f.addHash(h, false) }
+func (f *Filter) AddHashConcurrent(h uint64) { f.addHash(h) }
 
 // AddHashesConcurrent is AddHashes.
 func (f *Filter) AddHashesConcurrent(hs []uint64) { f.AddHashes(hs) }

@@ -242,10 +242,9 @@ func (f *Filter) mustHaveLines() {
 //go:noinline
 func zeroFilter() { batch.Zero("counting.Filter", "counting.New") }
 
-// addHash increments h's counters and, if zeros, returns the zero marks
-// (top bit set when one was zero before); without zeros the marks may be
-// left out.
-func (f *Filter) addHash(h uint64, zeros bool) (wasZero uint64) {
+// addHash increments h's counters and returns the zero marks (top bit
+// set when one was zero before).
+func (f *Filter) addHash(h uint64) (wasZero uint64) {
 	if f.v1 {
 		if f.v1TestAndAdd(h) {
 			return 0
@@ -255,9 +254,6 @@ func (f *Filter) addHash(h uint64, zeros bool) (wasZero uint64) {
 	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
 	g := h * asm.BlockedMul
-	if f.k6 { // the default geometry: a CAS per word (words6.go)
-		return f.add6(ln, g, zeros)
-	}
 	k := f.k
 	if f.wide {
 		for ; k > 10; k -= 10 {
@@ -277,7 +273,7 @@ func (f *Filter) addHash(h uint64, zeros bool) (wasZero uint64) {
 }
 
 // Add inserts key.
-func (f *Filter) Add(key []byte) { f.addHash(f.hash(key), false) }
+func (f *Filter) Add(key []byte) { f.addHash(f.hash(key)) }
 
 // AddUint64 inserts the 8 little-endian bytes of k.
 func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
@@ -286,10 +282,8 @@ func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key
 func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
 
 // AddHash inserts a key by its hash: one increment of each of its k
-// counters (two probes on one counter increment it twice), one CAS
-// each, or one CAS per touched word in the default geometry (4-bit
-// counters, k = 6).
-func (f *Filter) AddHash(h uint64) { f.addHash(h, false) }
+// counters, one CAS each (two probes on one counter increment it twice).
+func (f *Filter) AddHash(h uint64) { f.addHash(h) }
 
 // TestAndAdd inserts key and reports whether all its counters were
 // nonzero just before its own increments, that is whether Test would have
@@ -298,7 +292,7 @@ func (f *Filter) AddHash(h uint64) { f.addHash(h, false) }
 func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(key)) }
 
 // TestAndAddHash is TestAndAdd of a hash.
-func (f *Filter) TestAndAddHash(h uint64) bool { return f.addHash(h, true)>>63 == 0 }
+func (f *Filter) TestAndAddHash(h uint64) bool { return f.addHash(h)>>63 == 0 }
 
 // Test reports whether key may be in the filter: false means it certainly
 // is not (unless it was removed, or a key never added was removed).
@@ -384,19 +378,12 @@ func (f *Filter) RemoveHash(h uint64) bool {
 		return f.v1Remove(h)
 	}
 	f.mustHaveLines()
-	ln, g := asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul
-	if f.k6 { // the default geometry: Test's straight code, a CAS per word
-		if (asm.CountingMiss3(ln, g)|asm.CountingMiss3(ln, g<<21))>>63 != 0 {
-			runtime.KeepAlive(f)
-			return false
-		}
-		f.sub6(ln, g)
-		return true
-	}
+	ln := asm.CountingLine(f.words, h, f.lines)
 	if !asm.CountingTest(ln, h, f.k, f.wide) {
 		runtime.KeepAlive(f)
 		return false
 	}
+	g := h * asm.BlockedMul
 	k := f.k
 	if f.wide {
 		for ; k > 10; k -= 10 {
