@@ -75,25 +75,21 @@
 // methods, which replace the filter. The *Concurrent forms of the
 // contract (AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
 // AddUint64sConcurrent, TestConcurrent, TestHashConcurrent) are the plain
-// methods. Add and Remove change one counter per compare-and-swap, or in
-// the default geometry (4-bit counters, k = 6) all of a key's counters
-// in one word per compare-and-swap; readers load each word atomically, so
-// a Test that races an Add of the same key may see some of its counters
-// and not others.
+// methods. Add and Remove change one counter per compare-and-swap;
+// readers load each word atomically, so a Test that races an Add of the
+// same key may see some of its counters and not others.
 //
 // # Kernels
 //
 // The single-key paths are straight-line code for one multiplier round
 // (k <= 9 at 4 bits, k <= 10 at 8): two constant shifts place a probe,
 // one load and one variable shift read it, no bounds checks. In the
-// default geometry (4-bit counters, k = 6) Test has no call at all (two
-// inlined asm.CountingMiss3), and Add and Remove add a key's six counts
-// into per-word increments and swap each touched word once: 4.4 locked
-// instructions a key on average instead of 6, which bound a single-key
-// update (no later load passes a locked instruction). Any other k <= 9
-// at 4 bits tests with one call of a frameless leaf (asm.CountingRound4). The batch test runs the
-// AVX-512 or AVX2 kernel of asm (one vector test turns a line into the
-// masks of its zero counters), requesting the line of the key dist = 8
+// default geometry (4-bit counters, k = 6) Test of an 8-byte key and
+// TestHash make no call (two inlined asm.CountingMiss3); any other
+// k <= 9 at 4 bits tests with one call of a frameless leaf
+// (asm.CountingRound4). The batch test runs the AVX-512 or AVX2 kernel
+// of asm (one vector test turns a line into the masks of its zero
+// counters), requesting the line of the key dist = 8
 // places ahead; batch Add and Remove request lines at the same distance
 // (asm.CountingPrefetch), because a locked compare-and-swap waits for
 // every earlier load. Benchmarks: go test -bench PerKey ./counting and,
