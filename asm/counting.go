@@ -189,14 +189,6 @@ func CountingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uin
 	return miss
 }
 
-// CountingMiss3 is CountingRound4 of the three probes of g, g << 7 and
-// g << 14, and small enough to inline: straight code for k = 6, the
-// default at p = 1%, is CountingMiss3(ln, g) | CountingMiss3(ln, g<<21)
-// with no call.
-func CountingMiss3(ln *[CountingLineWords]uint64, g uint64) uint64 {
-	return countingMiss4(ln, g) | countingMiss4(ln, g<<7) | countingMiss4(ln, g<<14)
-}
-
 // CountingRound8 is CountingRound4 for 8-bit counters and n <= 10.
 func CountingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
 	_ = &ln[0]

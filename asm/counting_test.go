@@ -113,26 +113,6 @@ func TestCountingGenericMatchesSpec(t *testing.T) {
 	}
 }
 
-// CountingMiss3 twice is CountingRound4 of six probes, the straight
-// k = 6 test of the counting package, on lines with zero, nonzero and
-// saturated counters.
-func TestCountingMiss3IsRound4(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	words := countingFilter(r, 64, 6, false, 64*128/6/2)
-	for range 20000 {
-		h := r.Uint64()
-		ln := CountingLine(words, h, 64)
-		g := h * BlockedMul
-		got := (CountingMiss3(ln, g) | CountingMiss3(ln, g<<21)) >> 63
-		if want := CountingRound4(ln, g, 6) >> 63; got != want {
-			t.Fatalf("hash %#x: CountingMiss3 pair %d, CountingRound4 %d", h, got, want)
-		}
-		if want := b2u(!countingTestSpec(words, 64, 6, false, h)); got != uint64(want) {
-			t.Fatalf("hash %#x: CountingMiss3 pair %d, spec miss %d", h, got, want)
-		}
-	}
-}
-
 // checkCountingTest compares the kernel in use with the Generic twin.
 func checkCountingTest(t *testing.T, words []uint64, lines uint64, k uint32, wide bool, hs []uint64) {
 	t.Helper()

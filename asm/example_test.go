@@ -34,23 +34,3 @@ func ExampleUseLevel() {
 	fmt.Println(asm.Kernel())
 	// Output: generic
 }
-
-// The straight k = 6 test of a counting line: a key's six 4-bit
-// counters, the slices of g = h*BlockedMul, are all nonzero exactly when
-// the two CountingMiss3 words have a clear top bit.
-func ExampleCountingMiss3() {
-	words := make([]uint64, 4*asm.CountingLineWords) // 4 lines of 128 counters
-	h := engine.HashUint64(7)
-	ln := asm.CountingLine(words, h, 4)
-	g := h * asm.BlockedMul
-	present := func() bool { return (asm.CountingMiss3(ln, g)|asm.CountingMiss3(ln, g<<21))>>63 == 0 }
-	fmt.Println(present())
-	pos := asm.NarrowPositions(h, 6, 7)
-	for _, q := range pos[:6] { // add the key: counter q is nibble q of the line
-		ln[q>>4] += 1 << (4 * (q & 15))
-	}
-	fmt.Println(present())
-	// Output:
-	// false
-	// true
-}

@@ -83,13 +83,10 @@
 //
 // The single-key paths are straight-line code for one multiplier round
 // (k <= 9 at 4 bits, k <= 10 at 8): two constant shifts place a probe,
-// one load and one variable shift read it, no bounds checks. In the
-// default geometry (4-bit counters, k = 6) Test of an 8-byte key and
-// TestHash make no call (two inlined asm.CountingMiss3); any other
-// k <= 9 at 4 bits tests with one call of a frameless leaf
-// (asm.CountingRound4). The batch test runs the AVX-512 or AVX2 kernel
-// of asm (one vector test turns a line into the masks of its zero
-// counters), requesting the line of the key dist = 8
+// one load and one variable shift read it, no bounds checks; Test is one
+// call of a frameless leaf (asm.CountingRound4). The batch test runs the
+// AVX-512 or AVX2 kernel of asm (one vector test turns a line into the
+// masks of its zero counters), requesting the line of the key dist = 8
 // places ahead; batch Add and Remove request lines at the same distance
 // (asm.CountingPrefetch), because a locked compare-and-swap waits for
 // every earlier load. Benchmarks: go test -bench PerKey ./counting and,

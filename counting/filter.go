@@ -22,8 +22,7 @@ type Filter struct {
 	seed    uint64
 	key     uint64 // engine.Uint64Key(seed)
 	v1      bool   // the version-1 layout of a decoded old file (legacy.go)
-	round4  bool   // one-line layout, 4-bit counters, k <= 9: TestHash's one-leaf case
-	k6      bool   // round4 with k = 6, the default at p = 1%: Test's and TestHash's straight case
+	round4  bool   // one-line layout, 4-bit counters, k <= 9: TestHash's inline case
 	lanes
 }
 
@@ -123,16 +122,8 @@ func newFilter(lines uint64, k uint32, wide bool, c engine.Config) (*Filter, err
 	if err != nil {
 		return nil, err
 	}
-	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k,
-		seed: c.Seed, key: engine.Uint64Key(c.Seed), lanes: lanesOf(wide)}
-	f.setProbe()
-	return f, nil
-}
-
-// setProbe picks the single-key test paths of the geometry.
-func (f *Filter) setProbe() {
-	f.round4 = !f.v1 && !f.wide && f.k <= 9
-	f.k6 = f.round4 && f.k == 6
+	return &Filter{storage: s, words: s.Words(), lines: lines, k: k, round4: !wide && k <= 9,
+		seed: c.Seed, key: engine.Uint64Key(c.Seed), lanes: lanesOf(wide)}, nil
 }
 
 // K is the number of probes per key.

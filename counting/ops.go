@@ -303,13 +303,12 @@ func (f *Filter) Test(key []byte) bool {
 	} else {
 		h = engine.HashSeed(key, f.seed)
 	}
-	if f.k6 { // the default geometry, TestHash's first case without a call
-		ln, g := asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul
-		ok := (asm.CountingMiss3(ln, g)|asm.CountingMiss3(ln, g<<21))>>63 == 0
+	if f.round4 { // TestHash's common case without a call between
+		ok := asm.CountingRound4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)>>63 == 0
 		runtime.KeepAlive(f)
 		return ok
 	}
-	return f.TestHash(h)
+	return f.testHash(h)
 }
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
@@ -319,17 +318,10 @@ func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64
 func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
 
 // TestHash is Test of a hash: all of its counters are nonzero. It loads
-// every counter of a round without a branch. The default geometry
-// (4-bit counters, k = 6) is straight code without a call
-// (asm.CountingMiss3), any other k <= 9 at 4 bits one call of a
-// frameless leaf (asm.CountingRound4).
+// every counter of a round without a branch (asm.CountingRound4/8); the
+// common case, 4-bit counters and k <= 9, is one call of a frameless
+// leaf.
 func (f *Filter) TestHash(h uint64) bool {
-	if f.k6 {
-		ln, g := asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul
-		ok := (asm.CountingMiss3(ln, g)|asm.CountingMiss3(ln, g<<21))>>63 == 0
-		runtime.KeepAlive(f)
-		return ok
-	}
 	if f.round4 {
 		ok := asm.CountingRound4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)>>63 == 0
 		runtime.KeepAlive(f)
