@@ -118,7 +118,7 @@ func TestBatchMatchesSingle(t *testing.T) {
 		k        uint32
 		bits     int
 		added    int
-	}{{512, 1, 4, 5}, {1000, 7, 4, 300}, {1000, 13, 8, 100}, {1 << 16, 20, 4, 5000}, {1 << 12, engine.MaxK, 8, 200}, {1 << 14, 6, 8, 2000}} {
+	}{{512, 1, 4, 5}, {1000, 7, 4, 300}, {1000, 13, 8, 100}, {1 << 16, 20, 4, 5000}, {1 << 12, engine.MaxK, 8, 200}, {1 << 14, 6, 8, 2000}, {1 << 14, 6, 4, 2000}} {
 		f, err := NewMK(c.counters, c.k, WithCounterBits(c.bits))
 		if err != nil {
 			t.Fatal(err)
@@ -131,6 +131,12 @@ func TestBatchMatchesSingle(t *testing.T) {
 			want[i] = f.TestHash(h)
 			if want[i] {
 				wantHits++
+			}
+			// The straight k = 6 path of TestHash against the round
+			// walker that every other k takes.
+			ln := asm.CountingLine(f.words, h, f.lines)
+			if walk := asm.CountingTest(ln, h, f.k, f.wide); walk != want[i] {
+				t.Fatalf("%+v hash %#x: TestHash %v, asm.CountingTest %v", c, h, want[i], walk)
 			}
 		}
 		kerneltest.ForEachLevel(t, func(t *testing.T) {

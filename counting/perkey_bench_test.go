@@ -4,9 +4,11 @@ import (
 	"encoding/binary"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -183,3 +185,41 @@ func BenchmarkLoopVsBatch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPerKeyFloor measures the two bounds of the per-key paths on
+// this machine, for comparison with BenchmarkPerKeyTest/Add/Remove in
+// the same run:
+//   - line: the hash of a member key and one atomic load from its line,
+//     nothing else: the memory floor of any test that reads one line;
+//   - cas: one locked compare-and-swap on a word already in L1, back to
+//     back: what each of an Add's or Remove's k swaps costs at least (a
+//     locked instruction also waits for every earlier load and store).
+func BenchmarkPerKeyFloor(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run("line/"+sizeName(n), func(b *testing.B) {
+			s := stream(b, n)
+			f := s.full
+			c := startCPU(b)
+			var acc uint64
+			for i := range b.N {
+				key := s.key(i % s.n)
+				h := engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key)
+				acc += atomic.LoadUint64(&asm.CountingLine(f.words, h, f.lines)[h>>61])
+			}
+			c.report(b, b.N)
+			floorSink.Store(acc)
+		})
+	}
+	b.Run("cas", func(b *testing.B) {
+		var w [asm.CountingLineWords]uint64
+		c := startCPU(b)
+		for i := range b.N {
+			p := &w[i%asm.CountingLineWords]
+			old := atomic.LoadUint64(p)
+			atomic.CompareAndSwapUint64(p, old, old+1)
+		}
+		c.report(b, b.N)
+	})
+}
+
+var floorSink atomic.Uint64
