@@ -9,13 +9,13 @@ func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 	case len(hs) == 0 || level == Generic:
 		return countingTestHashesGeneric(words, lines, k, wide, hs, out)
 	case level == AVX512 && wide:
-		return countingTestHashes8AVX512(words, lines, uint64(k), hs, out, countingPrefetchDist)
+		return countingTestHashes8AVX512(words, hs, out, lines, uint64(k), countingPrefetchDist)
 	case level == AVX512:
-		return countingTestHashes4AVX512(words, lines, uint64(k), hs, out, countingPrefetchDist)
+		return countingTestHashes4AVX512(words, hs, out, lines, uint64(k), countingPrefetchDist)
 	case wide:
-		return countingTestHashes8AVX2(words, lines, uint64(k), hs, out, countingPrefetchDist)
+		return countingTestHashes8AVX2(words, hs, out, lines, uint64(k), countingPrefetchDist)
 	}
-	return countingTestHashes4AVX2(words, lines, uint64(k), hs, out, countingPrefetchDist)
+	return countingTestHashes4AVX2(words, hs, out, lines, uint64(k), countingPrefetchDist)
 }
 
 // countingPrefetchHashes dispatches the prefetch once per call: the
@@ -25,5 +25,5 @@ func countingPrefetchHashes(words []uint64, lines uint64, hs []uint64) {
 		countingPrefetchHashesGeneric(words, lines, hs)
 		return
 	}
-	countingPrefetchHashesAVX2(words, lines, hs)
+	countingPrefetchHashesAVX2(words, hs, lines)
 }

@@ -17,12 +17,12 @@ DATA countingNibbleHalves<>+48(SB)/8, $0xf0f0f0f0f0f0f0f0
 DATA countingNibbleHalves<>+56(SB)/8, $0xf0f0f0f0f0f0f0f0
 GLOBL countingNibbleHalves<>(SB), RODATA|NOPTR, $64
 
-// func countingTestHashes4AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+// func countingTestHashes4AVX2(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·countingTestHashes4AVX2(SB), NOSPLIT, $16-104
-	MOVQ    hs_base+40(FP), AX
-	MOVQ    hs_len+48(FP), CX
-	MOVQ    out_base+64(FP), BX
+	MOVQ    hs_base+24(FP), AX
+	MOVQ    hs_len+32(FP), CX
+	MOVQ    out_base+48(FP), BX
 	MOVQ    dist+88(FP), SI
 	VMOVDQU countingNibbleHalves<>+0(SB), Y0
 	VPXOR   Y1, Y1, Y1
@@ -34,12 +34,12 @@ countingTestHashes4AVX2_ahead:
 	CMPQ       CX, SI
 	JBE        countingTestHashes4AVX2_tail
 	MOVQ       (AX)(SI*8), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	VMOVDQU    (R8), Y3
@@ -65,7 +65,7 @@ countingTestHashes4AVX2_ahead:
 	MOVQ       (AX), R8
 	IMULQ      countingBlockedMul<>+0(SB), R8
 	MOVQ       R8, DX
-	MOVQ       k+32(FP), R9
+	MOVQ       k+80(FP), R9
 	MOVQ       $0x00000009, R10
 	XORQ       R11, R11
 
@@ -103,7 +103,7 @@ countingTestHashes4AVX2_tail:
 	TESTQ     CX, CX
 	JZ        countingTestHashes4AVX2_done
 	MOVQ      (AX), DX
-	MULXQ     lines+24(FP), DX, SI
+	MULXQ     lines+72(FP), DX, SI
 	SHLQ      $0x06, SI
 	ADDQ      words_base+0(FP), SI
 	VMOVDQU   (SI), Y3
@@ -129,7 +129,7 @@ countingTestHashes4AVX2_tail:
 	MOVQ      (AX), SI
 	IMULQ     countingBlockedMul<>+0(SB), SI
 	MOVQ      SI, DX
-	MOVQ      k+32(FP), R8
+	MOVQ      k+80(FP), R8
 	MOVQ      $0x00000009, R9
 	XORQ      R10, R10
 
@@ -168,12 +168,12 @@ countingTestHashes4AVX2_done:
 	VZEROUPPER
 	RET
 
-// func countingTestHashes4AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+// func countingTestHashes4AVX512(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
 TEXT ·countingTestHashes4AVX512(SB), NOSPLIT, $16-104
-	MOVQ         hs_base+40(FP), AX
-	MOVQ         hs_len+48(FP), CX
-	MOVQ         out_base+64(FP), BX
+	MOVQ         hs_base+24(FP), AX
+	MOVQ         hs_len+32(FP), CX
+	MOVQ         out_base+48(FP), BX
 	MOVQ         dist+88(FP), SI
 	VPBROADCASTQ countingNibbleHalves<>+0(SB), Z0
 	VPBROADCASTQ countingNibbleHalves<>+32(SB), Z1
@@ -185,12 +185,12 @@ countingTestHashes4AVX512_ahead:
 	CMPQ       CX, SI
 	JBE        countingTestHashes4AVX512_tail
 	MOVQ       (AX)(SI*8), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	VMOVDQU64  (R8), Z2
@@ -203,7 +203,7 @@ countingTestHashes4AVX512_ahead:
 	MOVQ       (AX), R8
 	IMULQ      countingBlockedMul<>+0(SB), R8
 	MOVQ       R8, DX
-	MOVQ       k+32(FP), R9
+	MOVQ       k+80(FP), R9
 	MOVQ       $0x00000009, R10
 	XORQ       R11, R11
 
@@ -241,7 +241,7 @@ countingTestHashes4AVX512_tail:
 	TESTQ     CX, CX
 	JZ        countingTestHashes4AVX512_done
 	MOVQ      (AX), DX
-	MULXQ     lines+24(FP), DX, SI
+	MULXQ     lines+72(FP), DX, SI
 	SHLQ      $0x06, SI
 	ADDQ      words_base+0(FP), SI
 	VMOVDQU64 (SI), Z2
@@ -254,7 +254,7 @@ countingTestHashes4AVX512_tail:
 	MOVQ      (AX), SI
 	IMULQ     countingBlockedMul<>+0(SB), SI
 	MOVQ      SI, DX
-	MOVQ      k+32(FP), R8
+	MOVQ      k+80(FP), R8
 	MOVQ      $0x00000009, R9
 	XORQ      R10, R10
 
@@ -293,12 +293,12 @@ countingTestHashes4AVX512_done:
 	VZEROUPPER
 	RET
 
-// func countingTestHashes8AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+// func countingTestHashes8AVX2(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·countingTestHashes8AVX2(SB), NOSPLIT, $16-104
-	MOVQ    hs_base+40(FP), AX
-	MOVQ    hs_len+48(FP), CX
-	MOVQ    out_base+64(FP), BX
+	MOVQ    hs_base+24(FP), AX
+	MOVQ    hs_len+32(FP), CX
+	MOVQ    out_base+48(FP), BX
 	MOVQ    dist+88(FP), SI
 	VMOVDQU countingNibbleHalves<>+0(SB), Y0
 	VPXOR   Y0, Y0, Y0
@@ -310,12 +310,12 @@ countingTestHashes8AVX2_ahead:
 	CMPQ       CX, SI
 	JBE        countingTestHashes8AVX2_tail
 	MOVQ       (AX)(SI*8), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	VPCMPEQB   (R8), Y0, Y1
@@ -328,7 +328,7 @@ countingTestHashes8AVX2_ahead:
 	MOVQ       (AX), R8
 	IMULQ      countingBlockedMul<>+0(SB), R8
 	MOVQ       R8, DX
-	MOVQ       k+32(FP), R9
+	MOVQ       k+80(FP), R9
 	MOVQ       $0x0000000a, R10
 	XORQ       R11, R11
 
@@ -363,7 +363,7 @@ countingTestHashes8AVX2_tail:
 	TESTQ     CX, CX
 	JZ        countingTestHashes8AVX2_done
 	MOVQ      (AX), DX
-	MULXQ     lines+24(FP), DX, SI
+	MULXQ     lines+72(FP), DX, SI
 	SHLQ      $0x06, SI
 	ADDQ      words_base+0(FP), SI
 	VPCMPEQB  (SI), Y0, Y1
@@ -376,7 +376,7 @@ countingTestHashes8AVX2_tail:
 	MOVQ      (AX), SI
 	IMULQ     countingBlockedMul<>+0(SB), SI
 	MOVQ      SI, DX
-	MOVQ      k+32(FP), R8
+	MOVQ      k+80(FP), R8
 	MOVQ      $0x0000000a, R9
 	XORQ      R10, R10
 
@@ -412,12 +412,12 @@ countingTestHashes8AVX2_done:
 	VZEROUPPER
 	RET
 
-// func countingTestHashes8AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+// func countingTestHashes8AVX512(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
 TEXT ·countingTestHashes8AVX512(SB), NOSPLIT, $16-104
-	MOVQ       hs_base+40(FP), AX
-	MOVQ       hs_len+48(FP), CX
-	MOVQ       out_base+64(FP), BX
+	MOVQ       hs_base+24(FP), AX
+	MOVQ       hs_len+32(FP), CX
+	MOVQ       out_base+48(FP), BX
 	MOVQ       dist+88(FP), SI
 	VPTERNLOGD $0xff, Z0, Z0, Z0
 	XORQ       DI, DI
@@ -428,12 +428,12 @@ countingTestHashes8AVX512_ahead:
 	CMPQ       CX, SI
 	JBE        countingTestHashes8AVX512_tail
 	MOVQ       (AX)(SI*8), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	PREFETCHT0 (R8)
 	MOVQ       (AX), DX
-	MULXQ      lines+24(FP), DX, R8
+	MULXQ      lines+72(FP), DX, R8
 	SHLQ       $0x06, R8
 	ADDQ       words_base+0(FP), R8
 	VPTESTNMB  (R8), Z0, K1
@@ -442,7 +442,7 @@ countingTestHashes8AVX512_ahead:
 	MOVQ       (AX), R8
 	IMULQ      countingBlockedMul<>+0(SB), R8
 	MOVQ       R8, DX
-	MOVQ       k+32(FP), R9
+	MOVQ       k+80(FP), R9
 	MOVQ       $0x0000000a, R10
 	XORQ       R11, R11
 
@@ -477,7 +477,7 @@ countingTestHashes8AVX512_tail:
 	TESTQ     CX, CX
 	JZ        countingTestHashes8AVX512_done
 	MOVQ      (AX), DX
-	MULXQ     lines+24(FP), DX, SI
+	MULXQ     lines+72(FP), DX, SI
 	SHLQ      $0x06, SI
 	ADDQ      words_base+0(FP), SI
 	VPTESTNMB (SI), Z0, K1
@@ -486,7 +486,7 @@ countingTestHashes8AVX512_tail:
 	MOVQ      (AX), SI
 	IMULQ     countingBlockedMul<>+0(SB), SI
 	MOVQ      SI, DX
-	MOVQ      k+32(FP), R8
+	MOVQ      k+80(FP), R8
 	MOVQ      $0x0000000a, R9
 	XORQ      R10, R10
 
@@ -522,17 +522,17 @@ countingTestHashes8AVX512_done:
 	VZEROUPPER
 	RET
 
-// func countingPrefetchHashesAVX2(words []uint64, lines uint64, hs []uint64)
+// func countingPrefetchHashesAVX2(words []uint64, hs []uint64, lines uint64)
 // Requires: BMI2, MMX+
 TEXT ·countingPrefetchHashesAVX2(SB), NOSPLIT, $0-56
-	MOVQ hs_base+32(FP), AX
-	MOVQ hs_len+40(FP), CX
+	MOVQ hs_base+24(FP), AX
+	MOVQ hs_len+32(FP), CX
 
 countingPrefetchHashesAVX2_loop:
 	TESTQ      CX, CX
 	JZ         countingPrefetchHashesAVX2_done
 	MOVQ       (AX), DX
-	MULXQ      lines+24(FP), DX, BX
+	MULXQ      lines+48(FP), DX, BX
 	SHLQ       $0x06, BX
 	ADDQ       words_base+0(FP), BX
 	PREFETCHT0 (BX)

@@ -11,7 +11,7 @@ import (
 // Every test kernel answers as Generic at every prefetch distance,
 // none (0, negative) included, and batch lengths on both sides of it.
 func TestCountingTestKernelsDist(t *testing.T) {
-	kernels := map[string]func([]uint64, uint64, uint64, []uint64, []bool, int) int{
+	kernels := map[string]func([]uint64, []uint64, []bool, uint64, uint64, int) int{
 		"4AVX2": countingTestHashes4AVX2, "8AVX2": countingTestHashes8AVX2,
 		"4AVX512": countingTestHashes4AVX512, "8AVX512": countingTestHashes8AVX512,
 	}
@@ -33,7 +33,7 @@ func TestCountingTestKernelsDist(t *testing.T) {
 			wantHits := countingTestHashesGeneric(words, lines, 7, wide, hs, want)
 			for _, dist := range []int{-1, 0, 1, 7, 8, 9, 64, 2000} {
 				got := make([]bool, n)
-				if hits := kernel(words, lines, 7, hs, got, dist); hits != wantHits || !slices.Equal(got, want) {
+				if hits := kernel(words, hs, got, lines, 7, dist); hits != wantHits || !slices.Equal(got, want) {
 					t.Fatalf("%s, %d hashes, dist %d: %d hits vs generic %d", name, n, dist, hits, wantHits)
 				}
 			}

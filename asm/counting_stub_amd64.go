@@ -7,24 +7,24 @@ package asm
 // countingTestHashes4AVX2 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTestHashes4AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+func countingTestHashes4AVX2(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 
 // countingTestHashes4AVX512 is countingTestHashesGeneric for 4-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTestHashes4AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+func countingTestHashes4AVX512(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 
 // countingTestHashes8AVX2 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTestHashes8AVX2(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+func countingTestHashes8AVX2(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 
 // countingTestHashes8AVX512 is countingTestHashesGeneric for 8-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.
 //
 //go:noescape
-func countingTestHashes8AVX512(words []uint64, lines uint64, k uint64, hs []uint64, out []bool, dist int) int
+func countingTestHashes8AVX512(words []uint64, hs []uint64, out []bool, lines uint64, k uint64, dist int) int
 
 // countingPrefetchHashesAVX2 is countingPrefetchHashesGeneric issuing PREFETCHT0 instead of loads.
 //
 //go:noescape
-func countingPrefetchHashesAVX2(words []uint64, lines uint64, hs []uint64)
+func countingPrefetchHashesAVX2(words []uint64, hs []uint64, lines uint64)

@@ -156,7 +156,7 @@ func (a avx512) zeroMasks(p reg.GPVirtual, zm Mem) {
 
 func kernel(v isa) {
 	name := v.name()
-	TEXT(name, NOSPLIT, "func(words []uint64, lines, k uint64, hs []uint64, out []bool, dist int) int")
+	TEXT(name, NOSPLIT, "func(words []uint64, hs []uint64, out []bool, lines, k uint64, dist int) int")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is countingTestHashesGeneric for %d-bit counters; len(out) >= len(hs); dist > 0 prefetches the line of the key dist places ahead.", name, widthName(v.wide())))
 	zm := AllocLocal(16)
@@ -202,7 +202,7 @@ func kernel(v isa) {
 // both vector levels run it.
 func prefetch() {
 	name := "countingPrefetchHashesAVX2"
-	TEXT(name, NOSPLIT, "func(words []uint64, lines uint64, hs []uint64)")
+	TEXT(name, NOSPLIT, "func(words []uint64, hs []uint64, lines uint64)")
 	Pragma("noescape")
 	Doc(name + " is countingPrefetchHashesGeneric issuing PREFETCHT0 instead of loads.")
 	hsPtr, n := GP64(), GP64()
