@@ -15,6 +15,7 @@
 // the array first, then the hashes and the answers as slices, then the
 // scalar parameters, and last the prefetch distance dist (how many keys
 // ahead a kernel requests lines) where it has one: (array, hs, out,
-// parameters..., dist). The scalar forms (BlockedTestHash, ...) are the
+// parameters..., dist). The hash kernels, which have no array, take
+// (dst, keys, parameters...). The scalar forms (BlockedTestHash, ...) are the
 // Go probes those Generic twins loop over.
 package asm
