@@ -1081,50 +1081,1387 @@ TEXT ·blockedTestStrideHashesAVX2(SB), NOSPLIT, $24-112
 	IMUL3Q       $0x00000101, R12, R12
 	SHRQ         $0x03, R11
 	MOVQ         R11, (SP)
-	MOVQ         R12, 8(SP)
-	MOVQ         R9, 16(SP)
+	MOVQ         R9, 8(SP)
+	MOVQ         CX, 16(SP)
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
 	VMOVDQU      blockedLaneBits<>+32(SB), Y3
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
+	CMPQ         CX, $0x08
+	JA           blockedTestStrideHashesAVX2_general
+	CMPQ         (SP), $0x00
+	JNE          blockedTestStrideHashesAVX2_anyk
+	CMPQ         CX, $0x01
+	JE           blockedTestStrideHashesAVX2_small_g1
+	CMPQ         CX, $0x02
+	JE           blockedTestStrideHashesAVX2_small_g2
+	CMPQ         CX, $0x03
+	JE           blockedTestStrideHashesAVX2_small_g3
+	CMPQ         CX, $0x04
+	JE           blockedTestStrideHashesAVX2_small_g4
+	CMPQ         CX, $0x05
+	JE           blockedTestStrideHashesAVX2_small_g5
+	CMPQ         CX, $0x06
+	JE           blockedTestStrideHashesAVX2_small_g6
+	CMPQ         CX, $0x07
+	JE           blockedTestStrideHashesAVX2_small_g7
+	CMPQ         CX, $0x08
+	JE           blockedTestStrideHashesAVX2_small_g8
 
-blockedTestStrideHashesAVX2_key:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	CMPQ  16(SP), $0x00
-	JE    blockedTestStrideHashesAVX2_probe
-	CMPQ  DI, 16(SP)
-	JLE   blockedTestStrideHashesAVX2_probe
-	MOVQ  16(SP), R9
-	MOVQ  (SI)(R9*8), R9
-	MULXQ R9, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
+blockedTestStrideHashesAVX2_anyk:
+	CMPQ CX, $0x01
+	JE   blockedTestStrideHashesAVX2_any_g1
+	CMPQ CX, $0x02
+	JE   blockedTestStrideHashesAVX2_any_g2
+	CMPQ CX, $0x03
+	JE   blockedTestStrideHashesAVX2_any_g3
+	CMPQ CX, $0x04
+	JE   blockedTestStrideHashesAVX2_any_g4
+	CMPQ CX, $0x05
+	JE   blockedTestStrideHashesAVX2_any_g5
+	CMPQ CX, $0x06
+	JE   blockedTestStrideHashesAVX2_any_g6
+	CMPQ CX, $0x07
+	JE   blockedTestStrideHashesAVX2_any_g7
+	CMPQ CX, $0x08
+	JE   blockedTestStrideHashesAVX2_any_g8
+	JMP  blockedTestStrideHashesAVX2_general
 
-blockedTestStrideHashesAVX2_prefetch:
-	PREFETCHT0 (R11)
-	ADDQ       BX, R11
-	DECQ       R9
-	JNZ        blockedTestStrideHashesAVX2_prefetch
+blockedTestStrideHashesAVX2_small_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g1_plain
 
-blockedTestStrideHashesAVX2_probe:
-	MOVQ  (SI), R9
-	MULXQ R9, R11, R12
-	SHLQ  $0x06, R12
-	ADDQ  AX, R12
-	MOVQ  R9, R11
-	IMULQ blockedMul<>+0(SB), R11
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_28
+blockedTestStrideHashesAVX2_small_g1_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g1_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, BX
+	SHLQ         $0x06, BX
+	ADDQ         AX, BX
+	PREFETCHT0   (BX)
+	MOVQ         (SI), CX
+	MULXQ        CX, BX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, BX
+	SHRQ         $0x0d, BX
+	ANDQ         $0x07, BX
+	SHLXQ        BX, R12, BX
+	SHRQ         $0x08, BX
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        BX, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        BL
+	ORB          BL, CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g1_prefetch
+
+blockedTestStrideHashesAVX2_small_g1_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, BX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, BX
+	SHRQ         $0x0d, BX
+	ANDQ         $0x07, BX
+	SHLXQ        BX, R12, BX
+	SHRQ         $0x08, BX
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        BX, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        BL
+	ORB          BL, CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g1_plain
+
+blockedTestStrideHashesAVX2_small_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g2_plain
+
+blockedTestStrideHashesAVX2_small_g2_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g2_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g2_prefetch
+
+blockedTestStrideHashesAVX2_small_g2_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g2_plain
+
+blockedTestStrideHashesAVX2_small_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g3_plain
+
+blockedTestStrideHashesAVX2_small_g3_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g3_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g3_prefetch
+
+blockedTestStrideHashesAVX2_small_g3_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R9
+	ORB          R9, CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g3_plain
+
+blockedTestStrideHashesAVX2_small_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g4_plain
+
+blockedTestStrideHashesAVX2_small_g4_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g4_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	XORQ         R9, R9
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R13
+	ORB          R13, R9
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R13
+	ORB          R13, R9
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R9
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R9
+	MOVB         R9, (R8)
+	ADDQ         R9, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g4_prefetch
+
+blockedTestStrideHashesAVX2_small_g4_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	XORQ         R9, R9
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R13
+	ORB          R13, R9
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R13
+	ORB          R13, R9
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R9
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R9
+	MOVB         R9, (R8)
+	ADDQ         R9, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g4_plain
+
+blockedTestStrideHashesAVX2_small_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g5_plain
+
+blockedTestStrideHashesAVX2_small_g5_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g5_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	XORQ         R13, R13
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R13
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	MOVB         R13, (R8)
+	ADDQ         R13, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g5_prefetch
+
+blockedTestStrideHashesAVX2_small_g5_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	XORQ         R13, R13
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R13
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	MOVB         R13, (R8)
+	ADDQ         R13, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g5_plain
+
+blockedTestStrideHashesAVX2_small_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g6_plain
+
+blockedTestStrideHashesAVX2_small_g6_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g6_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	PREFETCHT0   (R11)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	XORQ         R13, R13
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R13
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9)(BX*1), Y8
+	VMOVDQU      32(R9)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	MOVB         R13, (R8)
+	ADDQ         R13, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g6_prefetch
+
+blockedTestStrideHashesAVX2_small_g6_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	XORQ         R13, R13
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R13
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9)(BX*1), Y8
+	VMOVDQU      32(R9)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	MOVB         R13, (R8)
+	ADDQ         R13, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g6_plain
+
+blockedTestStrideHashesAVX2_small_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g7_plain
+
+blockedTestStrideHashesAVX2_small_g7_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g7_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	PREFETCHT0   (R11)(BX*1)
+	PREFETCHT0   (R11)(BX*2)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	XORQ         R13, R13
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R13
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9)(BX*1), Y8
+	VMOVDQU      32(R9)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9)(BX*2), Y8
+	VMOVDQU      32(R9)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	MOVB         R13, (R8)
+	ADDQ         R13, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g7_prefetch
+
+blockedTestStrideHashesAVX2_small_g7_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	XORQ         R13, R13
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R14
+	ORB          R14, R13
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R13
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9)(BX*1), Y8
+	VMOVDQU      32(R9)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	VMOVDQU      (R9)(BX*2), Y8
+	VMOVDQU      32(R9)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R13
+	MOVB         R13, (R8)
+	ADDQ         R13, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g7_plain
+
+blockedTestStrideHashesAVX2_small_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g8_plain
+
+blockedTestStrideHashesAVX2_small_g8_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g8_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	LEAQ         (R11)(BX*2), R13
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	PREFETCHT0   (R11)(BX*1)
+	PREFETCHT0   (R11)(BX*2)
+	PREFETCHT0   (R13)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	LEAQ         (R9)(BX*2), R13
+	XORQ         R14, R14
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R15
+	ORB          R15, R14
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R15
+	ORB          R15, R14
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R14
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R9)(BX*1), Y8
+	VMOVDQU      32(R9)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R9)(BX*2), Y8
+	VMOVDQU      32(R9)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R13)(BX*1), Y8
+	VMOVDQU      32(R13)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	MOVB         R14, (R8)
+	ADDQ         R14, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g8_prefetch
+
+blockedTestStrideHashesAVX2_small_g8_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	LEAQ         (R9)(BX*2), R13
+	XORQ         R14, R14
+	VMOVDQU      (R11), Y8
+	VMOVDQU      32(R11), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R15
+	ORB          R15, R14
+	VMOVDQU      (R11)(BX*1), Y8
+	VMOVDQU      32(R11)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R15
+	ORB          R15, R14
+	VMOVDQU      (R11)(BX*2), Y8
+	VMOVDQU      32(R11)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R11
+	ORB          R11, R14
+	VMOVDQU      (CX)(BX*1), Y8
+	VMOVDQU      32(CX)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R9), Y8
+	VMOVDQU      32(R9), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R9)(BX*1), Y8
+	VMOVDQU      32(R9)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R9)(BX*2), Y8
+	VMOVDQU      32(R9)(BX*2), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	VMOVDQU      (R13)(BX*1), Y8
+	VMOVDQU      32(R13)(BX*1), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        CL
+	ORB          CL, R14
+	MOVB         R14, (R8)
+	ADDQ         R14, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX2_small_g8_plain
+
+blockedTestStrideHashesAVX2_any_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g1_plain
+
+blockedTestStrideHashesAVX2_any_g1_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g1_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, BX
+	SHLQ       $0x06, BX
+	ADDQ       AX, BX
+	PREFETCHT0 (BX)
+	MOVQ       (SI), CX
+	MULXQ      CX, BX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	MOVQ       CX, BX
+	IMULQ      blockedMul<>+0(SB), BX
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R11
+	TESTQ      R11, R11
+	JZ         rounds_done_28
 
 round_29:
-	VMOVQ        R11, X8
+	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -1134,20 +2471,19 @@ round_29:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R11
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), BX
+	DECQ         R11
 	JNZ          round_29
 
 rounds_done_28:
-	MOVQ         8(SP), R13
-	TESTQ        R13, R13
+	TESTQ        R12, R12
 	JZ           partial_done_30
-	IMULQ        blockedMul<>+0(SB), R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R13, R9
-	SHRQ         $0x08, R9
-	VMOVQ        R11, X8
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        BX, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -1155,7 +2491,7 @@ rounds_done_28:
 	VPAND        Y4, Y8, Y8
 	VPSLLVQ      Y9, Y5, Y9
 	VPSLLVQ      Y8, Y5, Y8
-	VMOVQ        R9, X10
+	VMOVQ        CX, X10
 	VPBROADCASTQ X10, Y10
 	VPAND        Y2, Y10, Y11
 	VPAND        Y3, Y10, Y10
@@ -1167,23 +2503,1802 @@ rounds_done_28:
 	VPOR         Y8, Y7, Y7
 
 partial_done_30:
-	MOVQ CX, R9
-	XORQ R11, R11
+	XORQ    CX, CX
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   BL
+	ORB     BL, CL
+	MOVB    CL, (R8)
+	ADDQ    CX, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g1_prefetch
 
-blockedTestStrideHashesAVX2_gen:
-	VMOVDQU (R12), Y8
-	VMOVDQU 32(R12), Y9
+blockedTestStrideHashesAVX2_any_g1_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, BX, R9
+	SHLQ  $0x06, R9
+	ADDQ  AX, R9
+	MOVQ  CX, BX
+	IMULQ blockedMul<>+0(SB), BX
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R11
+	TESTQ R11, R11
+	JZ    rounds_done_31
+
+round_32:
+	VMOVQ        BX, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), BX
+	DECQ         R11
+	JNZ          round_32
+
+rounds_done_31:
+	TESTQ        R12, R12
+	JZ           partial_done_33
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        BX, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_33:
+	XORQ    CX, CX
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   BL
+	ORB     BL, CL
+	MOVB    CL, (R8)
+	ADDQ    CX, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g1_plain
+
+blockedTestStrideHashesAVX2_any_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g2_plain
+
+blockedTestStrideHashesAVX2_any_g2_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g2_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_34
+
+round_35:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_35
+
+rounds_done_34:
+	TESTQ        R12, R12
+	JZ           partial_done_36
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_36:
+	XORQ    CX, CX
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	MOVB    CL, (R8)
+	ADDQ    CX, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g2_prefetch
+
+blockedTestStrideHashesAVX2_any_g2_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_37
+
+round_38:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_38
+
+rounds_done_37:
+	TESTQ        R12, R12
+	JZ           partial_done_39
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_39:
+	XORQ    CX, CX
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	MOVB    CL, (R8)
+	ADDQ    CX, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g2_plain
+
+blockedTestStrideHashesAVX2_any_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g3_plain
+
+blockedTestStrideHashesAVX2_any_g3_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g3_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_40
+
+round_41:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_41
+
+rounds_done_40:
+	TESTQ        R12, R12
+	JZ           partial_done_42
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_42:
+	XORQ    CX, CX
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	MOVB    CL, (R8)
+	ADDQ    CX, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g3_prefetch
+
+blockedTestStrideHashesAVX2_any_g3_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_43
+
+round_44:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_44
+
+rounds_done_43:
+	TESTQ        R12, R12
+	JZ           partial_done_45
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_45:
+	XORQ    CX, CX
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R9
+	ORB     R9, CL
+	MOVB    CL, (R8)
+	ADDQ    CX, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g3_plain
+
+blockedTestStrideHashesAVX2_any_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g4_plain
+
+blockedTestStrideHashesAVX2_any_g4_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g4_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_46
+
+round_47:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_47
+
+rounds_done_46:
+	TESTQ        R12, R12
+	JZ           partial_done_48
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_48:
+	LEAQ    (R11)(BX*2), CX
+	XORQ    R9, R9
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
 	SETEQ   R13
-	ORB     R13, R11
-	ADDQ    BX, R12
-	DECQ    R9
+	ORB     R13, R9
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R13
+	ORB     R13, R9
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R9
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R9
+	MOVB    R9, (R8)
+	ADDQ    R9, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g4_prefetch
+
+blockedTestStrideHashesAVX2_any_g4_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_49
+
+round_50:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_50
+
+rounds_done_49:
+	TESTQ        R12, R12
+	JZ           partial_done_51
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_51:
+	LEAQ    (R11)(BX*2), CX
+	XORQ    R9, R9
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R13
+	ORB     R13, R9
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R13
+	ORB     R13, R9
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R9
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R9
+	MOVB    R9, (R8)
+	ADDQ    R9, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g4_plain
+
+blockedTestStrideHashesAVX2_any_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g5_plain
+
+blockedTestStrideHashesAVX2_any_g5_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g5_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_52
+
+round_53:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_53
+
+rounds_done_52:
+	TESTQ        R12, R12
+	JZ           partial_done_54
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_54:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	XORQ    R13, R13
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R13
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	MOVB    R13, (R8)
+	ADDQ    R13, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g5_prefetch
+
+blockedTestStrideHashesAVX2_any_g5_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_55
+
+round_56:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_56
+
+rounds_done_55:
+	TESTQ        R12, R12
+	JZ           partial_done_57
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_57:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	XORQ    R13, R13
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R13
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	MOVB    R13, (R8)
+	ADDQ    R13, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g5_plain
+
+blockedTestStrideHashesAVX2_any_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g6_plain
+
+blockedTestStrideHashesAVX2_any_g6_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g6_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	PREFETCHT0 (R11)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_58
+
+round_59:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_59
+
+rounds_done_58:
+	TESTQ        R12, R12
+	JZ           partial_done_60
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_60:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	XORQ    R13, R13
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R13
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9)(BX*1), Y8
+	VMOVDQU 32(R9)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	MOVB    R13, (R8)
+	ADDQ    R13, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g6_prefetch
+
+blockedTestStrideHashesAVX2_any_g6_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_61
+
+round_62:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_62
+
+rounds_done_61:
+	TESTQ        R12, R12
+	JZ           partial_done_63
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_63:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	XORQ    R13, R13
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R13
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9)(BX*1), Y8
+	VMOVDQU 32(R9)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	MOVB    R13, (R8)
+	ADDQ    R13, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g6_plain
+
+blockedTestStrideHashesAVX2_any_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g7_plain
+
+blockedTestStrideHashesAVX2_any_g7_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g7_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	PREFETCHT0 (R11)(BX*1)
+	PREFETCHT0 (R11)(BX*2)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_64
+
+round_65:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_65
+
+rounds_done_64:
+	TESTQ        R12, R12
+	JZ           partial_done_66
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_66:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	XORQ    R13, R13
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R13
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9)(BX*1), Y8
+	VMOVDQU 32(R9)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9)(BX*2), Y8
+	VMOVDQU 32(R9)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	MOVB    R13, (R8)
+	ADDQ    R13, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g7_prefetch
+
+blockedTestStrideHashesAVX2_any_g7_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_67
+
+round_68:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_68
+
+rounds_done_67:
+	TESTQ        R12, R12
+	JZ           partial_done_69
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_69:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	XORQ    R13, R13
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R14
+	ORB     R14, R13
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R13
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9)(BX*1), Y8
+	VMOVDQU 32(R9)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	VMOVDQU (R9)(BX*2), Y8
+	VMOVDQU 32(R9)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R13
+	MOVB    R13, (R8)
+	ADDQ    R13, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g7_plain
+
+blockedTestStrideHashesAVX2_any_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g8_plain
+
+blockedTestStrideHashesAVX2_any_g8_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g8_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	LEAQ       (R11)(BX*2), R13
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	PREFETCHT0 (R11)(BX*1)
+	PREFETCHT0 (R11)(BX*2)
+	PREFETCHT0 (R13)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_70
+
+round_71:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_71
+
+rounds_done_70:
+	TESTQ        R12, R12
+	JZ           partial_done_72
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_72:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	LEAQ    (R9)(BX*2), R13
+	XORQ    R14, R14
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R15
+	ORB     R15, R14
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R15
+	ORB     R15, R14
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R14
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R9)(BX*1), Y8
+	VMOVDQU 32(R9)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R9)(BX*2), Y8
+	VMOVDQU 32(R9)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R13)(BX*1), Y8
+	VMOVDQU 32(R13)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	MOVB    R14, (R8)
+	ADDQ    R14, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g8_prefetch
+
+blockedTestStrideHashesAVX2_any_g8_plain:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_73
+
+round_74:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_74
+
+rounds_done_73:
+	TESTQ        R12, R12
+	JZ           partial_done_75
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_75:
+	LEAQ    (R11)(BX*2), CX
+	LEAQ    (R11)(BX*4), R9
+	LEAQ    (R9)(BX*2), R13
+	XORQ    R14, R14
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R15
+	ORB     R15, R14
+	VMOVDQU (R11)(BX*1), Y8
+	VMOVDQU 32(R11)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R15
+	ORB     R15, R14
+	VMOVDQU (R11)(BX*2), Y8
+	VMOVDQU 32(R11)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R11
+	ORB     R11, R14
+	VMOVDQU (CX)(BX*1), Y8
+	VMOVDQU 32(CX)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R9), Y8
+	VMOVDQU 32(R9), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R9)(BX*1), Y8
+	VMOVDQU 32(R9)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R9)(BX*2), Y8
+	VMOVDQU 32(R9)(BX*2), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	VMOVDQU (R13)(BX*1), Y8
+	VMOVDQU 32(R13)(BX*1), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   CL
+	ORB     CL, R14
+	MOVB    R14, (R8)
+	ADDQ    R14, R10
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestStrideHashesAVX2_any_g8_plain
+
+blockedTestStrideHashesAVX2_general:
+blockedTestStrideHashesAVX2_key:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX2_done
+	CMPQ  8(SP), $0x00
+	JE    blockedTestStrideHashesAVX2_probe
+	CMPQ  DI, 8(SP)
+	JLE   blockedTestStrideHashesAVX2_probe
+	MOVQ  8(SP), CX
+	MOVQ  (SI)(CX*8), CX
+	MULXQ CX, CX, R9
+	SHLQ  $0x06, R9
+	ADDQ  AX, R9
+	MOVQ  16(SP), CX
+
+blockedTestStrideHashesAVX2_prefetch:
+	PREFETCHT0 (R9)
+	ADDQ       BX, R9
+	DECQ       CX
+	JNZ        blockedTestStrideHashesAVX2_prefetch
+
+blockedTestStrideHashesAVX2_probe:
+	MOVQ  (SI), CX
+	MULXQ CX, R9, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  CX, R9
+	IMULQ blockedMul<>+0(SB), R9
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  (SP), R13
+	TESTQ R13, R13
+	JZ    rounds_done_76
+
+round_77:
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_77
+
+rounds_done_76:
+	TESTQ        R12, R12
+	JZ           partial_done_78
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_78:
+	MOVQ 16(SP), CX
+	XORQ R9, R9
+
+blockedTestStrideHashesAVX2_gen:
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R13
+	ORB     R13, R9
+	ADDQ    BX, R11
+	DECQ    CX
 	JNZ     blockedTestStrideHashesAVX2_gen
-	MOVB    R11, (R8)
-	ADDQ    R11, R10
+	MOVB    R9, (R8)
+	ADDQ    R9, R10
 	INCQ    R8
 	ADDQ    $0x08, SI
 	DECQ    DI
@@ -1254,9 +4369,9 @@ blockedTestMultiHashesAVX512_probe:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R11
 	TESTQ  R11, R11
-	JZ     rounds_done_31
+	JZ     rounds_done_79
 
-round_32:
+round_80:
 	VPBROADCASTQ DX, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -1264,12 +4379,12 @@ round_32:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), DX
 	DECQ         R11
-	JNZ          round_32
+	JNZ          round_80
 
-rounds_done_31:
+rounds_done_79:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           partial_done_33
+	JZ           partial_done_81
 	MOVQ         R10, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
@@ -1283,7 +4398,7 @@ rounds_done_31:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_33:
+partial_done_81:
 	MOVQ AX, R11
 	XORQ R12, R12
 
@@ -1318,7 +4433,7 @@ blockedTestMultiHashesAVX512_done:
 	RET
 
 // func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
 TEXT ·blockedTestStrideHashesAVX512(SB), NOSPLIT, $24-112
 	MOVQ         words_base+0(FP), AX
 	MOVQ         gens+88(FP), CX
@@ -1339,86 +4454,2157 @@ TEXT ·blockedTestStrideHashesAVX512(SB), NOSPLIT, $24-112
 	IMUL3Q       $0x00000101, R12, R12
 	SHRQ         $0x03, R11
 	MOVQ         R11, (SP)
-	MOVQ         R12, 8(SP)
-	MOVQ         R9, 16(SP)
+	MOVQ         R9, 8(SP)
+	MOVQ         CX, 16(SP)
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
+	CMPQ         CX, $0x08
+	JA           blockedTestStrideHashesAVX512_general
+	CMPQ         (SP), $0x00
+	JNE          blockedTestStrideHashesAVX512_anyk
+	CMPQ         CX, $0x01
+	JE           blockedTestStrideHashesAVX512_small_g1
+	CMPQ         CX, $0x02
+	JE           blockedTestStrideHashesAVX512_small_g2
+	CMPQ         CX, $0x03
+	JE           blockedTestStrideHashesAVX512_small_g3
+	CMPQ         CX, $0x04
+	JE           blockedTestStrideHashesAVX512_small_g4
+	CMPQ         CX, $0x05
+	JE           blockedTestStrideHashesAVX512_small_g5
+	CMPQ         CX, $0x06
+	JE           blockedTestStrideHashesAVX512_small_g6
+	CMPQ         CX, $0x07
+	JE           blockedTestStrideHashesAVX512_small_g7
+	CMPQ         CX, $0x08
+	JE           blockedTestStrideHashesAVX512_small_g8
 
-blockedTestStrideHashesAVX512_key:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX512_done
-	CMPQ  16(SP), $0x00
-	JE    blockedTestStrideHashesAVX512_probe
-	CMPQ  DI, 16(SP)
-	JLE   blockedTestStrideHashesAVX512_probe
-	MOVQ  16(SP), R9
-	MOVQ  (SI)(R9*8), R9
-	MULXQ R9, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
+blockedTestStrideHashesAVX512_anyk:
+	CMPQ CX, $0x01
+	JE   blockedTestStrideHashesAVX512_any_g1
+	CMPQ CX, $0x02
+	JE   blockedTestStrideHashesAVX512_any_g2
+	CMPQ CX, $0x03
+	JE   blockedTestStrideHashesAVX512_any_g3
+	CMPQ CX, $0x04
+	JE   blockedTestStrideHashesAVX512_any_g4
+	CMPQ CX, $0x05
+	JE   blockedTestStrideHashesAVX512_any_g5
+	CMPQ CX, $0x06
+	JE   blockedTestStrideHashesAVX512_any_g6
+	CMPQ CX, $0x07
+	JE   blockedTestStrideHashesAVX512_any_g7
+	CMPQ CX, $0x08
+	JE   blockedTestStrideHashesAVX512_any_g8
+	JMP  blockedTestStrideHashesAVX512_general
 
-blockedTestStrideHashesAVX512_prefetch:
-	PREFETCHT0 (R11)
-	ADDQ       BX, R11
-	DECQ       R9
-	JNZ        blockedTestStrideHashesAVX512_prefetch
+blockedTestStrideHashesAVX512_small_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g1_plain
 
-blockedTestStrideHashesAVX512_probe:
-	MOVQ   (SI), R9
-	MULXQ  R9, R11, R12
-	SHLQ   $0x06, R12
-	ADDQ   AX, R12
-	MOVQ   R9, R11
-	IMULQ  blockedMul<>+0(SB), R11
-	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
-	JZ     rounds_done_34
+blockedTestStrideHashesAVX512_small_g1_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g1_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, BX
+	SHLQ         $0x06, BX
+	ADDQ         AX, BX
+	PREFETCHT0   (BX)
+	MOVQ         (SI), CX
+	MULXQ        CX, BX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, BX
+	SHRQ         $0x0d, BX
+	ANDQ         $0x07, BX
+	SHLXQ        BX, R12, BX
+	SHRQ         $0x08, BX
+	KMOVB        BX, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETEQ        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g1_prefetch
 
-round_35:
-	VPBROADCASTQ R11, Z4
+blockedTestStrideHashesAVX512_small_g1_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, BX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, BX
+	SHRQ         $0x0d, BX
+	ANDQ         $0x07, BX
+	SHLXQ        BX, R12, BX
+	SHRQ         $0x08, BX
+	KMOVB        BX, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETEQ        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g1_plain
+
+blockedTestStrideHashesAVX512_small_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g2_plain
+
+blockedTestStrideHashesAVX512_small_g2_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g2_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPMOVM2B     K1, X3
+	VPTESTNMQ    X3, X3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g2_prefetch
+
+blockedTestStrideHashesAVX512_small_g2_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPMOVM2B     K1, X3
+	VPTESTNMQ    X3, X3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g2_plain
+
+blockedTestStrideHashesAVX512_small_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g3_plain
+
+blockedTestStrideHashesAVX512_small_g3_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g3_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g3_prefetch
+
+blockedTestStrideHashesAVX512_small_g3_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g3_plain
+
+blockedTestStrideHashesAVX512_small_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g4_plain
+
+blockedTestStrideHashesAVX512_small_g4_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g4_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g4_prefetch
+
+blockedTestStrideHashesAVX512_small_g4_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g4_plain
+
+blockedTestStrideHashesAVX512_small_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g5_plain
+
+blockedTestStrideHashesAVX512_small_g5_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g5_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g5_prefetch
+
+blockedTestStrideHashesAVX512_small_g5_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g5_plain
+
+blockedTestStrideHashesAVX512_small_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g6_plain
+
+blockedTestStrideHashesAVX512_small_g6_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g6_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	PREFETCHT0   (R11)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g6_prefetch
+
+blockedTestStrideHashesAVX512_small_g6_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g6_plain
+
+blockedTestStrideHashesAVX512_small_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g7_plain
+
+blockedTestStrideHashesAVX512_small_g7_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g7_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	PREFETCHT0   (R11)(BX*1)
+	PREFETCHT0   (R11)(BX*2)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	MOVQ         $-1, CX
+	KMOVQ        CX, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g7_prefetch
+
+blockedTestStrideHashesAVX512_small_g7_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	MOVQ         $-1, CX
+	KMOVQ        CX, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g7_plain
+
+blockedTestStrideHashesAVX512_small_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g8_plain
+
+blockedTestStrideHashesAVX512_small_g8_prefetch:
+	CMPQ         DI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g8_plain
+	MOVQ         8(SP), CX
+	MOVQ         (SI)(CX*8), CX
+	MULXQ        CX, CX, R9
+	SHLQ         $0x06, R9
+	ADDQ         AX, R9
+	LEAQ         (R9)(BX*2), CX
+	LEAQ         (R9)(BX*4), R11
+	LEAQ         (R11)(BX*2), R13
+	PREFETCHT0   (R9)
+	PREFETCHT0   (R9)(BX*1)
+	PREFETCHT0   (R9)(BX*2)
+	PREFETCHT0   (CX)(BX*1)
+	PREFETCHT0   (R11)
+	PREFETCHT0   (R11)(BX*1)
+	PREFETCHT0   (R11)(BX*2)
+	PREFETCHT0   (R13)(BX*1)
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	LEAQ         (R9)(BX*2), R13
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	VPANDQ       (R13)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g8_prefetch
+
+blockedTestStrideHashesAVX512_small_g8_plain:
+	TESTQ        DI, DI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (SI), CX
+	MULXQ        CX, R9, R11
+	SHLQ         $0x06, R11
+	ADDQ         AX, R11
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R9
+	SHRQ         $0x0d, R9
+	ANDQ         $0x07, R9
+	SHLXQ        R9, R12, R9
+	SHRQ         $0x08, R9
+	KMOVB        R9, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	LEAQ         (R11)(BX*2), CX
+	LEAQ         (R11)(BX*4), R9
+	LEAQ         (R9)(BX*2), R13
+	VPANDQ       (R11), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       (R9), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	VPANDQ       (R13)(BX*1), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (R8)
+	ADDQ         CX, R10
+	INCQ         R8
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JMP          blockedTestStrideHashesAVX512_small_g8_plain
+
+blockedTestStrideHashesAVX512_any_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g1_plain
+
+blockedTestStrideHashesAVX512_any_g1_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g1_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, BX
+	SHLQ       $0x06, BX
+	ADDQ       AX, BX
+	PREFETCHT0 (BX)
+	MOVQ       (SI), CX
+	MULXQ      CX, BX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	MOVQ       CX, BX
+	IMULQ      blockedMul<>+0(SB), BX
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R11
+	TESTQ      R11, R11
+	JZ         rounds_done_82
+
+round_83:
+	VPBROADCASTQ BX, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R11
-	DECQ         R13
-	JNZ          round_35
+	IMULQ        blockedMul<>+0(SB), BX
+	DECQ         R11
+	JNZ          round_83
 
-rounds_done_34:
-	MOVQ         8(SP), R13
-	TESTQ        R13, R13
-	JZ           partial_done_36
-	IMULQ        blockedMul<>+0(SB), R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R13, R9
-	SHRQ         $0x08, R9
-	VPBROADCASTQ R11, Z4
+rounds_done_82:
+	TESTQ        R12, R12
+	JZ           partial_done_84
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ BX, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
-	KMOVB        R9, K1
+	KMOVB        CX, K1
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_36:
-	MOVQ CX, R9
-	XORQ R11, R11
+partial_done_84:
+	VPANDQ   (R9), Z3, Z4
+	VPCMPUQ  $0x04, Z3, Z4, K1
+	XORQ     CX, CX
+	KORTESTB K1, K1
+	SETEQ    CL
+	MOVB     CL, (R8)
+	ADDQ     CX, R10
+	INCQ     R8
+	ADDQ     $0x08, SI
+	DECQ     DI
+	JMP      blockedTestStrideHashesAVX512_any_g1_prefetch
+
+blockedTestStrideHashesAVX512_any_g1_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, BX, R9
+	SHLQ   $0x06, R9
+	ADDQ   AX, R9
+	MOVQ   CX, BX
+	IMULQ  blockedMul<>+0(SB), BX
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R11
+	TESTQ  R11, R11
+	JZ     rounds_done_85
+
+round_86:
+	VPBROADCASTQ BX, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), BX
+	DECQ         R11
+	JNZ          round_86
+
+rounds_done_85:
+	TESTQ        R12, R12
+	JZ           partial_done_87
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ BX, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_87:
+	VPANDQ   (R9), Z3, Z4
+	VPCMPUQ  $0x04, Z3, Z4, K1
+	XORQ     CX, CX
+	KORTESTB K1, K1
+	SETEQ    CL
+	MOVB     CL, (R8)
+	ADDQ     CX, R10
+	INCQ     R8
+	ADDQ     $0x08, SI
+	DECQ     DI
+	JMP      blockedTestStrideHashesAVX512_any_g1_plain
+
+blockedTestStrideHashesAVX512_any_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g2_plain
+
+blockedTestStrideHashesAVX512_any_g2_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g2_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_88
+
+round_89:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_89
+
+rounds_done_88:
+	TESTQ        R12, R12
+	JZ           partial_done_90
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_90:
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPMOVM2B  K1, X4
+	VPTESTNMQ X4, X4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g2_prefetch
+
+blockedTestStrideHashesAVX512_any_g2_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_91
+
+round_92:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_92
+
+rounds_done_91:
+	TESTQ        R12, R12
+	JZ           partial_done_93
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_93:
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPMOVM2B  K1, X4
+	VPTESTNMQ X4, X4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g2_plain
+
+blockedTestStrideHashesAVX512_any_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g3_plain
+
+blockedTestStrideHashesAVX512_any_g3_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g3_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_94
+
+round_95:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_95
+
+rounds_done_94:
+	TESTQ        R12, R12
+	JZ           partial_done_96
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_96:
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g3_prefetch
+
+blockedTestStrideHashesAVX512_any_g3_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_97
+
+round_98:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_98
+
+rounds_done_97:
+	TESTQ        R12, R12
+	JZ           partial_done_99
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_99:
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g3_plain
+
+blockedTestStrideHashesAVX512_any_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g4_plain
+
+blockedTestStrideHashesAVX512_any_g4_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g4_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_100
+
+round_101:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_101
+
+rounds_done_100:
+	TESTQ        R12, R12
+	JZ           partial_done_102
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_102:
+	LEAQ      (R11)(BX*2), CX
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g4_prefetch
+
+blockedTestStrideHashesAVX512_any_g4_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_103
+
+round_104:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_104
+
+rounds_done_103:
+	TESTQ        R12, R12
+	JZ           partial_done_105
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_105:
+	LEAQ      (R11)(BX*2), CX
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g4_plain
+
+blockedTestStrideHashesAVX512_any_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g5_plain
+
+blockedTestStrideHashesAVX512_any_g5_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g5_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_106
+
+round_107:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_107
+
+rounds_done_106:
+	TESTQ        R12, R12
+	JZ           partial_done_108
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_108:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g5_prefetch
+
+blockedTestStrideHashesAVX512_any_g5_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_109
+
+round_110:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_110
+
+rounds_done_109:
+	TESTQ        R12, R12
+	JZ           partial_done_111
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_111:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g5_plain
+
+blockedTestStrideHashesAVX512_any_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g6_plain
+
+blockedTestStrideHashesAVX512_any_g6_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g6_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	PREFETCHT0 (R11)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_112
+
+round_113:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_113
+
+rounds_done_112:
+	TESTQ        R12, R12
+	JZ           partial_done_114
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_114:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g6_prefetch
+
+blockedTestStrideHashesAVX512_any_g6_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_115
+
+round_116:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_116
+
+rounds_done_115:
+	TESTQ        R12, R12
+	JZ           partial_done_117
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_117:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g6_plain
+
+blockedTestStrideHashesAVX512_any_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g7_plain
+
+blockedTestStrideHashesAVX512_any_g7_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g7_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	PREFETCHT0 (R11)(BX*1)
+	PREFETCHT0 (R11)(BX*2)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_118
+
+round_119:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_119
+
+rounds_done_118:
+	TESTQ        R12, R12
+	JZ           partial_done_120
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_120:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	MOVQ      $-1, CX
+	KMOVQ     CX, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g7_prefetch
+
+blockedTestStrideHashesAVX512_any_g7_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_121
+
+round_122:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_122
+
+rounds_done_121:
+	TESTQ        R12, R12
+	JZ           partial_done_123
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_123:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	MOVQ      $-1, CX
+	KMOVQ     CX, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g7_plain
+
+blockedTestStrideHashesAVX512_any_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g8_plain
+
+blockedTestStrideHashesAVX512_any_g8_prefetch:
+	CMPQ       DI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g8_plain
+	MOVQ       8(SP), CX
+	MOVQ       (SI)(CX*8), CX
+	MULXQ      CX, CX, R9
+	SHLQ       $0x06, R9
+	ADDQ       AX, R9
+	LEAQ       (R9)(BX*2), CX
+	LEAQ       (R9)(BX*4), R11
+	LEAQ       (R11)(BX*2), R13
+	PREFETCHT0 (R9)
+	PREFETCHT0 (R9)(BX*1)
+	PREFETCHT0 (R9)(BX*2)
+	PREFETCHT0 (CX)(BX*1)
+	PREFETCHT0 (R11)
+	PREFETCHT0 (R11)(BX*1)
+	PREFETCHT0 (R11)(BX*2)
+	PREFETCHT0 (R13)(BX*1)
+	MOVQ       (SI), CX
+	MULXQ      CX, R9, R11
+	SHLQ       $0x06, R11
+	ADDQ       AX, R11
+	MOVQ       CX, R9
+	IMULQ      blockedMul<>+0(SB), R9
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R13
+	TESTQ      R13, R13
+	JZ         rounds_done_124
+
+round_125:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_125
+
+rounds_done_124:
+	TESTQ        R12, R12
+	JZ           partial_done_126
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_126:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	LEAQ      (R9)(BX*2), R13
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	VPANDQ    (R13)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g8_prefetch
+
+blockedTestStrideHashesAVX512_any_g8_plain:
+	TESTQ  DI, DI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_127
+
+round_128:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_128
+
+rounds_done_127:
+	TESTQ        R12, R12
+	JZ           partial_done_129
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_129:
+	LEAQ      (R11)(BX*2), CX
+	LEAQ      (R11)(BX*4), R9
+	LEAQ      (R9)(BX*2), R13
+	VPANDQ    (R11), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    (R9), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	VPANDQ    (R13)(BX*1), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (R8)
+	ADDQ      CX, R10
+	INCQ      R8
+	ADDQ      $0x08, SI
+	DECQ      DI
+	JMP       blockedTestStrideHashesAVX512_any_g8_plain
+
+blockedTestStrideHashesAVX512_general:
+blockedTestStrideHashesAVX512_key:
+	TESTQ DI, DI
+	JZ    blockedTestStrideHashesAVX512_done
+	CMPQ  8(SP), $0x00
+	JE    blockedTestStrideHashesAVX512_probe
+	CMPQ  DI, 8(SP)
+	JLE   blockedTestStrideHashesAVX512_probe
+	MOVQ  8(SP), CX
+	MOVQ  (SI)(CX*8), CX
+	MULXQ CX, CX, R9
+	SHLQ  $0x06, R9
+	ADDQ  AX, R9
+	MOVQ  16(SP), CX
+
+blockedTestStrideHashesAVX512_prefetch:
+	PREFETCHT0 (R9)
+	ADDQ       BX, R9
+	DECQ       CX
+	JNZ        blockedTestStrideHashesAVX512_prefetch
+
+blockedTestStrideHashesAVX512_probe:
+	MOVQ   (SI), CX
+	MULXQ  CX, R9, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   CX, R9
+	IMULQ  blockedMul<>+0(SB), R9
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R13
+	TESTQ  R13, R13
+	JZ     rounds_done_130
+
+round_131:
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R9
+	DECQ         R13
+	JNZ          round_131
+
+rounds_done_130:
+	TESTQ        R12, R12
+	JZ           partial_done_132
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R12, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R9, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_132:
+	MOVQ 16(SP), CX
+	XORQ R9, R9
 
 blockedTestStrideHashesAVX512_gen:
-	VMOVDQU64 (R12), Z4
+	VMOVDQU64 (R11), Z4
 	VPANDNQ   Z3, Z4, Z4
 	VPTESTMQ  Z4, Z4, K1
 	KORTESTB  K1, K1
 	SETEQ     R13
-	ORB       R13, R11
-	ADDQ      BX, R12
-	DECQ      R9
+	ORB       R13, R9
+	ADDQ      BX, R11
+	DECQ      CX
 	JNZ       blockedTestStrideHashesAVX512_gen
-	MOVB      R11, (R8)
-	ADDQ      R11, R10
+	MOVB      R9, (R8)
+	ADDQ      R9, R10
 	INCQ      R8
 	ADDQ      $0x08, SI
 	DECQ      DI

@@ -64,22 +64,17 @@ func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 	return blockedTestStrideHashes(words, gens, k, hs, out)
 }
 
-// blockedTestStrideHashesGeneric is the specification of the strided test.
+// blockedTestStrideHashesGeneric is the specification of the strided
+// test: per key the single-key probe, BlockedTestHash, of each filter in
+// turn until one holds the key, so the batch path without assembly
+// (purego, arm64) costs no more than the single-key calls it stands for.
 func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	size := len(words) / gens
-	lines := uint64(size / 8)
 	hits := 0
 	for i, h := range hs {
-		base := int(BlockedLine(h, lines) * 8)
-		m := BlockedMask(h, k)
 		hit := false
-		for g := range gens {
-			line := words[g*size+base : g*size+base+8 : g*size+base+8]
-			var miss uint64
-			for w := range m {
-				miss |= m[w] &^ line[w]
-			}
-			hit = hit || miss == 0
+		for g := 0; g < gens && !hit; g++ {
+			hit = BlockedTestHash(words[g*size:(g+1)*size], h, k)
 		}
 		out[i] = hit
 		if hit {

@@ -120,7 +120,7 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 func TestBlockedStrideKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	forEachLevel(t, func(t *testing.T) {
-		for _, gens := range []int{1, 2, 4, 7} {
+		for _, gens := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 17} {
 			for _, lines := range []int{1, 3, 64, 1 << 14} {
 				for _, k := range []uint32{1, 6, 8, 9, 16, 64} {
 					for _, fill := range []int{0, 6, 8} {
@@ -175,7 +175,7 @@ func FuzzBlockedStrideKernels(f *testing.F) {
 	f.Add(uint8(6), uint8(4), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
 	f.Fuzz(func(t *testing.T, k, gens uint8, lines uint16, fill uint8, data []byte) {
 		kk := uint32(k)%BlockedMaxK + 1
-		g := int(gens)%8 + 1
+		g := int(gens)%10 + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), (int(lines%300)+1)*g, int(fill%9))
 		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareStride(t, words, g, kk, hs)

@@ -75,6 +75,9 @@ type isa interface {
 	test(p reg.Register)
 	// add ORs the mask into the line at p.
 	add(p reg.Register)
+	// setMask and anyHolds are the strided test's (stride.go).
+	setMask(g, enable reg.Register)
+	anyHolds(addrs []Mem) reg.GPVirtual
 }
 
 // gp holds the scalar state of a kernel.
