@@ -33,7 +33,9 @@ func BenchmarkWindowTarget(b *testing.B) {
 			eachLevel(b, func(b *testing.B) { streamBatches(b, qs, func(ks []uint64, out []bool) { w.TestUint64s(ks, out) }) })
 		})
 		b.Run(name+"/filter=blocked/form=batch", func(b *testing.B) {
-			eachLevel(b, func(b *testing.B) { streamBatches(b, oneQs, func(ks []uint64, out []bool) { one.TestUint64s(ks, out) }) })
+			eachLevel(b, func(b *testing.B) {
+				streamBatches(b, oneQs, func(ks []uint64, out []bool) { one.TestUint64s(ks, out) })
+			})
 		})
 		b.Run(name+"/filter=window4/form=perkey", func(b *testing.B) { streamKeys(b, qs, w.TestUint64) })
 		b.Run(name+"/filter=blocked/form=perkey", func(b *testing.B) { streamKeys(b, oneQs, one.TestUint64) })
