@@ -65,17 +65,13 @@ func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 }
 
 // blockedTestStrideHashesGeneric is the specification of the strided
-// test: per key the single-key probe, BlockedTestHash, of each filter in
-// turn until one holds the key, so the batch path without assembly
-// (purego, arm64) costs no more than the single-key calls it stands for.
+// test: the single-key probe, BlockedTestStrideHash, over the slice, so
+// the batch path without assembly (purego, arm64) is the single-key loop
+// itself.
 func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
-	size := len(words) / gens
 	hits := 0
 	for i, h := range hs {
-		hit := false
-		for g := 0; g < gens && !hit; g++ {
-			hit = BlockedTestHash(words[g*size:(g+1)*size], h, k)
-		}
+		hit := BlockedTestStrideHash(words, gens, h, k)
 		out[i] = hit
 		if hit {
 			hits++

@@ -106,6 +106,11 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 	if hits := BlockedTestStrideHashes(words, gens, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestStrideHashes(%d words, %d filters, k=%d, n=%d) = %d hits, generic %d", Kernel(), len(words), gens, k, len(hs), hits, wantHits)
 	}
+	for i, h := range hs {
+		if BlockedTestStrideHash(words, gens, h, k) != want[i] {
+			t.Fatalf("BlockedTestStrideHash(hs[%d]) differs from the batch test", i)
+		}
+	}
 	fs := make([][]uint64, gens)
 	for g := range fs {
 		fs[g] = words[g*len(words)/gens : (g+1)*len(words)/gens]

@@ -299,15 +299,16 @@ func (w *Window) order(dst []*Filter) []*Filter {
 }
 
 // TestHash reports whether the key with hash h may have been added in a
-// live generation, asking the newest first.
+// live generation. It tests the key's line in every generation, without
+// a branch on the answers (asm.BlockedTestStrideHash), so the lines load
+// together.
 func (w *Window) TestHash(h uint64) bool {
-	G := uint64(len(w.gens))
-	for i := range G {
-		if w.gens[(w.epoch+G-i)%G].TestHash(h) {
-			return true
-		}
+	if len(w.gens) == 0 {
+		return false
 	}
-	return false
+	hit := asm.BlockedTestStrideHash(w.storage.Words(), len(w.gens), h, w.gens[0].k)
+	runtime.KeepAlive(w.storage)
+	return hit
 }
 
 // TestAndAddHash adds the key with hash h unless it tests present, and
