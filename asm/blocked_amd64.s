@@ -1061,28 +1061,29 @@ blockedTestMultiHashesAVX2_done:
 
 // func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedTestStrideHashesAVX2(SB), NOSPLIT, $24-112
+TEXT ·blockedTestStrideHashesAVX2(SB), NOSPLIT, $32-112
 	MOVQ         words_base+0(FP), AX
 	MOVQ         gens+88(FP), CX
 	MOVQ         lines+80(FP), DX
-	MOVQ         DX, BX
-	SHLQ         $0x06, BX
-	MOVQ         hs_base+24(FP), SI
-	MOVQ         hs_len+32(FP), DI
-	MOVQ         out_base+48(FP), R8
-	MOVQ         dist+96(FP), R9
-	XORQ         R10, R10
-	MOVLQZX      k+72(FP), R11
-	MOVQ         R11, R12
-	ANDQ         $0x07, R12
-	MOVQ         $0x0000000000000001, R13
-	SHLXQ        R12, R13, R12
-	DECQ         R12
-	IMUL3Q       $0x00000101, R12, R12
-	SHRQ         $0x03, R11
-	MOVQ         R11, (SP)
-	MOVQ         R9, 8(SP)
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         dist+96(FP), R8
+	XORQ         R9, R9
+	MOVLQZX      k+72(FP), R10
+	MOVQ         R10, R11
+	ANDQ         $0x07, R11
+	MOVQ         $0x0000000000000001, R12
+	SHLXQ        R11, R12, R11
+	DECQ         R11
+	IMUL3Q       $0x00000101, R11, R11
+	SHRQ         $0x03, R10
+	MOVQ         R10, (SP)
+	MOVQ         R8, 8(SP)
 	MOVQ         CX, 16(SP)
+	MOVQ         CX, R8
+	SHLQ         $0x06, R8
+	MOVQ         R8, 24(SP)
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -1134,24 +1135,24 @@ blockedTestStrideHashesAVX2_small_g1:
 	JE   blockedTestStrideHashesAVX2_small_g1_plain
 
 blockedTestStrideHashesAVX2_small_g1_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g1_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, BX
-	SHLQ         $0x06, BX
-	ADDQ         AX, BX
-	PREFETCHT0   (BX)
-	MOVQ         (SI), CX
-	MULXQ        CX, BX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000040, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, BX
-	SHRQ         $0x0d, BX
-	ANDQ         $0x07, BX
-	SHLXQ        BX, R12, BX
-	SHRQ         $0x08, BX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1160,7 +1161,7 @@ blockedTestStrideHashesAVX2_small_g1_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        BX, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1169,34 +1170,34 @@ blockedTestStrideHashesAVX2_small_g1_prefetch:
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
 	XORQ         CX, CX
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        BL
-	ORB          BL, CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g1_prefetch
 
 blockedTestStrideHashesAVX2_small_g1_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, BX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, BX
-	SHRQ         $0x0d, BX
-	ANDQ         $0x07, BX
-	SHLXQ        BX, R12, BX
-	SHRQ         $0x08, BX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1205,7 +1206,7 @@ blockedTestStrideHashesAVX2_small_g1_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        BX, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1214,19 +1215,19 @@ blockedTestStrideHashesAVX2_small_g1_plain:
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
 	XORQ         CX, CX
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        BL
-	ORB          BL, CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g1_plain
 
 blockedTestStrideHashesAVX2_small_g2:
@@ -1234,25 +1235,25 @@ blockedTestStrideHashesAVX2_small_g2:
 	JE   blockedTestStrideHashesAVX2_small_g2_plain
 
 blockedTestStrideHashesAVX2_small_g2_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g2_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000080, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1261,7 +1262,7 @@ blockedTestStrideHashesAVX2_small_g2_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1270,42 +1271,42 @@ blockedTestStrideHashesAVX2_small_g2_prefetch:
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
 	XORQ         CX, CX
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g2_prefetch
 
 blockedTestStrideHashesAVX2_small_g2_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1314,7 +1315,7 @@ blockedTestStrideHashesAVX2_small_g2_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1323,27 +1324,27 @@ blockedTestStrideHashesAVX2_small_g2_plain:
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
 	XORQ         CX, CX
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g2_plain
 
 blockedTestStrideHashesAVX2_small_g3:
@@ -1351,26 +1352,26 @@ blockedTestStrideHashesAVX2_small_g3:
 	JE   blockedTestStrideHashesAVX2_small_g3_plain
 
 blockedTestStrideHashesAVX2_small_g3_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g3_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000000c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1379,7 +1380,7 @@ blockedTestStrideHashesAVX2_small_g3_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1388,50 +1389,50 @@ blockedTestStrideHashesAVX2_small_g3_prefetch:
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
 	XORQ         CX, CX
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g3_prefetch
 
 blockedTestStrideHashesAVX2_small_g3_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1440,7 +1441,7 @@ blockedTestStrideHashesAVX2_small_g3_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1449,35 +1450,35 @@ blockedTestStrideHashesAVX2_small_g3_plain:
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
 	XORQ         CX, CX
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R9
-	ORB          R9, CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g3_plain
 
 blockedTestStrideHashesAVX2_small_g4:
@@ -1485,28 +1486,27 @@ blockedTestStrideHashesAVX2_small_g4:
 	JE   blockedTestStrideHashesAVX2_small_g4_plain
 
 blockedTestStrideHashesAVX2_small_g4_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g4_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000100, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1515,7 +1515,7 @@ blockedTestStrideHashesAVX2_small_g4_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1523,60 +1523,59 @@ blockedTestStrideHashesAVX2_small_g4_prefetch:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	XORQ         R9, R9
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R13
-	ORB          R13, R9
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R13
-	ORB          R13, R9
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R9
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R9
-	MOVB         R9, (R8)
-	ADDQ         R9, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g4_prefetch
 
 blockedTestStrideHashesAVX2_small_g4_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1585,7 +1584,7 @@ blockedTestStrideHashesAVX2_small_g4_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1593,45 +1592,44 @@ blockedTestStrideHashesAVX2_small_g4_plain:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	XORQ         R9, R9
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R13
-	ORB          R13, R9
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R13
-	ORB          R13, R9
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R9
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R9
-	MOVB         R9, (R8)
-	ADDQ         R9, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g4_plain
 
 blockedTestStrideHashesAVX2_small_g5:
@@ -1639,30 +1637,28 @@ blockedTestStrideHashesAVX2_small_g5:
 	JE   blockedTestStrideHashesAVX2_small_g5_plain
 
 blockedTestStrideHashesAVX2_small_g5_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g5_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000140, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1671,7 +1667,7 @@ blockedTestStrideHashesAVX2_small_g5_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1679,69 +1675,67 @@ blockedTestStrideHashesAVX2_small_g5_prefetch:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	XORQ         R13, R13
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R13
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	MOVB         R13, (R8)
-	ADDQ         R13, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g5_prefetch
 
 blockedTestStrideHashesAVX2_small_g5_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1750,7 +1744,7 @@ blockedTestStrideHashesAVX2_small_g5_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1758,54 +1752,52 @@ blockedTestStrideHashesAVX2_small_g5_plain:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	XORQ         R13, R13
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R13
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	MOVB         R13, (R8)
-	ADDQ         R13, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g5_plain
 
 blockedTestStrideHashesAVX2_small_g6:
@@ -1813,31 +1805,29 @@ blockedTestStrideHashesAVX2_small_g6:
 	JE   blockedTestStrideHashesAVX2_small_g6_plain
 
 blockedTestStrideHashesAVX2_small_g6_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g6_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	PREFETCHT0   (R11)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000180, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1846,7 +1836,7 @@ blockedTestStrideHashesAVX2_small_g6_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1854,77 +1844,75 @@ blockedTestStrideHashesAVX2_small_g6_prefetch:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	XORQ         R13, R13
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R13
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9)(BX*1), Y8
-	VMOVDQU      32(R9)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	MOVB         R13, (R8)
-	ADDQ         R13, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g6_prefetch
 
 blockedTestStrideHashesAVX2_small_g6_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -1933,7 +1921,7 @@ blockedTestStrideHashesAVX2_small_g6_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -1941,62 +1929,60 @@ blockedTestStrideHashesAVX2_small_g6_plain:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	XORQ         R13, R13
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R13
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9)(BX*1), Y8
-	VMOVDQU      32(R9)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	MOVB         R13, (R8)
-	ADDQ         R13, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g6_plain
 
 blockedTestStrideHashesAVX2_small_g7:
@@ -2004,32 +1990,30 @@ blockedTestStrideHashesAVX2_small_g7:
 	JE   blockedTestStrideHashesAVX2_small_g7_plain
 
 blockedTestStrideHashesAVX2_small_g7_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g7_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	PREFETCHT0   (R11)(BX*1)
-	PREFETCHT0   (R11)(BX*2)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000001c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -2038,7 +2022,7 @@ blockedTestStrideHashesAVX2_small_g7_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -2046,85 +2030,83 @@ blockedTestStrideHashesAVX2_small_g7_prefetch:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	XORQ         R13, R13
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R13
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9)(BX*1), Y8
-	VMOVDQU      32(R9)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9)(BX*2), Y8
-	VMOVDQU      32(R9)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	MOVB         R13, (R8)
-	ADDQ         R13, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g7_prefetch
 
 blockedTestStrideHashesAVX2_small_g7_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -2133,7 +2115,7 @@ blockedTestStrideHashesAVX2_small_g7_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -2141,70 +2123,68 @@ blockedTestStrideHashesAVX2_small_g7_plain:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	XORQ         R13, R13
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R14
-	ORB          R14, R13
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R13
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9)(BX*1), Y8
-	VMOVDQU      32(R9)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	VMOVDQU      (R9)(BX*2), Y8
-	VMOVDQU      32(R9)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R13
-	MOVB         R13, (R8)
-	ADDQ         R13, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g7_plain
 
 blockedTestStrideHashesAVX2_small_g8:
@@ -2212,34 +2192,31 @@ blockedTestStrideHashesAVX2_small_g8:
 	JE   blockedTestStrideHashesAVX2_small_g8_plain
 
 blockedTestStrideHashesAVX2_small_g8_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX2_small_g8_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	LEAQ         (R11)(BX*2), R13
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	PREFETCHT0   (R11)(BX*1)
-	PREFETCHT0   (R11)(BX*2)
-	PREFETCHT0   (R13)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000200, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	PREFETCHT0   448(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -2248,7 +2225,7 @@ blockedTestStrideHashesAVX2_small_g8_prefetch:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -2256,94 +2233,91 @@ blockedTestStrideHashesAVX2_small_g8_prefetch:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	LEAQ         (R9)(BX*2), R13
-	XORQ         R14, R14
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R15
-	ORB          R15, R14
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R15
-	ORB          R15, R14
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R14
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R9)(BX*1), Y8
-	VMOVDQU      32(R9)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R9)(BX*2), Y8
-	VMOVDQU      32(R9)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R13)(BX*1), Y8
-	VMOVDQU      32(R13)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      448(R10), Y8
+	VMOVDQU      480(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	MOVB         R14, (R8)
-	ADDQ         R14, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g8_prefetch
 
 blockedTestStrideHashesAVX2_small_g8_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX2_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
 	VMOVQ        CX, X6
 	VPBROADCASTQ X6, Y7
 	VPSRLVQ      Y0, Y7, Y6
@@ -2352,7 +2326,7 @@ blockedTestStrideHashesAVX2_small_g8_plain:
 	VPAND        Y4, Y7, Y7
 	VPSLLVQ      Y6, Y5, Y6
 	VPSLLVQ      Y7, Y5, Y7
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPAND        Y2, Y8, Y9
 	VPAND        Y3, Y8, Y8
@@ -2360,79 +2334,76 @@ blockedTestStrideHashesAVX2_small_g8_plain:
 	VPCMPEQQ     Y3, Y8, Y8
 	VPAND        Y9, Y6, Y6
 	VPAND        Y8, Y7, Y7
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	LEAQ         (R9)(BX*2), R13
-	XORQ         R14, R14
-	VMOVDQU      (R11), Y8
-	VMOVDQU      32(R11), Y9
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R15
-	ORB          R15, R14
-	VMOVDQU      (R11)(BX*1), Y8
-	VMOVDQU      32(R11)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R15
-	ORB          R15, R14
-	VMOVDQU      (R11)(BX*2), Y8
-	VMOVDQU      32(R11)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        R11
-	ORB          R11, R14
-	VMOVDQU      (CX)(BX*1), Y8
-	VMOVDQU      32(CX)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R9), Y8
-	VMOVDQU      32(R9), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R9)(BX*1), Y8
-	VMOVDQU      32(R9)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R9)(BX*2), Y8
-	VMOVDQU      32(R9)(BX*2), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	VMOVDQU      (R13)(BX*1), Y8
-	VMOVDQU      32(R13)(BX*1), Y9
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      448(R10), Y8
+	VMOVDQU      480(R10), Y9
 	VPANDN       Y6, Y8, Y8
 	VPANDN       Y7, Y9, Y9
 	VPOR         Y8, Y9, Y8
 	VPTEST       Y8, Y8
-	SETEQ        CL
-	ORB          CL, R14
-	MOVB         R14, (R8)
-	ADDQ         R14, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX2_small_g8_plain
 
 blockedTestStrideHashesAVX2_any_g1:
@@ -2440,28 +2411,28 @@ blockedTestStrideHashesAVX2_any_g1:
 	JE   blockedTestStrideHashesAVX2_any_g1_plain
 
 blockedTestStrideHashesAVX2_any_g1_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g1_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, BX
-	SHLQ       $0x06, BX
-	ADDQ       AX, BX
-	PREFETCHT0 (BX)
-	MOVQ       (SI), CX
-	MULXQ      CX, BX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	MOVQ       CX, BX
-	IMULQ      blockedMul<>+0(SB), BX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000040, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000040, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R11
-	TESTQ      R11, R11
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_28
 
 round_29:
-	VMOVQ        BX, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2471,19 +2442,19 @@ round_29:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), BX
-	DECQ         R11
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_29
 
 rounds_done_28:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_30
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        BX, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2504,38 +2475,38 @@ rounds_done_28:
 
 partial_done_30:
 	XORQ    CX, CX
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   BL
-	ORB     BL, CL
-	MOVB    CL, (R8)
-	ADDQ    CX, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g1_prefetch
 
 blockedTestStrideHashesAVX2_any_g1_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, BX, R9
-	SHLQ  $0x06, R9
-	ADDQ  AX, R9
-	MOVQ  CX, BX
-	IMULQ blockedMul<>+0(SB), BX
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R11
-	TESTQ R11, R11
-	JZ    rounds_done_31
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_31
 
 round_32:
-	VMOVQ        BX, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2545,19 +2516,19 @@ round_32:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), BX
-	DECQ         R11
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_32
 
 rounds_done_31:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_33
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        BX, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2578,19 +2549,19 @@ rounds_done_31:
 
 partial_done_33:
 	XORQ    CX, CX
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   BL
-	ORB     BL, CL
-	MOVB    CL, (R8)
-	ADDQ    CX, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g1_plain
 
 blockedTestStrideHashesAVX2_any_g2:
@@ -2598,29 +2569,29 @@ blockedTestStrideHashesAVX2_any_g2:
 	JE   blockedTestStrideHashesAVX2_any_g2_plain
 
 blockedTestStrideHashesAVX2_any_g2_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g2_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000080, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000080, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_34
 
 round_35:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2630,19 +2601,19 @@ round_35:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_35
 
 rounds_done_34:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_36
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2663,46 +2634,46 @@ rounds_done_34:
 
 partial_done_36:
 	XORQ    CX, CX
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	MOVB    CL, (R8)
-	ADDQ    CX, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g2_prefetch
 
 blockedTestStrideHashesAVX2_any_g2_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_37
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000080, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_37
 
 round_38:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2712,19 +2683,19 @@ round_38:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_38
 
 rounds_done_37:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_39
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2745,27 +2716,27 @@ rounds_done_37:
 
 partial_done_39:
 	XORQ    CX, CX
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	MOVB    CL, (R8)
-	ADDQ    CX, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g2_plain
 
 blockedTestStrideHashesAVX2_any_g3:
@@ -2773,30 +2744,30 @@ blockedTestStrideHashesAVX2_any_g3:
 	JE   blockedTestStrideHashesAVX2_any_g3_plain
 
 blockedTestStrideHashesAVX2_any_g3_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g3_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000000c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000000c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_40
 
 round_41:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2806,19 +2777,19 @@ round_41:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_41
 
 rounds_done_40:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_42
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2839,54 +2810,54 @@ rounds_done_40:
 
 partial_done_42:
 	XORQ    CX, CX
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	MOVB    CL, (R8)
-	ADDQ    CX, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g3_prefetch
 
 blockedTestStrideHashesAVX2_any_g3_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_43
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000000c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_43
 
 round_44:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2896,19 +2867,19 @@ round_44:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_44
 
 rounds_done_43:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_45
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -2929,35 +2900,35 @@ rounds_done_43:
 
 partial_done_45:
 	XORQ    CX, CX
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R9
-	ORB     R9, CL
-	MOVB    CL, (R8)
-	ADDQ    CX, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g3_plain
 
 blockedTestStrideHashesAVX2_any_g4:
@@ -2965,32 +2936,31 @@ blockedTestStrideHashesAVX2_any_g4:
 	JE   blockedTestStrideHashesAVX2_any_g4_plain
 
 blockedTestStrideHashesAVX2_any_g4_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g4_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000100, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000100, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_46
 
 round_47:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3000,19 +2970,19 @@ round_47:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_47
 
 rounds_done_46:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_48
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3032,64 +3002,63 @@ rounds_done_46:
 	VPOR         Y8, Y7, Y7
 
 partial_done_48:
-	LEAQ    (R11)(BX*2), CX
-	XORQ    R9, R9
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R13
-	ORB     R13, R9
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R13
-	ORB     R13, R9
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R9
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R9
-	MOVB    R9, (R8)
-	ADDQ    R9, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g4_prefetch
 
 blockedTestStrideHashesAVX2_any_g4_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_49
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000100, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_49
 
 round_50:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3099,19 +3068,19 @@ round_50:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_50
 
 rounds_done_49:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_51
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3131,45 +3100,44 @@ rounds_done_49:
 	VPOR         Y8, Y7, Y7
 
 partial_done_51:
-	LEAQ    (R11)(BX*2), CX
-	XORQ    R9, R9
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R13
-	ORB     R13, R9
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R13
-	ORB     R13, R9
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R9
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R9
-	MOVB    R9, (R8)
-	ADDQ    R9, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g4_plain
 
 blockedTestStrideHashesAVX2_any_g5:
@@ -3177,34 +3145,32 @@ blockedTestStrideHashesAVX2_any_g5:
 	JE   blockedTestStrideHashesAVX2_any_g5_plain
 
 blockedTestStrideHashesAVX2_any_g5_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g5_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000140, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000140, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_52
 
 round_53:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3214,19 +3180,19 @@ round_53:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_53
 
 rounds_done_52:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_54
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3246,73 +3212,71 @@ rounds_done_52:
 	VPOR         Y8, Y7, Y7
 
 partial_done_54:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	XORQ    R13, R13
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R13
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	MOVB    R13, (R8)
-	ADDQ    R13, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g5_prefetch
 
 blockedTestStrideHashesAVX2_any_g5_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_55
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000140, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_55
 
 round_56:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3322,19 +3286,19 @@ round_56:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_56
 
 rounds_done_55:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_57
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3354,54 +3318,52 @@ rounds_done_55:
 	VPOR         Y8, Y7, Y7
 
 partial_done_57:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	XORQ    R13, R13
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R13
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	MOVB    R13, (R8)
-	ADDQ    R13, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g5_plain
 
 blockedTestStrideHashesAVX2_any_g6:
@@ -3409,35 +3371,33 @@ blockedTestStrideHashesAVX2_any_g6:
 	JE   blockedTestStrideHashesAVX2_any_g6_plain
 
 blockedTestStrideHashesAVX2_any_g6_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g6_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	PREFETCHT0 (R11)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000180, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000180, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_58
 
 round_59:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3447,19 +3407,19 @@ round_59:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_59
 
 rounds_done_58:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_60
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3479,81 +3439,79 @@ rounds_done_58:
 	VPOR         Y8, Y7, Y7
 
 partial_done_60:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	XORQ    R13, R13
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R13
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9)(BX*1), Y8
-	VMOVDQU 32(R9)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	MOVB    R13, (R8)
-	ADDQ    R13, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g6_prefetch
 
 blockedTestStrideHashesAVX2_any_g6_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_61
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000180, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_61
 
 round_62:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3563,19 +3521,19 @@ round_62:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_62
 
 rounds_done_61:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_63
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3595,62 +3553,60 @@ rounds_done_61:
 	VPOR         Y8, Y7, Y7
 
 partial_done_63:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	XORQ    R13, R13
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R13
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9)(BX*1), Y8
-	VMOVDQU 32(R9)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	MOVB    R13, (R8)
-	ADDQ    R13, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g6_plain
 
 blockedTestStrideHashesAVX2_any_g7:
@@ -3658,36 +3614,34 @@ blockedTestStrideHashesAVX2_any_g7:
 	JE   blockedTestStrideHashesAVX2_any_g7_plain
 
 blockedTestStrideHashesAVX2_any_g7_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g7_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	PREFETCHT0 (R11)(BX*1)
-	PREFETCHT0 (R11)(BX*2)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000001c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000001c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_64
 
 round_65:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3697,19 +3651,19 @@ round_65:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_65
 
 rounds_done_64:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_66
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3729,89 +3683,87 @@ rounds_done_64:
 	VPOR         Y8, Y7, Y7
 
 partial_done_66:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	XORQ    R13, R13
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R13
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9)(BX*1), Y8
-	VMOVDQU 32(R9)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9)(BX*2), Y8
-	VMOVDQU 32(R9)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	MOVB    R13, (R8)
-	ADDQ    R13, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g7_prefetch
 
 blockedTestStrideHashesAVX2_any_g7_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_67
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000001c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_67
 
 round_68:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3821,19 +3773,19 @@ round_68:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_68
 
 rounds_done_67:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_69
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3853,70 +3805,68 @@ rounds_done_67:
 	VPOR         Y8, Y7, Y7
 
 partial_done_69:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	XORQ    R13, R13
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R14
-	ORB     R14, R13
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R13
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9)(BX*1), Y8
-	VMOVDQU 32(R9)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	VMOVDQU (R9)(BX*2), Y8
-	VMOVDQU 32(R9)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R13
-	MOVB    R13, (R8)
-	ADDQ    R13, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g7_plain
 
 blockedTestStrideHashesAVX2_any_g8:
@@ -3924,38 +3874,35 @@ blockedTestStrideHashesAVX2_any_g8:
 	JE   blockedTestStrideHashesAVX2_any_g8_plain
 
 blockedTestStrideHashesAVX2_any_g8_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX2_any_g8_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	LEAQ       (R11)(BX*2), R13
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	PREFETCHT0 (R11)(BX*1)
-	PREFETCHT0 (R11)(BX*2)
-	PREFETCHT0 (R13)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000200, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000200, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_70
 
 round_71:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3965,19 +3912,19 @@ round_71:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_71
 
 rounds_done_70:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_72
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -3997,98 +3944,95 @@ rounds_done_70:
 	VPOR         Y8, Y7, Y7
 
 partial_done_72:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	LEAQ    (R9)(BX*2), R13
-	XORQ    R14, R14
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R15
-	ORB     R15, R14
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R15
-	ORB     R15, R14
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R14
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R9)(BX*1), Y8
-	VMOVDQU 32(R9)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R9)(BX*2), Y8
-	VMOVDQU 32(R9)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R13)(BX*1), Y8
-	VMOVDQU 32(R13)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 448(R10), Y8
+	VMOVDQU 480(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	MOVB    R14, (R8)
-	ADDQ    R14, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g8_prefetch
 
 blockedTestStrideHashesAVX2_any_g8_plain:
-	TESTQ DI, DI
-	JZ    blockedTestStrideHashesAVX2_done
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_73
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000200, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_73
 
 round_74:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -4098,19 +4042,19 @@ round_74:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_74
 
 rounds_done_73:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_75
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -4130,117 +4074,114 @@ rounds_done_73:
 	VPOR         Y8, Y7, Y7
 
 partial_done_75:
-	LEAQ    (R11)(BX*2), CX
-	LEAQ    (R11)(BX*4), R9
-	LEAQ    (R9)(BX*2), R13
-	XORQ    R14, R14
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R15
-	ORB     R15, R14
-	VMOVDQU (R11)(BX*1), Y8
-	VMOVDQU 32(R11)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R15
-	ORB     R15, R14
-	VMOVDQU (R11)(BX*2), Y8
-	VMOVDQU 32(R11)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R11
-	ORB     R11, R14
-	VMOVDQU (CX)(BX*1), Y8
-	VMOVDQU 32(CX)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R9), Y8
-	VMOVDQU 32(R9), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R9)(BX*1), Y8
-	VMOVDQU 32(R9)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R9)(BX*2), Y8
-	VMOVDQU 32(R9)(BX*2), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	VMOVDQU (R13)(BX*1), Y8
-	VMOVDQU 32(R13)(BX*1), Y9
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 448(R10), Y8
+	VMOVDQU 480(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   CL
-	ORB     CL, R14
-	MOVB    R14, (R8)
-	ADDQ    R14, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_any_g8_plain
 
 blockedTestStrideHashesAVX2_general:
 blockedTestStrideHashesAVX2_key:
-	TESTQ DI, DI
+	TESTQ SI, SI
 	JZ    blockedTestStrideHashesAVX2_done
 	CMPQ  8(SP), $0x00
 	JE    blockedTestStrideHashesAVX2_probe
-	CMPQ  DI, 8(SP)
+	CMPQ  SI, 8(SP)
 	JLE   blockedTestStrideHashesAVX2_probe
 	MOVQ  8(SP), CX
-	MOVQ  (SI)(CX*8), CX
-	MULXQ CX, CX, R9
-	SHLQ  $0x06, R9
-	ADDQ  AX, R9
+	MOVQ  (BX)(CX*8), CX
+	MULXQ CX, CX, R8
+	IMULQ 24(SP), R8
+	ADDQ  AX, R8
 	MOVQ  16(SP), CX
 
 blockedTestStrideHashesAVX2_prefetch:
-	PREFETCHT0 (R9)
-	ADDQ       BX, R9
+	PREFETCHT0 (R8)
+	ADDQ       $0x40, R8
 	DECQ       CX
 	JNZ        blockedTestStrideHashesAVX2_prefetch
 
 blockedTestStrideHashesAVX2_probe:
-	MOVQ  (SI), CX
-	MULXQ CX, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
-	IMULQ blockedMul<>+0(SB), R9
+	MOVQ  (BX), CX
+	MULXQ CX, R8, R10
+	IMULQ 24(SP), R10
+	ADDQ  AX, R10
+	MOVQ  CX, R8
+	IMULQ blockedMul<>+0(SB), R8
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
+	MOVQ  (SP), R12
+	TESTQ R12, R12
 	JZ    rounds_done_76
 
 round_77:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -4250,19 +4191,19 @@ round_77:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_77
 
 rounds_done_76:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_78
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -4283,30 +4224,30 @@ rounds_done_76:
 
 partial_done_78:
 	MOVQ 16(SP), CX
-	XORQ R9, R9
+	XORQ R8, R8
 
 blockedTestStrideHashesAVX2_gen:
-	VMOVDQU (R11), Y8
-	VMOVDQU 32(R11), Y9
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
 	VPTEST  Y8, Y8
-	SETEQ   R13
-	ORB     R13, R9
-	ADDQ    BX, R11
+	SETEQ   R12
+	ORB     R12, R8
+	ADDQ    $0x40, R10
 	DECQ    CX
 	JNZ     blockedTestStrideHashesAVX2_gen
-	MOVB    R9, (R8)
-	ADDQ    R9, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
+	MOVB    R8, (DI)
+	ADDQ    R8, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
 	JMP     blockedTestStrideHashesAVX2_key
 
 blockedTestStrideHashesAVX2_done:
 	VZEROUPPER
-	MOVQ R10, ret+104(FP)
+	MOVQ R9, ret+104(FP)
 	RET
 
 // func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
@@ -4434,28 +4375,29 @@ blockedTestMultiHashesAVX512_done:
 
 // func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
-TEXT ·blockedTestStrideHashesAVX512(SB), NOSPLIT, $24-112
+TEXT ·blockedTestStrideHashesAVX512(SB), NOSPLIT, $32-112
 	MOVQ         words_base+0(FP), AX
 	MOVQ         gens+88(FP), CX
 	MOVQ         lines+80(FP), DX
-	MOVQ         DX, BX
-	SHLQ         $0x06, BX
-	MOVQ         hs_base+24(FP), SI
-	MOVQ         hs_len+32(FP), DI
-	MOVQ         out_base+48(FP), R8
-	MOVQ         dist+96(FP), R9
-	XORQ         R10, R10
-	MOVLQZX      k+72(FP), R11
-	MOVQ         R11, R12
-	ANDQ         $0x07, R12
-	MOVQ         $0x0000000000000001, R13
-	SHLXQ        R12, R13, R12
-	DECQ         R12
-	IMUL3Q       $0x00000101, R12, R12
-	SHRQ         $0x03, R11
-	MOVQ         R11, (SP)
-	MOVQ         R9, 8(SP)
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         dist+96(FP), R8
+	XORQ         R9, R9
+	MOVLQZX      k+72(FP), R10
+	MOVQ         R10, R11
+	ANDQ         $0x07, R11
+	MOVQ         $0x0000000000000001, R12
+	SHLXQ        R11, R12, R11
+	DECQ         R11
+	IMUL3Q       $0x00000101, R11, R11
+	SHRQ         $0x03, R10
+	MOVQ         R10, (SP)
+	MOVQ         R8, 8(SP)
 	MOVQ         CX, 16(SP)
+	MOVQ         CX, R8
+	SHLQ         $0x06, R8
+	MOVQ         R8, 24(SP)
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
@@ -4504,69 +4446,69 @@ blockedTestStrideHashesAVX512_small_g1:
 	JE   blockedTestStrideHashesAVX512_small_g1_plain
 
 blockedTestStrideHashesAVX512_small_g1_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g1_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, BX
-	SHLQ         $0x06, BX
-	ADDQ         AX, BX
-	PREFETCHT0   (BX)
-	MOVQ         (SI), CX
-	MULXQ        CX, BX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000040, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, BX
-	SHRQ         $0x0d, BX
-	ANDQ         $0x07, BX
-	SHLXQ        BX, R12, BX
-	SHRQ         $0x08, BX
-	KMOVB        BX, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETEQ        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g1_prefetch
 
 blockedTestStrideHashesAVX512_small_g1_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, BX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, BX
-	SHRQ         $0x0d, BX
-	ANDQ         $0x07, BX
-	SHLXQ        BX, R12, BX
-	SHRQ         $0x08, BX
-	KMOVB        BX, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETEQ        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g1_plain
 
 blockedTestStrideHashesAVX512_small_g2:
@@ -4574,33 +4516,33 @@ blockedTestStrideHashesAVX512_small_g2:
 	JE   blockedTestStrideHashesAVX512_small_g2_plain
 
 blockedTestStrideHashesAVX512_small_g2_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g2_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000080, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
 	VPMOVM2B     K1, X3
@@ -4608,34 +4550,34 @@ blockedTestStrideHashesAVX512_small_g2_prefetch:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g2_prefetch
 
 blockedTestStrideHashesAVX512_small_g2_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
 	VPMOVM2B     K1, X3
@@ -4643,11 +4585,11 @@ blockedTestStrideHashesAVX512_small_g2_plain:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g2_plain
 
 blockedTestStrideHashesAVX512_small_g3:
@@ -4655,37 +4597,37 @@ blockedTestStrideHashesAVX512_small_g3:
 	JE   blockedTestStrideHashesAVX512_small_g3_plain
 
 blockedTestStrideHashesAVX512_small_g3_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g3_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000000c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	MOVQ         $-1, CX
 	KMOVQ        CX, K3
@@ -4696,37 +4638,37 @@ blockedTestStrideHashesAVX512_small_g3_prefetch:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g3_prefetch
 
 blockedTestStrideHashesAVX512_small_g3_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	MOVQ         $-1, CX
 	KMOVQ        CX, K3
@@ -4737,11 +4679,11 @@ blockedTestStrideHashesAVX512_small_g3_plain:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g3_plain
 
 blockedTestStrideHashesAVX512_small_g4:
@@ -4749,42 +4691,40 @@ blockedTestStrideHashesAVX512_small_g4:
 	JE   blockedTestStrideHashesAVX512_small_g4_plain
 
 blockedTestStrideHashesAVX512_small_g4_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g4_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000100, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
@@ -4793,40 +4733,39 @@ blockedTestStrideHashesAVX512_small_g4_prefetch:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g4_prefetch
 
 blockedTestStrideHashesAVX512_small_g4_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
@@ -4835,11 +4774,11 @@ blockedTestStrideHashesAVX512_small_g4_plain:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g4_plain
 
 blockedTestStrideHashesAVX512_small_g5:
@@ -4847,49 +4786,45 @@ blockedTestStrideHashesAVX512_small_g5:
 	JE   blockedTestStrideHashesAVX512_small_g5_plain
 
 blockedTestStrideHashesAVX512_small_g5_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g5_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000140, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	MOVQ         $-1, CX
 	KMOVQ        CX, K3
@@ -4901,45 +4836,43 @@ blockedTestStrideHashesAVX512_small_g5_prefetch:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g5_prefetch
 
 blockedTestStrideHashesAVX512_small_g5_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	MOVQ         $-1, CX
 	KMOVQ        CX, K3
@@ -4951,11 +4884,11 @@ blockedTestStrideHashesAVX512_small_g5_plain:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g5_plain
 
 blockedTestStrideHashesAVX512_small_g6:
@@ -4963,52 +4896,48 @@ blockedTestStrideHashesAVX512_small_g6:
 	JE   blockedTestStrideHashesAVX512_small_g6_plain
 
 blockedTestStrideHashesAVX512_small_g6_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g6_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	PREFETCHT0   (R11)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000180, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPANDQ       320(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	MOVQ         $-1, CX
@@ -5020,47 +4949,45 @@ blockedTestStrideHashesAVX512_small_g6_prefetch:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g6_prefetch
 
 blockedTestStrideHashesAVX512_small_g6_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPANDQ       320(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	MOVQ         $-1, CX
@@ -5072,11 +4999,11 @@ blockedTestStrideHashesAVX512_small_g6_plain:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g6_plain
 
 blockedTestStrideHashesAVX512_small_g7:
@@ -5084,56 +5011,52 @@ blockedTestStrideHashesAVX512_small_g7:
 	JE   blockedTestStrideHashesAVX512_small_g7_plain
 
 blockedTestStrideHashesAVX512_small_g7_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g7_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	PREFETCHT0   (R11)(BX*1)
-	PREFETCHT0   (R11)(BX*2)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000001c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPANDQ       320(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
-	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPANDQ       384(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	MOVQ         $-1, CX
 	KMOVQ        CX, K4
@@ -5145,50 +5068,48 @@ blockedTestStrideHashesAVX512_small_g7_prefetch:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g7_prefetch
 
 blockedTestStrideHashesAVX512_small_g7_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPANDQ       320(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
-	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPANDQ       384(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	MOVQ         $-1, CX
 	KMOVQ        CX, K4
@@ -5200,11 +5121,11 @@ blockedTestStrideHashesAVX512_small_g7_plain:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g7_plain
 
 blockedTestStrideHashesAVX512_small_g8:
@@ -5212,61 +5133,55 @@ blockedTestStrideHashesAVX512_small_g8:
 	JE   blockedTestStrideHashesAVX512_small_g8_plain
 
 blockedTestStrideHashesAVX512_small_g8_prefetch:
-	CMPQ         DI, 8(SP)
+	CMPQ         SI, 8(SP)
 	JLE          blockedTestStrideHashesAVX512_small_g8_plain
 	MOVQ         8(SP), CX
-	MOVQ         (SI)(CX*8), CX
-	MULXQ        CX, CX, R9
-	SHLQ         $0x06, R9
-	ADDQ         AX, R9
-	LEAQ         (R9)(BX*2), CX
-	LEAQ         (R9)(BX*4), R11
-	LEAQ         (R11)(BX*2), R13
-	PREFETCHT0   (R9)
-	PREFETCHT0   (R9)(BX*1)
-	PREFETCHT0   (R9)(BX*2)
-	PREFETCHT0   (CX)(BX*1)
-	PREFETCHT0   (R11)
-	PREFETCHT0   (R11)(BX*1)
-	PREFETCHT0   (R11)(BX*2)
-	PREFETCHT0   (R13)(BX*1)
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000200, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	PREFETCHT0   448(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	LEAQ         (R9)(BX*2), R13
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPANDQ       320(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
-	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPANDQ       384(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
-	VPANDQ       (R13)(BX*1), Z3, Z4
+	VPANDQ       448(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K4
 	KUNPCKBW     K3, K4, K3
 	KUNPCKWD     K2, K3, K2
@@ -5276,53 +5191,50 @@ blockedTestStrideHashesAVX512_small_g8_prefetch:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g8_prefetch
 
 blockedTestStrideHashesAVX512_small_g8_plain:
-	TESTQ        DI, DI
+	TESTQ        SI, SI
 	JZ           blockedTestStrideHashesAVX512_done
-	MOVQ         (SI), CX
-	MULXQ        CX, R9, R11
-	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), CX
-	MOVQ         CX, R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R12, R9
-	SHRQ         $0x08, R9
-	KMOVB        R9, K1
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
 	VPBROADCASTQ CX, Z3
 	VPSRLVQ      Z0, Z3, Z3
 	VPANDQ       Z1, Z3, Z3
 	VPSLLVQ.Z    Z3, Z2, K1, Z3
-	LEAQ         (R11)(BX*2), CX
-	LEAQ         (R11)(BX*4), R9
-	LEAQ         (R9)(BX*2), R13
-	VPANDQ       (R11), Z3, Z4
+	VPANDQ       (R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K1
-	VPANDQ       (R11)(BX*1), Z3, Z4
+	VPANDQ       64(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
 	KUNPCKBW     K1, K2, K1
-	VPANDQ       (R11)(BX*2), Z3, Z4
+	VPANDQ       128(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (CX)(BX*1), Z3, Z4
+	VPANDQ       192(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
 	KUNPCKWD     K1, K2, K1
-	VPANDQ       (R9), Z3, Z4
+	VPANDQ       256(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K2
-	VPANDQ       (R9)(BX*1), Z3, Z4
+	VPANDQ       320(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
 	KUNPCKBW     K2, K3, K2
-	VPANDQ       (R9)(BX*2), Z3, Z4
+	VPANDQ       384(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K3
-	VPANDQ       (R13)(BX*1), Z3, Z4
+	VPANDQ       448(R10), Z3, Z4
 	VPCMPUQ      $0x04, Z3, Z4, K4
 	KUNPCKBW     K3, K4, K3
 	KUNPCKWD     K2, K3, K2
@@ -5332,11 +5244,11 @@ blockedTestStrideHashesAVX512_small_g8_plain:
 	XORQ         CX, CX
 	KORTESTB     K1, K1
 	SETNE        CL
-	MOVB         CL, (R8)
-	ADDQ         CX, R10
-	INCQ         R8
-	ADDQ         $0x08, SI
-	DECQ         DI
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
 	JMP          blockedTestStrideHashesAVX512_small_g8_plain
 
 blockedTestStrideHashesAVX512_any_g1:
@@ -5344,44 +5256,44 @@ blockedTestStrideHashesAVX512_any_g1:
 	JE   blockedTestStrideHashesAVX512_any_g1_plain
 
 blockedTestStrideHashesAVX512_any_g1_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g1_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, BX
-	SHLQ       $0x06, BX
-	ADDQ       AX, BX
-	PREFETCHT0 (BX)
-	MOVQ       (SI), CX
-	MULXQ      CX, BX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	MOVQ       CX, BX
-	IMULQ      blockedMul<>+0(SB), BX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000040, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000040, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R11
-	TESTQ      R11, R11
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_82
 
 round_83:
-	VPBROADCASTQ BX, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), BX
-	DECQ         R11
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_83
 
 rounds_done_82:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_84
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ BX, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5389,51 +5301,51 @@ rounds_done_82:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_84:
-	VPANDQ   (R9), Z3, Z4
+	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
 	KORTESTB K1, K1
 	SETEQ    CL
-	MOVB     CL, (R8)
-	ADDQ     CX, R10
-	INCQ     R8
-	ADDQ     $0x08, SI
-	DECQ     DI
+	MOVB     CL, (DI)
+	ADDQ     CX, R9
+	INCQ     DI
+	ADDQ     $0x08, BX
+	DECQ     SI
 	JMP      blockedTestStrideHashesAVX512_any_g1_prefetch
 
 blockedTestStrideHashesAVX512_any_g1_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, BX, R9
-	SHLQ   $0x06, R9
-	ADDQ   AX, R9
-	MOVQ   CX, BX
-	IMULQ  blockedMul<>+0(SB), BX
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R11
-	TESTQ  R11, R11
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_85
 
 round_86:
-	VPBROADCASTQ BX, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), BX
-	DECQ         R11
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_86
 
 rounds_done_85:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_87
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ BX, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5441,16 +5353,16 @@ rounds_done_85:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_87:
-	VPANDQ   (R9), Z3, Z4
+	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
 	KORTESTB K1, K1
 	SETEQ    CL
-	MOVB     CL, (R8)
-	ADDQ     CX, R10
-	INCQ     R8
-	ADDQ     $0x08, SI
-	DECQ     DI
+	MOVB     CL, (DI)
+	ADDQ     CX, R9
+	INCQ     DI
+	ADDQ     $0x08, BX
+	DECQ     SI
 	JMP      blockedTestStrideHashesAVX512_any_g1_plain
 
 blockedTestStrideHashesAVX512_any_g2:
@@ -5458,45 +5370,45 @@ blockedTestStrideHashesAVX512_any_g2:
 	JE   blockedTestStrideHashesAVX512_any_g2_plain
 
 blockedTestStrideHashesAVX512_any_g2_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g2_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000080, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000080, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_88
 
 round_89:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_89
 
 rounds_done_88:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_90
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5504,9 +5416,9 @@ rounds_done_88:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_90:
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
 	VPMOVM2B  K1, X4
@@ -5514,46 +5426,46 @@ partial_done_90:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g2_prefetch
 
 blockedTestStrideHashesAVX512_any_g2_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000080, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_91
 
 round_92:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_92
 
 rounds_done_91:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_93
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5561,9 +5473,9 @@ rounds_done_91:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_93:
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
 	VPMOVM2B  K1, X4
@@ -5571,11 +5483,11 @@ partial_done_93:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g2_plain
 
 blockedTestStrideHashesAVX512_any_g3:
@@ -5583,46 +5495,46 @@ blockedTestStrideHashesAVX512_any_g3:
 	JE   blockedTestStrideHashesAVX512_any_g3_plain
 
 blockedTestStrideHashesAVX512_any_g3_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g3_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000000c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000000c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_94
 
 round_95:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_95
 
 rounds_done_94:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_96
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5630,12 +5542,12 @@ rounds_done_94:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_96:
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	MOVQ      $-1, CX
 	KMOVQ     CX, K3
@@ -5646,46 +5558,46 @@ partial_done_96:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g3_prefetch
 
 blockedTestStrideHashesAVX512_any_g3_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000000c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_97
 
 round_98:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_98
 
 rounds_done_97:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_99
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5693,12 +5605,12 @@ rounds_done_97:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_99:
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	MOVQ      $-1, CX
 	KMOVQ     CX, K3
@@ -5709,11 +5621,11 @@ partial_done_99:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g3_plain
 
 blockedTestStrideHashesAVX512_any_g4:
@@ -5721,48 +5633,47 @@ blockedTestStrideHashesAVX512_any_g4:
 	JE   blockedTestStrideHashesAVX512_any_g4_plain
 
 blockedTestStrideHashesAVX512_any_g4_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g4_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000100, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000100, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_100
 
 round_101:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_101
 
 rounds_done_100:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_102
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5770,15 +5681,14 @@ rounds_done_100:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_102:
-	LEAQ      (R11)(BX*2), CX
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
@@ -5787,46 +5697,46 @@ partial_done_102:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g4_prefetch
 
 blockedTestStrideHashesAVX512_any_g4_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000100, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_103
 
 round_104:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_104
 
 rounds_done_103:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_105
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5834,15 +5744,14 @@ rounds_done_103:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_105:
-	LEAQ      (R11)(BX*2), CX
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
@@ -5851,11 +5760,11 @@ partial_done_105:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g4_plain
 
 blockedTestStrideHashesAVX512_any_g5:
@@ -5863,50 +5772,48 @@ blockedTestStrideHashesAVX512_any_g5:
 	JE   blockedTestStrideHashesAVX512_any_g5_plain
 
 blockedTestStrideHashesAVX512_any_g5_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g5_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000140, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000140, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_106
 
 round_107:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_107
 
 rounds_done_106:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_108
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5914,20 +5821,18 @@ rounds_done_106:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_108:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	MOVQ      $-1, CX
 	KMOVQ     CX, K3
@@ -5939,46 +5844,46 @@ partial_done_108:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g5_prefetch
 
 blockedTestStrideHashesAVX512_any_g5_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000140, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_109
 
 round_110:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_110
 
 rounds_done_109:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_111
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -5986,20 +5891,18 @@ rounds_done_109:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_111:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	MOVQ      $-1, CX
 	KMOVQ     CX, K3
@@ -6011,11 +5914,11 @@ partial_done_111:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g5_plain
 
 blockedTestStrideHashesAVX512_any_g6:
@@ -6023,51 +5926,49 @@ blockedTestStrideHashesAVX512_any_g6:
 	JE   blockedTestStrideHashesAVX512_any_g6_plain
 
 blockedTestStrideHashesAVX512_any_g6_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g6_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	PREFETCHT0 (R11)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000180, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000180, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_112
 
 round_113:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_113
 
 rounds_done_112:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_114
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -6075,22 +5976,20 @@ rounds_done_112:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_114:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPANDQ    320(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	MOVQ      $-1, CX
@@ -6102,46 +6001,46 @@ partial_done_114:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g6_prefetch
 
 blockedTestStrideHashesAVX512_any_g6_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000180, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_115
 
 round_116:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_116
 
 rounds_done_115:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_117
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -6149,22 +6048,20 @@ rounds_done_115:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_117:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPANDQ    320(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	MOVQ      $-1, CX
@@ -6176,11 +6073,11 @@ partial_done_117:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g6_plain
 
 blockedTestStrideHashesAVX512_any_g7:
@@ -6188,52 +6085,50 @@ blockedTestStrideHashesAVX512_any_g7:
 	JE   blockedTestStrideHashesAVX512_any_g7_plain
 
 blockedTestStrideHashesAVX512_any_g7_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g7_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	PREFETCHT0 (R11)(BX*1)
-	PREFETCHT0 (R11)(BX*2)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000001c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000001c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_118
 
 round_119:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_119
 
 rounds_done_118:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_120
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -6241,25 +6136,23 @@ rounds_done_118:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_120:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPANDQ    320(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
-	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPANDQ    384(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	MOVQ      $-1, CX
 	KMOVQ     CX, K4
@@ -6271,46 +6164,46 @@ partial_done_120:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g7_prefetch
 
 blockedTestStrideHashesAVX512_any_g7_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000001c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_121
 
 round_122:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_122
 
 rounds_done_121:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_123
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -6318,25 +6211,23 @@ rounds_done_121:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_123:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPANDQ    320(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
-	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPANDQ    384(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	MOVQ      $-1, CX
 	KMOVQ     CX, K4
@@ -6348,11 +6239,11 @@ partial_done_123:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g7_plain
 
 blockedTestStrideHashesAVX512_any_g8:
@@ -6360,54 +6251,51 @@ blockedTestStrideHashesAVX512_any_g8:
 	JE   blockedTestStrideHashesAVX512_any_g8_plain
 
 blockedTestStrideHashesAVX512_any_g8_prefetch:
-	CMPQ       DI, 8(SP)
+	CMPQ       SI, 8(SP)
 	JLE        blockedTestStrideHashesAVX512_any_g8_plain
 	MOVQ       8(SP), CX
-	MOVQ       (SI)(CX*8), CX
-	MULXQ      CX, CX, R9
-	SHLQ       $0x06, R9
-	ADDQ       AX, R9
-	LEAQ       (R9)(BX*2), CX
-	LEAQ       (R9)(BX*4), R11
-	LEAQ       (R11)(BX*2), R13
-	PREFETCHT0 (R9)
-	PREFETCHT0 (R9)(BX*1)
-	PREFETCHT0 (R9)(BX*2)
-	PREFETCHT0 (CX)(BX*1)
-	PREFETCHT0 (R11)
-	PREFETCHT0 (R11)(BX*1)
-	PREFETCHT0 (R11)(BX*2)
-	PREFETCHT0 (R13)(BX*1)
-	MOVQ       (SI), CX
-	MULXQ      CX, R9, R11
-	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       CX, R9
-	IMULQ      blockedMul<>+0(SB), R9
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000200, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000200, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       (SP), R13
-	TESTQ      R13, R13
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
 	JZ         rounds_done_124
 
 round_125:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_125
 
 rounds_done_124:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_126
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -6415,28 +6303,25 @@ rounds_done_124:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_126:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	LEAQ      (R9)(BX*2), R13
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPANDQ    320(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
-	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPANDQ    384(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
-	VPANDQ    (R13)(BX*1), Z3, Z4
+	VPANDQ    448(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K4
 	KUNPCKBW  K3, K4, K3
 	KUNPCKWD  K2, K3, K2
@@ -6446,46 +6331,46 @@ partial_done_126:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g8_prefetch
 
 blockedTestStrideHashesAVX512_any_g8_plain:
-	TESTQ  DI, DI
+	TESTQ  SI, SI
 	JZ     blockedTestStrideHashesAVX512_done
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000200, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_127
 
 round_128:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_128
 
 rounds_done_127:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_129
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -6493,28 +6378,25 @@ rounds_done_127:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_129:
-	LEAQ      (R11)(BX*2), CX
-	LEAQ      (R11)(BX*4), R9
-	LEAQ      (R9)(BX*2), R13
-	VPANDQ    (R11), Z3, Z4
+	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
-	VPANDQ    (R11)(BX*1), Z3, Z4
+	VPANDQ    64(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
 	KUNPCKBW  K1, K2, K1
-	VPANDQ    (R11)(BX*2), Z3, Z4
+	VPANDQ    128(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (CX)(BX*1), Z3, Z4
+	VPANDQ    192(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
 	KUNPCKWD  K1, K2, K1
-	VPANDQ    (R9), Z3, Z4
+	VPANDQ    256(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K2
-	VPANDQ    (R9)(BX*1), Z3, Z4
+	VPANDQ    320(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
 	KUNPCKBW  K2, K3, K2
-	VPANDQ    (R9)(BX*2), Z3, Z4
+	VPANDQ    384(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K3
-	VPANDQ    (R13)(BX*1), Z3, Z4
+	VPANDQ    448(R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K4
 	KUNPCKBW  K3, K4, K3
 	KUNPCKWD  K2, K3, K2
@@ -6524,65 +6406,65 @@ partial_done_129:
 	XORQ      CX, CX
 	KORTESTB  K1, K1
 	SETNE     CL
-	MOVB      CL, (R8)
-	ADDQ      CX, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_any_g8_plain
 
 blockedTestStrideHashesAVX512_general:
 blockedTestStrideHashesAVX512_key:
-	TESTQ DI, DI
+	TESTQ SI, SI
 	JZ    blockedTestStrideHashesAVX512_done
 	CMPQ  8(SP), $0x00
 	JE    blockedTestStrideHashesAVX512_probe
-	CMPQ  DI, 8(SP)
+	CMPQ  SI, 8(SP)
 	JLE   blockedTestStrideHashesAVX512_probe
 	MOVQ  8(SP), CX
-	MOVQ  (SI)(CX*8), CX
-	MULXQ CX, CX, R9
-	SHLQ  $0x06, R9
-	ADDQ  AX, R9
+	MOVQ  (BX)(CX*8), CX
+	MULXQ CX, CX, R8
+	IMULQ 24(SP), R8
+	ADDQ  AX, R8
 	MOVQ  16(SP), CX
 
 blockedTestStrideHashesAVX512_prefetch:
-	PREFETCHT0 (R9)
-	ADDQ       BX, R9
+	PREFETCHT0 (R8)
+	ADDQ       $0x40, R8
 	DECQ       CX
 	JNZ        blockedTestStrideHashesAVX512_prefetch
 
 blockedTestStrideHashesAVX512_probe:
-	MOVQ   (SI), CX
-	MULXQ  CX, R9, R11
-	SHLQ   $0x06, R11
-	ADDQ   AX, R11
-	MOVQ   CX, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMULQ  24(SP), R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
 	JZ     rounds_done_130
 
 round_131:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
-	DECQ         R13
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
 	JNZ          round_131
 
 rounds_done_130:
-	TESTQ        R12, R12
+	TESTQ        R11, R11
 	JZ           partial_done_132
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
-	SHLXQ        CX, R12, CX
+	SHLXQ        CX, R11, CX
 	SHRQ         $0x08, CX
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        CX, K1
@@ -6591,26 +6473,26 @@ rounds_done_130:
 
 partial_done_132:
 	MOVQ 16(SP), CX
-	XORQ R9, R9
+	XORQ R8, R8
 
 blockedTestStrideHashesAVX512_gen:
-	VMOVDQU64 (R11), Z4
+	VMOVDQU64 (R10), Z4
 	VPANDNQ   Z3, Z4, Z4
 	VPTESTMQ  Z4, Z4, K1
 	KORTESTB  K1, K1
-	SETEQ     R13
-	ORB       R13, R9
-	ADDQ      BX, R11
+	SETEQ     R12
+	ORB       R12, R8
+	ADDQ      $0x40, R10
 	DECQ      CX
 	JNZ       blockedTestStrideHashesAVX512_gen
-	MOVB      R9, (R8)
-	ADDQ      R9, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
+	MOVB      R8, (DI)
+	ADDQ      R8, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
 	JMP       blockedTestStrideHashesAVX512_key
 
 blockedTestStrideHashesAVX512_done:
 	VZEROUPPER
-	MOVQ R10, ret+104(FP)
+	MOVQ R9, ret+104(FP)
 	RET

@@ -97,8 +97,9 @@ func FuzzBlockedMultiKernels(f *testing.F) {
 }
 
 // compareStride checks the current level against the generic twin, and
-// the twin against the multi-filter test of the same filters.
-func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64) {
+// the twin against the multi-filter test of the same filters, fs (words
+// deinterleaved).
+func compareStride(t testing.TB, words []uint64, fs [][]uint64, gens int, k uint32, hs []uint64) {
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
@@ -111,15 +112,25 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 			t.Fatalf("BlockedTestStrideHash(hs[%d]) differs from the batch test", i)
 		}
 	}
-	fs := make([][]uint64, gens)
-	for g := range fs {
-		fs[g] = words[g*len(words)/gens : (g+1)*len(words)/gens]
-	}
 	multi := make([]bool, len(hs))
 	blockedTestMultiHashesGeneric(fs, k, hs, multi)
 	if !slices.Equal(multi, want[:len(hs)]) {
 		t.Fatal("blockedTestStrideHashesGeneric differs from the multi-filter test")
 	}
+}
+
+// deinterleave returns the gens strided filters in words as separate
+// blocked filters.
+func deinterleave(words []uint64, gens int) [][]uint64 {
+	lines := len(words) / gens / 8
+	fs := make([][]uint64, gens)
+	for g := range fs {
+		fs[g] = make([]uint64, lines*8)
+		for j := range lines {
+			copy(fs[g][j*8:j*8+8], words[(j*gens+g)*8:])
+		}
+	}
+	return fs
 }
 
 func TestBlockedStrideKernels(t *testing.T) {
@@ -130,12 +141,13 @@ func TestBlockedStrideKernels(t *testing.T) {
 				for _, k := range []uint32{1, 6, 8, 9, 16, 64} {
 					for _, fill := range []int{0, 6, 8} {
 						words := randomFilter(r, lines*gens, fill)
+						fs := deinterleave(words, gens)
 						for _, n := range blockedSizes {
 							hs := make([]uint64, n)
 							for i := range hs {
 								hs[i] = r.Uint64()
 							}
-							compareStride(t, words, gens, k, hs)
+							compareStride(t, words, fs, gens, k, hs)
 						}
 					}
 				}
@@ -151,7 +163,14 @@ func TestBlockedStrideFound(t *testing.T) {
 		for i := range hs {
 			hs[i] = uint64(i) * 0x9e3779b97f4a7c15
 		}
-		BlockedAddHashes(words[2*320:3*320], 6, hs)
+		BlockedAddStrideHashes(words, 4, 2, 6, hs)
+		one := make([]uint64, 320)
+		BlockedAddHashes(one, 6, hs)
+		for g, f := range deinterleave(words, 4) {
+			if want := g == 2; slices.Equal(f, one) != want {
+				t.Fatalf("filter %d of the strided add equals one blocked filter's adds: %v", g, !want)
+			}
+		}
 		out := make([]bool, len(hs))
 		if hits := BlockedTestStrideHashes(words, 4, 6, hs, out); hits != len(hs) {
 			t.Fatalf("%d of %d added keys found", hits, len(hs))
@@ -163,6 +182,9 @@ func TestBlockedStrideFound(t *testing.T) {
 			func() { BlockedTestStrideHashes(words, 0, 6, nil, nil) },
 			func() { BlockedTestStrideHashes(words, 3, 6, nil, nil) },
 			func() { BlockedTestStrideHashes(words[:8*3], 3, 0, nil, nil) },
+			func() { BlockedAddStrideHashes(words, 4, 4, 6, hs) },
+			func() { BlockedAddStrideHashes(words, 4, -1, 6, hs) },
+			func() { BlockedAddStrideHashes(words, 3, 0, 6, hs) },
 		} {
 			func() {
 				defer func() {
@@ -182,8 +204,9 @@ func FuzzBlockedStrideKernels(f *testing.F) {
 		kk := uint32(k)%BlockedMaxK + 1
 		g := int(gens)%10 + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), (int(lines%300)+1)*g, int(fill%9))
+		fs := deinterleave(words, g)
 		fuzzEachLevel(t, data, func(hs []uint64) {
-			compareStride(t, words, g, kk, hs)
+			compareStride(t, words, fs, g, kk, hs)
 		})
 	})
 }

@@ -2,21 +2,19 @@ package asm
 
 import "math/bits"
 
-// BlockedTestStrideHash reports whether hash h may be in any of gens
-// blocked filters of one geometry laid one after another in words (each
-// len(words)/gens words, k probes): the single-key form of
-// BlockedTestStrideHashes. Each round's inverted probe words are computed
-// once and ORed with the key's line in every filter, and the filters'
-// answers are combined without a branch, so the lines' loads all issue at
-// once instead of one after the other behind a branch on the previous
-// answer. k in [1, BlockedMaxK]; words without a line (a zero Window)
+// BlockedTestStrideHash reports whether hash h may be in any of the gens
+// strided filters in words (each len(words)/gens words, k probes): the
+// single-key form of BlockedTestStrideHashes. Each round's inverted probe
+// words are computed once and ORed with the key's line in every filter,
+// and the filters' answers are combined without a branch, so the lines'
+// loads all issue at once instead of one after the other behind a branch
+// on the previous answer. k in [1, BlockedMaxK]; words without a line (a zero Window)
 // hold no key.
 func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
 	if gens < 1 || gens > BlockedMaxFilters || len(words) < 8*gens {
 		return false
 	}
-	size := len(words) / gens
-	base := int(BlockedLine(h, uint64(size)/8) * 8)
+	base := int(BlockedLine(h, uint64(len(words)/gens/8))) * gens * 8
 	// miss[f] gathers, over the rounds, the probe bits line f lacks.
 	var miss [BlockedMaxFilters]uint64
 	g0 := h * BlockedMul
@@ -30,7 +28,7 @@ func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
 		p := blockedProbe(g, mask)
 		g *= BlockedMul
 		for f := range gens {
-			line := (*[8]uint64)(words[f*size+base : f*size+base+8])
+			line := (*[8]uint64)(words[base+f*8 : base+f*8+8])
 			miss[f] |= ^((line[0] | p[0]) & (line[1] | p[1]) & (line[2] | p[2]) & (line[3] | p[3]) &
 				(line[4] | p[4]) & (line[5] | p[5]) & (line[6] | p[6]) & (line[7] | p[7]))
 		}

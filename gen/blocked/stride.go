@@ -14,18 +14,17 @@ const strideUnroll = 8
 
 // strideKernel emits blockedTestStrideHashes<ISA>, the twin of
 // asm.blockedTestStrideHashesGeneric: gens blocked filters of one geometry
-// laid one after another in words (a Window's generations). Per key the
-// line index and the mask are computed once, then the line at the same
-// index in every filter is tested and the answers ORed, without a branch
-// on them. With dist > 0 the lines of the key dist places ahead are
-// prefetched in every filter.
+// interleaved line by line in words (a Window's generations: line j of
+// filter g at byte (j*gens + g)*64). Per key the line index and the mask
+// are computed once, then the key's gens adjacent lines are tested and the
+// answers ORed, without a branch on them. With dist > 0 the lines of the
+// key dist places ahead are prefetched.
 //
-// A Window's lookups are dominated by instructions, not by the cache, up
-// to a few MiB, so the common shapes get their own loops: one per
-// generation count up to strideUnroll (the generations' addresses are
-// base + g*stride, no loop counter), each in two forms, k < 8 (the mask is
-// the one partial round, written straight into the mask register) and any
-// k. More generations run the general loop.
+// The common shapes get their own loops: one per generation count up to
+// strideUnroll (the lines at constant displacements, no loop counter),
+// each in two forms, k < 8 (the mask is the one partial round, written
+// straight into the mask register) and any k. More generations run the
+// general loop.
 func strideKernel(v isa) {
 	name := fmt.Sprintf("blockedTestStrideHashes%s", v.name())
 	TEXT(name, NOSPLIT, "func(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int")
@@ -34,10 +33,7 @@ func strideKernel(v isa) {
 	var s strideState
 	s.words = Load(Param("words").Base(), GP64())
 	gens := Load(Param("gens"), GP64())
-	lines := Load(Param("lines"), reg.RDX) // MULX multiplies by RDX: the line count stays there.
-	s.stride = GP64()
-	MOVQ(lines, s.stride)
-	SHLQ(U8(6), s.stride) // bytes per filter
+	Load(Param("lines"), reg.RDX) // MULX multiplies by RDX: the line count stays there.
 	s.hp = Load(Param("hs").Base(), GP64())
 	s.n = Load(Param("hs").Len(), GP64())
 	s.outp = Load(Param("out").Base(), GP64())
@@ -46,10 +42,14 @@ func strideKernel(v isa) {
 	XORQ(s.hits, s.hits)
 	k := Load(Param("k"), GP64())
 	s.rem2 = splitK(k)
-	s.rounds, s.dist, s.gens = AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	s.rounds, s.dist, s.gens, s.group = AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8)
 	MOVQ(k, s.rounds)
 	MOVQ(pf, s.dist)
 	MOVQ(gens, s.gens)
+	group := GP64()
+	MOVQ(gens, group)
+	SHLQ(U8(6), group) // bytes of a key's lines
+	MOVQ(group, s.group)
 	v.setup()
 
 	s.name = name
@@ -83,9 +83,9 @@ func strideKernel(v isa) {
 // strideState is the strided kernel's state: registers, and stack slots
 // for what the loops read once per key at most.
 type strideState struct {
-	name                                   string
-	words, stride, hp, n, outp, hits, rem2 reg.Register
-	rounds, dist, gens                     Mem
+	name                           string
+	words, hp, n, outp, hits, rem2 reg.Register
+	rounds, dist, gens, group      Mem
 }
 
 // unrolled emits the loops for exactly gens generations: while a key dist
@@ -107,9 +107,9 @@ func (s strideState) unrolled(v isa, gens int, small bool) {
 	MOVQ(s.dist, ph)
 	MOVQ(Mem{Base: s.hp, Index: ph, Scale: 8}, ph)
 	MULXQ(ph, lo, line)
-	SHLQ(U8(6), line)
+	IMUL3Q(U32(64*gens), line, line)
 	ADDQ(s.words, line)
-	for _, a := range strideAddrs(line, s.stride, gens) {
+	for _, a := range strideAddrs(line, gens) {
 		PREFETCHT0(a)
 	}
 	s.key(v, gens, small)
@@ -127,7 +127,7 @@ func (s strideState) key(v isa, gens int, small bool) {
 	h, lo, line, g := GP64(), GP64(), GP64(), GP64()
 	MOVQ(Mem{Base: s.hp}, h)
 	MULXQ(h, lo, line)
-	SHLQ(U8(6), line)
+	IMUL3Q(U32(64*gens), line, line)
 	ADDQ(s.words, line)
 	MOVQ(h, g)
 	IMULQ(mul, g)
@@ -146,7 +146,7 @@ func (s strideState) key(v isa, gens int, small bool) {
 		v.clear()
 		maskRounds(v, h, g, s.rounds, s.rem2)
 	}
-	hit := v.anyHolds(strideAddrs(line, s.stride, gens))
+	hit := v.anyHolds(strideAddrs(line, gens))
 	MOVB(hit.As8(), Mem{Base: s.outp})
 	ADDQ(hit, s.hits)
 	INCQ(s.outp)
@@ -154,36 +154,18 @@ func (s strideState) key(v isa, gens int, small bool) {
 	DECQ(s.n)
 }
 
-// strideAddrs returns the addresses of the gens lines line + g*stride,
-// g = 0..gens-1, with x86 scaled-index forms and one LEA per two lines past
-// the first three.
-func strideAddrs(line, stride reg.Register, gens int) []Mem {
+// strideAddrs returns the addresses of a key's gens adjacent lines from
+// line on.
+func strideAddrs(line reg.Register, gens int) []Mem {
 	var out []Mem
-	base := line
 	for g := range gens {
-		switch g % 4 {
-		case 0:
-			if g > 0 {
-				nb := GP64()
-				LEAQ(Mem{Base: base, Index: stride, Scale: 4}, nb)
-				base = nb
-			}
-			out = append(out, Mem{Base: base})
-		case 1:
-			out = append(out, Mem{Base: base, Index: stride, Scale: 1})
-		case 2:
-			out = append(out, Mem{Base: base, Index: stride, Scale: 2})
-		case 3:
-			t := GP64()
-			LEAQ(Mem{Base: base, Index: stride, Scale: 2}, t)
-			out = append(out, Mem{Base: t, Index: stride, Scale: 1})
-		}
+		out = append(out, Mem{Base: line, Disp: 64 * g})
 	}
 	return out
 }
 
-// general emits the loop over any number of generations: the lines are
-// tested in turn, the answers ORed.
+// general emits the loop over any number of generations: the key's lines
+// are tested in turn, the answers ORed.
 func (s strideState) general(v isa) {
 	name := s.name
 	Label(name + "_general")
@@ -199,12 +181,12 @@ func (s strideState) general(v isa) {
 		MOVQ(s.dist, ph)
 		MOVQ(Mem{Base: s.hp, Index: ph, Scale: 8}, ph)
 		MULXQ(ph, lo, line)
-		SHLQ(U8(6), line)
+		IMULQ(s.group, line)
 		ADDQ(s.words, line)
 		MOVQ(s.gens, c)
 		Label(name + "_prefetch")
 		PREFETCHT0(Mem{Base: line})
-		ADDQ(s.stride, line)
+		ADDQ(U8(64), line)
 		DECQ(c)
 		JNZ(LabelRef(name + "_prefetch"))
 	}
@@ -212,7 +194,7 @@ func (s strideState) general(v isa) {
 	h, g, lo, line := GP64(), GP64(), GP64(), GP64()
 	MOVQ(Mem{Base: s.hp}, h)
 	MULXQ(h, lo, line)
-	SHLQ(U8(6), line)
+	IMULQ(s.group, line)
 	ADDQ(s.words, line)
 	MOVQ(h, g)
 	IMULQ(mul, g)
@@ -226,7 +208,7 @@ func (s strideState) general(v isa) {
 	hit := GP8()
 	SETEQ(hit)
 	ORB(hit, acc.As8())
-	ADDQ(s.stride, line)
+	ADDQ(U8(64), line)
 	DECQ(c)
 	JNZ(LabelRef(name + "_gen"))
 	MOVB(acc.As8(), Mem{Base: s.outp})
