@@ -64,7 +64,11 @@ func checkStride(words []uint64, k uint32, gens int) {
 // BlockedStrideLine returns the 8 words of the line of hash h in filter
 // gen of the strided filters in words.
 func BlockedStrideLine(words []uint64, gens, gen int, h uint64) []uint64 {
-	lines := uint64(len(words) / gens / 8)
+	return strideLine(words, uint64(len(words)/gens/8), gens, gen, h)
+}
+
+// strideLine is BlockedStrideLine given the line count of a filter.
+func strideLine(words []uint64, lines uint64, gens, gen int, h uint64) []uint64 {
 	base := (int(BlockedLine(h, lines))*gens + gen) * 8
 	return words[base : base+8 : base+8]
 }
@@ -76,8 +80,9 @@ func BlockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64
 	if gen < 0 || gen >= gens {
 		panic("asm: strided filter index out of range")
 	}
+	lines := uint64(len(words) / gens / 8)
 	for _, h := range hs {
-		BlockedAddHash(BlockedStrideLine(words, gens, gen, h), h, k)
+		BlockedAddHash(strideLine(words, lines, gens, gen, h), h, k)
 	}
 }
 
