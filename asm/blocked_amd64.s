@@ -4250,6 +4250,172 @@ blockedTestStrideHashesAVX2_done:
 	MOVQ R9, ret+104(FP)
 	RET
 
+// func blockedAddStrideHashesAVX2(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
+// Requires: AVX, AVX2, BMI2, MMX+
+TEXT ·blockedAddStrideHashesAVX2(SB), NOSPLIT, $0-80
+	MOVQ         words_base+0(FP), AX
+	MOVQ         lines+56(FP), DX
+	MOVQ         scale+64(FP), CX
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVLQZX      k+48(FP), DI
+	MOVQ         dist+72(FP), R8
+	MOVQ         DI, R9
+	ANDQ         $0x07, R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R9
+	DECQ         R9
+	IMUL3Q       $0x00000101, R9, R9
+	SHRQ         $0x03, DI
+	VMOVDQU      blockedShifts<>+0(SB), Y0
+	VMOVDQU      blockedShifts<>+32(SB), Y1
+	VMOVDQU      blockedLaneBits<>+0(SB), Y2
+	VMOVDQU      blockedLaneBits<>+32(SB), Y3
+	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
+	VPBROADCASTQ blockedOne<>+0(SB), Y5
+	TESTQ        R8, R8
+	JZ           blockedAddStrideHashesAVX2_plain
+
+blockedAddStrideHashesAVX2_prefetch:
+	CMPQ       SI, R8
+	JLE        blockedAddStrideHashesAVX2_plain
+	MOVQ       (BX)(R8*8), R10
+	MULXQ      R10, R10, R11
+	IMULQ      CX, R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       (BX), R10
+	MULXQ      R10, R11, R12
+	IMULQ      CX, R12
+	ADDQ       AX, R12
+	MOVQ       R10, R11
+	IMULQ      blockedMul<>+0(SB), R11
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       DI, R13
+	TESTQ      R13, R13
+	JZ         rounds_done_79
+
+round_80:
+	VMOVQ        R11, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R11
+	DECQ         R13
+	JNZ          round_80
+
+rounds_done_79:
+	TESTQ        R9, R9
+	JZ           partial_done_81
+	IMULQ        blockedMul<>+0(SB), R10
+	SHRQ         $0x0d, R10
+	ANDQ         $0x07, R10
+	SHLXQ        R10, R9, R10
+	SHRQ         $0x08, R10
+	VMOVQ        R11, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        R10, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_81:
+	VPOR    (R12), Y6, Y6
+	VPOR    32(R12), Y7, Y7
+	VMOVDQU Y6, (R12)
+	VMOVDQU Y7, 32(R12)
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedAddStrideHashesAVX2_prefetch
+
+blockedAddStrideHashesAVX2_plain:
+	TESTQ SI, SI
+	JZ    blockedAddStrideHashesAVX2_done
+	MOVQ  (BX), R8
+	MULXQ R8, R10, R11
+	IMULQ CX, R11
+	ADDQ  AX, R11
+	MOVQ  R8, R10
+	IMULQ blockedMul<>+0(SB), R10
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  DI, R12
+	TESTQ R12, R12
+	JZ    rounds_done_82
+
+round_83:
+	VMOVQ        R10, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R10
+	DECQ         R12
+	JNZ          round_83
+
+rounds_done_82:
+	TESTQ        R9, R9
+	JZ           partial_done_84
+	IMULQ        blockedMul<>+0(SB), R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R9, R8
+	SHRQ         $0x08, R8
+	VMOVQ        R10, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        R8, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_84:
+	VPOR    (R11), Y6, Y6
+	VPOR    32(R11), Y7, Y7
+	VMOVDQU Y6, (R11)
+	VMOVDQU Y7, 32(R11)
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedAddStrideHashesAVX2_plain
+
+blockedAddStrideHashesAVX2_done:
+	VZEROUPPER
+	RET
+
 // func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
 TEXT ·blockedTestMultiHashesAVX512(SB), NOSPLIT, $24-104
@@ -4310,9 +4476,9 @@ blockedTestMultiHashesAVX512_probe:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R11
 	TESTQ  R11, R11
-	JZ     rounds_done_79
+	JZ     rounds_done_85
 
-round_80:
+round_86:
 	VPBROADCASTQ DX, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -4320,12 +4486,12 @@ round_80:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), DX
 	DECQ         R11
-	JNZ          round_80
+	JNZ          round_86
 
-rounds_done_79:
+rounds_done_85:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           partial_done_81
+	JZ           partial_done_87
 	MOVQ         R10, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
@@ -4339,7 +4505,7 @@ rounds_done_79:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_81:
+partial_done_87:
 	MOVQ AX, R11
 	XORQ R12, R12
 
@@ -5273,9 +5439,9 @@ blockedTestStrideHashesAVX512_any_g1_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_82
+	JZ         rounds_done_88
 
-round_83:
+round_89:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5283,11 +5449,11 @@ round_83:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_83
+	JNZ          round_89
 
-rounds_done_82:
+rounds_done_88:
 	TESTQ        R11, R11
-	JZ           partial_done_84
+	JZ           partial_done_90
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5300,7 +5466,7 @@ rounds_done_82:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_84:
+partial_done_90:
 	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
@@ -5325,9 +5491,9 @@ blockedTestStrideHashesAVX512_any_g1_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_85
+	JZ     rounds_done_91
 
-round_86:
+round_92:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5335,11 +5501,11 @@ round_86:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_86
+	JNZ          round_92
 
-rounds_done_85:
+rounds_done_91:
 	TESTQ        R11, R11
-	JZ           partial_done_87
+	JZ           partial_done_93
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5352,7 +5518,7 @@ rounds_done_85:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_87:
+partial_done_93:
 	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
@@ -5388,9 +5554,9 @@ blockedTestStrideHashesAVX512_any_g2_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_88
+	JZ         rounds_done_94
 
-round_89:
+round_95:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5398,11 +5564,11 @@ round_89:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_89
+	JNZ          round_95
 
-rounds_done_88:
+rounds_done_94:
 	TESTQ        R11, R11
-	JZ           partial_done_90
+	JZ           partial_done_96
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5415,7 +5581,7 @@ rounds_done_88:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_90:
+partial_done_96:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5445,9 +5611,9 @@ blockedTestStrideHashesAVX512_any_g2_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_91
+	JZ     rounds_done_97
 
-round_92:
+round_98:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5455,11 +5621,11 @@ round_92:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_92
+	JNZ          round_98
 
-rounds_done_91:
+rounds_done_97:
 	TESTQ        R11, R11
-	JZ           partial_done_93
+	JZ           partial_done_99
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5472,7 +5638,7 @@ rounds_done_91:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_93:
+partial_done_99:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5514,9 +5680,9 @@ blockedTestStrideHashesAVX512_any_g3_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_94
+	JZ         rounds_done_100
 
-round_95:
+round_101:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5524,11 +5690,11 @@ round_95:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_95
+	JNZ          round_101
 
-rounds_done_94:
+rounds_done_100:
 	TESTQ        R11, R11
-	JZ           partial_done_96
+	JZ           partial_done_102
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5541,7 +5707,7 @@ rounds_done_94:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_96:
+partial_done_102:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5577,9 +5743,9 @@ blockedTestStrideHashesAVX512_any_g3_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_97
+	JZ     rounds_done_103
 
-round_98:
+round_104:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5587,11 +5753,11 @@ round_98:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_98
+	JNZ          round_104
 
-rounds_done_97:
+rounds_done_103:
 	TESTQ        R11, R11
-	JZ           partial_done_99
+	JZ           partial_done_105
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5604,7 +5770,7 @@ rounds_done_97:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_99:
+partial_done_105:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5653,9 +5819,9 @@ blockedTestStrideHashesAVX512_any_g4_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_100
+	JZ         rounds_done_106
 
-round_101:
+round_107:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5663,11 +5829,11 @@ round_101:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_101
+	JNZ          round_107
 
-rounds_done_100:
+rounds_done_106:
 	TESTQ        R11, R11
-	JZ           partial_done_102
+	JZ           partial_done_108
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5680,7 +5846,7 @@ rounds_done_100:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_102:
+partial_done_108:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5716,9 +5882,9 @@ blockedTestStrideHashesAVX512_any_g4_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_103
+	JZ     rounds_done_109
 
-round_104:
+round_110:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5726,11 +5892,11 @@ round_104:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_104
+	JNZ          round_110
 
-rounds_done_103:
+rounds_done_109:
 	TESTQ        R11, R11
-	JZ           partial_done_105
+	JZ           partial_done_111
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5743,7 +5909,7 @@ rounds_done_103:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_105:
+partial_done_111:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5793,9 +5959,9 @@ blockedTestStrideHashesAVX512_any_g5_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_106
+	JZ         rounds_done_112
 
-round_107:
+round_113:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5803,11 +5969,11 @@ round_107:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_107
+	JNZ          round_113
 
-rounds_done_106:
+rounds_done_112:
 	TESTQ        R11, R11
-	JZ           partial_done_108
+	JZ           partial_done_114
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5820,7 +5986,7 @@ rounds_done_106:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_108:
+partial_done_114:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5863,9 +6029,9 @@ blockedTestStrideHashesAVX512_any_g5_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_109
+	JZ     rounds_done_115
 
-round_110:
+round_116:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5873,11 +6039,11 @@ round_110:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_110
+	JNZ          round_116
 
-rounds_done_109:
+rounds_done_115:
 	TESTQ        R11, R11
-	JZ           partial_done_111
+	JZ           partial_done_117
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5890,7 +6056,7 @@ rounds_done_109:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_111:
+partial_done_117:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5948,9 +6114,9 @@ blockedTestStrideHashesAVX512_any_g6_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_112
+	JZ         rounds_done_118
 
-round_113:
+round_119:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5958,11 +6124,11 @@ round_113:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_113
+	JNZ          round_119
 
-rounds_done_112:
+rounds_done_118:
 	TESTQ        R11, R11
-	JZ           partial_done_114
+	JZ           partial_done_120
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5975,7 +6141,7 @@ rounds_done_112:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_114:
+partial_done_120:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6020,9 +6186,9 @@ blockedTestStrideHashesAVX512_any_g6_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_115
+	JZ     rounds_done_121
 
-round_116:
+round_122:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6030,11 +6196,11 @@ round_116:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_116
+	JNZ          round_122
 
-rounds_done_115:
+rounds_done_121:
 	TESTQ        R11, R11
-	JZ           partial_done_117
+	JZ           partial_done_123
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6047,7 +6213,7 @@ rounds_done_115:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_117:
+partial_done_123:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6108,9 +6274,9 @@ blockedTestStrideHashesAVX512_any_g7_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_118
+	JZ         rounds_done_124
 
-round_119:
+round_125:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6118,11 +6284,11 @@ round_119:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_119
+	JNZ          round_125
 
-rounds_done_118:
+rounds_done_124:
 	TESTQ        R11, R11
-	JZ           partial_done_120
+	JZ           partial_done_126
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6135,7 +6301,7 @@ rounds_done_118:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_120:
+partial_done_126:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6183,9 +6349,9 @@ blockedTestStrideHashesAVX512_any_g7_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_121
+	JZ     rounds_done_127
 
-round_122:
+round_128:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6193,11 +6359,11 @@ round_122:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_122
+	JNZ          round_128
 
-rounds_done_121:
+rounds_done_127:
 	TESTQ        R11, R11
-	JZ           partial_done_123
+	JZ           partial_done_129
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6210,7 +6376,7 @@ rounds_done_121:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_123:
+partial_done_129:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6275,9 +6441,9 @@ blockedTestStrideHashesAVX512_any_g8_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_124
+	JZ         rounds_done_130
 
-round_125:
+round_131:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6285,11 +6451,11 @@ round_125:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_125
+	JNZ          round_131
 
-rounds_done_124:
+rounds_done_130:
 	TESTQ        R11, R11
-	JZ           partial_done_126
+	JZ           partial_done_132
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6302,7 +6468,7 @@ rounds_done_124:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_126:
+partial_done_132:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6350,9 +6516,9 @@ blockedTestStrideHashesAVX512_any_g8_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_127
+	JZ     rounds_done_133
 
-round_128:
+round_134:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6360,11 +6526,11 @@ round_128:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_128
+	JNZ          round_134
 
-rounds_done_127:
+rounds_done_133:
 	TESTQ        R11, R11
-	JZ           partial_done_129
+	JZ           partial_done_135
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6377,7 +6543,7 @@ rounds_done_127:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_129:
+partial_done_135:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6444,9 +6610,9 @@ blockedTestStrideHashesAVX512_probe:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_130
+	JZ     rounds_done_136
 
-round_131:
+round_137:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6454,11 +6620,11 @@ round_131:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_131
+	JNZ          round_137
 
-rounds_done_130:
+rounds_done_136:
 	TESTQ        R11, R11
-	JZ           partial_done_132
+	JZ           partial_done_138
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6471,7 +6637,7 @@ rounds_done_130:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_132:
+partial_done_138:
 	MOVQ 16(SP), CX
 	XORQ R8, R8
 
@@ -6495,4 +6661,127 @@ blockedTestStrideHashesAVX512_gen:
 blockedTestStrideHashesAVX512_done:
 	VZEROUPPER
 	MOVQ R9, ret+104(FP)
+	RET
+
+// func blockedAddStrideHashesAVX512(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·blockedAddStrideHashesAVX512(SB), NOSPLIT, $0-80
+	MOVQ         words_base+0(FP), AX
+	MOVQ         lines+56(FP), DX
+	MOVQ         scale+64(FP), CX
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVLQZX      k+48(FP), DI
+	MOVQ         dist+72(FP), R8
+	MOVQ         DI, R9
+	ANDQ         $0x07, R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R9
+	DECQ         R9
+	IMUL3Q       $0x00000101, R9, R9
+	SHRQ         $0x03, DI
+	VMOVDQU64    blockedShifts<>+0(SB), Z0
+	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
+	VPBROADCASTQ blockedOne<>+0(SB), Z2
+	TESTQ        R8, R8
+	JZ           blockedAddStrideHashesAVX512_plain
+
+blockedAddStrideHashesAVX512_prefetch:
+	CMPQ       SI, R8
+	JLE        blockedAddStrideHashesAVX512_plain
+	MOVQ       (BX)(R8*8), R10
+	MULXQ      R10, R10, R11
+	IMULQ      CX, R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       (BX), R10
+	MULXQ      R10, R11, R12
+	IMULQ      CX, R12
+	ADDQ       AX, R12
+	MOVQ       R10, R11
+	IMULQ      blockedMul<>+0(SB), R11
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       DI, R13
+	TESTQ      R13, R13
+	JZ         rounds_done_139
+
+round_140:
+	VPBROADCASTQ R11, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R11
+	DECQ         R13
+	JNZ          round_140
+
+rounds_done_139:
+	TESTQ        R9, R9
+	JZ           partial_done_141
+	IMULQ        blockedMul<>+0(SB), R10
+	SHRQ         $0x0d, R10
+	ANDQ         $0x07, R10
+	SHLXQ        R10, R9, R10
+	SHRQ         $0x08, R10
+	VPBROADCASTQ R11, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        R10, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_141:
+	VPORQ     (R12), Z3, Z3
+	VMOVDQU64 Z3, (R12)
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedAddStrideHashesAVX512_prefetch
+
+blockedAddStrideHashesAVX512_plain:
+	TESTQ  SI, SI
+	JZ     blockedAddStrideHashesAVX512_done
+	MOVQ   (BX), R8
+	MULXQ  R8, R10, R11
+	IMULQ  CX, R11
+	ADDQ   AX, R11
+	MOVQ   R8, R10
+	IMULQ  blockedMul<>+0(SB), R10
+	VPXORQ Z3, Z3, Z3
+	MOVQ   DI, R12
+	TESTQ  R12, R12
+	JZ     rounds_done_142
+
+round_143:
+	VPBROADCASTQ R10, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R10
+	DECQ         R12
+	JNZ          round_143
+
+rounds_done_142:
+	TESTQ        R9, R9
+	JZ           partial_done_144
+	IMULQ        blockedMul<>+0(SB), R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R9, R8
+	SHRQ         $0x08, R8
+	VPBROADCASTQ R10, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        R8, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_144:
+	VPORQ     (R11), Z3, Z3
+	VMOVDQU64 Z3, (R11)
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedAddStrideHashesAVX512_plain
+
+blockedAddStrideHashesAVX512_done:
+	VZEROUPPER
 	RET

@@ -80,6 +80,12 @@ func BlockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64
 	if gen < 0 || gen >= gens {
 		panic("asm: strided filter index out of range")
 	}
+	blockedAddStrideHashes(words, gens, gen, k, hs)
+}
+
+// blockedAddStrideHashesGeneric is the specification of the strided batch
+// add: BlockedAddHash of each key into its line of filter gen.
+func blockedAddStrideHashesGeneric(words []uint64, gens, gen int, k uint32, hs []uint64) {
 	lines := uint64(len(words) / gens / 8)
 	for _, h := range hs {
 		BlockedAddHash(strideLine(words, lines, gens, gen, h), h, k)

@@ -210,3 +210,48 @@ func FuzzBlockedStrideKernels(f *testing.F) {
 		})
 	})
 }
+
+// compareStrideAdd checks the current level's strided add into filter gen
+// against the generic twin's on a copy of words.
+func compareStrideAdd(t testing.TB, words []uint64, gens, gen int, k uint32, hs []uint64) {
+	t.Helper()
+	want := slices.Clone(words)
+	got := slices.Clone(words)
+	blockedAddStrideHashesGeneric(want, gens, gen, k, hs)
+	BlockedAddStrideHashes(got, gens, gen, k, hs)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: BlockedAddStrideHashes(%d words, %d filters, filter %d, k=%d, n=%d) differs from the generic twin", Kernel(), len(words), gens, gen, k, len(hs))
+	}
+}
+
+func TestBlockedAddStrideKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	forEachLevel(t, func(t *testing.T) {
+		for _, gens := range []int{1, 2, 3, 4, 9} {
+			for _, lines := range []int{1, 3, 64, 1 << 14} {
+				for _, k := range []uint32{1, 6, 8, 9, 64} {
+					words := randomFilter(r, lines*gens, 3)
+					for _, n := range blockedSizes {
+						hs := make([]uint64, n)
+						for i := range hs {
+							hs[i] = r.Uint64()
+						}
+						compareStrideAdd(t, words, gens, n%gens, k, hs)
+					}
+				}
+			}
+		}
+	})
+}
+
+func FuzzBlockedAddStrideKernels(f *testing.F) {
+	f.Add(uint8(6), uint8(4), uint8(1), uint16(3), []byte("0123456789abcdef01234567"))
+	f.Fuzz(func(t *testing.T, k, gens, gen uint8, lines uint16, data []byte) {
+		kk := uint32(k)%BlockedMaxK + 1
+		g := int(gens)%10 + 1
+		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(gen))), (int(lines%300)+1)*g, 3)
+		fuzzEachLevel(t, data, func(hs []uint64) {
+			compareStrideAdd(t, words, g, int(gen)%g, kk, hs)
+		})
+	})
+}

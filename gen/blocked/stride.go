@@ -80,6 +80,43 @@ func strideKernel(v isa) {
 	RET()
 }
 
+// strideAddKernel emits blockedAddStrideHashes<ISA>, the twin of
+// asm.blockedAddStrideHashesGeneric: the batch add into one filter of the
+// strided layout, the add kernel's loops (kernel) with line j at byte
+// j*scale from words (the caller passes words from the filter's first line
+// on, and scale = gens*64).
+func strideAddKernel(v isa) {
+	name := fmt.Sprintf("blockedAddStrideHashes%s", v.name())
+	TEXT(name, NOSPLIT, "func(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)")
+	Pragma("noescape")
+	Doc(name + " is blockedAddStrideHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.")
+	var s gp
+	s.words = Load(Param("words").Base(), GP64())
+	Load(Param("lines"), reg.RDX) // MULX multiplies by RDX: the line count stays there.
+	s.scale = Load(Param("scale"), GP64())
+	s.hp = Load(Param("hs").Base(), GP64())
+	s.n = Load(Param("hs").Len(), GP64())
+	s.k = Load(Param("k"), GP64())
+	s.dist = Load(Param("dist"), GP64())
+	s.rem2 = splitK(s.k)
+	v.setup()
+	TESTQ(s.dist, s.dist)
+	JZ(LabelRef(name + "_plain"))
+	Label(name + "_prefetch")
+	CMPQ(s.n, s.dist)
+	JLE(LabelRef(name + "_plain"))
+	body(v, s, false, true, true)
+	JMP(LabelRef(name + "_prefetch"))
+	Label(name + "_plain")
+	TESTQ(s.n, s.n)
+	JZ(LabelRef(name + "_done"))
+	body(v, s, false, true, false)
+	JMP(LabelRef(name + "_plain"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // strideState is the strided kernel's state: registers, and stack slots
 // for what the loops read once per key at most.
 type strideState struct {
