@@ -3,7 +3,6 @@ package experiment
 import (
 	"encoding/binary"
 	"fmt"
-	"runtime"
 
 	boom "github.com/tylertreat/BoomFilters"
 
@@ -164,12 +163,8 @@ func runGrowth(d *driver, c *Config, r *Results) error {
 	})
 }
 
-// growthRows times every filter's call forms on keys.queries. It first
-// collects the garbage of the builds before it (the 1e7-key filters and
-// key sets), so a collection running beside the timings does not slow
-// whichever filter comes first.
+// growthRows times every filter's call forms on keys.queries.
 func growthRows(d *driver, c *Config, r *Results, group string, n uint64, keys growthKeys, fs []growthFilter) error {
-	runtime.GC()
 	out := make([]bool, len(keys.queries))
 	for _, f := range fs {
 		for _, mode := range []string{GrowthBatch, GrowthPerKey} {
