@@ -89,3 +89,17 @@ func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 	}
 	return blockedTestStrideHashesGeneric(words, gens, k, hs, out)
 }
+
+// blockedAddStrideHashes hands the kernel words from filter gen's first
+// line on, and the bytes from one of its lines to the next.
+func blockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64) {
+	lines := len(words) / gens / 8
+	switch level {
+	case AVX512:
+		blockedAddStrideHashesAVX512(words[gen*8:], hs, k, lines, gens*64, prefetchDist(words))
+	case AVX2:
+		blockedAddStrideHashesAVX2(words[gen*8:], hs, k, lines, gens*64, prefetchDist(words))
+	default:
+		blockedAddStrideHashesGeneric(words, gens, gen, k, hs)
+	}
+}

@@ -1061,69 +1061,3241 @@ blockedTestMultiHashesAVX2_done:
 
 // func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedTestStrideHashesAVX2(SB), NOSPLIT, $24-112
+TEXT ·blockedTestStrideHashesAVX2(SB), NOSPLIT, $32-112
 	MOVQ         words_base+0(FP), AX
 	MOVQ         gens+88(FP), CX
 	MOVQ         lines+80(FP), DX
-	MOVQ         DX, BX
-	SHLQ         $0x06, BX
-	MOVQ         hs_base+24(FP), SI
-	MOVQ         hs_len+32(FP), DI
-	MOVQ         out_base+48(FP), R8
-	MOVQ         dist+96(FP), R9
-	XORQ         R10, R10
-	MOVLQZX      k+72(FP), R11
-	MOVQ         R11, R12
-	ANDQ         $0x07, R12
-	MOVQ         $0x0000000000000001, R13
-	SHLXQ        R12, R13, R12
-	DECQ         R12
-	IMUL3Q       $0x00000101, R12, R12
-	SHRQ         $0x03, R11
-	MOVQ         R11, (SP)
-	MOVQ         R12, 8(SP)
-	MOVQ         R9, 16(SP)
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         dist+96(FP), R8
+	XORQ         R9, R9
+	MOVLQZX      k+72(FP), R10
+	MOVQ         R10, R11
+	ANDQ         $0x07, R11
+	MOVQ         $0x0000000000000001, R12
+	SHLXQ        R11, R12, R11
+	DECQ         R11
+	IMUL3Q       $0x00000101, R11, R11
+	SHRQ         $0x03, R10
+	MOVQ         R10, (SP)
+	MOVQ         R8, 8(SP)
+	MOVQ         CX, 16(SP)
+	MOVQ         CX, R8
+	SHLQ         $0x06, R8
+	MOVQ         R8, 24(SP)
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
 	VMOVDQU      blockedLaneBits<>+32(SB), Y3
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
+	CMPQ         CX, $0x08
+	JA           blockedTestStrideHashesAVX2_general
+	CMPQ         (SP), $0x00
+	JNE          blockedTestStrideHashesAVX2_anyk
+	CMPQ         CX, $0x01
+	JE           blockedTestStrideHashesAVX2_small_g1
+	CMPQ         CX, $0x02
+	JE           blockedTestStrideHashesAVX2_small_g2
+	CMPQ         CX, $0x03
+	JE           blockedTestStrideHashesAVX2_small_g3
+	CMPQ         CX, $0x04
+	JE           blockedTestStrideHashesAVX2_small_g4
+	CMPQ         CX, $0x05
+	JE           blockedTestStrideHashesAVX2_small_g5
+	CMPQ         CX, $0x06
+	JE           blockedTestStrideHashesAVX2_small_g6
+	CMPQ         CX, $0x07
+	JE           blockedTestStrideHashesAVX2_small_g7
+	CMPQ         CX, $0x08
+	JE           blockedTestStrideHashesAVX2_small_g8
 
+blockedTestStrideHashesAVX2_anyk:
+	CMPQ CX, $0x01
+	JE   blockedTestStrideHashesAVX2_any_g1
+	CMPQ CX, $0x02
+	JE   blockedTestStrideHashesAVX2_any_g2
+	CMPQ CX, $0x03
+	JE   blockedTestStrideHashesAVX2_any_g3
+	CMPQ CX, $0x04
+	JE   blockedTestStrideHashesAVX2_any_g4
+	CMPQ CX, $0x05
+	JE   blockedTestStrideHashesAVX2_any_g5
+	CMPQ CX, $0x06
+	JE   blockedTestStrideHashesAVX2_any_g6
+	CMPQ CX, $0x07
+	JE   blockedTestStrideHashesAVX2_any_g7
+	CMPQ CX, $0x08
+	JE   blockedTestStrideHashesAVX2_any_g8
+	JMP  blockedTestStrideHashesAVX2_general
+
+blockedTestStrideHashesAVX2_small_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g1_plain
+
+blockedTestStrideHashesAVX2_small_g1_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g1_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000040, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g1_prefetch
+
+blockedTestStrideHashesAVX2_small_g1_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g1_plain
+
+blockedTestStrideHashesAVX2_small_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g2_plain
+
+blockedTestStrideHashesAVX2_small_g2_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g2_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000080, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g2_prefetch
+
+blockedTestStrideHashesAVX2_small_g2_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g2_plain
+
+blockedTestStrideHashesAVX2_small_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g3_plain
+
+blockedTestStrideHashesAVX2_small_g3_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g3_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000000c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g3_prefetch
+
+blockedTestStrideHashesAVX2_small_g3_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g3_plain
+
+blockedTestStrideHashesAVX2_small_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g4_plain
+
+blockedTestStrideHashesAVX2_small_g4_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g4_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000100, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g4_prefetch
+
+blockedTestStrideHashesAVX2_small_g4_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g4_plain
+
+blockedTestStrideHashesAVX2_small_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g5_plain
+
+blockedTestStrideHashesAVX2_small_g5_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g5_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000140, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g5_prefetch
+
+blockedTestStrideHashesAVX2_small_g5_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g5_plain
+
+blockedTestStrideHashesAVX2_small_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g6_plain
+
+blockedTestStrideHashesAVX2_small_g6_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g6_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000180, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g6_prefetch
+
+blockedTestStrideHashesAVX2_small_g6_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g6_plain
+
+blockedTestStrideHashesAVX2_small_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g7_plain
+
+blockedTestStrideHashesAVX2_small_g7_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g7_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000001c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g7_prefetch
+
+blockedTestStrideHashesAVX2_small_g7_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g7_plain
+
+blockedTestStrideHashesAVX2_small_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_small_g8_plain
+
+blockedTestStrideHashesAVX2_small_g8_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX2_small_g8_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000200, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	PREFETCHT0   448(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      448(R10), Y8
+	VMOVDQU      480(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g8_prefetch
+
+blockedTestStrideHashesAVX2_small_g8_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX2_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	VMOVQ        CX, X6
+	VPBROADCASTQ X6, Y7
+	VPSRLVQ      Y0, Y7, Y6
+	VPSRLVQ      Y1, Y7, Y7
+	VPAND        Y4, Y6, Y6
+	VPAND        Y4, Y7, Y7
+	VPSLLVQ      Y6, Y5, Y6
+	VPSLLVQ      Y7, Y5, Y7
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPAND        Y2, Y8, Y9
+	VPAND        Y3, Y8, Y8
+	VPCMPEQQ     Y2, Y9, Y9
+	VPCMPEQQ     Y3, Y8, Y8
+	VPAND        Y9, Y6, Y6
+	VPAND        Y8, Y7, Y7
+	XORQ         CX, CX
+	VMOVDQU      (R10), Y8
+	VMOVDQU      32(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      64(R10), Y8
+	VMOVDQU      96(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      128(R10), Y8
+	VMOVDQU      160(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      192(R10), Y8
+	VMOVDQU      224(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      256(R10), Y8
+	VMOVDQU      288(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      320(R10), Y8
+	VMOVDQU      352(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      384(R10), Y8
+	VMOVDQU      416(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	VMOVDQU      448(R10), Y8
+	VMOVDQU      480(R10), Y9
+	VPANDN       Y6, Y8, Y8
+	VPANDN       Y7, Y9, Y9
+	VPOR         Y8, Y9, Y8
+	VPTEST       Y8, Y8
+	SETEQ        R8
+	ORB          R8, CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX2_small_g8_plain
+
+blockedTestStrideHashesAVX2_any_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g1_plain
+
+blockedTestStrideHashesAVX2_any_g1_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g1_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000040, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000040, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_28
+
+round_29:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_29
+
+rounds_done_28:
+	TESTQ        R11, R11
+	JZ           partial_done_30
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_30:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g1_prefetch
+
+blockedTestStrideHashesAVX2_any_g1_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_31
+
+round_32:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_32
+
+rounds_done_31:
+	TESTQ        R11, R11
+	JZ           partial_done_33
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_33:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g1_plain
+
+blockedTestStrideHashesAVX2_any_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g2_plain
+
+blockedTestStrideHashesAVX2_any_g2_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g2_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000080, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000080, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_34
+
+round_35:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_35
+
+rounds_done_34:
+	TESTQ        R11, R11
+	JZ           partial_done_36
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_36:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g2_prefetch
+
+blockedTestStrideHashesAVX2_any_g2_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000080, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_37
+
+round_38:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_38
+
+rounds_done_37:
+	TESTQ        R11, R11
+	JZ           partial_done_39
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_39:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g2_plain
+
+blockedTestStrideHashesAVX2_any_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g3_plain
+
+blockedTestStrideHashesAVX2_any_g3_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g3_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000000c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000000c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_40
+
+round_41:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_41
+
+rounds_done_40:
+	TESTQ        R11, R11
+	JZ           partial_done_42
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_42:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g3_prefetch
+
+blockedTestStrideHashesAVX2_any_g3_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000000c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_43
+
+round_44:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_44
+
+rounds_done_43:
+	TESTQ        R11, R11
+	JZ           partial_done_45
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_45:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g3_plain
+
+blockedTestStrideHashesAVX2_any_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g4_plain
+
+blockedTestStrideHashesAVX2_any_g4_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g4_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000100, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000100, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_46
+
+round_47:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_47
+
+rounds_done_46:
+	TESTQ        R11, R11
+	JZ           partial_done_48
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_48:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g4_prefetch
+
+blockedTestStrideHashesAVX2_any_g4_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000100, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_49
+
+round_50:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_50
+
+rounds_done_49:
+	TESTQ        R11, R11
+	JZ           partial_done_51
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_51:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g4_plain
+
+blockedTestStrideHashesAVX2_any_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g5_plain
+
+blockedTestStrideHashesAVX2_any_g5_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g5_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000140, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000140, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_52
+
+round_53:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_53
+
+rounds_done_52:
+	TESTQ        R11, R11
+	JZ           partial_done_54
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_54:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g5_prefetch
+
+blockedTestStrideHashesAVX2_any_g5_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000140, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_55
+
+round_56:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_56
+
+rounds_done_55:
+	TESTQ        R11, R11
+	JZ           partial_done_57
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_57:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g5_plain
+
+blockedTestStrideHashesAVX2_any_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g6_plain
+
+blockedTestStrideHashesAVX2_any_g6_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g6_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000180, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000180, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_58
+
+round_59:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_59
+
+rounds_done_58:
+	TESTQ        R11, R11
+	JZ           partial_done_60
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_60:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g6_prefetch
+
+blockedTestStrideHashesAVX2_any_g6_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000180, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_61
+
+round_62:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_62
+
+rounds_done_61:
+	TESTQ        R11, R11
+	JZ           partial_done_63
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_63:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g6_plain
+
+blockedTestStrideHashesAVX2_any_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g7_plain
+
+blockedTestStrideHashesAVX2_any_g7_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g7_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000001c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000001c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_64
+
+round_65:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_65
+
+rounds_done_64:
+	TESTQ        R11, R11
+	JZ           partial_done_66
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_66:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g7_prefetch
+
+blockedTestStrideHashesAVX2_any_g7_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000001c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_67
+
+round_68:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_68
+
+rounds_done_67:
+	TESTQ        R11, R11
+	JZ           partial_done_69
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_69:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g7_plain
+
+blockedTestStrideHashesAVX2_any_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX2_any_g8_plain
+
+blockedTestStrideHashesAVX2_any_g8_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX2_any_g8_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000200, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000200, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_70
+
+round_71:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_71
+
+rounds_done_70:
+	TESTQ        R11, R11
+	JZ           partial_done_72
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_72:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 448(R10), Y8
+	VMOVDQU 480(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g8_prefetch
+
+blockedTestStrideHashesAVX2_any_g8_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX2_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000200, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXOR  Y6, Y6, Y6
+	VPXOR  Y7, Y7, Y7
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_73
+
+round_74:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_74
+
+rounds_done_73:
+	TESTQ        R11, R11
+	JZ           partial_done_75
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_75:
+	XORQ    CX, CX
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 64(R10), Y8
+	VMOVDQU 96(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 128(R10), Y8
+	VMOVDQU 160(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 192(R10), Y8
+	VMOVDQU 224(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 256(R10), Y8
+	VMOVDQU 288(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 320(R10), Y8
+	VMOVDQU 352(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 384(R10), Y8
+	VMOVDQU 416(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	VMOVDQU 448(R10), Y8
+	VMOVDQU 480(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R8
+	ORB     R8, CL
+	MOVB    CL, (DI)
+	ADDQ    CX, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_any_g8_plain
+
+blockedTestStrideHashesAVX2_general:
 blockedTestStrideHashesAVX2_key:
-	TESTQ DI, DI
+	TESTQ SI, SI
 	JZ    blockedTestStrideHashesAVX2_done
-	CMPQ  16(SP), $0x00
+	CMPQ  8(SP), $0x00
 	JE    blockedTestStrideHashesAVX2_probe
-	CMPQ  DI, 16(SP)
+	CMPQ  SI, 8(SP)
 	JLE   blockedTestStrideHashesAVX2_probe
-	MOVQ  16(SP), R9
-	MOVQ  (SI)(R9*8), R9
-	MULXQ R9, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
+	MOVQ  8(SP), CX
+	MOVQ  (BX)(CX*8), CX
+	MULXQ CX, CX, R8
+	IMULQ 24(SP), R8
+	ADDQ  AX, R8
+	MOVQ  16(SP), CX
 
 blockedTestStrideHashesAVX2_prefetch:
-	PREFETCHT0 (R11)
-	ADDQ       BX, R11
-	DECQ       R9
+	PREFETCHT0 (R8)
+	ADDQ       $0x40, R8
+	DECQ       CX
 	JNZ        blockedTestStrideHashesAVX2_prefetch
 
 blockedTestStrideHashesAVX2_probe:
-	MOVQ  (SI), R9
-	MULXQ R9, R11, R12
-	SHLQ  $0x06, R12
-	ADDQ  AX, R12
-	MOVQ  R9, R11
-	IMULQ blockedMul<>+0(SB), R11
+	MOVQ  (BX), CX
+	MULXQ CX, R8, R10
+	IMULQ 24(SP), R10
+	ADDQ  AX, R10
+	MOVQ  CX, R8
+	IMULQ blockedMul<>+0(SB), R8
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
-	MOVQ  (SP), R13
-	TESTQ R13, R13
-	JZ    rounds_done_28
+	MOVQ  (SP), R12
+	TESTQ R12, R12
+	JZ    rounds_done_76
 
-round_29:
+round_77:
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_77
+
+rounds_done_76:
+	TESTQ        R11, R11
+	JZ           partial_done_78
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VMOVQ        R8, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        CX, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_78:
+	MOVQ 16(SP), CX
+	XORQ R8, R8
+
+blockedTestStrideHashesAVX2_gen:
+	VMOVDQU (R10), Y8
+	VMOVDQU 32(R10), Y9
+	VPANDN  Y6, Y8, Y8
+	VPANDN  Y7, Y9, Y9
+	VPOR    Y8, Y9, Y8
+	VPTEST  Y8, Y8
+	SETEQ   R12
+	ORB     R12, R8
+	ADDQ    $0x40, R10
+	DECQ    CX
+	JNZ     blockedTestStrideHashesAVX2_gen
+	MOVB    R8, (DI)
+	ADDQ    R8, R9
+	INCQ    DI
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedTestStrideHashesAVX2_key
+
+blockedTestStrideHashesAVX2_done:
+	VZEROUPPER
+	MOVQ R9, ret+104(FP)
+	RET
+
+// func blockedAddStrideHashesAVX2(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
+// Requires: AVX, AVX2, BMI2, MMX+
+TEXT ·blockedAddStrideHashesAVX2(SB), NOSPLIT, $0-80
+	MOVQ         words_base+0(FP), AX
+	MOVQ         lines+56(FP), DX
+	MOVQ         scale+64(FP), CX
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVLQZX      k+48(FP), DI
+	MOVQ         dist+72(FP), R8
+	MOVQ         DI, R9
+	ANDQ         $0x07, R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R9
+	DECQ         R9
+	IMUL3Q       $0x00000101, R9, R9
+	SHRQ         $0x03, DI
+	VMOVDQU      blockedShifts<>+0(SB), Y0
+	VMOVDQU      blockedShifts<>+32(SB), Y1
+	VMOVDQU      blockedLaneBits<>+0(SB), Y2
+	VMOVDQU      blockedLaneBits<>+32(SB), Y3
+	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
+	VPBROADCASTQ blockedOne<>+0(SB), Y5
+	TESTQ        R8, R8
+	JZ           blockedAddStrideHashesAVX2_plain
+
+blockedAddStrideHashesAVX2_prefetch:
+	CMPQ       SI, R8
+	JLE        blockedAddStrideHashesAVX2_plain
+	MOVQ       (BX)(R8*8), R10
+	MULXQ      R10, R10, R11
+	IMULQ      CX, R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       (BX), R10
+	MULXQ      R10, R11, R12
+	IMULQ      CX, R12
+	ADDQ       AX, R12
+	MOVQ       R10, R11
+	IMULQ      blockedMul<>+0(SB), R11
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	MOVQ       DI, R13
+	TESTQ      R13, R13
+	JZ         rounds_done_79
+
+round_80:
 	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -1136,17 +4308,16 @@ round_29:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          round_29
+	JNZ          round_80
 
-rounds_done_28:
-	MOVQ         8(SP), R13
-	TESTQ        R13, R13
-	JZ           partial_done_30
-	IMULQ        blockedMul<>+0(SB), R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R13, R9
-	SHRQ         $0x08, R9
+rounds_done_79:
+	TESTQ        R9, R9
+	JZ           partial_done_81
+	IMULQ        blockedMul<>+0(SB), R10
+	SHRQ         $0x0d, R10
+	ANDQ         $0x07, R10
+	SHLXQ        R10, R9, R10
+	SHRQ         $0x08, R10
 	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -1155,7 +4326,7 @@ rounds_done_28:
 	VPAND        Y4, Y8, Y8
 	VPSLLVQ      Y9, Y5, Y9
 	VPSLLVQ      Y8, Y5, Y8
-	VMOVQ        R9, X10
+	VMOVQ        R10, X10
 	VPBROADCASTQ X10, Y10
 	VPAND        Y2, Y10, Y11
 	VPAND        Y3, Y10, Y10
@@ -1166,32 +4337,83 @@ rounds_done_28:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_30:
-	MOVQ CX, R9
-	XORQ R11, R11
+partial_done_81:
+	VPOR    (R12), Y6, Y6
+	VPOR    32(R12), Y7, Y7
+	VMOVDQU Y6, (R12)
+	VMOVDQU Y7, 32(R12)
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedAddStrideHashesAVX2_prefetch
 
-blockedTestStrideHashesAVX2_gen:
-	VMOVDQU (R12), Y8
-	VMOVDQU 32(R12), Y9
-	VPANDN  Y6, Y8, Y8
-	VPANDN  Y7, Y9, Y9
-	VPOR    Y8, Y9, Y8
-	VPTEST  Y8, Y8
-	SETEQ   R13
-	ORB     R13, R11
-	ADDQ    BX, R12
-	DECQ    R9
-	JNZ     blockedTestStrideHashesAVX2_gen
-	MOVB    R11, (R8)
-	ADDQ    R11, R10
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
-	JMP     blockedTestStrideHashesAVX2_key
+blockedAddStrideHashesAVX2_plain:
+	TESTQ SI, SI
+	JZ    blockedAddStrideHashesAVX2_done
+	MOVQ  (BX), R8
+	MULXQ R8, R10, R11
+	IMULQ CX, R11
+	ADDQ  AX, R11
+	MOVQ  R8, R10
+	IMULQ blockedMul<>+0(SB), R10
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	MOVQ  DI, R12
+	TESTQ R12, R12
+	JZ    rounds_done_82
 
-blockedTestStrideHashesAVX2_done:
+round_83:
+	VMOVQ        R10, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R10
+	DECQ         R12
+	JNZ          round_83
+
+rounds_done_82:
+	TESTQ        R9, R9
+	JZ           partial_done_84
+	IMULQ        blockedMul<>+0(SB), R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R9, R8
+	SHRQ         $0x08, R8
+	VMOVQ        R10, X8
+	VPBROADCASTQ X8, Y8
+	VPSRLVQ      Y0, Y8, Y9
+	VPSRLVQ      Y1, Y8, Y8
+	VPAND        Y4, Y9, Y9
+	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y9, Y5, Y9
+	VPSLLVQ      Y8, Y5, Y8
+	VMOVQ        R8, X10
+	VPBROADCASTQ X10, Y10
+	VPAND        Y2, Y10, Y11
+	VPAND        Y3, Y10, Y10
+	VPCMPEQQ     Y2, Y11, Y11
+	VPCMPEQQ     Y3, Y10, Y10
+	VPAND        Y11, Y9, Y9
+	VPAND        Y10, Y8, Y8
+	VPOR         Y9, Y6, Y6
+	VPOR         Y8, Y7, Y7
+
+partial_done_84:
+	VPOR    (R11), Y6, Y6
+	VPOR    32(R11), Y7, Y7
+	VMOVDQU Y6, (R11)
+	VMOVDQU Y7, 32(R11)
+	ADDQ    $0x08, BX
+	DECQ    SI
+	JMP     blockedAddStrideHashesAVX2_plain
+
+blockedAddStrideHashesAVX2_done:
 	VZEROUPPER
-	MOVQ R10, ret+104(FP)
 	RET
 
 // func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
@@ -1254,9 +4476,9 @@ blockedTestMultiHashesAVX512_probe:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R11
 	TESTQ  R11, R11
-	JZ     rounds_done_31
+	JZ     rounds_done_85
 
-round_32:
+round_86:
 	VPBROADCASTQ DX, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -1264,12 +4486,12 @@ round_32:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), DX
 	DECQ         R11
-	JNZ          round_32
+	JNZ          round_86
 
-rounds_done_31:
+rounds_done_85:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           partial_done_33
+	JZ           partial_done_87
 	MOVQ         R10, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
@@ -1283,7 +4505,7 @@ rounds_done_31:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_33:
+partial_done_87:
 	MOVQ AX, R11
 	XORQ R12, R12
 
@@ -1318,66 +4540,2171 @@ blockedTestMultiHashesAVX512_done:
 	RET
 
 // func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
-TEXT ·blockedTestStrideHashesAVX512(SB), NOSPLIT, $24-112
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·blockedTestStrideHashesAVX512(SB), NOSPLIT, $32-112
 	MOVQ         words_base+0(FP), AX
 	MOVQ         gens+88(FP), CX
 	MOVQ         lines+80(FP), DX
-	MOVQ         DX, BX
-	SHLQ         $0x06, BX
-	MOVQ         hs_base+24(FP), SI
-	MOVQ         hs_len+32(FP), DI
-	MOVQ         out_base+48(FP), R8
-	MOVQ         dist+96(FP), R9
-	XORQ         R10, R10
-	MOVLQZX      k+72(FP), R11
-	MOVQ         R11, R12
-	ANDQ         $0x07, R12
-	MOVQ         $0x0000000000000001, R13
-	SHLXQ        R12, R13, R12
-	DECQ         R12
-	IMUL3Q       $0x00000101, R12, R12
-	SHRQ         $0x03, R11
-	MOVQ         R11, (SP)
-	MOVQ         R12, 8(SP)
-	MOVQ         R9, 16(SP)
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         dist+96(FP), R8
+	XORQ         R9, R9
+	MOVLQZX      k+72(FP), R10
+	MOVQ         R10, R11
+	ANDQ         $0x07, R11
+	MOVQ         $0x0000000000000001, R12
+	SHLXQ        R11, R12, R11
+	DECQ         R11
+	IMUL3Q       $0x00000101, R11, R11
+	SHRQ         $0x03, R10
+	MOVQ         R10, (SP)
+	MOVQ         R8, 8(SP)
+	MOVQ         CX, 16(SP)
+	MOVQ         CX, R8
+	SHLQ         $0x06, R8
+	MOVQ         R8, 24(SP)
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
+	CMPQ         CX, $0x08
+	JA           blockedTestStrideHashesAVX512_general
+	CMPQ         (SP), $0x00
+	JNE          blockedTestStrideHashesAVX512_anyk
+	CMPQ         CX, $0x01
+	JE           blockedTestStrideHashesAVX512_small_g1
+	CMPQ         CX, $0x02
+	JE           blockedTestStrideHashesAVX512_small_g2
+	CMPQ         CX, $0x03
+	JE           blockedTestStrideHashesAVX512_small_g3
+	CMPQ         CX, $0x04
+	JE           blockedTestStrideHashesAVX512_small_g4
+	CMPQ         CX, $0x05
+	JE           blockedTestStrideHashesAVX512_small_g5
+	CMPQ         CX, $0x06
+	JE           blockedTestStrideHashesAVX512_small_g6
+	CMPQ         CX, $0x07
+	JE           blockedTestStrideHashesAVX512_small_g7
+	CMPQ         CX, $0x08
+	JE           blockedTestStrideHashesAVX512_small_g8
 
+blockedTestStrideHashesAVX512_anyk:
+	CMPQ CX, $0x01
+	JE   blockedTestStrideHashesAVX512_any_g1
+	CMPQ CX, $0x02
+	JE   blockedTestStrideHashesAVX512_any_g2
+	CMPQ CX, $0x03
+	JE   blockedTestStrideHashesAVX512_any_g3
+	CMPQ CX, $0x04
+	JE   blockedTestStrideHashesAVX512_any_g4
+	CMPQ CX, $0x05
+	JE   blockedTestStrideHashesAVX512_any_g5
+	CMPQ CX, $0x06
+	JE   blockedTestStrideHashesAVX512_any_g6
+	CMPQ CX, $0x07
+	JE   blockedTestStrideHashesAVX512_any_g7
+	CMPQ CX, $0x08
+	JE   blockedTestStrideHashesAVX512_any_g8
+	JMP  blockedTestStrideHashesAVX512_general
+
+blockedTestStrideHashesAVX512_small_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g1_plain
+
+blockedTestStrideHashesAVX512_small_g1_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g1_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000040, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETEQ        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g1_prefetch
+
+blockedTestStrideHashesAVX512_small_g1_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000040, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETEQ        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g1_plain
+
+blockedTestStrideHashesAVX512_small_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g2_plain
+
+blockedTestStrideHashesAVX512_small_g2_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g2_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000080, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPMOVM2B     K1, X3
+	VPTESTNMQ    X3, X3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g2_prefetch
+
+blockedTestStrideHashesAVX512_small_g2_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000080, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPMOVM2B     K1, X3
+	VPTESTNMQ    X3, X3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g2_plain
+
+blockedTestStrideHashesAVX512_small_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g3_plain
+
+blockedTestStrideHashesAVX512_small_g3_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g3_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000000c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g3_prefetch
+
+blockedTestStrideHashesAVX512_small_g3_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000000c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g3_plain
+
+blockedTestStrideHashesAVX512_small_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g4_plain
+
+blockedTestStrideHashesAVX512_small_g4_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g4_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000100, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g4_prefetch
+
+blockedTestStrideHashesAVX512_small_g4_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000100, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPMOVM2B     K1, Y3
+	VPTESTNMQ    Y3, Y3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g4_plain
+
+blockedTestStrideHashesAVX512_small_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g5_plain
+
+blockedTestStrideHashesAVX512_small_g5_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g5_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000140, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g5_prefetch
+
+blockedTestStrideHashesAVX512_small_g5_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000140, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g5_plain
+
+blockedTestStrideHashesAVX512_small_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g6_plain
+
+blockedTestStrideHashesAVX512_small_g6_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g6_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000180, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       320(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g6_prefetch
+
+blockedTestStrideHashesAVX512_small_g6_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000180, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       320(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	MOVQ         $-1, CX
+	KMOVQ        CX, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g6_plain
+
+blockedTestStrideHashesAVX512_small_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g7_plain
+
+blockedTestStrideHashesAVX512_small_g7_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g7_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x000001c0, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       320(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       384(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	MOVQ         $-1, CX
+	KMOVQ        CX, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g7_prefetch
+
+blockedTestStrideHashesAVX512_small_g7_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x000001c0, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       320(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       384(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	MOVQ         $-1, CX
+	KMOVQ        CX, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g7_plain
+
+blockedTestStrideHashesAVX512_small_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_small_g8_plain
+
+blockedTestStrideHashesAVX512_small_g8_prefetch:
+	CMPQ         SI, 8(SP)
+	JLE          blockedTestStrideHashesAVX512_small_g8_plain
+	MOVQ         8(SP), CX
+	MOVQ         (BX)(CX*8), CX
+	MULXQ        CX, CX, R8
+	IMUL3Q       $0x00000200, R8, R8
+	ADDQ         AX, R8
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	PREFETCHT0   128(R8)
+	PREFETCHT0   192(R8)
+	PREFETCHT0   256(R8)
+	PREFETCHT0   320(R8)
+	PREFETCHT0   384(R8)
+	PREFETCHT0   448(R8)
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       320(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       384(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	VPANDQ       448(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g8_prefetch
+
+blockedTestStrideHashesAVX512_small_g8_plain:
+	TESTQ        SI, SI
+	JZ           blockedTestStrideHashesAVX512_done
+	MOVQ         (BX), CX
+	MULXQ        CX, R8, R10
+	IMUL3Q       $0x00000200, R10, R10
+	ADDQ         AX, R10
+	IMULQ        blockedMul<>+0(SB), CX
+	MOVQ         CX, R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R11, R8
+	SHRQ         $0x08, R8
+	KMOVB        R8, K1
+	VPBROADCASTQ CX, Z3
+	VPSRLVQ      Z0, Z3, Z3
+	VPANDQ       Z1, Z3, Z3
+	VPSLLVQ.Z    Z3, Z2, K1, Z3
+	VPANDQ       (R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K1
+	VPANDQ       64(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	KUNPCKBW     K1, K2, K1
+	VPANDQ       128(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       192(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	KUNPCKWD     K1, K2, K1
+	VPANDQ       256(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K2
+	VPANDQ       320(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	KUNPCKBW     K2, K3, K2
+	VPANDQ       384(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K3
+	VPANDQ       448(R10), Z3, Z4
+	VPCMPUQ      $0x04, Z3, Z4, K4
+	KUNPCKBW     K3, K4, K3
+	KUNPCKWD     K2, K3, K2
+	KUNPCKDQ     K1, K2, K1
+	VPMOVM2B     K1, Z3
+	VPTESTNMQ    Z3, Z3, K1
+	XORQ         CX, CX
+	KORTESTB     K1, K1
+	SETNE        CL
+	MOVB         CL, (DI)
+	ADDQ         CX, R9
+	INCQ         DI
+	ADDQ         $0x08, BX
+	DECQ         SI
+	JMP          blockedTestStrideHashesAVX512_small_g8_plain
+
+blockedTestStrideHashesAVX512_any_g1:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g1_plain
+
+blockedTestStrideHashesAVX512_any_g1_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g1_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000040, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000040, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_88
+
+round_89:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_89
+
+rounds_done_88:
+	TESTQ        R11, R11
+	JZ           partial_done_90
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_90:
+	VPANDQ   (R10), Z3, Z4
+	VPCMPUQ  $0x04, Z3, Z4, K1
+	XORQ     CX, CX
+	KORTESTB K1, K1
+	SETEQ    CL
+	MOVB     CL, (DI)
+	ADDQ     CX, R9
+	INCQ     DI
+	ADDQ     $0x08, BX
+	DECQ     SI
+	JMP      blockedTestStrideHashesAVX512_any_g1_prefetch
+
+blockedTestStrideHashesAVX512_any_g1_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_91
+
+round_92:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_92
+
+rounds_done_91:
+	TESTQ        R11, R11
+	JZ           partial_done_93
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_93:
+	VPANDQ   (R10), Z3, Z4
+	VPCMPUQ  $0x04, Z3, Z4, K1
+	XORQ     CX, CX
+	KORTESTB K1, K1
+	SETEQ    CL
+	MOVB     CL, (DI)
+	ADDQ     CX, R9
+	INCQ     DI
+	ADDQ     $0x08, BX
+	DECQ     SI
+	JMP      blockedTestStrideHashesAVX512_any_g1_plain
+
+blockedTestStrideHashesAVX512_any_g2:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g2_plain
+
+blockedTestStrideHashesAVX512_any_g2_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g2_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000080, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000080, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_94
+
+round_95:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_95
+
+rounds_done_94:
+	TESTQ        R11, R11
+	JZ           partial_done_96
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_96:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPMOVM2B  K1, X4
+	VPTESTNMQ X4, X4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g2_prefetch
+
+blockedTestStrideHashesAVX512_any_g2_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000080, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_97
+
+round_98:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_98
+
+rounds_done_97:
+	TESTQ        R11, R11
+	JZ           partial_done_99
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_99:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPMOVM2B  K1, X4
+	VPTESTNMQ X4, X4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g2_plain
+
+blockedTestStrideHashesAVX512_any_g3:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g3_plain
+
+blockedTestStrideHashesAVX512_any_g3_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g3_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000000c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000000c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_100
+
+round_101:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_101
+
+rounds_done_100:
+	TESTQ        R11, R11
+	JZ           partial_done_102
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_102:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g3_prefetch
+
+blockedTestStrideHashesAVX512_any_g3_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000000c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_103
+
+round_104:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_104
+
+rounds_done_103:
+	TESTQ        R11, R11
+	JZ           partial_done_105
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_105:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g3_plain
+
+blockedTestStrideHashesAVX512_any_g4:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g4_plain
+
+blockedTestStrideHashesAVX512_any_g4_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g4_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000100, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000100, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_106
+
+round_107:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_107
+
+rounds_done_106:
+	TESTQ        R11, R11
+	JZ           partial_done_108
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_108:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g4_prefetch
+
+blockedTestStrideHashesAVX512_any_g4_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000100, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_109
+
+round_110:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_110
+
+rounds_done_109:
+	TESTQ        R11, R11
+	JZ           partial_done_111
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_111:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPMOVM2B  K1, Y4
+	VPTESTNMQ Y4, Y4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g4_plain
+
+blockedTestStrideHashesAVX512_any_g5:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g5_plain
+
+blockedTestStrideHashesAVX512_any_g5_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g5_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000140, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000140, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_112
+
+round_113:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_113
+
+rounds_done_112:
+	TESTQ        R11, R11
+	JZ           partial_done_114
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_114:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g5_prefetch
+
+blockedTestStrideHashesAVX512_any_g5_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000140, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_115
+
+round_116:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_116
+
+rounds_done_115:
+	TESTQ        R11, R11
+	JZ           partial_done_117
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_117:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g5_plain
+
+blockedTestStrideHashesAVX512_any_g6:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g6_plain
+
+blockedTestStrideHashesAVX512_any_g6_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g6_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000180, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000180, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_118
+
+round_119:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_119
+
+rounds_done_118:
+	TESTQ        R11, R11
+	JZ           partial_done_120
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_120:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    320(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g6_prefetch
+
+blockedTestStrideHashesAVX512_any_g6_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000180, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_121
+
+round_122:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_122
+
+rounds_done_121:
+	TESTQ        R11, R11
+	JZ           partial_done_123
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_123:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    320(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	MOVQ      $-1, CX
+	KMOVQ     CX, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g6_plain
+
+blockedTestStrideHashesAVX512_any_g7:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g7_plain
+
+blockedTestStrideHashesAVX512_any_g7_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g7_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x000001c0, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x000001c0, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_124
+
+round_125:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_125
+
+rounds_done_124:
+	TESTQ        R11, R11
+	JZ           partial_done_126
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_126:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    320(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    384(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	MOVQ      $-1, CX
+	KMOVQ     CX, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g7_prefetch
+
+blockedTestStrideHashesAVX512_any_g7_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x000001c0, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_127
+
+round_128:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_128
+
+rounds_done_127:
+	TESTQ        R11, R11
+	JZ           partial_done_129
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_129:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    320(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    384(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	MOVQ      $-1, CX
+	KMOVQ     CX, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g7_plain
+
+blockedTestStrideHashesAVX512_any_g8:
+	CMPQ 8(SP), $0x00
+	JE   blockedTestStrideHashesAVX512_any_g8_plain
+
+blockedTestStrideHashesAVX512_any_g8_prefetch:
+	CMPQ       SI, 8(SP)
+	JLE        blockedTestStrideHashesAVX512_any_g8_plain
+	MOVQ       8(SP), CX
+	MOVQ       (BX)(CX*8), CX
+	MULXQ      CX, CX, R8
+	IMUL3Q     $0x00000200, R8, R8
+	ADDQ       AX, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       (BX), CX
+	MULXQ      CX, R8, R10
+	IMUL3Q     $0x00000200, R10, R10
+	ADDQ       AX, R10
+	MOVQ       CX, R8
+	IMULQ      blockedMul<>+0(SB), R8
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       (SP), R12
+	TESTQ      R12, R12
+	JZ         rounds_done_130
+
+round_131:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_131
+
+rounds_done_130:
+	TESTQ        R11, R11
+	JZ           partial_done_132
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_132:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    320(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    384(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	VPANDQ    448(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g8_prefetch
+
+blockedTestStrideHashesAVX512_any_g8_plain:
+	TESTQ  SI, SI
+	JZ     blockedTestStrideHashesAVX512_done
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMUL3Q $0x00000200, R10, R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_133
+
+round_134:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_134
+
+rounds_done_133:
+	TESTQ        R11, R11
+	JZ           partial_done_135
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_135:
+	VPANDQ    (R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K1
+	VPANDQ    64(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	KUNPCKBW  K1, K2, K1
+	VPANDQ    128(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    192(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	KUNPCKWD  K1, K2, K1
+	VPANDQ    256(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K2
+	VPANDQ    320(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	KUNPCKBW  K2, K3, K2
+	VPANDQ    384(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K3
+	VPANDQ    448(R10), Z3, Z4
+	VPCMPUQ   $0x04, Z3, Z4, K4
+	KUNPCKBW  K3, K4, K3
+	KUNPCKWD  K2, K3, K2
+	KUNPCKDQ  K1, K2, K1
+	VPMOVM2B  K1, Z4
+	VPTESTNMQ Z4, Z4, K1
+	XORQ      CX, CX
+	KORTESTB  K1, K1
+	SETNE     CL
+	MOVB      CL, (DI)
+	ADDQ      CX, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_any_g8_plain
+
+blockedTestStrideHashesAVX512_general:
 blockedTestStrideHashesAVX512_key:
-	TESTQ DI, DI
+	TESTQ SI, SI
 	JZ    blockedTestStrideHashesAVX512_done
-	CMPQ  16(SP), $0x00
+	CMPQ  8(SP), $0x00
 	JE    blockedTestStrideHashesAVX512_probe
-	CMPQ  DI, 16(SP)
+	CMPQ  SI, 8(SP)
 	JLE   blockedTestStrideHashesAVX512_probe
-	MOVQ  16(SP), R9
-	MOVQ  (SI)(R9*8), R9
-	MULXQ R9, R9, R11
-	SHLQ  $0x06, R11
-	ADDQ  AX, R11
-	MOVQ  CX, R9
+	MOVQ  8(SP), CX
+	MOVQ  (BX)(CX*8), CX
+	MULXQ CX, CX, R8
+	IMULQ 24(SP), R8
+	ADDQ  AX, R8
+	MOVQ  16(SP), CX
 
 blockedTestStrideHashesAVX512_prefetch:
-	PREFETCHT0 (R11)
-	ADDQ       BX, R11
-	DECQ       R9
+	PREFETCHT0 (R8)
+	ADDQ       $0x40, R8
+	DECQ       CX
 	JNZ        blockedTestStrideHashesAVX512_prefetch
 
 blockedTestStrideHashesAVX512_probe:
-	MOVQ   (SI), R9
-	MULXQ  R9, R11, R12
-	SHLQ   $0x06, R12
-	ADDQ   AX, R12
-	MOVQ   R9, R11
-	IMULQ  blockedMul<>+0(SB), R11
+	MOVQ   (BX), CX
+	MULXQ  CX, R8, R10
+	IMULQ  24(SP), R10
+	ADDQ   AX, R10
+	MOVQ   CX, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R13
-	TESTQ  R13, R13
-	JZ     rounds_done_34
+	MOVQ   (SP), R12
+	TESTQ  R12, R12
+	JZ     rounds_done_136
 
-round_35:
+round_137:
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R8
+	DECQ         R12
+	JNZ          round_137
+
+rounds_done_136:
+	TESTQ        R11, R11
+	JZ           partial_done_138
+	IMULQ        blockedMul<>+0(SB), CX
+	SHRQ         $0x0d, CX
+	ANDQ         $0x07, CX
+	SHLXQ        CX, R11, CX
+	SHRQ         $0x08, CX
+	VPBROADCASTQ R8, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        CX, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_138:
+	MOVQ 16(SP), CX
+	XORQ R8, R8
+
+blockedTestStrideHashesAVX512_gen:
+	VMOVDQU64 (R10), Z4
+	VPANDNQ   Z3, Z4, Z4
+	VPTESTMQ  Z4, Z4, K1
+	KORTESTB  K1, K1
+	SETEQ     R12
+	ORB       R12, R8
+	ADDQ      $0x40, R10
+	DECQ      CX
+	JNZ       blockedTestStrideHashesAVX512_gen
+	MOVB      R8, (DI)
+	ADDQ      R8, R9
+	INCQ      DI
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedTestStrideHashesAVX512_key
+
+blockedTestStrideHashesAVX512_done:
+	VZEROUPPER
+	MOVQ R9, ret+104(FP)
+	RET
+
+// func blockedAddStrideHashesAVX512(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·blockedAddStrideHashesAVX512(SB), NOSPLIT, $0-80
+	MOVQ         words_base+0(FP), AX
+	MOVQ         lines+56(FP), DX
+	MOVQ         scale+64(FP), CX
+	MOVQ         hs_base+24(FP), BX
+	MOVQ         hs_len+32(FP), SI
+	MOVLQZX      k+48(FP), DI
+	MOVQ         dist+72(FP), R8
+	MOVQ         DI, R9
+	ANDQ         $0x07, R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R9
+	DECQ         R9
+	IMUL3Q       $0x00000101, R9, R9
+	SHRQ         $0x03, DI
+	VMOVDQU64    blockedShifts<>+0(SB), Z0
+	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
+	VPBROADCASTQ blockedOne<>+0(SB), Z2
+	TESTQ        R8, R8
+	JZ           blockedAddStrideHashesAVX512_plain
+
+blockedAddStrideHashesAVX512_prefetch:
+	CMPQ       SI, R8
+	JLE        blockedAddStrideHashesAVX512_plain
+	MOVQ       (BX)(R8*8), R10
+	MULXQ      R10, R10, R11
+	IMULQ      CX, R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       (BX), R10
+	MULXQ      R10, R11, R12
+	IMULQ      CX, R12
+	ADDQ       AX, R12
+	MOVQ       R10, R11
+	IMULQ      blockedMul<>+0(SB), R11
+	VPXORQ     Z3, Z3, Z3
+	MOVQ       DI, R13
+	TESTQ      R13, R13
+	JZ         rounds_done_139
+
+round_140:
 	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -1385,46 +6712,76 @@ round_35:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          round_35
+	JNZ          round_140
 
-rounds_done_34:
-	MOVQ         8(SP), R13
-	TESTQ        R13, R13
-	JZ           partial_done_36
-	IMULQ        blockedMul<>+0(SB), R9
-	SHRQ         $0x0d, R9
-	ANDQ         $0x07, R9
-	SHLXQ        R9, R13, R9
-	SHRQ         $0x08, R9
+rounds_done_139:
+	TESTQ        R9, R9
+	JZ           partial_done_141
+	IMULQ        blockedMul<>+0(SB), R10
+	SHRQ         $0x0d, R10
+	ANDQ         $0x07, R10
+	SHLXQ        R10, R9, R10
+	SHRQ         $0x08, R10
 	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
-	KMOVB        R9, K1
+	KMOVB        R10, K1
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_36:
-	MOVQ CX, R9
-	XORQ R11, R11
+partial_done_141:
+	VPORQ     (R12), Z3, Z3
+	VMOVDQU64 Z3, (R12)
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedAddStrideHashesAVX512_prefetch
 
-blockedTestStrideHashesAVX512_gen:
-	VMOVDQU64 (R12), Z4
-	VPANDNQ   Z3, Z4, Z4
-	VPTESTMQ  Z4, Z4, K1
-	KORTESTB  K1, K1
-	SETEQ     R13
-	ORB       R13, R11
-	ADDQ      BX, R12
-	DECQ      R9
-	JNZ       blockedTestStrideHashesAVX512_gen
-	MOVB      R11, (R8)
-	ADDQ      R11, R10
-	INCQ      R8
-	ADDQ      $0x08, SI
-	DECQ      DI
-	JMP       blockedTestStrideHashesAVX512_key
+blockedAddStrideHashesAVX512_plain:
+	TESTQ  SI, SI
+	JZ     blockedAddStrideHashesAVX512_done
+	MOVQ   (BX), R8
+	MULXQ  R8, R10, R11
+	IMULQ  CX, R11
+	ADDQ   AX, R11
+	MOVQ   R8, R10
+	IMULQ  blockedMul<>+0(SB), R10
+	VPXORQ Z3, Z3, Z3
+	MOVQ   DI, R12
+	TESTQ  R12, R12
+	JZ     rounds_done_142
 
-blockedTestStrideHashesAVX512_done:
+round_143:
+	VPBROADCASTQ R10, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R10
+	DECQ         R12
+	JNZ          round_143
+
+rounds_done_142:
+	TESTQ        R9, R9
+	JZ           partial_done_144
+	IMULQ        blockedMul<>+0(SB), R8
+	SHRQ         $0x0d, R8
+	ANDQ         $0x07, R8
+	SHLXQ        R8, R9, R8
+	SHRQ         $0x08, R8
+	VPBROADCASTQ R10, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	KMOVB        R8, K1
+	VPSLLVQ.Z    Z4, Z2, K1, Z4
+	VPORQ        Z4, Z3, Z3
+
+partial_done_144:
+	VPORQ     (R11), Z3, Z3
+	VMOVDQU64 Z3, (R11)
+	ADDQ      $0x08, BX
+	DECQ      SI
+	JMP       blockedAddStrideHashesAVX512_plain
+
+blockedAddStrideHashesAVX512_done:
 	VZEROUPPER
-	MOVQ R10, ret+104(FP)
 	RET

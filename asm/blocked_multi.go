@@ -53,34 +53,64 @@ func checkStride(words []uint64, k uint32, gens int) {
 	checkBlocked(words[:len(words)/gens], k)
 }
 
-// BlockedTestStrideHashes sets out[i] to whether hs[i] may be in any of gens
-// blocked filters of one geometry laid one after another in words (each
-// len(words)/gens words, k probes), and returns the number of hits: the
-// key's line index and mask are computed once and the line at that index
-// tested in every filter. out must be at least as long as hs.
+// The strided layout of gens blocked filters of one geometry (a
+// blocked.Window's generations), each of lines lines with k probes: the
+// filters are interleaved line by line, line j of filter g at
+// words[(j*gens+g)*8:][:8], so a key's line in every filter lies in one
+// run of gens*64 bytes (the same page, and lines the adjacent-line
+// prefetcher fetches in pairs). A key is in filter g when it is in that
+// filter's line BlockedLine(h, lines), as in one blocked filter.
+
+// BlockedStrideLine returns the 8 words of the line of hash h in filter
+// gen of the strided filters in words.
+func BlockedStrideLine(words []uint64, gens, gen int, h uint64) []uint64 {
+	return strideLine(words, uint64(len(words)/gens/8), gens, gen, h)
+}
+
+// strideLine is BlockedStrideLine given the line count of a filter.
+func strideLine(words []uint64, lines uint64, gens, gen int, h uint64) []uint64 {
+	base := (int(BlockedLine(h, lines))*gens + gen) * 8
+	return words[base : base+8 : base+8]
+}
+
+// BlockedAddStrideHashes adds every hash in hs to filter gen of the gens
+// strided filters in words, with k probes.
+func BlockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64) {
+	checkStride(words, k, gens)
+	if gen < 0 || gen >= gens {
+		panic("asm: strided filter index out of range")
+	}
+	blockedAddStrideHashes(words, gens, gen, k, hs)
+}
+
+// blockedAddStrideHashesGeneric is the specification of the strided batch
+// add: BlockedAddHash of each key into its line of filter gen.
+func blockedAddStrideHashesGeneric(words []uint64, gens, gen int, k uint32, hs []uint64) {
+	lines := uint64(len(words) / gens / 8)
+	for _, h := range hs {
+		BlockedAddHash(strideLine(words, lines, gens, gen, h), h, k)
+	}
+}
+
+// BlockedTestStrideHashes sets out[i] to whether hs[i] may be in any of
+// the gens strided filters in words (each len(words)/gens words, k probes),
+// and returns the number of hits: the key's line index and mask are
+// computed once and its gens adjacent lines tested. out must be at least
+// as long as hs.
 func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	checkStride(words, k, gens)
 	out = out[:len(hs)]
 	return blockedTestStrideHashes(words, gens, k, hs, out)
 }
 
-// blockedTestStrideHashesGeneric is the specification of the strided test.
+// blockedTestStrideHashesGeneric is the specification of the strided
+// test: the single-key probe, BlockedTestStrideHash, over the slice, so
+// the batch path without assembly (purego, arm64) is the single-key loop
+// itself.
 func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
-	size := len(words) / gens
-	lines := uint64(size / 8)
 	hits := 0
 	for i, h := range hs {
-		base := int(BlockedLine(h, lines) * 8)
-		m := BlockedMask(h, k)
-		hit := false
-		for g := range gens {
-			line := words[g*size+base : g*size+base+8 : g*size+base+8]
-			var miss uint64
-			for w := range m {
-				miss |= m[w] &^ line[w]
-			}
-			hit = hit || miss == 0
-		}
+		hit := BlockedTestStrideHash(words, gens, h, k)
 		out[i] = hit
 		if hit {
 			hits++

@@ -119,8 +119,9 @@ func FuzzBlockedMultiKernels(f *testing.F) {
 }
 
 // compareStride checks the current level against the generic twin, and
-// the twin against the multi-filter test of the same filters.
-func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64) {
+// the twin against the multi-filter test of the same filters, fs (words
+// deinterleaved).
+func compareStride(t testing.TB, words []uint64, fs [][]uint64, gens int, k uint32, hs []uint64) {
 	t.Helper()
 	want := make([]bool, len(hs)+1)
 	got := make([]bool, len(hs)+1)
@@ -128,9 +129,10 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 	if hits := BlockedTestStrideHashes(words, gens, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestStrideHashes(%d words, %d filters, k=%d, n=%d) = %d hits, generic %d", Kernel(), len(words), gens, k, len(hs), hits, wantHits)
 	}
-	fs := make([][]uint64, gens)
-	for g := range fs {
-		fs[g] = words[g*len(words)/gens : (g+1)*len(words)/gens]
+	for i, h := range hs {
+		if BlockedTestStrideHash(words, gens, h, k) != want[i] {
+			t.Fatalf("BlockedTestStrideHash(hs[%d]) differs from the batch test", i)
+		}
 	}
 	multi := make([]bool, len(hs))
 	blockedTestMultiHashesGeneric(fs, k, hs, multi)
@@ -139,20 +141,35 @@ func compareStride(t testing.TB, words []uint64, gens int, k uint32, hs []uint64
 	}
 }
 
+// deinterleave returns the gens strided filters in words as separate
+// blocked filters.
+func deinterleave(words []uint64, gens int) [][]uint64 {
+	lines := len(words) / gens / 8
+	fs := make([][]uint64, gens)
+	for g := range fs {
+		fs[g] = make([]uint64, lines*8)
+		for j := range lines {
+			copy(fs[g][j*8:j*8+8], words[(j*gens+g)*8:])
+		}
+	}
+	return fs
+}
+
 func TestBlockedStrideKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	forEachLevel(t, func(t *testing.T) {
-		for _, gens := range []int{1, 2, 4, 7} {
+		for _, gens := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 17} {
 			for _, lines := range []int{1, 3, 64, 1 << 14} {
 				for _, k := range []uint32{1, 6, 8, 9, 16, 64} {
 					for _, fill := range []int{0, 6, 8} {
 						words := randomFilter(r, lines*gens, fill)
+						fs := deinterleave(words, gens)
 						for _, n := range blockedSizes {
 							hs := make([]uint64, n)
 							for i := range hs {
 								hs[i] = r.Uint64()
 							}
-							compareStride(t, words, gens, k, hs)
+							compareStride(t, words, fs, gens, k, hs)
 						}
 					}
 				}
@@ -168,7 +185,14 @@ func TestBlockedStrideFound(t *testing.T) {
 		for i := range hs {
 			hs[i] = uint64(i) * 0x9e3779b97f4a7c15
 		}
-		BlockedAddHashes(words[2*320:3*320], 6, hs)
+		BlockedAddStrideHashes(words, 4, 2, 6, hs)
+		one := make([]uint64, 320)
+		BlockedAddHashes(one, 6, hs)
+		for g, f := range deinterleave(words, 4) {
+			if want := g == 2; slices.Equal(f, one) != want {
+				t.Fatalf("filter %d of the strided add equals one blocked filter's adds: %v", g, !want)
+			}
+		}
 		out := make([]bool, len(hs))
 		if hits := BlockedTestStrideHashes(words, 4, 6, hs, out); hits != len(hs) {
 			t.Fatalf("%d of %d added keys found", hits, len(hs))
@@ -180,6 +204,9 @@ func TestBlockedStrideFound(t *testing.T) {
 			func() { BlockedTestStrideHashes(words, 0, 6, nil, nil) },
 			func() { BlockedTestStrideHashes(words, 3, 6, nil, nil) },
 			func() { BlockedTestStrideHashes(words[:8*3], 3, 0, nil, nil) },
+			func() { BlockedAddStrideHashes(words, 4, 4, 6, hs) },
+			func() { BlockedAddStrideHashes(words, 4, -1, 6, hs) },
+			func() { BlockedAddStrideHashes(words, 3, 0, 6, hs) },
 		} {
 			func() {
 				defer func() {
@@ -197,10 +224,56 @@ func FuzzBlockedStrideKernels(f *testing.F) {
 	f.Add(uint8(6), uint8(4), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
 	f.Fuzz(func(t *testing.T, k, gens uint8, lines uint16, fill uint8, data []byte) {
 		kk := uint32(k)%BlockedMaxK + 1
-		g := int(gens)%8 + 1
+		g := int(gens)%10 + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), (int(lines%300)+1)*g, int(fill%9))
+		fs := deinterleave(words, g)
 		fuzzEachLevel(t, data, func(hs []uint64) {
-			compareStride(t, words, g, kk, hs)
+			compareStride(t, words, fs, g, kk, hs)
+		})
+	})
+}
+
+// compareStrideAdd checks the current level's strided add into filter gen
+// against the generic twin's on a copy of words.
+func compareStrideAdd(t testing.TB, words []uint64, gens, gen int, k uint32, hs []uint64) {
+	t.Helper()
+	want := slices.Clone(words)
+	got := slices.Clone(words)
+	blockedAddStrideHashesGeneric(want, gens, gen, k, hs)
+	BlockedAddStrideHashes(got, gens, gen, k, hs)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: BlockedAddStrideHashes(%d words, %d filters, filter %d, k=%d, n=%d) differs from the generic twin", Kernel(), len(words), gens, gen, k, len(hs))
+	}
+}
+
+func TestBlockedAddStrideKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	forEachLevel(t, func(t *testing.T) {
+		for _, gens := range []int{1, 2, 3, 4, 9} {
+			for _, lines := range []int{1, 3, 64, 1 << 14} {
+				for _, k := range []uint32{1, 6, 8, 9, 64} {
+					words := randomFilter(r, lines*gens, 3)
+					for _, n := range blockedSizes {
+						hs := make([]uint64, n)
+						for i := range hs {
+							hs[i] = r.Uint64()
+						}
+						compareStrideAdd(t, words, gens, n%gens, k, hs)
+					}
+				}
+			}
+		}
+	})
+}
+
+func FuzzBlockedAddStrideKernels(f *testing.F) {
+	f.Add(uint8(6), uint8(4), uint8(1), uint16(3), []byte("0123456789abcdef01234567"))
+	f.Fuzz(func(t *testing.T, k, gens, gen uint8, lines uint16, data []byte) {
+		kk := uint32(k)%BlockedMaxK + 1
+		g := int(gens)%10 + 1
+		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(gen))), (int(lines%300)+1)*g, 3)
+		fuzzEachLevel(t, data, func(hs []uint64) {
+			compareStrideAdd(t, words, g, int(gen)%g, kk, hs)
 		})
 	})
 }

@@ -19,3 +19,7 @@ func blockedTestMultiHash(filters [][]uint64, k uint32, h uint64) bool {
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	return blockedTestStrideHashesGeneric(words, gens, k, hs, out)
 }
+
+func blockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64) {
+	blockedAddStrideHashesGeneric(words, gens, gen, k, hs)
+}

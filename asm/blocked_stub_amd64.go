@@ -34,6 +34,11 @@ func blockedTestMultiHashesAVX2(filters [][]uint64, hs []uint64, out []bool, k u
 //go:noescape
 func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
 
+// blockedAddStrideHashesAVX2 is blockedAddStrideHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
+//
+//go:noescape
+func blockedAddStrideHashesAVX2(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
+
 // blockedTestMultiHashesAVX512 is blockedTestMultiHashesGeneric; dist > 0 prefetches the lines, in the first npref filters, of the key dist places ahead.
 //
 //go:noescape
@@ -43,3 +48,8 @@ func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k
 //
 //go:noescape
 func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
+
+// blockedAddStrideHashesAVX512 is blockedAddStrideHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
+//
+//go:noescape
+func blockedAddStrideHashesAVX512(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)

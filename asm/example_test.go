@@ -34,3 +34,16 @@ func ExampleUseLevel() {
 	fmt.Println(asm.Kernel())
 	// Output: generic
 }
+
+// Testing keys against three strided blocked filters (a blocked.Window's
+// generations): a key added to any of them tests present, by the
+// single-key probe and by the batch test.
+func ExampleBlockedTestStrideHash() {
+	const gens, lines, k = 3, 16, 6
+	words := make([]uint64, gens*lines*8)
+	asm.BlockedAddStrideHashes(words, gens, 1, k, []uint64{0xfeed}) // the middle filter
+	out := make([]bool, 2)
+	hits := asm.BlockedTestStrideHashes(words, gens, k, []uint64{0xfeed, 0xbeef}, out)
+	fmt.Println(asm.BlockedTestStrideHash(words, gens, 0xfeed, k), out[0], hits)
+	// Output: true true 1
+}

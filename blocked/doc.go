@@ -68,10 +68,11 @@
 // Growing and aging: Scalable (the scalable Bloom filter of Almeida et
 // al., stages of blocked filters whose compound FPR stays below p for any
 // number of keys) and Window (a sliding window of G blocked generations
-// that forgets keys older than G-1 rotations) are built from Filters;
-// their batch tests hash once and test a key's line in every stage or
-// generation with one kernel. Their types' docs give the layout, the
-// FPR model and the guarantees.
+// that forgets keys older than G-1 rotations) are built from blocked
+// filters (Scalable a list of Filters, Window one array of G generations
+// interleaved line by line); their batch tests hash once and test a key's
+// line in every stage or generation with one kernel. Their types' docs
+// give the layout, the FPR model and the guarantees.
 //
 // Concurrency, engine's one rule: plain reads (Test and its forms) are
 // safe from many goroutines at once; a writer needs exclusive use, or the

@@ -53,22 +53,20 @@ func streamKeys(b *testing.B, qs []uint64, test func(k uint64) bool) {
 	_ = hits
 }
 
-// eachProbe runs f per kernel level with each probe strategy: the strided
-// kernel (Window only; Scalable runs fused there), the fused multi-filter
-// kernel over all filters, over the first three then the rest, and one
-// kernel pass per filter.
+// eachProbe runs f per kernel level with each of Scalable's probe
+// strategies: the fused multi-filter kernel over all filters, over the
+// first three then the rest, and one kernel pass per filter.
 func eachProbe(b *testing.B, f func(b *testing.B)) {
 	for _, p := range []struct {
-		name   string
-		fused  bool
-		lead   int
-		stride bool
-	}{{"probe=stride", true, 0, true}, {"probe=fused", true, 0, false}, {"probe=fused3+rest", true, 3, false}, {"probe=passes", false, 0, false}} {
+		name  string
+		fused bool
+		lead  int
+	}{{"probe=fused", true, 0}, {"probe=fused3+rest", true, 3}, {"probe=passes", false, 0}} {
 		b.Run(p.name, func(b *testing.B) {
-			defer func(fused bool, lead int, stride bool) {
-				probeFused, probeLead, probeStride = fused, lead, stride
-			}(probeFused, probeLead, probeStride)
-			probeFused, probeLead, probeStride = p.fused, p.lead, p.stride
+			defer func(fused bool, lead int) {
+				probeFused, probeLead = fused, lead
+			}(probeFused, probeLead)
+			probeFused, probeLead = p.fused, p.lead
 			eachLevel(b, f)
 		})
 	}
@@ -210,7 +208,7 @@ func BenchmarkWindow(b *testing.B) {
 	one.AddUint64s(added[:n])
 	oneQs := growQueries(added[:n], 1<<20)
 	b.Run("window/generations=4/batch", func(b *testing.B) {
-		eachProbe(b, func(b *testing.B) { streamBatches(b, qs, func(ks []uint64, out []bool) { w.TestUint64s(ks, out) }) })
+		eachLevel(b, func(b *testing.B) { streamBatches(b, qs, func(ks []uint64, out []bool) { w.TestUint64s(ks, out) }) })
 	})
 	b.Run("blocked/batch", func(b *testing.B) {
 		eachLevel(b, func(b *testing.B) {

@@ -97,15 +97,14 @@ func checkMulti(t *testing.T, f multi, ks []uint64, present func(i int) bool) {
 	for i, k := range ks {
 		keys[i] = keyBytes(k)
 	}
-	defer func(fused bool, lead int, stride bool) {
-		probeFused, probeLead, probeStride = fused, lead, stride
-	}(probeFused, probeLead, probeStride)
+	defer func(fused bool, lead int) {
+		probeFused, probeLead = fused, lead
+	}(probeFused, probeLead)
 	for _, p := range []struct {
-		fused  bool
-		lead   int
-		stride bool
-	}{{true, 0, true}, {true, 0, false}, {true, 2, false}, {false, 0, false}} {
-		probeFused, probeLead, probeStride = p.fused, p.lead, p.stride
+		fused bool
+		lead  int
+	}{{true, 0}, {true, 2}, {false, 0}} {
+		probeFused, probeLead = p.fused, p.lead
 		checkBatches(t, f, ks, hs, keys, want, wantHits)
 	}
 }
@@ -261,7 +260,9 @@ func checkGoldenFP(t *testing.T, g multi, lo, hi uint64, pinned int) {
 }
 
 // fuzzDecoder checks a decoder on hostile bytes: an error wrapping
-// ErrFormat, or a filter no larger than the input that re-encodes to it.
+// ErrFormat, or a filter no larger than the input that re-encodes to it
+// (an older format version the decoder still reads re-encodes in the
+// current one, as many bytes, which re-encode to themselves).
 func fuzzDecoder[T multi](f *testing.F, seeds [][]byte, decode func([]byte, ...engine.Option) (T, error)) {
 	for _, s := range seeds {
 		f.Add(s)
@@ -279,8 +280,20 @@ func fuzzDecoder[T multi](f *testing.F, seeds [][]byte, decode func([]byte, ...e
 			t.Fatalf("decoded %d bytes of arrays from %d bytes", d.SizeBytes(), len(data))
 		}
 		again, _ := d.MarshalBinary()
-		if !bytes.Equal(again, data) {
+		if bytes.Equal(again, data) {
+			return
+		}
+		was, _, _ := engine.DecodeEnvelope(data)
+		now, _, _ := engine.DecodeEnvelope(again)
+		if was.Version == now.Version || len(again) != len(data) {
 			t.Fatal("re-encoding differs from the accepted input")
+		}
+		d2, err := decode(again)
+		if err != nil {
+			t.Fatalf("the re-encoding of an older version fails to decode: %v", err)
+		}
+		if twice, _ := d2.MarshalBinary(); !bytes.Equal(twice, again) {
+			t.Fatal("the re-encoding of an older version does not re-encode to itself")
 		}
 	})
 }

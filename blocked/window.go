@@ -2,6 +2,7 @@ package blocked
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -31,14 +32,14 @@ const maxGenerations = 64
 // about G*p when every generation is full; size p for the window
 // (ModelFPR gives the rate for the current loads).
 //
-// Layout: one 64-byte aligned array holding the generations one after
-// another, generation i at lines*8*i words, each laid out as the package
-// doc says. A key has the same line index in every generation, so the
-// batch tests compute a key's line index and mask once and test that line
-// in every generation, branch-free (asm.BlockedTestStrideHashes). (An
-// interleaved array, a key's G lines adjacent, would need its own add
-// kernels; with the generations apart each one is an ordinary blocked
-// array for the existing add kernels and for Rotate's clear.)
+// Layout: one 64-byte aligned array of the generations interleaved line
+// by line, line j of generation g at words (j*G + g)*8 (asm's strided
+// layout); each generation, read line by line, is laid out as the
+// package doc says. A key has the same line index j in every generation,
+// so its G lines are adjacent: one run of G*64 bytes in one page. Tests
+// compute a key's line index and mask once and test its G lines without
+// a branch on the answers (asm.BlockedTestStrideHash and
+// BlockedTestStrideHashes); Rotate clears every G-th line.
 //
 // Concurrency: AddConcurrent and AddHashConcurrent may run on many
 // goroutines beside each other, beside Rotate and beside
@@ -55,7 +56,9 @@ const maxGenerations = 64
 // panics with a message naming NewWindow.
 type Window struct {
 	storage *engine.Storage
-	gens    []*Filter // gens[i] aliases generation i of storage
+	gens    int    // G; 0 in a zero Window
+	lines   uint64 // lines per generation
+	k       uint32
 	n       uint64
 	p       float64
 	seed    uint64
@@ -95,17 +98,22 @@ func NewWindow(n uint64, p float64, generations int, opts ...engine.Option) (*Wi
 }
 
 func newWindow(s *engine.Storage, n uint64, p float64, generations int, lines uint64, k uint32, seed uint64) *Window {
-	w := &Window{storage: s, n: n, p: p, seed: seed, key: engine.Uint64Key(seed)}
-	words := s.Words()
-	for i := range uint64(generations) {
-		g := &Filter{storage: s, words: words[i*lines*8 : (i+1)*lines*8 : (i+1)*lines*8], lines: lines, k: k, seed: seed, key: w.key}
-		w.gens = append(w.gens, g)
-	}
-	return w
+	return &Window{storage: s, gens: generations, lines: lines, k: k, n: n, p: p, seed: seed, key: engine.Uint64Key(seed)}
+}
+
+// line returns the line of hash h in generation gen.
+func (w *Window) line(gen int, h uint64) []uint64 {
+	return asm.BlockedStrideLine(w.storage.Words(), w.gens, gen, h)
+}
+
+// lineFilter is a one-line Filter over line, for the single-line forms of
+// Filter's methods (a key of a one-line filter is in its line).
+func (w *Window) lineFilter(line []uint64) Filter {
+	return Filter{storage: w.storage, words: line, lines: 1, k: w.k, seed: w.seed, key: w.key}
 }
 
 // Generations returns the number of generations G.
-func (w *Window) Generations() int { return len(w.gens) }
+func (w *Window) Generations() int { return w.gens }
 
 // N returns the keys a generation holds before Add rotates.
 func (w *Window) N() uint64 { return w.n }
@@ -120,37 +128,38 @@ func (w *Window) Epoch() uint64 { return atomic.LoadUint64(&w.epoch) }
 func (w *Window) Count() uint64 { return atomic.LoadUint64(&w.count) }
 
 // M returns the bits of one generation.
-func (w *Window) M() uint64 {
-	if len(w.gens) == 0 {
-		return 0
-	}
-	return w.gens[0].M()
-}
+func (w *Window) M() uint64 { return w.lines * LineBits }
 
 // K returns the probes per key.
-func (w *Window) K() uint32 {
-	if len(w.gens) == 0 {
-		return 0
-	}
-	return w.gens[0].k
-}
+func (w *Window) K() uint32 { return w.k }
 
 // SizeBytes returns the bytes of all generations.
-func (w *Window) SizeBytes() uint64 { return w.M() / 8 * uint64(len(w.gens)) }
+func (w *Window) SizeBytes() uint64 { return w.M() / 8 * uint64(w.gens) }
 
 // EstimatedCount sums the generations' estimates of their distinct keys.
 func (w *Window) EstimatedCount() float64 {
-	var n float64
-	for _, g := range w.gens {
-		n += g.EstimatedCount()
+	if w.gens == 0 {
+		return 0
 	}
+	words := w.storage.Words()
+	var n float64
+	for gen := range w.gens {
+		var set uint64
+		for j := range w.lines {
+			for _, x := range words[(j*uint64(w.gens)+uint64(gen))*8:][:8] {
+				set += uint64(bits.OnesCount64(x))
+			}
+		}
+		n += engine.EstimateCount(w.M(), w.k, set)
+	}
+	runtime.KeepAlive(w.storage)
 	return n
 }
 
 // ModelFPR returns the model false-positive rate of the window when every
 // live generation holds n keys: 1 - (1 - FPR(m, n, k))^G.
 func (w *Window) ModelFPR(n uint64) float64 {
-	if len(w.gens) == 0 {
+	if w.gens == 0 {
 		return 0
 	}
 	pass := 1.0
@@ -164,17 +173,17 @@ func (w *Window) ModelFPR(n uint64) float64 {
 // String describes the window in one line.
 func (w *Window) String() string {
 	return fmt.Sprintf("blocked.Window{generations: %d, n: %d, p: %g, k: %d, epoch: %d, current: %d keys, bytes: %d, seed: %d}",
-		len(w.gens), w.n, w.p, w.K(), w.Epoch(), w.Count(), w.SizeBytes(), w.seed)
+		w.gens, w.n, w.p, w.K(), w.Epoch(), w.Count(), w.SizeBytes(), w.seed)
 }
 
 // Clone returns an independent copy (not to be taken beside concurrent
 // writers).
 func (w *Window) Clone() *Window {
-	if len(w.gens) == 0 {
+	if w.gens == 0 {
 		return &Window{}
 	}
-	whole := &Filter{storage: w.storage, words: w.storage.Words(), lines: w.gens[0].lines * uint64(len(w.gens)), k: w.K(), seed: w.seed}
-	c := newWindow(whole.Clone().storage, w.n, w.p, len(w.gens), w.gens[0].lines, w.K(), w.seed)
+	whole := &Filter{storage: w.storage, words: w.storage.Words(), lines: w.lines * uint64(w.gens), k: w.k, seed: w.seed}
+	c := newWindow(whole.Clone().storage, w.n, w.p, w.gens, w.lines, w.k, w.seed)
 	c.epoch, c.count = w.epoch, w.count
 	return c
 }
@@ -185,27 +194,27 @@ func (w *Window) Close() error {
 	if w.storage == nil {
 		return nil
 	}
-	w.gens = nil
+	w.gens = 0
 	return w.storage.Close()
 }
 
 // current returns the current generation for an exclusive writer,
-// rotating first if it is full.
-func (w *Window) current() (*Filter, uint64) {
-	if len(w.gens) == 0 {
+// rotating first if it is full, and the keys it has room for.
+func (w *Window) current() (int, uint64) {
+	if w.gens == 0 {
 		batch.Zero("blocked.Window", "blocked.NewWindow")
 	}
 	if w.count >= w.n {
 		w.Rotate()
 	}
-	return w.gens[w.epoch%uint64(len(w.gens))], w.n - w.count
+	return int(w.epoch % uint64(w.gens)), w.n - w.count
 }
 
 // Rotate starts a new generation: it clears the oldest one and makes it
 // current. It may run beside AddConcurrent and AddHashConcurrent (see the
 // type's doc); rotations are serialised.
 func (w *Window) Rotate() {
-	if len(w.gens) == 0 {
+	if w.gens == 0 {
 		batch.Zero("blocked.Window", "blocked.NewWindow")
 	}
 	w.mu.Lock()
@@ -218,9 +227,14 @@ func (w *Window) Rotate() {
 // stale epoch may still OR into it, and will write its key again) before
 // the new epoch is published.
 func (w *Window) rotateLocked(e uint64) {
-	next := w.gens[(e+1)%uint64(len(w.gens))]
-	for i := range next.words {
-		atomic.StoreUint64(&next.words[i], 0)
+	G := uint64(w.gens)
+	next := (e + 1) % G
+	words := w.storage.Words()
+	for j := range w.lines {
+		line := words[(j*G+next)*8:][:8]
+		for i := range line {
+			atomic.StoreUint64(&line[i], 0)
+		}
 	}
 	runtime.KeepAlive(w.storage)
 	atomic.StoreUint64(&w.count, 0)
@@ -229,8 +243,9 @@ func (w *Window) rotateLocked(e uint64) {
 
 // AddHash adds a key given its hash engine.HashSeed(key, w.Seed()).
 func (w *Window) AddHash(h uint64) {
-	g, _ := w.current()
-	g.AddHash(h)
+	gen, _ := w.current()
+	asm.BlockedAddHash(w.line(gen, h), h, w.k)
+	runtime.KeepAlive(w.storage)
 	w.count++
 }
 
@@ -239,10 +254,10 @@ func (w *Window) AddHash(h uint64) {
 // when the current generation holds n keys (the generation may end a few
 // keys over n while writers race).
 func (w *Window) AddHashConcurrent(h uint64) {
-	if len(w.gens) == 0 {
+	if w.gens == 0 {
 		batch.Zero("blocked.Window", "blocked.NewWindow")
 	}
-	G := uint64(len(w.gens))
+	G := uint64(w.gens)
 	for {
 		e := atomic.LoadUint64(&w.epoch)
 		if atomic.AddUint64(&w.count, 1) > w.n {
@@ -256,7 +271,8 @@ func (w *Window) AddHashConcurrent(h uint64) {
 		if windowStallHook != nil {
 			windowStallHook()
 		}
-		w.gens[e%G].AddHashConcurrent(h)
+		f := w.lineFilter(w.line(int(e%G), h))
+		f.AddHashConcurrent(h)
 		if atomic.LoadUint64(&w.epoch) == e {
 			return
 		}
@@ -276,8 +292,9 @@ func (w *Window) AddConcurrent(key []byte) { w.AddHashConcurrent(engine.HashSeed
 // TestHashConcurrent is TestHash with atomic loads, safe beside
 // AddHashConcurrent and Rotate.
 func (w *Window) TestHashConcurrent(h uint64) bool {
-	for _, g := range w.gens {
-		if g.TestHashConcurrent(h) {
+	for gen := range w.gens {
+		f := w.lineFilter(w.line(gen, h))
+		if f.TestHashConcurrent(h) {
 			return true
 		}
 	}
@@ -289,25 +306,17 @@ func (w *Window) TestConcurrent(key []byte) bool {
 	return w.TestHashConcurrent(engine.HashSeed(key, w.seed))
 }
 
-// order appends the generations newest first to dst.
-func (w *Window) order(dst []*Filter) []*Filter {
-	G := uint64(len(w.gens))
-	for i := range G {
-		dst = append(dst, w.gens[(w.epoch+G-i)%G])
-	}
-	return dst
-}
-
 // TestHash reports whether the key with hash h may have been added in a
-// live generation, asking the newest first.
+// live generation. It tests the key's line in every generation, without
+// a branch on the answers (asm.BlockedTestStrideHash), so the lines load
+// together.
 func (w *Window) TestHash(h uint64) bool {
-	G := uint64(len(w.gens))
-	for i := range G {
-		if w.gens[(w.epoch+G-i)%G].TestHash(h) {
-			return true
-		}
+	if w.gens == 0 {
+		return false
 	}
-	return false
+	hit := asm.BlockedTestStrideHash(w.storage.Words(), w.gens, h, w.k)
+	runtime.KeepAlive(w.storage)
+	return hit
 }
 
 // TestAndAddHash adds the key with hash h unless it tests present, and
@@ -350,13 +359,14 @@ func (w *Window) TestAndAddUint64(k uint64) bool {
 	return w.TestAndAddHash(engine.HashUint64Keyed(k, w.key))
 }
 
-// AddHashes adds every hash with the batch kernel, rotating whenever the
-// current generation fills.
+// AddHashes adds every hash, rotating whenever the current generation
+// fills.
 func (w *Window) AddHashes(hs []uint64) {
 	for len(hs) > 0 {
-		g, room := w.current()
+		gen, room := w.current()
 		c := min(uint64(len(hs)), room)
-		g.AddHashes(hs[:c])
+		asm.BlockedAddStrideHashes(w.storage.Words(), w.gens, gen, w.k, hs[:c])
+		runtime.KeepAlive(w.storage)
 		w.count += c
 		hs = hs[c:]
 	}
@@ -372,22 +382,18 @@ func (w *Window) AddKeys(keys [][]byte) {
 	keyBatch{w: w}.add(nil, keys, len(keys))
 }
 
-// probeStride makes the Window's batch tests use the strided kernel
-// (asm.BlockedTestStrideHashes: one line index and one mask per key, then
-// that line in every generation); benchmarks turn it off to compare with
-// the multi-filter paths.
-var probeStride = true
-
-// TestHashes sets out[i] = TestHash(hs[i]) and returns the number of hits.
+// TestHashes sets out[i] = TestHash(hs[i]) and returns the number of hits,
+// with the strided kernel (asm.BlockedTestStrideHashes: one line index and
+// one mask per key, then its G adjacent lines).
 func (w *Window) TestHashes(hs []uint64, out []bool) int {
-	if probeStride && len(w.gens) > 0 {
-		out = batch.Out("blocked.Window", out, len(hs))
-		hits := asm.BlockedTestStrideHashes(w.storage.Words(), len(w.gens), w.K(), hs, out)
-		runtime.KeepAlive(w.storage)
-		return hits
+	out = batch.Out("blocked.Window", out, len(hs))
+	if w.gens == 0 {
+		clear(out[:len(hs)])
+		return 0
 	}
-	var buf [maxGenerations]*Filter
-	return testAnyHashes("blocked.Window", w.order(buf[:0]), hs, out)
+	hits := asm.BlockedTestStrideHashes(w.storage.Words(), w.gens, w.k, hs, out)
+	runtime.KeepAlive(w.storage)
+	return hits
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]

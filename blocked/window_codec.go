@@ -12,22 +12,21 @@ import (
 // windowVersion is the version of Window's serialized form: an envelope
 // of family engine.FamilyWindow whose parameters are (n, bits of p,
 // generations, lines per generation, k, epoch, keys in the current
-// generation), and a payload of the generations' words one after another
-// in storage order (generation epoch%G is current), little-endian.
-const windowVersion = 1
+// generation), and a payload of the storage's words, little-endian, in
+// its order: the generations interleaved line by line, line j of
+// generation g at word (j*G + g)*8 (generation epoch%G is current).
+// Version 1, still read, had the same parameters and the generations one
+// after another, generation g at word g*lines*8.
+const (
+	windowVersion      = 2
+	windowVersionApart = 1
+)
 
 var errZeroWindow = engine.ParamErrorf("zero blocked.Window has no encoding, use blocked.NewWindow")
 
 func (w *Window) header() engine.Header {
 	return engine.Header{Family: engine.FamilyWindow, Version: windowVersion, Seed: w.seed,
-		Params: []uint64{w.n, math.Float64bits(w.p), uint64(len(w.gens)), w.lines(), uint64(w.K()), w.Epoch(), w.Count()}}
-}
-
-func (w *Window) lines() uint64 {
-	if len(w.gens) == 0 {
-		return 0
-	}
-	return w.gens[0].lines
+		Params: []uint64{w.n, math.Float64bits(w.p), uint64(w.gens), w.lines, uint64(w.K()), w.Epoch(), w.Count()}}
 }
 
 func (w *Window) payload() []byte {
@@ -40,7 +39,7 @@ func (w *Window) payload() []byte {
 // MarshalBinary encodes the window in the engine envelope. A zero Window
 // has no encoding.
 func (w *Window) MarshalBinary() ([]byte, error) {
-	if len(w.gens) == 0 {
+	if w.gens == 0 {
 		return nil, errZeroWindow
 	}
 	out := make([]byte, 0, engine.HeaderSize+w.SizeBytes())
@@ -51,7 +50,7 @@ func (w *Window) MarshalBinary() ([]byte, error) {
 
 // WriteTo writes MarshalBinary's bytes to w.
 func (w *Window) WriteTo(wr io.Writer) (int64, error) {
-	if len(w.gens) == 0 {
+	if w.gens == 0 {
 		return 0, errZeroWindow
 	}
 	n, err := engine.WriteEnvelope(wr, w.header(), w.payload())
@@ -89,7 +88,11 @@ func ReadWindow(r io.Reader, opts ...engine.Option) (*Window, error) {
 }
 
 func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) error {
-	if err := h.Expect(engine.FamilyWindow, windowVersion, 7); err != nil {
+	version := uint16(windowVersion)
+	if h.Version == windowVersionApart {
+		version = windowVersionApart
+	}
+	if err := h.Expect(engine.FamilyWindow, version, 7); err != nil {
 		return err
 	}
 	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
@@ -103,9 +106,19 @@ func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) e
 	if err != nil {
 		return err
 	}
-	engine.CopyWords(s.Words(), payload)
+	if version == windowVersionApart {
+		words := s.Words()
+		for g := range gens {
+			for j := range lines {
+				off := (g*lines + j) * 64
+				engine.CopyWords(words[(j*gens+g)*8:][:8], payload[off:off+64])
+			}
+		}
+	} else {
+		engine.CopyWords(s.Words(), payload)
+	}
 	d := newWindow(s, n, p, int(gens), lines, uint32(k), h.Seed)
 	d.epoch, d.count = epoch, count
-	w.storage, w.gens, w.n, w.p, w.seed, w.key, w.epoch, w.count = d.storage, d.gens, d.n, d.p, d.seed, d.key, d.epoch, d.count
+	w.storage, w.gens, w.lines, w.k, w.n, w.p, w.seed, w.key, w.epoch, w.count = d.storage, d.gens, d.lines, d.k, d.n, d.p, d.seed, d.key, d.epoch, d.count
 	return nil
 }

@@ -1,9 +1,12 @@
 package blocked
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -283,7 +286,8 @@ func TestWindowCodec(t *testing.T) {
 
 // The golden Window: keys 0..2499 (8 little-endian bytes) added one by one
 // to NewWindow(1000, 0.01, 2, WithSeed(2024)): epoch 2, keys 1000..2499
-// live.
+// live. The version 1 file (generations one after another), written by the
+// previous layout from the same keys, decodes to the same window.
 func TestWindowGolden(t *testing.T) {
 	build := func() *Window {
 		w, _ := NewWindow(1000, 0.01, 2, engine.WithSeed(2024))
@@ -292,16 +296,37 @@ func TestWindowGolden(t *testing.T) {
 		}
 		return w
 	}
-	g := checkGolden(t, "window_n1000_p1_g2_n2500_seed2024.bin", build, DecodeWindow)
+	g := checkGolden(t, "window_v2_n1000_p1_g2_n2500_seed2024.bin", build, DecodeWindow)
 	if g.Epoch() != 2 || g.Count() != 500 {
 		t.Errorf("golden: %v", g)
 	}
 	checkGoldenFP(t, g, 1000, 2500, 963)
+	old, err := os.ReadFile(filepath.Join("testdata", "window_v1_n1000_p1_g2_n2500_seed2024.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _, err := engine.DecodeEnvelope(old); err != nil || h.Version != windowVersionApart {
+		t.Fatalf("version 1 golden: version %d, %v", h.Version, err)
+	}
+	v1, err := DecodeWindow(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := v1.MarshalBinary()
+	want, _ := g.MarshalBinary()
+	if !bytes.Equal(got, want) {
+		t.Error("the version 1 golden decodes to a window other than the version 2 one")
+	}
+	checkGoldenFP(t, v1, 1000, 2500, 963)
 }
 
 func FuzzDecodeWindow(f *testing.F) {
 	w, _ := NewWindow(20, 0.01, 3)
 	w.AddUint64s(randomKeys(1, 50))
 	good, _ := w.MarshalBinary()
-	fuzzDecoder(f, [][]byte{good}, DecodeWindow)
+	v1, err := os.ReadFile(filepath.Join("testdata", "window_v1_n1000_p1_g2_n2500_seed2024.bin"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	fuzzDecoder(f, [][]byte{good, v1}, DecodeWindow)
 }

@@ -58,6 +58,7 @@ func main() {
 	for _, isa := range []isa{avx2{}, avx512{}} {
 		multiKernel(isa)
 		strideKernel(isa)
+		strideAddKernel(isa)
 	}
 	Generate()
 }
@@ -75,11 +76,17 @@ type isa interface {
 	test(p reg.Register)
 	// add ORs the mask into the line at p.
 	add(p reg.Register)
+	// setMask and anyHolds are the strided test's (stride.go).
+	setMask(g, enable reg.Register)
+	anyHolds(addrs []Mem) reg.GPVirtual
 }
 
 // gp holds the scalar state of a kernel.
 type gp struct {
 	words, hp, outp, n, hits, k, dist, rem2 reg.Register
+	// scale, when set, is the bytes from one line of the filter to the
+	// next (the strided layout's gens*64); unset, lines are adjacent.
+	scale reg.Register
 }
 
 func kernel(v isa, test bool) {
@@ -148,13 +155,13 @@ func body(v isa, s gp, test, general, prefetch bool) {
 		ph, plo, pline := GP64(), GP64(), GP64()
 		MOVQ(Mem{Base: s.hp, Index: s.dist, Scale: 8}, ph)
 		MULXQ(ph, plo, pline)
-		SHLQ(U8(6), pline)
+		s.lineBytes(pline)
 		PREFETCHT0(Mem{Base: s.words, Index: pline, Scale: 1})
 	}
 	h, lo, line := GP64(), GP64(), GP64()
 	MOVQ(Mem{Base: s.hp}, h)
 	MULXQ(h, lo, line)
-	SHLQ(U8(6), line)
+	s.lineBytes(line)
 	ADDQ(s.words, line)
 	g := GP64()
 	MOVQ(h, g)
@@ -179,6 +186,15 @@ func body(v isa, s gp, test, general, prefetch bool) {
 	}
 	ADDQ(U8(8), s.hp)
 	DECQ(s.n)
+}
+
+// lineBytes turns the line index in r into its byte offset.
+func (s gp) lineBytes(r reg.Register) {
+	if s.scale != nil {
+		IMULQ(s.scale, r)
+	} else {
+		SHLQ(U8(6), r)
+	}
 }
 
 // splitK turns k, in place, into its full rounds k/8 and returns

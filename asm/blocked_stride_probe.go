@@ -1,0 +1,54 @@
+package asm
+
+import "math/bits"
+
+// BlockedTestStrideHash reports whether hash h may be in any of the gens
+// strided filters in words (each len(words)/gens words, k probes): the
+// single-key form of BlockedTestStrideHashes. Each round's inverted probe
+// words are computed once and ORed with the key's line in every filter,
+// and the filters' answers are combined without a branch, so the lines'
+// loads all issue at once instead of one after the other behind a branch
+// on the previous answer. k in [1, BlockedMaxK]; words without a line (a zero Window)
+// hold no key.
+func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
+	if gens < 1 || gens > BlockedMaxFilters || len(words) < 8*gens {
+		return false
+	}
+	base := int(BlockedLine(h, uint64(len(words)/gens/8))) * gens * 8
+	// miss[f] gathers, over the rounds, the probe bits line f lacks.
+	var miss [BlockedMaxFilters]uint64
+	g0 := h * BlockedMul
+	rounds := (k + 7) >> 3
+	g := g0
+	for r := range rounds {
+		mask := uint64(0xff)
+		if r == rounds-1 {
+			mask = blockedWindow(g0, k) // the last round's words
+		}
+		p := blockedProbe(g, mask)
+		g *= BlockedMul
+		for f := range gens {
+			line := (*[8]uint64)(words[base+f*8 : base+f*8+8])
+			miss[f] |= ^((line[0] | p[0]) & (line[1] | p[1]) & (line[2] | p[2]) & (line[3] | p[3]) &
+				(line[4] | p[4]) & (line[5] | p[5]) & (line[6] | p[6]) & (line[7] | p[7]))
+		}
+	}
+	// (m - 1) &^ m has its top bit set exactly when m is zero.
+	var held uint64
+	for _, m := range miss[:gens] {
+		held |= (m - 1) &^ m
+	}
+	return held>>63 != 0
+}
+
+// blockedProbe returns a round's inverted probe words: word w is
+// ^(1 << bit) for a word w the round's mask covers, all ones for one it
+// skips, so a line holds the round's bits when (line[w] | p[w]) is all
+// ones in every word.
+func blockedProbe(g, mask uint64) (p [8]uint64) {
+	out := ^mask
+	for w := range p {
+		p[w] = bits.RotateLeft64(out>>w|^uint64(1), int(blockedBit(g, uint(w))))
+	}
+	return p
+}
