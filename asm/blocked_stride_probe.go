@@ -21,11 +21,11 @@ func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
 	rounds := (k + 7) >> 3
 	g := g0
 	for r := range rounds {
-		mask := uint64(0xff)
+		keep := &blockedKeep[0][0] // all eight words
 		if r == rounds-1 {
-			mask = blockedWindow(g0, k) // the last round's words
+			keep = BlockedKeepRow(g0, k) // the last round's words
 		}
-		p := blockedProbe(g, mask)
+		p := blockedProbe(g, keep)
 		g *= BlockedMul
 		for f := range gens {
 			line := (*[8]uint64)(words[base+f*8 : base+f*8+8])
@@ -42,13 +42,12 @@ func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
 }
 
 // blockedProbe returns a round's inverted probe words: word w is
-// ^(1 << bit) for a word w the round's mask covers, all ones for one it
-// skips, so a line holds the round's bits when (line[w] | p[w]) is all
-// ones in every word.
-func blockedProbe(g, mask uint64) (p [8]uint64) {
-	out := ^mask
+// ^(1 << bit) for a word the round covers (keep[w] = ^1), all ones for
+// one it skips, so a line holds the round's bits when (line[w] | p[w]) is
+// all ones in every word.
+func blockedProbe(g uint64, keep *[8]uint64) (p [8]uint64) {
 	for w := range p {
-		p[w] = bits.RotateLeft64(out>>w|^uint64(1), int(blockedBit(g, uint(w))))
+		p[w] = bits.RotateLeft64(keep[w], int(blockedBit(g, uint(w))))
 	}
 	return p
 }
