@@ -9,6 +9,13 @@
 //
 // Kernels never allocate and branch on the level once per batch.
 //
+// What a user of the library needs here is the level control (Kernel,
+// Available, UseLevel, EnvKernel) and HashUint64s. The other exported
+// names are the building blocks the filter packages call across package
+// lines (the layout keeps the kernels in this one top-level package):
+// they follow each family's format and change with it, and are not an
+// API to build on.
+//
 // Names and arguments follow one convention. A kernel is
 // <family><Op>Hashes{Generic,AVX2,AVX512}, behind an exported dispatcher
 // <Family><Op>Hashes(array, parameters..., hs, out). The assembly stubs take
