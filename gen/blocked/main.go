@@ -128,18 +128,7 @@ func kernel(v isa, test bool) {
 			CMPQ(s.rem2, U8(0))
 			JNE(LabelRef(name + "_any"))
 		}
-		TESTQ(s.dist, s.dist)
-		JZ(LabelRef(loops + "_plain"))
-		Label(loops + "_prefetch")
-		CMPQ(s.n, s.dist)
-		JLE(LabelRef(loops + "_plain"))
-		body(v, s, test, general, true)
-		JMP(LabelRef(loops + "_prefetch"))
-		Label(loops + "_plain")
-		TESTQ(s.n, s.n)
-		JZ(LabelRef(name + "_done"))
-		body(v, s, test, general, false)
-		JMP(LabelRef(loops + "_plain"))
+		keyLoops(v, s, loops, name+"_done", test, general)
 	}
 	Label(name + "_done")
 	VZEROUPPER()
@@ -362,4 +351,23 @@ func (avx512) test(p reg.Register) {
 func (avx512) add(p reg.Register) {
 	VPORQ(Mem{Base: p}, z.m, z.m)
 	VMOVDQU64(z.m, Mem{Base: p})
+}
+
+// keyLoops emits a kernel's two key loops under the labels loops+"_prefetch"
+// and loops+"_plain": body with the prefetch of the key dist ahead while
+// more than dist keys remain (skipped when dist is 0), then body without
+// it until no key remains, when it jumps to done.
+func keyLoops(v isa, s gp, loops, done string, test, general bool) {
+	TESTQ(s.dist, s.dist)
+	JZ(LabelRef(loops + "_plain"))
+	Label(loops + "_prefetch")
+	CMPQ(s.n, s.dist)
+	JLE(LabelRef(loops + "_plain"))
+	body(v, s, test, general, true)
+	JMP(LabelRef(loops + "_prefetch"))
+	Label(loops + "_plain")
+	TESTQ(s.n, s.n)
+	JZ(LabelRef(done))
+	body(v, s, test, general, false)
+	JMP(LabelRef(loops + "_plain"))
 }
