@@ -2,11 +2,7 @@ package classic
 
 import (
 	"bytes"
-	"encoding"
-	"encoding/gob"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -15,78 +11,6 @@ import (
 	"github.com/filterengine/filterengine/internal/contracttest"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
-
-// codecFilter is what the codec round trips need of each classic type.
-type codecFilter interface {
-	encoding.BinaryMarshaler
-	encoding.TextMarshaler
-	fmt.Stringer
-	TestUint64s(ks []uint64, out []bool) int
-}
-
-// checkTextCodecs round-trips f through encoding/json (a struct holding
-// the filter), encoding/gob and UnmarshalText, checks that every key of
-// ks is found in each copy, and that String is one short line.
-func checkTextCodecs[T codecFilter](t *testing.T, f T, fresh func() T, ks []uint64) {
-	t.Helper()
-	bin, err := f.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	type holder struct {
-		Name   string
-		Filter T
-	}
-	js, err := json.Marshal(holder{"x", f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(js) < len(bin) {
-		t.Fatalf("json.Marshal wrote %d bytes for a %d-byte filter: %.60s", len(js), len(bin), js)
-	}
-	h := holder{Filter: fresh()}
-	if err := json.Unmarshal(js, &h); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(holder{"x", f}); err != nil {
-		t.Fatal(err)
-	}
-	g := holder{Filter: fresh()}
-	if err := gob.NewDecoder(&buf).Decode(&g); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]bool, len(ks))
-	for name, c := range map[string]T{"json": h.Filter, "gob": g.Filter} {
-		again, err := c.MarshalBinary()
-		if err != nil || !bytes.Equal(again, bin) {
-			t.Fatalf("%s round trip changed the encoding (err %v)", name, err)
-		}
-		if hits := c.TestUint64s(ks, out); hits != len(ks) {
-			t.Fatalf("%s round trip finds %d of %d keys", name, hits, len(ks))
-		}
-	}
-	if s := f.String(); len(s) > 200 || strings.ContainsAny(s, "\n") {
-		t.Fatalf("String is %d bytes: %q", len(s), s)
-	}
-	bad := fresh()
-	if err := any(bad).(encoding.TextUnmarshaler).UnmarshalText([]byte("not base64!")); !errors.Is(err, engine.ErrFormat) {
-		t.Fatalf("UnmarshalText of non-base64: %v", err)
-	}
-}
-
-func TestTextCodecs(t *testing.T) {
-	ks := members(5000)
-	f, _ := New(5000, 0.01, engine.WithSeed(3))
-	f.AddUint64s(ks)
-	checkTextCodecs(t, f, func() *Filter { return new(Filter) }, ks)
-	d, _ := NewDynamic(1000, 0.01)
-	d.AddUint64s(ks)
-	checkTextCodecs(t, d, func() *Dynamic { return new(Dynamic) }, ks)
-	r, _ := NewRetouched(5000, 0.01)
-	r.AddUint64s(ks)
-	checkTextCodecs(t, r, func() *Retouched { return new(Retouched) }, ks)
-}
 
 // Decode and Read give the filter MarshalBinary and WriteTo wrote, honour
 // the storage option and reject family options they do not know.
