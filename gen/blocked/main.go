@@ -267,7 +267,18 @@ func (avx2) clear() {
 }
 
 func (a avx2) round(g, enable reg.Register) {
-	x, gv, t0, t1 := XMM(), YMM(), YMM(), YMM()
+	t0, t1 := a.roundBits(g)
+	if enable != nil {
+		a.enabled(enable, t0, t1, t0, t1)
+	}
+	VPOR(t0, y.m0, y.m0)
+	VPOR(t1, y.m1, y.m1)
+}
+
+// roundBits returns the bits one round of g sets, words 0-3 and 4-7.
+func (avx2) roundBits(g reg.Register) (t0, t1 reg.VecVirtual) {
+	x, gv := XMM(), YMM()
+	t0, t1 = YMM(), YMM()
 	VMOVQ(g, x)
 	VPBROADCASTQ(x, gv)
 	VPSRLVQ(y.sh0, gv, t0)
@@ -276,19 +287,21 @@ func (a avx2) round(g, enable reg.Register) {
 	VPAND(y.six3, t1, t1)
 	VPSLLVQ(t0, y.one, t0)
 	VPSLLVQ(t1, y.one, t1)
-	if enable != nil {
-		ex, ev, e0, e1 := XMM(), YMM(), YMM(), YMM()
-		VMOVQ(enable, ex)
-		VPBROADCASTQ(ex, ev)
-		VPAND(y.lb0, ev, e0)
-		VPAND(y.lb1, ev, e1)
-		VPCMPEQQ(y.lb0, e0, e0)
-		VPCMPEQQ(y.lb1, e1, e1)
-		VPAND(e0, t0, t0)
-		VPAND(e1, t1, t1)
-	}
-	VPOR(t0, y.m0, y.m0)
-	VPOR(t1, y.m1, y.m1)
+	return t0, t1
+}
+
+// enabled writes to d0, d1 the words of t0, t1 whose bits are set in
+// enable (bits 0..7), the others zero.
+func (avx2) enabled(enable reg.Register, t0, t1, d0, d1 reg.VecVirtual) {
+	ex, ev, e0, e1 := XMM(), YMM(), YMM(), YMM()
+	VMOVQ(enable, ex)
+	VPBROADCASTQ(ex, ev)
+	VPAND(y.lb0, ev, e0)
+	VPAND(y.lb1, ev, e1)
+	VPCMPEQQ(y.lb0, e0, e0)
+	VPCMPEQQ(y.lb1, e1, e1)
+	VPAND(e0, t0, d0)
+	VPAND(e1, t1, d1)
 }
 
 func (avx2) test(p reg.Register) {

@@ -248,25 +248,9 @@ func (s strideState) general(v isa) {
 // setMask sets the mask to the bits of one round of g, in the words whose
 // bits are set in enable (bits 0..7): k < 8's one round, without clearing
 // and ORing.
-func (avx2) setMask(g, enable reg.Register) {
-	x, gv, t0, t1 := XMM(), YMM(), YMM(), YMM()
-	VMOVQ(g, x)
-	VPBROADCASTQ(x, gv)
-	VPSRLVQ(y.sh0, gv, t0)
-	VPSRLVQ(y.sh1, gv, t1)
-	VPAND(y.six3, t0, t0)
-	VPAND(y.six3, t1, t1)
-	VPSLLVQ(t0, y.one, t0)
-	VPSLLVQ(t1, y.one, t1)
-	ex, ev, e0, e1 := XMM(), YMM(), YMM(), YMM()
-	VMOVQ(enable, ex)
-	VPBROADCASTQ(ex, ev)
-	VPAND(y.lb0, ev, e0)
-	VPAND(y.lb1, ev, e1)
-	VPCMPEQQ(y.lb0, e0, e0)
-	VPCMPEQQ(y.lb1, e1, e1)
-	VPAND(e0, t0, y.m0)
-	VPAND(e1, t1, y.m1)
+func (a avx2) setMask(g, enable reg.Register) {
+	t0, t1 := a.roundBits(g)
+	a.enabled(enable, t0, t1, y.m0, y.m1)
 }
 
 // anyHolds returns 1 in a register if any of the lines at addrs holds the
