@@ -6785,3 +6785,400 @@ partial_done_144:
 blockedAddStrideHashesAVX512_done:
 	VZEROUPPER
 	RET
+
+DATA blockedKeyShifts<>+0(SB)/8, $0x0000000000000000
+DATA blockedKeyShifts<>+8(SB)/8, $0x0000000000000006
+DATA blockedKeyShifts<>+16(SB)/8, $0x000000000000000c
+DATA blockedKeyShifts<>+24(SB)/8, $0x0000000000000012
+DATA blockedKeyShifts<>+32(SB)/8, $0x0000000000000018
+DATA blockedKeyShifts<>+40(SB)/8, $0x000000000000001e
+DATA blockedKeyShifts<>+48(SB)/8, $0x0000000000000024
+DATA blockedKeyShifts<>+56(SB)/8, $0x000000000000002a
+GLOBL blockedKeyShifts<>(SB), RODATA|NOPTR, $64
+
+// func blockedTestKey(p *uint64, key []byte) bool
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
+	CMPB         ·level+0(SB), $0x01
+	JB           blockedTestKey_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         32(AX), CX
+	TESTQ        CX, CX
+	JZ           blockedTestKey_generic
+	CMPQ         key_len+16(FP), $0x08
+	JNE          blockedTestKey_generic
+	MOVQ         key_base+8(FP), DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVQ         AX, DX
+	SHRQ         $0x07, DX
+	ANDQ         $0x000001c0, DX
+	ADDQ         CX, DX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      (DX), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      32(DX), Y2
+	VPSLLVQ      Y0, Y2, Y0
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
+	VPANDN       Y1, Y2, Y1
+	VPANDN       Y0, Y3, Y0
+	VPOR         Y1, Y0, Y1
+	VPTEST       Y1, Y1
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+blockedTestKey_generic:
+	JMP ·blockedTestKeyGeneric+0(SB)
+
+// func blockedAddKey(p *uint64, key []byte)
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
+	CMPB         ·level+0(SB), $0x01
+	JB           blockedAddKey_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         32(AX), CX
+	TESTQ        CX, CX
+	JZ           blockedAddKey_generic
+	CMPQ         key_len+16(FP), $0x08
+	JNE          blockedAddKey_generic
+	MOVQ         key_base+8(FP), DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVQ         AX, DX
+	SHRQ         $0x07, DX
+	ANDQ         $0x000001c0, DX
+	ADDQ         CX, DX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      (DX), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      32(DX), Y2
+	VPSLLVQ      Y0, Y2, Y0
+	VPOR         (SI), Y1, Y1
+	VPOR         32(SI), Y0, Y0
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
+	VZEROUPPER
+	RET
+
+blockedAddKey_generic:
+	JMP ·blockedAddKeyGeneric+0(SB)
+
+// func blockedTestAndAddKey(p *uint64, key []byte) bool
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
+	CMPB         ·level+0(SB), $0x01
+	JB           blockedTestAndAddKey_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         32(AX), CX
+	TESTQ        CX, CX
+	JZ           blockedTestAndAddKey_generic
+	CMPQ         key_len+16(FP), $0x08
+	JNE          blockedTestAndAddKey_generic
+	MOVQ         key_base+8(FP), DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVQ         AX, DX
+	SHRQ         $0x07, DX
+	ANDQ         $0x000001c0, DX
+	ADDQ         CX, DX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      (DX), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      32(DX), Y2
+	VPSLLVQ      Y0, Y2, Y0
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
+	VPANDN       Y1, Y2, Y4
+	VPANDN       Y0, Y3, Y5
+	VPOR         Y4, Y5, Y4
+	VPTEST       Y4, Y4
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	JEQ          blockedTestAndAddKey_done
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y0, Y0
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
+
+blockedTestAndAddKey_done:
+	VZEROUPPER
+	RET
+
+blockedTestAndAddKey_generic:
+	JMP ·blockedTestAndAddKeyGeneric+0(SB)
+
+// func blockedTestUint64(p *uint64, key uint64) bool
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
+	CMPB         ·level+0(SB), $0x01
+	JB           blockedTestUint64_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         32(AX), CX
+	TESTQ        CX, CX
+	JZ           blockedTestUint64_generic
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVQ         AX, DX
+	SHRQ         $0x07, DX
+	ANDQ         $0x000001c0, DX
+	ADDQ         CX, DX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      (DX), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      32(DX), Y2
+	VPSLLVQ      Y0, Y2, Y0
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
+	VPANDN       Y1, Y2, Y1
+	VPANDN       Y0, Y3, Y0
+	VPOR         Y1, Y0, Y1
+	VPTEST       Y1, Y1
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	VZEROUPPER
+	RET
+
+blockedTestUint64_generic:
+	JMP ·blockedTestUint64Generic+0(SB)
+
+// func blockedAddUint64(p *uint64, key uint64)
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
+	CMPB         ·level+0(SB), $0x01
+	JB           blockedAddUint64_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         32(AX), CX
+	TESTQ        CX, CX
+	JZ           blockedAddUint64_generic
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVQ         AX, DX
+	SHRQ         $0x07, DX
+	ANDQ         $0x000001c0, DX
+	ADDQ         CX, DX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      (DX), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      32(DX), Y2
+	VPSLLVQ      Y0, Y2, Y0
+	VPOR         (SI), Y1, Y1
+	VPOR         32(SI), Y0, Y0
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
+	VZEROUPPER
+	RET
+
+blockedAddUint64_generic:
+	JMP ·blockedAddUint64Generic+0(SB)
+
+// func blockedTestAndAddUint64(p *uint64, key uint64) bool
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
+	CMPB         ·level+0(SB), $0x01
+	JB           blockedTestAndAddUint64_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         32(AX), CX
+	TESTQ        CX, CX
+	JZ           blockedTestAndAddUint64_generic
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVQ         AX, DX
+	SHRQ         $0x07, DX
+	ANDQ         $0x000001c0, DX
+	ADDQ         CX, DX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      (DX), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      32(DX), Y2
+	VPSLLVQ      Y0, Y2, Y0
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
+	VPANDN       Y1, Y2, Y4
+	VPANDN       Y0, Y3, Y5
+	VPOR         Y4, Y5, Y4
+	VPTEST       Y4, Y4
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	JEQ          blockedTestAndAddUint64_done
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y0, Y0
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
+
+blockedTestAndAddUint64_done:
+	VZEROUPPER
+	RET
+
+blockedTestAndAddUint64_generic:
+	JMP ·blockedTestAndAddUint64Generic+0(SB)

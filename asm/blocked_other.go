@@ -23,3 +23,17 @@ func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 func blockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64) {
 	blockedAddStrideHashesGeneric(words, gens, gen, k, hs)
 }
+
+func blockedTestKey(p *uint64, key []byte) bool { return blockedTestKeyGeneric(p, key) }
+
+func blockedAddKey(p *uint64, key []byte) { blockedAddKeyGeneric(p, key) }
+
+func blockedTestAndAddKey(p *uint64, key []byte) bool { return blockedTestAndAddKeyGeneric(p, key) }
+
+func blockedTestUint64(p *uint64, key uint64) bool { return blockedTestUint64Generic(p, key) }
+
+func blockedAddUint64(p *uint64, key uint64) { blockedAddUint64Generic(p, key) }
+
+func blockedTestAndAddUint64(p *uint64, key uint64) bool {
+	return blockedTestAndAddUint64Generic(p, key)
+}

@@ -43,7 +43,7 @@ func (t keyBatch) hash(b *batch.Hashes, ints []uint64, bytes [][]byte, base int)
 		}
 		return b.XXH64Uint64s(ints[base:])
 	case t.f != nil:
-		seed = t.f.seed
+		seed = t.f.p.Seed
 	case t.n != nil:
 		seed = t.n.seed
 	case t.sc != nil:

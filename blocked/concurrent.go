@@ -13,12 +13,12 @@ import (
 // methods (Add, AddHashes, Test, Union, ...) must not overlap with it;
 // readers that run beside concurrent writers use TestHashConcurrent.
 func (f *Filter) AddHashConcurrent(h uint64) {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		zeroFilter()
 	}
-	base := Line(h, f.lines) * 8
-	line := f.words[base : base+8 : base+8]
-	m := Mask(h, f.k)
+	base := Line(h, f.p.Lines) * 8
+	line := f.p.Words[base : base+8 : base+8]
+	m := Mask(h, f.p.K)
 	for w := range m {
 		if m[w] != 0 {
 			atomic.OrUint64(&line[w], m[w])
@@ -41,7 +41,7 @@ func (f *Filter) AddHashesConcurrent(hs []uint64) {
 // AddHashConcurrent.
 func (f *Filter) AddUint64sConcurrent(ks []uint64) {
 	for _, k := range ks {
-		f.AddHashConcurrent(engine.HashUint64Keyed(k, f.key))
+		f.AddHashConcurrent(engine.HashUint64Keyed(k, f.p.Key))
 	}
 }
 
@@ -49,12 +49,12 @@ func (f *Filter) AddUint64sConcurrent(ks []uint64) {
 // concurrent AddHashConcurrent calls. A key whose AddHashConcurrent has
 // returned tests true.
 func (f *Filter) TestHashConcurrent(h uint64) bool {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		return false
 	}
-	base := Line(h, f.lines) * 8
-	line := f.words[base : base+8 : base+8]
-	m := Mask(h, f.k)
+	base := Line(h, f.p.Lines) * 8
+	line := f.p.Words[base : base+8 : base+8]
+	m := Mask(h, f.p.K)
 	var miss uint64
 	for w := range m {
 		if m[w] != 0 {

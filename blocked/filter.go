@@ -1,12 +1,10 @@
 package blocked
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
-	"unsafe"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -21,16 +19,9 @@ import (
 // panic with a message naming New.
 type Filter struct {
 	storage *engine.Storage
-	words   []uint64 // storage.Words(): lines*8 words
-	lines   uint64
-	k       uint32
-	seed    uint64
-	key     uint64 // engine.Uint64Key(seed), for the uint64 forms
-
-	// keep and take are asm.BlockedRows(k) for a filter with lines and
-	// k <= 8, else nil: where they are set, Test and Add run the probe's
-	// one round in the method (see lineOf).
-	keep, take *[8][8]uint64
+	// p holds the bit array (storage.Words(), p.Lines*8 words), k, the
+	// seed and what the single-key kernels precompute from them.
+	p asm.BlockedProbe
 }
 
 var _ engine.Filter = (*Filter)(nil)
@@ -91,14 +82,14 @@ func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error)
 	if err != nil {
 		return nil, err
 	}
-	copy(f.words, words)
+	copy(f.p.Words, words)
 	return f, nil
 }
 
 func newFilter(s *engine.Storage, lines uint64, k uint32, seed uint64) *Filter {
-	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k, seed: seed, key: engine.Uint64Key(seed)}
-	if lines > 0 && uint64(len(f.words)) == lines*8 && k <= 8 {
-		f.keep, f.take = asm.BlockedRows(k)
+	f := &Filter{storage: s, p: asm.NewBlockedProbe(s.Words(), lines, k, seed)}
+	if lines > 0 && uint64(len(f.p.Words)) == lines*8 && k <= 8 {
+		_, f.p.Take = asm.BlockedRows(k)
 	}
 	return f
 }
@@ -112,32 +103,32 @@ func Line(h, lines uint64) uint64 { return asm.BlockedLine(h, lines) }
 func Mask(h uint64, k uint32) [8]uint64 { return asm.BlockedMask(h, k) }
 
 // M returns the number of bits, a multiple of 512.
-func (f *Filter) M() uint64 { return f.lines * LineBits }
+func (f *Filter) M() uint64 { return f.p.Lines * LineBits }
 
 // K returns the number of probes per key.
-func (f *Filter) K() uint32 { return f.k }
+func (f *Filter) K() uint32 { return f.p.K }
 
 // Lines returns the number of 64-byte lines.
-func (f *Filter) Lines() uint64 { return f.lines }
+func (f *Filter) Lines() uint64 { return f.p.Lines }
 
 // Seed returns the hash seed.
-func (f *Filter) Seed() uint64 { return f.seed }
+func (f *Filter) Seed() uint64 { return f.p.Seed }
 
 // SizeBytes returns the size of the bit array.
-func (f *Filter) SizeBytes() uint64 { return f.lines * 64 }
+func (f *Filter) SizeBytes() uint64 { return f.p.Lines * 64 }
 
 // HugePages reports whether the array lives in huge-page-advised memory.
 func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
 
 // Words returns the bit array (lines*8 words, laid out as Line and Mask
 // say). It aliases the filter and is invalid after Close.
-func (f *Filter) Words() []uint64 { return f.words }
+func (f *Filter) Words() []uint64 { return f.p.Words }
 
 // Close releases a huge-page array at once instead of at garbage
 // collection. The filter must not be used afterwards; it then answers as
 // a zero Filter.
 func (f *Filter) Close() error {
-	f.words, f.lines, f.keep, f.take = nil, 0, nil, nil
+	f.p.Words, f.p.Lines, f.p.Take = nil, 0, nil
 	if f.storage == nil {
 		return nil
 	}
@@ -150,36 +141,20 @@ func (f *Filter) String() string {
 	if f.HugePages() {
 		mem = "huge pages"
 	}
-	return fmt.Sprintf("blocked.Filter{m: %d, k: %d, lines: %d, seed: %#x, %s}", f.M(), f.k, f.lines, f.seed, mem)
+	return fmt.Sprintf("blocked.Filter{m: %d, k: %d, lines: %d, seed: %#x, %s}", f.M(), f.p.K, f.p.Lines, f.p.Seed, mem)
 }
 
 // ModelFPR is the false-positive rate the model (FPR) predicts for this
 // filter after n distinct keys; 0 for a zero Filter, which holds no key.
 func (f *Filter) ModelFPR(n uint64) float64 {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		return 0
 	}
-	return FPR(f.M(), n, f.k)
+	return FPR(f.M(), n, f.p.K)
 }
 
-// hash is engine.HashSeed(key, f.seed).
-func (f *Filter) hash(key []byte) uint64 {
-	if h, ok := f.hash8(key); ok {
-		return h
-	}
-	return engine.HashSeed(key, f.seed)
-}
-
-// hash8 is hash of an 8-byte key, XXH3's formula for that length with
-// the seed's constant precomputed (f.key), and false for other lengths.
-// It is small enough to inline where hash is not, so Test, Add and
-// TestAndAdd of an 8-byte key make one call, the probe's.
-func (f *Filter) hash8(key []byte) (uint64, bool) {
-	if len(key) != 8 {
-		return 0, false
-	}
-	return engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key), true
-}
+// hash is engine.HashSeed(key, f.Seed()).
+func (f *Filter) hash(key []byte) uint64 { return f.p.Hash(key) }
 
 // The single-key methods stay within the compiler's inlining budget (cost
 // 80) so that a caller's loop pays one call per key, the probe's: a zero
@@ -189,13 +164,13 @@ func (f *Filter) hash8(key []byte) (uint64, bool) {
 
 // AddHash adds a key given its hash engine.HashSeed(key, f.Seed()).
 func (f *Filter) AddHash(h uint64) {
-	asm.BlockedAddHash(f.words, h, f.k)
+	asm.BlockedAddHash(f.p.Words, h, f.p.K)
 	runtime.KeepAlive(f.storage)
 }
 
 // TestHash reports whether the key with hash h may have been added.
 func (f *Filter) TestHash(h uint64) bool {
-	ok := asm.BlockedTestHash(f.words, h, f.k)
+	ok := asm.BlockedTestHash(f.p.Words, h, f.p.K)
 	runtime.KeepAlive(f.storage)
 	return ok
 }
@@ -203,106 +178,40 @@ func (f *Filter) TestHash(h uint64) bool {
 // TestAndAddHash adds the key with hash h and reports whether it tested
 // present before: the one call a deduplicating stream needs.
 func (f *Filter) TestAndAddHash(h uint64) bool {
-	ok := asm.BlockedTestAndAddHash(f.words, h, f.k)
+	ok := asm.BlockedTestAndAddHash(f.p.Words, h, f.p.K)
 	runtime.KeepAlive(f.storage)
 	return ok
 }
 
-// round returns the line of hash h, the round value g = h*BlockedMul
-// and the index of the key's window row in f.keep and f.take. Only for a
-// filter with f.keep set, which has len(f.words) == 8*f.lines >= 8: the
-// line index is below f.lines by construction, so the line pointer
-// needs no check.
-func (f *Filter) round(h uint64) (line *[8]uint64, g, row uint64) {
-	line = (*[8]uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.words)), asm.BlockedLine(h, f.lines)*64))
-	g = h * asm.BlockedMul
-	return line, g, g >> 13 & 7
-}
-
-// For k <= 8 the key-taking single-key methods below run the probe's one
-// round themselves (asm.BlockedRoundHas, asm.BlockedRoundSet, which run
-// without a stack frame), so a key costs one call after its hash; other
-// filters, and a zero Filter, take the Hash forms.
+// The key-taking single-key methods below are each one call to asm's
+// single-key kernel (asm.BlockedTestKey and its siblings), which inlines
+// into the caller's loop: on amd64 from avx2 up, a filter with k <= 8
+// hashes and probes an 8-byte key (or a uint64) in one AVX2 body; other
+// keys, filters and builds run the same probe in Go. The kernel reads the
+// filter through &f.p, which keeps f, and so its storage, alive.
 
 // Add adds key.
-func (f *Filter) Add(key []byte) {
-	h, ok := f.hash8(key)
-	if !ok {
-		h = engine.HashSeed(key, f.seed)
-	}
-	if f.take == nil {
-		f.AddHash(h) // more than one round, or a zero Filter, which panics there
-		return
-	}
-	line, g, row := f.round(h)
-	asm.BlockedRoundSet(line, g, &f.take[row])
-	runtime.KeepAlive(f.storage)
-}
+func (f *Filter) Add(key []byte) { asm.BlockedAddKey(&f.p, key) }
 
 // Test reports whether key may have been added; false is certain.
-func (f *Filter) Test(key []byte) bool {
-	h, ok := f.hash8(key)
-	if !ok {
-		h = engine.HashSeed(key, f.seed)
-	}
-	if f.keep == nil {
-		return f.TestHash(h)
-	}
-	line, g, row := f.round(h)
-	ok = asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
-	runtime.KeepAlive(f.storage)
-	return ok
-}
+func (f *Filter) Test(key []byte) bool { return asm.BlockedTestKey(&f.p, key) }
 
 // TestAndAdd adds key and reports whether it tested present before.
-func (f *Filter) TestAndAdd(key []byte) bool {
-	h, ok := f.hash8(key)
-	if !ok {
-		h = engine.HashSeed(key, f.seed)
-	}
-	if f.keep == nil {
-		return f.TestAndAddHash(h)
-	}
-	line, g, row := f.round(h)
-	present := asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
-	if !present {
-		asm.BlockedRoundSet(line, g, &f.take[row])
-	}
-	runtime.KeepAlive(f.storage)
-	return present
-}
+func (f *Filter) TestAndAdd(key []byte) bool { return asm.BlockedTestAndAddKey(&f.p, key) }
 
 // AddUint64 adds the 8 little-endian bytes of k (hashed without building
 // them, engine.HashUint64Seed).
-func (f *Filter) AddUint64(k uint64) {
-	h := engine.HashUint64Keyed(k, f.key)
-	if f.take == nil {
-		f.AddHash(h)
-		return
-	}
-	line, g, row := f.round(h)
-	asm.BlockedRoundSet(line, g, &f.take[row])
-	runtime.KeepAlive(f.storage)
-}
+func (f *Filter) AddUint64(k uint64) { asm.BlockedAddUint64(&f.p, k) }
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (f *Filter) TestUint64(k uint64) bool {
-	h := engine.HashUint64Keyed(k, f.key)
-	if f.keep == nil {
-		return f.TestHash(h)
-	}
-	line, g, row := f.round(h)
-	ok := asm.BlockedRoundHas(line, g, &f.keep[row]) == ^uint64(0)
-	runtime.KeepAlive(f.storage)
-	return ok
-}
+func (f *Filter) TestUint64(k uint64) bool { return asm.BlockedTestUint64(&f.p, k) }
 
 // AddString adds the bytes of s without copying them (no allocation for
 // any length).
-func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
+func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.p.Seed)) }
 
 // TestString is Test of the bytes of s, without copying them.
-func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
+func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.p.Seed)) }
 
 // zeroFilter panics with the message of a write to a Filter without lines
 // (the zero value, or after Close).
@@ -310,7 +219,7 @@ func zeroFilter() { batch.Zero("blocked.Filter", "blocked.New") }
 
 // AddHashes adds every hash in hs with the batch kernel.
 func (f *Filter) AddHashes(hs []uint64) {
-	asm.BlockedAddHashes(f.words, f.k, hs)
+	asm.BlockedAddHashes(f.p.Words, f.p.K, hs)
 	runtime.KeepAlive(f.storage)
 }
 
@@ -318,7 +227,7 @@ func (f *Filter) AddHashes(hs []uint64) {
 // returns the number of hits. out must be at least as long as hs.
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 	out = batch.Out("blocked.Filter", out, len(hs))
-	n := asm.BlockedTestHashes(f.words, f.k, hs, out)
+	n := asm.BlockedTestHashes(f.p.Words, f.p.K, hs, out)
 	runtime.KeepAlive(f.storage)
 	return n
 }
@@ -347,8 +256,8 @@ func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
 
 // compatible reports why g cannot be combined with f, if it cannot.
 func (f *Filter) compatible(g *Filter) error {
-	if f.lines != g.lines || f.k != g.k || f.seed != g.seed {
-		return engine.ParamErrorf("blocked filters differ (lines %d/%d, k %d/%d, seed %d/%d)", f.lines, g.lines, f.k, g.k, f.seed, g.seed)
+	if f.p.Lines != g.p.Lines || f.p.K != g.p.K || f.p.Seed != g.p.Seed {
+		return engine.ParamErrorf("blocked filters differ (lines %d/%d, k %d/%d, seed %d/%d)", f.p.Lines, g.p.Lines, f.p.K, g.p.K, f.p.Seed, g.p.Seed)
 	}
 	return nil
 }
@@ -359,8 +268,8 @@ func (f *Filter) Union(g *Filter) error {
 	if err := f.compatible(g); err != nil {
 		return err
 	}
-	for i, w := range g.words {
-		f.words[i] |= w
+	for i, w := range g.p.Words {
+		f.p.Words[i] |= w
 	}
 	runtime.KeepAlive(f.storage)
 	runtime.KeepAlive(g.storage)
@@ -372,8 +281,8 @@ func (f *Filter) Equal(g *Filter) bool {
 	if f.compatible(g) != nil {
 		return false
 	}
-	for i, w := range g.words {
-		if f.words[i] != w {
+	for i, w := range g.p.Words {
+		if f.p.Words[i] != w {
 			return false
 		}
 	}
@@ -384,36 +293,36 @@ func (f *Filter) Equal(g *Filter) bool {
 // and the system gives it, else on the heap. A zero Filter clones to a
 // zero Filter.
 func (f *Filter) Clone() *Filter {
-	if len(f.words) == 0 {
+	if len(f.p.Words) == 0 {
 		return &Filter{}
 	}
 	mode := engine.HugePagesNever
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
 	}
-	s, err := engine.NewStorage(f.lines*8, mode)
+	s, err := engine.NewStorage(f.p.Lines*8, mode)
 	if err != nil && mode != engine.HugePagesNever {
-		s, err = engine.NewStorage(f.lines*8, engine.HugePagesNever)
+		s, err = engine.NewStorage(f.p.Lines*8, engine.HugePagesNever)
 	}
 	if err != nil {
 		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))
 	}
-	g := newFilter(s, f.lines, f.k, f.seed)
-	copy(g.words, f.words)
+	g := newFilter(s, f.p.Lines, f.p.K, f.p.Seed)
+	copy(g.p.Words, f.p.Words)
 	runtime.KeepAlive(f.storage)
 	return g
 }
 
 // Reset clears every bit.
 func (f *Filter) Reset() {
-	clear(f.words)
+	clear(f.p.Words)
 	runtime.KeepAlive(f.storage)
 }
 
 // setBits counts the bits that are one.
 func (f *Filter) setBits() uint64 {
 	var n uint64
-	for _, w := range f.words {
+	for _, w := range f.p.Words {
 		n += uint64(bits.OnesCount64(w))
 	}
 	runtime.KeepAlive(f.storage)
@@ -423,7 +332,7 @@ func (f *Filter) setBits() uint64 {
 // FillRatio returns the fraction of bits that are one (0 for a zero
 // Filter).
 func (f *Filter) FillRatio() float64 {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		return 0
 	}
 	return float64(f.setBits()) / float64(f.M())
@@ -434,10 +343,10 @@ func (f *Filter) FillRatio() float64 {
 // uniformly over the array, as in a standard Bloom filter. A zero Filter
 // holds none.
 func (f *Filter) EstimatedCount() float64 {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		return 0
 	}
-	return engine.EstimateCount(f.M(), f.k, f.setBits())
+	return engine.EstimateCount(f.M(), f.p.K, f.setBits())
 }
 
 // EstimatedFPR is the model FPR at the estimated count.
@@ -446,5 +355,5 @@ func (f *Filter) EstimatedFPR() float64 {
 	if math.IsInf(n, 1) {
 		return 1
 	}
-	return FPR(f.M(), uint64(math.Round(n)), f.k)
+	return FPR(f.M(), uint64(math.Round(n)), f.p.K)
 }

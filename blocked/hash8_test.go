@@ -7,7 +7,7 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// The byte-key methods hash an 8-byte key inline (hash8); every length,
+// The byte-key methods hash an 8-byte key in asm's single-key kernel; every length,
 // 8 among them, must set and test exactly what the Hash forms do with
 // engine.HashSeed, for any seed, and survive a round trip.
 func TestByteKeysHashAsHashSeed(t *testing.T) {

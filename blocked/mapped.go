@@ -38,10 +38,10 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 // during it may be there in part (engine.WordsPart). Plain writers must
 // not overlap it.
 func (f *Filter) WriteFile(path string) error {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		return errZeroEncode
 	}
-	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.words))
+	err := engine.WriteFile(path, f.header(), engine.WordsPart(f.p.Words))
 	runtime.KeepAlive(f.storage)
 	return err
 }

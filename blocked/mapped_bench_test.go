@@ -33,8 +33,8 @@ func savedFilter(b *testing.B, mib int) (*Filter, string) {
 		b.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(1, uint64(mib)))
-	for i := range f.words {
-		f.words[i] = r.Uint64()
+	for i := range f.p.Words {
+		f.p.Words[i] = r.Uint64()
 	}
 	path := filepath.Join(b.TempDir(), "filter.fe")
 	if err := f.WriteFile(path); err != nil {
@@ -221,7 +221,7 @@ func copySmallWrites(b *testing.B, path string) string {
 // reportPages reports how f's words are backed: mapped from 2 MiB
 // page-cache folios (filepmd-MiB) or anonymous huge pages (anonhuge-MiB).
 func reportPages(b *testing.B, f *Filter) {
-	p := filetest.PagesAt(unsafe.Pointer(unsafe.SliceData(f.words)))
+	p := filetest.PagesAt(unsafe.Pointer(unsafe.SliceData(f.p.Words)))
 	b.ReportMetric(p.FilePmdMapped, "filepmd-MiB")
 	b.ReportMetric(p.AnonHuge, "anonhuge-MiB")
 }

@@ -232,13 +232,13 @@ func (s *Scalable) grow() error {
 func (s *Scalable) reorder() {
 	s.probe = s.order(s.probe[:0])
 	s.rank = slices.Index(s.probe, s.stages[len(s.stages)-1])
-	s.k = s.stages[0].k
+	s.k = s.stages[0].p.K
 	s.words = s.words[:0]
 	for _, f := range s.probe {
-		if f.k != s.k {
+		if f.p.K != s.k {
 			s.k = 0
 		}
-		s.words = append(s.words, f.words)
+		s.words = append(s.words, f.p.Words)
 	}
 	s.set = asm.BlockedSet{}
 	if s.k != 0 {
@@ -326,7 +326,7 @@ func (s *Scalable) K() uint32 {
 	if len(s.stages) == 0 {
 		return 0
 	}
-	return s.stages[len(s.stages)-1].k
+	return s.stages[len(s.stages)-1].p.K
 }
 
 // SizeBytes returns the bytes of all stages' bit arrays.
@@ -353,7 +353,7 @@ func (s *Scalable) ModelFPR(n uint64) float64 {
 	for i := 0; n > 0 && i < maxStages; i++ {
 		capacity, m, k, err := s.stageSpec(i)
 		if i < len(s.stages) {
-			capacity, m, k = s.caps[i], s.stages[i].M(), s.stages[i].k
+			capacity, m, k = s.caps[i], s.stages[i].M(), s.stages[i].p.K
 		} else if err != nil {
 			break
 		}

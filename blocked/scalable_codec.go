@@ -31,11 +31,11 @@ func (s *Scalable) parts() [][]byte {
 	table := make([]byte, 0, 32*len(s.stages))
 	parts := make([][]byte, 1, 1+len(s.stages))
 	for i, f := range s.stages {
-		table = binary.LittleEndian.AppendUint64(table, f.lines)
-		table = binary.LittleEndian.AppendUint64(table, uint64(f.k))
+		table = binary.LittleEndian.AppendUint64(table, f.p.Lines)
+		table = binary.LittleEndian.AppendUint64(table, uint64(f.p.K))
 		table = binary.LittleEndian.AppendUint64(table, s.caps[i])
 		table = binary.LittleEndian.AppendUint64(table, s.counts[i])
-		parts = append(parts, engine.WordsBytes(f.words))
+		parts = append(parts, engine.WordsBytes(f.p.Words))
 	}
 	parts[0] = table
 	return parts

@@ -14,7 +14,7 @@ import (
 const formatVersion = 1
 
 func (f *Filter) header() engine.Header {
-	return engine.Header{Family: engine.FamilyBlocked, Version: formatVersion, Seed: f.seed, Params: []uint64{f.M(), uint64(f.k)}}
+	return engine.Header{Family: engine.FamilyBlocked, Version: formatVersion, Seed: f.p.Seed, Params: []uint64{f.M(), uint64(f.p.K)}}
 }
 
 // errZeroEncode is the error of encoding a Filter without lines: no
@@ -24,21 +24,21 @@ var errZeroEncode = engine.ParamErrorf("zero blocked.Filter has no encoding: use
 // MarshalBinary encodes the filter in the engine envelope. A zero Filter
 // has no encoding: the answer is an error wrapping engine.ErrParam.
 func (f *Filter) MarshalBinary() ([]byte, error) {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		return nil, errZeroEncode
 	}
 	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
-	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.words))
+	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.p.Words))
 	runtime.KeepAlive(f.storage)
 	return out, err
 }
 
 // WriteTo writes MarshalBinary's bytes to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
-	if f.lines == 0 {
+	if f.p.Lines == 0 {
 		return 0, errZeroEncode
 	}
-	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.words))
+	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.p.Words))
 	runtime.KeepAlive(f.storage)
 	return n, err
 }

@@ -52,7 +52,7 @@ func probeGroups(fs []*Filter, buf *[maxStages + 1]span) []span {
 
 func sameK(fs []*Filter) bool {
 	for _, f := range fs {
-		if f.k != fs[0].k {
+		if f.p.K != fs[0].p.K {
 			return false
 		}
 	}
@@ -66,9 +66,9 @@ func testGroup(g []*Filter, hs []uint64, out []bool) int {
 	}
 	var words [asm.BlockedMaxFilters][]uint64
 	for i, f := range g {
-		words[i] = f.words
+		words[i] = f.p.Words
 	}
-	hits := asm.BlockedTestMultiHashes(words[:len(g)], g[0].k, hs, out)
+	hits := asm.BlockedTestMultiHashes(words[:len(g)], g[0].p.K, hs, out)
 	runtime.KeepAlive(g)
 	return hits
 }

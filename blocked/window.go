@@ -109,7 +109,7 @@ func (w *Window) line(gen int, h uint64) []uint64 {
 // lineFilter is a one-line Filter over line, for the single-line forms of
 // Filter's methods (a key of a one-line filter is in its line).
 func (w *Window) lineFilter(line []uint64) Filter {
-	return Filter{storage: w.storage, words: line, lines: 1, k: w.k, seed: w.seed, key: w.key}
+	return Filter{storage: w.storage, p: asm.NewBlockedProbe(line, 1, w.k, w.seed)}
 }
 
 // Generations returns the number of generations G.
@@ -182,7 +182,7 @@ func (w *Window) Clone() *Window {
 	if w.gens == 0 {
 		return &Window{}
 	}
-	whole := &Filter{storage: w.storage, words: w.storage.Words(), lines: w.lines * uint64(w.gens), k: w.k, seed: w.seed}
+	whole := &Filter{storage: w.storage, p: asm.NewBlockedProbe(w.storage.Words(), w.lines*uint64(w.gens), w.k, w.seed)}
 	c := newWindow(whole.Clone().storage, w.n, w.p, w.gens, w.lines, w.k, w.seed)
 	c.epoch, c.count = w.epoch, w.count
 	return c

@@ -60,6 +60,7 @@ func main() {
 		strideKernel(isa)
 		strideAddKernel(isa)
 	}
+	keyKernels()
 	Generate()
 }
 

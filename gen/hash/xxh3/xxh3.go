@@ -126,3 +126,28 @@ func (c AVX512) Hash(k, t1, t2 reg.VecVirtual) {
 	VPSRLQ(U8(28), k, t1)
 	VPXORQ(t1, k, k)
 }
+
+// Scalar replaces the 8-byte key in k by its hash, engine.HashUint64Keyed
+// with the per-seed key read from key (a register or memory operand),
+// for single-key kernels.
+func Scalar(k reg.Register, key Op) {
+	ROLQ(U8(32), k)
+	XORQ(key, k)
+	t1, t2, mul := GP64(), GP64(), GP64()
+	MOVQ(k, t1)
+	ROLQ(U8(49), t1)
+	MOVQ(k, t2)
+	ROLQ(U8(24), t2)
+	XORQ(t1, t2)
+	XORQ(t2, k)
+	MOVQ(U64(RRMXMXMul), mul)
+	IMULQ(mul, k)
+	MOVQ(k, t1)
+	SHRQ(U8(35), t1)
+	ADDQ(U8(8), t1)
+	XORQ(t1, k)
+	IMULQ(mul, k)
+	MOVQ(k, t1)
+	SHRQ(U8(28), t1)
+	XORQ(t1, k)
+}

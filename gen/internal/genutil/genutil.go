@@ -31,6 +31,16 @@ func BaseAddr(name string) Mem {
 	return b.Addr
 }
 
+// LenAddr is the memory operand of the length of the named slice
+// argument, for an instruction that compares it in place.
+func LenAddr(name string) Mem {
+	b, err := Param(name).Len().Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
 // Labels makes labels unique within one generated file.
 type Labels struct{ n int }
 
