@@ -6831,21 +6831,23 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, AX
-	IMULQ        BX, AX
-	MOVQ         AX, DX
-	SHRQ         $0x07, DX
-	ANDQ         $0x000001c0, DX
-	ADDQ         CX, DX
-	VMOVQ        AX, X0
+	MOVQ         $0x9e3779b97f4a7c15, DX
+	IMULQ        BX, DX
+	MOVQ         DX, BX
+	SHRQ         $0x07, BX
+	ANDQ         $0x000001c0, BX
+	ADDQ         CX, BX
+	CMPL         56(AX), $0x08
+	JA           blockedTestKey_rounds
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (DX), Y2
+	VMOVDQU      (BX), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(DX), Y2
+	VMOVDQU      32(BX), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -6853,6 +6855,53 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
 	VPTEST       Y1, Y1
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+blockedTestKey_rounds:
+	MOVL  56(AX), AX
+	DECL  AX
+	SHRL  $0x03, AX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  $0x9e3779b97f4a7c15, CX
+
+blockedTestKey_full:
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      ·blockedTake+0(SB), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      ·blockedTake+32(SB), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y3, Y0, Y0
+	VPOR         Y2, Y1, Y1
+	IMULQ        CX, DX
+	DECL         AX
+	JNZ          blockedTestKey_full
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
+	VPANDN       Y3, Y0, Y0
+	VPANDN       Y2, Y1, Y1
+	VPOR         Y0, Y1, Y0
+	VPTEST       Y0, Y0
 	SETEQ        AL
 	MOVB         AL, ret+32(FP)
 	VZEROUPPER
@@ -6896,26 +6945,71 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, AX
-	IMULQ        BX, AX
-	MOVQ         AX, DX
-	SHRQ         $0x07, DX
-	ANDQ         $0x000001c0, DX
-	ADDQ         CX, DX
-	VMOVQ        AX, X0
+	MOVQ         $0x9e3779b97f4a7c15, DX
+	IMULQ        BX, DX
+	MOVQ         DX, BX
+	SHRQ         $0x07, BX
+	ANDQ         $0x000001c0, BX
+	ADDQ         CX, BX
+	CMPL         56(AX), $0x08
+	JA           blockedAddKey_rounds
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (DX), Y2
+	VMOVDQU      (BX), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(DX), Y2
+	VMOVDQU      32(BX), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VPOR         (SI), Y1, Y1
 	VPOR         32(SI), Y0, Y0
 	VMOVDQU      Y1, (SI)
 	VMOVDQU      Y0, 32(SI)
+	VZEROUPPER
+	RET
+
+blockedAddKey_rounds:
+	MOVL  56(AX), AX
+	DECL  AX
+	SHRL  $0x03, AX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  $0x9e3779b97f4a7c15, CX
+
+blockedAddKey_full:
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      ·blockedTake+0(SB), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      ·blockedTake+32(SB), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y3, Y0, Y0
+	VPOR         Y2, Y1, Y1
+	IMULQ        CX, DX
+	DECL         AX
+	JNZ          blockedAddKey_full
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VPOR         (SI), Y3, Y3
+	VPOR         32(SI), Y2, Y2
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
 	VZEROUPPER
 	RET
 
@@ -6957,21 +7051,23 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, AX
-	IMULQ        BX, AX
-	MOVQ         AX, DX
-	SHRQ         $0x07, DX
-	ANDQ         $0x000001c0, DX
-	ADDQ         CX, DX
-	VMOVQ        AX, X0
+	MOVQ         $0x9e3779b97f4a7c15, DX
+	IMULQ        BX, DX
+	MOVQ         DX, BX
+	SHRQ         $0x07, BX
+	ANDQ         $0x000001c0, BX
+	ADDQ         CX, BX
+	CMPL         56(AX), $0x08
+	JA           blockedTestAndAddKey_rounds
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (DX), Y2
+	VMOVDQU      (BX), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(DX), Y2
+	VMOVDQU      32(BX), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -6981,13 +7077,67 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	VPTEST       Y4, Y4
 	SETEQ        AL
 	MOVB         AL, ret+32(FP)
-	JEQ          blockedTestAndAddKey_done
+	JEQ          blockedTestAndAddKey_one_done
 	VPOR         Y2, Y1, Y1
 	VPOR         Y3, Y0, Y0
 	VMOVDQU      Y1, (SI)
 	VMOVDQU      Y0, 32(SI)
 
-blockedTestAndAddKey_done:
+blockedTestAndAddKey_one_done:
+	VZEROUPPER
+	RET
+
+blockedTestAndAddKey_rounds:
+	MOVL  56(AX), AX
+	DECL  AX
+	SHRL  $0x03, AX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  $0x9e3779b97f4a7c15, CX
+
+blockedTestAndAddKey_full:
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      ·blockedTake+0(SB), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      ·blockedTake+32(SB), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y3, Y0, Y0
+	VPOR         Y2, Y1, Y1
+	IMULQ        CX, DX
+	DECL         AX
+	JNZ          blockedTestAndAddKey_full
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
+	VPANDN       Y3, Y0, Y4
+	VPANDN       Y2, Y1, Y5
+	VPOR         Y4, Y5, Y4
+	VPTEST       Y4, Y4
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	JEQ          blockedTestAndAddKey_many_done
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
+
+blockedTestAndAddKey_many_done:
 	VZEROUPPER
 	RET
 
@@ -7026,21 +7176,23 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, AX
-	IMULQ        BX, AX
-	MOVQ         AX, DX
-	SHRQ         $0x07, DX
-	ANDQ         $0x000001c0, DX
-	ADDQ         CX, DX
-	VMOVQ        AX, X0
+	MOVQ         $0x9e3779b97f4a7c15, DX
+	IMULQ        BX, DX
+	MOVQ         DX, BX
+	SHRQ         $0x07, BX
+	ANDQ         $0x000001c0, BX
+	ADDQ         CX, BX
+	CMPL         56(AX), $0x08
+	JA           blockedTestUint64_rounds
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (DX), Y2
+	VMOVDQU      (BX), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(DX), Y2
+	VMOVDQU      32(BX), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -7048,6 +7200,53 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
 	VPTEST       Y1, Y1
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	VZEROUPPER
+	RET
+
+blockedTestUint64_rounds:
+	MOVL  56(AX), AX
+	DECL  AX
+	SHRL  $0x03, AX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  $0x9e3779b97f4a7c15, CX
+
+blockedTestUint64_full:
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      ·blockedTake+0(SB), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      ·blockedTake+32(SB), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y3, Y0, Y0
+	VPOR         Y2, Y1, Y1
+	IMULQ        CX, DX
+	DECL         AX
+	JNZ          blockedTestUint64_full
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
+	VPANDN       Y3, Y0, Y0
+	VPANDN       Y2, Y1, Y1
+	VPOR         Y0, Y1, Y0
+	VPTEST       Y0, Y0
 	SETEQ        AL
 	MOVB         AL, ret+16(FP)
 	VZEROUPPER
@@ -7088,26 +7287,71 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, AX
-	IMULQ        BX, AX
-	MOVQ         AX, DX
-	SHRQ         $0x07, DX
-	ANDQ         $0x000001c0, DX
-	ADDQ         CX, DX
-	VMOVQ        AX, X0
+	MOVQ         $0x9e3779b97f4a7c15, DX
+	IMULQ        BX, DX
+	MOVQ         DX, BX
+	SHRQ         $0x07, BX
+	ANDQ         $0x000001c0, BX
+	ADDQ         CX, BX
+	CMPL         56(AX), $0x08
+	JA           blockedAddUint64_rounds
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (DX), Y2
+	VMOVDQU      (BX), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(DX), Y2
+	VMOVDQU      32(BX), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VPOR         (SI), Y1, Y1
 	VPOR         32(SI), Y0, Y0
 	VMOVDQU      Y1, (SI)
 	VMOVDQU      Y0, 32(SI)
+	VZEROUPPER
+	RET
+
+blockedAddUint64_rounds:
+	MOVL  56(AX), AX
+	DECL  AX
+	SHRL  $0x03, AX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  $0x9e3779b97f4a7c15, CX
+
+blockedAddUint64_full:
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      ·blockedTake+0(SB), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      ·blockedTake+32(SB), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y3, Y0, Y0
+	VPOR         Y2, Y1, Y1
+	IMULQ        CX, DX
+	DECL         AX
+	JNZ          blockedAddUint64_full
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VPOR         (SI), Y3, Y3
+	VPOR         32(SI), Y2, Y2
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
 	VZEROUPPER
 	RET
 
@@ -7146,21 +7390,23 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, AX
-	IMULQ        BX, AX
-	MOVQ         AX, DX
-	SHRQ         $0x07, DX
-	ANDQ         $0x000001c0, DX
-	ADDQ         CX, DX
-	VMOVQ        AX, X0
+	MOVQ         $0x9e3779b97f4a7c15, DX
+	IMULQ        BX, DX
+	MOVQ         DX, BX
+	SHRQ         $0x07, BX
+	ANDQ         $0x000001c0, BX
+	ADDQ         CX, BX
+	CMPL         56(AX), $0x08
+	JA           blockedTestAndAddUint64_rounds
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (DX), Y2
+	VMOVDQU      (BX), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(DX), Y2
+	VMOVDQU      32(BX), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -7170,13 +7416,67 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	VPTEST       Y4, Y4
 	SETEQ        AL
 	MOVB         AL, ret+16(FP)
-	JEQ          blockedTestAndAddUint64_done
+	JEQ          blockedTestAndAddUint64_one_done
 	VPOR         Y2, Y1, Y1
 	VPOR         Y3, Y0, Y0
 	VMOVDQU      Y1, (SI)
 	VMOVDQU      Y0, 32(SI)
 
-blockedTestAndAddUint64_done:
+blockedTestAndAddUint64_one_done:
+	VZEROUPPER
+	RET
+
+blockedTestAndAddUint64_rounds:
+	MOVL  56(AX), AX
+	DECL  AX
+	SHRL  $0x03, AX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  $0x9e3779b97f4a7c15, CX
+
+blockedTestAndAddUint64_full:
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      ·blockedTake+0(SB), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      ·blockedTake+32(SB), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y3, Y0, Y0
+	VPOR         Y2, Y1, Y1
+	IMULQ        CX, DX
+	DECL         AX
+	JNZ          blockedTestAndAddUint64_full
+	VMOVQ        DX, X2
+	VPBROADCASTQ X2, Y2
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX), Y4
+	VPSLLVQ      Y3, Y4, Y3
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      32(BX), Y4
+	VPSLLVQ      Y2, Y4, Y2
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
+	VPANDN       Y3, Y0, Y4
+	VPANDN       Y2, Y1, Y5
+	VPOR         Y4, Y5, Y4
+	VPTEST       Y4, Y4
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	JEQ          blockedTestAndAddUint64_many_done
+	VPOR         Y0, Y3, Y3
+	VPOR         Y1, Y2, Y2
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
+
+blockedTestAndAddUint64_many_done:
 	VZEROUPPER
 	RET
 

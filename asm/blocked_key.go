@@ -10,8 +10,8 @@ import (
 // The single-key kernels. blocked.Filter's Test, Add, TestAndAdd and
 // their Uint64 forms are each one call to BlockedTestKey and its
 // siblings, which the compiler inlines into the caller's loop. On amd64
-// from avx2 up a key of 8 bytes (or a uint64) in a filter with k <= 8 runs
-// one AVX2 kernel of about 60 instructions, hash included
+// from avx2 up a key of 8 bytes (or a uint64) runs one AVX2 kernel, for
+// k <= 8 about 60 instructions, hash included
 // (gen/blocked/key.go), against about 105 for the Go probe with its
 // call: a loop of single-key calls keeps more keys' cache misses in
 // flight. Every other case, and the other builds, run the Generic twins
@@ -26,8 +26,8 @@ type BlockedProbe struct {
 	// Words is the bit array, Lines*8 words.
 	Words []uint64
 	Lines uint64
-	// Take is BlockedRows(K)'s take table for a filter with lines and
-	// K <= 8, else nil.
+	// Take is BlockedRows(K)'s take table (the last round's window rows)
+	// for a filter with lines, else nil.
 	Take *[8][8]uint64
 	// Seed is the hash seed; Key is engine.Uint64Key(Seed).
 	Seed, Key uint64
@@ -38,7 +38,7 @@ type BlockedProbe struct {
 // (lines*8 of them) with k probes per key and the given seed.
 func NewBlockedProbe(words []uint64, lines uint64, k uint32, seed uint64) BlockedProbe {
 	p := BlockedProbe{Words: words, Lines: lines, Seed: seed, Key: engine.Uint64Key(seed), K: k}
-	if lines > 0 && uint64(len(words)) == lines*8 && k <= 8 {
+	if lines > 0 && uint64(len(words)) == lines*8 {
 		_, p.Take = BlockedRows(k)
 	}
 	return p
@@ -89,7 +89,7 @@ func (p *BlockedProbe) line(h uint64) (*[8]uint64, uint64) {
 
 // TestHash is BlockedTestHash on p's filter.
 func (p *BlockedProbe) TestHash(h uint64) bool {
-	if p.Take == nil {
+	if p.Take == nil || p.K > 8 {
 		return BlockedTestHash(p.Words, h, p.K)
 	}
 	line, v := p.line(h)
@@ -98,7 +98,7 @@ func (p *BlockedProbe) TestHash(h uint64) bool {
 
 // AddHash is BlockedAddHash on p's filter.
 func (p *BlockedProbe) AddHash(h uint64) {
-	if p.Take == nil {
+	if p.Take == nil || p.K > 8 {
 		BlockedAddHash(p.Words, h, p.K)
 		return
 	}

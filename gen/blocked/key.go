@@ -13,17 +13,18 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// keyKernels emits the single-key kernels of a blocked filter with
-// k <= 8, asm.blocked{Test,Add,TestAndAdd}{Key,Uint64}, twins of the
-// Generic functions of the same names: an asm.BlockedProbe and one key
-// in, the answer out. Each hashes the key (xxh3.Scalar), finds its line
-// (the high word of h*Lines), its round value v = h*BlockedMul and its
-// window row, and runs the one round with two YMM registers.
+// keyKernels emits the single-key kernels of a blocked filter,
+// asm.blocked{Test,Add,TestAndAdd}{Key,Uint64}, twins of the Generic
+// functions of the same names: an asm.BlockedProbe and one key in, the
+// answer out. Each hashes the key (xxh3.Scalar), finds its line (the high
+// word of h*Lines), its round value v = h*BlockedMul and its window row,
+// and runs the last (for k <= 8 the only) round with two YMM registers,
+// after the (k-1)/8 full rounds of a larger k.
 //
 // They are called once per key from the family's single-key methods,
 // which inline to that one call, so they dispatch themselves instead of
 // going through a Go switch: for a key of another length than 8, a probe
-// without Take (k > 8, or no lines), or below the avx2 level they jump to
+// without Take (no lines), or below the avx2 level they jump to
 // their Generic twin; otherwise they run one AVX2 body, at avx512 too. An
 // AVX-512 round (broadcast, VPROLVQ, one compare) measured the same as
 // the AVX2 one (8.6 vs 8.6 ns/key for Test at n = 1e6, AMD EPYC Zen 5),
@@ -97,17 +98,61 @@ func keyKernel(op, form string, lshifts Mem) {
 	ANDQ(U32(7<<6), row)
 	ADDQ(take, row)
 
+	// k > 8 has full rounds before the last: a path of its own, so the
+	// common k <= 8 pays one compare for it.
+	CMPL(field(p, unsafe.Offsetof(probe.K)), U8(8))
+	JA(LabelRef(name + "_rounds"))
+	m0, m1 := roundMask(v, Mem{Base: row}, lshifts)
+	finish(op, name+"_one", line, m0, m1)
+
+	Label(name + "_rounds")
+	n := GP32()
+	MOVL(field(p, unsafe.Offsetof(probe.K)), n)
+	DECL(n)
+	SHRL(U8(3), n)
+	acc0, acc1 := YMM(), YMM()
+	VPXOR(acc0, acc0, acc0)
+	VPXOR(acc1, acc1, acc1)
+	mul := GP64()
+	MOVQ(U64(asm.BlockedMul), mul)
+	Label(name + "_full")
+	// A full round probes all eight words: blockedTake[0][0] is all ones.
+	f0, f1 := roundMask(v, Mem{Symbol: Symbol{Name: "·blockedTake"}, Base: reg.StaticBase}, lshifts)
+	VPOR(f0, acc0, acc0)
+	VPOR(f1, acc1, acc1)
+	IMULQ(mul, v)
+	DECL(n)
+	JNZ(LabelRef(name + "_full"))
+	l0, l1 := roundMask(v, Mem{Base: row}, lshifts)
+	VPOR(acc0, l0, l0)
+	VPOR(acc1, l1, l1)
+	finish(op, name+"_many", line, l0, l1)
+
+	// Same arguments, same frame: a tail jump hands them to the twin.
+	Label(generic)
+	tailJump("·" + name + "Generic")
+}
+
+// roundMask returns the bits a round with value v (a GP register) sets in
+// the words the row at take marks 1, words 0-3 and 4-7.
+func roundMask(v reg.Register, take, lshifts Mem) (m0, m1 reg.VecVirtual) {
 	x, vy := XMM(), YMM()
 	VMOVQ(v, x)
 	VPBROADCASTQ(x, vy)
-	m0, m1 := YMM(), YMM()
+	m0, m1 = YMM(), YMM()
 	for i, m := range []reg.VecVirtual{m0, m1} {
 		VPSLLVQ(lshifts.Offset(32*i), vy, m)
 		VPSRLQ(U8(58), m, m)
 		t := YMM()
-		VMOVDQU(Mem{Base: row, Disp: 32 * i}, t)
+		VMOVDQU(take.Offset(32*i), t)
 		VPSLLVQ(m, t, m)
 	}
+	return m0, m1
+}
+
+// finish tests the mask m0, m1 against the line, sets it, or both, as
+// op says, and returns.
+func finish(op, prefix string, line reg.Register, m0, m1 reg.VecVirtual) {
 	if op == "Add" {
 		VPOR(Mem{Base: line}, m0, m0)
 		VPOR(Mem{Base: line, Disp: 32}, m1, m1)
@@ -127,20 +172,16 @@ func keyKernel(op, form string, lshifts Mem) {
 		Store(b, ReturnIndex(0))
 		if op == "TestAndAdd" {
 			// A key that tests present leaves its line unwritten.
-			JEQ(LabelRef(name + "_done"))
+			JEQ(LabelRef(prefix + "_done"))
 			VPOR(l0, m0, m0)
 			VPOR(l1, m1, m1)
 			VMOVDQU(m0, Mem{Base: line})
 			VMOVDQU(m1, Mem{Base: line, Disp: 32})
-			Label(name + "_done")
+			Label(prefix + "_done")
 		}
 	}
 	VZEROUPPER()
 	RET()
-
-	// Same arguments, same frame: a tail jump hands them to the twin.
-	Label(generic)
-	tailJump("·" + name + "Generic")
 }
 
 // tailJump emits JMP sym(SB), a jump into another function that leaves
