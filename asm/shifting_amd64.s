@@ -247,3 +247,136 @@ shiftingTestHashesAVX512_done:
 	VZEROUPPER
 	MOVQ R9, ret+88(FP)
 	RET
+
+// func shiftingTestKey(p *uint64, key []byte) bool
+// Requires: BMI2
+TEXT ·shiftingTestKey(SB), NOSPLIT, $0-33
+	CMPB  ·level+0(SB), $0x01
+	JB    shiftingTestKey_generic
+	MOVQ  p+0(FP), DX
+	CMPQ  32(DX), $0x00
+	JNE   shiftingTestKey_generic
+	MOVQ  (DX), AX
+	TESTQ AX, AX
+	JZ    shiftingTestKey_generic
+	CMPQ  key_len+16(FP), $0x08
+	JNE   shiftingTestKey_generic
+	MOVQ  key_base+8(FP), CX
+	MOVQ  (CX), CX
+	ROLQ  $0x20, CX
+	XORQ  56(DX), CX
+	MOVQ  CX, BX
+	ROLQ  $0x31, BX
+	MOVQ  CX, SI
+	ROLQ  $0x18, SI
+	XORQ  BX, SI
+	XORQ  SI, CX
+	MOVQ  $0x9fb21c651e98df25, SI
+	IMULQ SI, CX
+	MOVQ  CX, BX
+	SHRQ  $0x23, BX
+	ADDQ  $0x08, BX
+	XORQ  BX, CX
+	IMULQ SI, CX
+	MOVQ  CX, BX
+	SHRQ  $0x1c, BX
+	XORQ  BX, CX
+	MOVL  64(DX), BX
+	SHRL  $0x01, BX
+	JZ    shiftingTestKey_generic
+	MOVQ  24(DX), DX
+	MOVQ  CX, SI
+	ROLQ  $0x20, SI
+	MOVQ  $0xffffffffffffffff, DI
+	MOVQ  $0x9e3779b97f4a7c15, R8
+
+shiftingTestKey_pair:
+	MULXQ CX, R9, R10
+	MOVQ  R10, R9
+	ANDQ  $0x07, R9
+	SHRQ  $0x03, R10
+	MOVQ  (AX)(R10*1), R10
+	SHRXQ R9, R10, R10
+	ANDQ  R10, DI
+	ADDQ  SI, CX
+	ADDQ  R8, SI
+	DECL  BX
+	JNZ   shiftingTestKey_pair
+	MOVQ  $0x0000000000000038, DX
+	MULXQ CX, R9, AX
+	MOVQ  $0x0000000000000002, CX
+	SHLXQ AX, CX, CX
+	ORQ   $0x01, CX
+	NOTQ  DI
+	TESTQ DI, CX
+	SETEQ AL
+	MOVB  AL, ret+32(FP)
+	RET
+
+shiftingTestKey_generic:
+	JMP ·shiftingTestKeyGeneric+0(SB)
+
+// func shiftingTestUint64(p *uint64, key uint64) bool
+// Requires: BMI2
+TEXT ·shiftingTestUint64(SB), NOSPLIT, $0-17
+	CMPB  ·level+0(SB), $0x01
+	JB    shiftingTestUint64_generic
+	MOVQ  p+0(FP), DX
+	CMPQ  32(DX), $0x00
+	JNE   shiftingTestUint64_generic
+	MOVQ  (DX), AX
+	TESTQ AX, AX
+	JZ    shiftingTestUint64_generic
+	MOVQ  key+8(FP), CX
+	ROLQ  $0x20, CX
+	XORQ  56(DX), CX
+	MOVQ  CX, BX
+	ROLQ  $0x31, BX
+	MOVQ  CX, SI
+	ROLQ  $0x18, SI
+	XORQ  BX, SI
+	XORQ  SI, CX
+	MOVQ  $0x9fb21c651e98df25, SI
+	IMULQ SI, CX
+	MOVQ  CX, BX
+	SHRQ  $0x23, BX
+	ADDQ  $0x08, BX
+	XORQ  BX, CX
+	IMULQ SI, CX
+	MOVQ  CX, BX
+	SHRQ  $0x1c, BX
+	XORQ  BX, CX
+	MOVL  64(DX), BX
+	SHRL  $0x01, BX
+	JZ    shiftingTestUint64_generic
+	MOVQ  24(DX), DX
+	MOVQ  CX, SI
+	ROLQ  $0x20, SI
+	MOVQ  $0xffffffffffffffff, DI
+	MOVQ  $0x9e3779b97f4a7c15, R8
+
+shiftingTestUint64_pair:
+	MULXQ CX, R9, R10
+	MOVQ  R10, R9
+	ANDQ  $0x07, R9
+	SHRQ  $0x03, R10
+	MOVQ  (AX)(R10*1), R10
+	SHRXQ R9, R10, R10
+	ANDQ  R10, DI
+	ADDQ  SI, CX
+	ADDQ  R8, SI
+	DECL  BX
+	JNZ   shiftingTestUint64_pair
+	MOVQ  $0x0000000000000038, DX
+	MULXQ CX, R9, AX
+	MOVQ  $0x0000000000000002, CX
+	SHLXQ AX, CX, CX
+	ORQ   $0x01, CX
+	NOTQ  DI
+	TESTQ DI, CX
+	SETEQ AL
+	MOVB  AL, ret+16(FP)
+	RET
+
+shiftingTestUint64_generic:
+	JMP ·shiftingTestUint64Generic+0(SB)

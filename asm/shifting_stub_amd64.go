@@ -19,3 +19,13 @@ func shiftingTestHashesAVX2(words []uint64, hs []uint64, out []bool, m uint64, p
 //
 //go:noescape
 func shiftingTestHashesAVX512(words []uint64, hs []uint64, out []bool, m uint64, pairs uint64) int
+
+// shiftingTestKey is shiftingTestKeyGeneric, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/shifting), the scalar BMI2 body otherwise.
+//
+//go:noescape
+func shiftingTestKey(p *uint64, key []byte) bool
+
+// shiftingTestUint64 is shiftingTestUint64Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/shifting), the scalar BMI2 body otherwise.
+//
+//go:noescape
+func shiftingTestUint64(p *uint64, key uint64) bool

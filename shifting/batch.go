@@ -21,10 +21,10 @@ func (f *Filter) AddHashes(hs []uint64) {
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 	out = batch.Out("shifting", out, len(hs))
 	w := f.bits()
-	hits := asm.ShiftingTestHashes(w, f.m, f.k/2, hs, out)
-	if f.m2 != 0 {
+	hits := asm.ShiftingTestHashes(w, f.p.M, f.p.K/2, hs, out)
+	if f.p.M2 != 0 {
 		for i, h := range hs {
-			if out[i] && !f.secondHas(w, h) {
+			if out[i] && !f.p.SecondHas(h) {
 				out[i] = false
 				hits--
 			}
@@ -36,24 +36,24 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 
 // AddKeys inserts every key.
 func (f *Filter) AddKeys(keys [][]byte) {
-	batch.AddKeys(f.AddHashes, keys, f.seed)
+	batch.AddKeys(f.AddHashes, keys, f.p.Seed)
 }
 
 // TestKeys sets out[i] = Test(keys[i]) and returns the number of hits.
 func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
-	return batch.TestKeys(f.TestHashes, keys, f.seed, batch.Out("shifting", out, len(keys)))
+	return batch.TestKeys(f.TestHashes, keys, f.p.Seed, batch.Out("shifting", out, len(keys)))
 }
 
 // AddUint64s inserts every integer key (its 8 little-endian bytes).
 func (f *Filter) AddUint64s(ks []uint64) {
-	batch.AddUint64s(f.AddHashes, ks, f.seed)
+	batch.AddUint64s(f.AddHashes, ks, f.p.Seed)
 }
 
 // TestUint64s sets out[i] = Test of the 8 little-endian bytes of ks[i]
 // and returns the number of hits; hashing and testing both run in batch
 // kernels.
 func (f *Filter) TestUint64s(ks []uint64, out []bool) int {
-	return batch.TestUint64s(f.TestHashes, ks, f.seed, batch.Out("shifting", out, len(ks)))
+	return batch.TestUint64s(f.TestHashes, ks, f.p.Seed, batch.Out("shifting", out, len(ks)))
 }
 
 // AddHashesConcurrent inserts every hash with atomic ORs; safe beside
@@ -67,5 +67,5 @@ func (f *Filter) AddHashesConcurrent(hs []uint64) {
 // AddUint64sConcurrent inserts every integer key with atomic ORs, hashed
 // in batch; safe beside the other concurrent methods.
 func (f *Filter) AddUint64sConcurrent(ks []uint64) {
-	batch.AddUint64s(f.AddHashesConcurrent, ks, f.seed)
+	batch.AddUint64s(f.AddHashesConcurrent, ks, f.p.Seed)
 }

@@ -9,7 +9,7 @@ import (
 
 // AddConcurrent inserts key with atomic ORs; safe beside the other
 // concurrent methods.
-func (f *Filter) AddConcurrent(key []byte) { f.TestAndAddHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) AddConcurrent(key []byte) { f.TestAndAddHash(engine.HashSeed(key, f.p.Seed)) }
 
 // AddHashConcurrent is AddHash with atomic ORs.
 func (f *Filter) AddHashConcurrent(h uint64) { f.TestAndAddHash(h) }
@@ -19,23 +19,23 @@ func (f *Filter) AddHashConcurrent(h uint64) { f.TestAndAddHash(h) }
 // beside the other concurrent methods: a pair's two bits may lie in two
 // words, so each bit is its own atomic OR, and a key two goroutines insert
 // at once may test absent for both.
-func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(engine.HashSeed(key, f.p.Seed)) }
 
 // TestAndAddHash is TestAndAdd of a hash.
 func (f *Filter) TestAndAddHash(h uint64) bool {
 	w := f.bits()
-	o := membershipOffset(h, f.k/2)
+	o := membershipOffset(h, f.p.K/2)
 	pa, pb := probeStart(h)
 	present := true
-	for range f.k / 2 {
-		pos := engine.Reduce(pa, f.m)
+	for range f.p.K / 2 {
+		pos := engine.Reduce(pa, f.p.M)
 		present = setBitAtomic(w, pos) && present
 		present = setBitAtomic(w, pos+o) && present
 		pa, pb = pa+pb, pb+phi
 	}
-	if f.m2 != 0 {
+	if f.p.M2 != 0 {
 		pa += pb
-		present = setBitAtomic(w[f.base2:], engine.Reduce(pa, f.m2)) && present
+		present = setBitAtomic(w[f.p.Base2:], engine.Reduce(pa, f.p.M2)) && present
 	}
 	runtime.KeepAlive(f.st)
 	return present
@@ -43,27 +43,27 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 
 // TestConcurrent is Test with atomic loads, safe beside concurrent adds.
 func (f *Filter) TestConcurrent(key []byte) bool {
-	return f.TestHashConcurrent(engine.HashSeed(key, f.seed))
+	return f.TestHashConcurrent(engine.HashSeed(key, f.p.Seed))
 }
 
 // TestHashConcurrent is TestHash with atomic loads.
 func (f *Filter) TestHashConcurrent(h uint64) bool {
 	w := f.bits()
-	o := membershipOffset(h, f.k/2)
+	o := membershipOffset(h, f.p.K/2)
 	want := 1 | uint64(1)<<o
 	pa, pb := probeStart(h)
 	ok := true
-	for range f.k / 2 {
-		if windowAtomic(w, engine.Reduce(pa, f.m))&want != want {
+	for range f.p.K / 2 {
+		if windowAtomic(w, engine.Reduce(pa, f.p.M))&want != want {
 			ok = false
 			break
 		}
 		pa, pb = pa+pb, pb+phi
 	}
-	if ok && f.m2 != 0 {
+	if ok && f.p.M2 != 0 {
 		pa += pb
-		q := engine.Reduce(pa, f.m2)
-		ok = atomic.LoadUint64(&w[f.base2+q>>6])&(1<<(q&63)) != 0
+		q := engine.Reduce(pa, f.p.M2)
+		ok = atomic.LoadUint64(&w[f.p.Base2+q>>6])&(1<<(q&63)) != 0
 	}
 	runtime.KeepAlive(f.st)
 	return ok

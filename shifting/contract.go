@@ -132,7 +132,7 @@ func (x *Multiplicity) UnmarshalText(text []byte) error {
 // Clone returns an independent copy of f.
 func (f *Filter) Clone() *Filter {
 	g := *f
-	g.st = cloneStorage(f.bits())
+	g.setStorage(cloneStorage(f.bits()))
 	runtime.KeepAlive(f.st)
 	return &g
 }
@@ -159,7 +159,7 @@ func (x *Multiplicity) Clone() *Multiplicity {
 // PopCount returns the number of set bits of the first array.
 func (f *Filter) PopCount() uint64 {
 	n := 0
-	for _, w := range f.bits()[:f.base2] {
+	for _, w := range f.bits()[:f.p.Base2] {
 		n += bits.OnesCount64(w)
 	}
 	runtime.KeepAlive(f.st)
@@ -169,7 +169,7 @@ func (f *Filter) PopCount() uint64 {
 // EstimatedCount estimates the distinct keys added from the set bits of
 // the first array (Swamidass & Baldi, every key setting k bits):
 // -(m/k) ln(1 - X/m). +Inf when every bit is set.
-func (f *Filter) EstimatedCount() float64 { return engine.EstimateCount(f.m, f.k, f.PopCount()) }
+func (f *Filter) EstimatedCount() float64 { return engine.EstimateCount(f.p.M, f.p.K, f.PopCount()) }
 
 // String describes f in one line, never its bits.
 func (f *Filter) String() string {
@@ -177,7 +177,7 @@ func (f *Filter) String() string {
 		return "shifting.Filter{zero, use shifting.New}"
 	}
 	return fmt.Sprintf("shifting.Filter{m: %d, k: %d, second array: %d, seed: %#x, bytes: %d, estimated keys: %.0f}",
-		f.m, f.k, f.m2, f.seed, f.SizeBytes(), f.EstimatedCount())
+		f.p.M, f.p.K, f.p.M2, f.p.Seed, f.SizeBytes(), f.EstimatedCount())
 }
 
 // String describes a in one line, never its bits.

@@ -4,6 +4,7 @@ import (
 	"io"
 	"runtime"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -12,8 +13,8 @@ import (
 const membershipVersion = 1
 
 func (f *Filter) header() engine.Header {
-	return engine.Header{Family: engine.FamilyShifting, Version: membershipVersion, Seed: f.seed,
-		Params: []uint64{f.m, uint64(f.k), WBar, f.m2}}
+	return engine.Header{Family: engine.FamilyShifting, Version: membershipVersion, Seed: f.p.Seed,
+		Params: []uint64{f.p.M, uint64(f.p.K), WBar, f.p.M2}}
 }
 
 // MarshalBinary encodes f in the engine envelope.
@@ -69,17 +70,17 @@ func (f *Filter) decodeMode(h engine.Header, src engine.Source, mode engine.Huge
 	if m2 > engine.MaxBits {
 		return engine.FormatErrorf("shifting: second array of %d bits", m2)
 	}
-	g := Filter{m: m, m2: m2, k: uint32(k), seed: h.Seed, base2: padWords(m)}
+	g := Filter{p: asm.ShiftingProbe{M: m, M2: m2, K: uint32(k), Seed: h.Seed, Key: engine.Uint64Key(h.Seed), Base2: padWords(m)}}
 	if uint64(len(payload)) != 8*g.words() {
 		return engine.FormatErrorf("shifting: %d payload bytes for m = %d, m2 = %d, want %d", len(payload), m, m2, 8*g.words())
 	}
 	// Bits no key can set (above m+55 in the first array, at or above m2
 	// in the second) must be zero, so that every filter has one encoding.
-	if err := checkPaddingBytes(payload[:8*g.base2], m+WBar-2); err != nil {
+	if err := checkPaddingBytes(payload[:8*g.p.Base2], m+WBar-2); err != nil {
 		return err
 	}
 	if m2 > 0 {
-		if err := checkPaddingBytes(payload[8*g.base2:], m2-1); err != nil {
+		if err := checkPaddingBytes(payload[8*g.p.Base2:], m2-1); err != nil {
 			return err
 		}
 	}
@@ -87,7 +88,7 @@ func (f *Filter) decodeMode(h engine.Header, src engine.Source, mode engine.Huge
 	if err != nil {
 		return err
 	}
-	g.st = st
+	g.setStorage(st)
 	*f = g
 	return nil
 }

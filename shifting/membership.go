@@ -25,12 +25,11 @@ const MaxK = engine.MaxK
 // The zero Filter has no bits: M, K, SizeBytes and String answer for an
 // empty filter, every other method panics with a message naming New.
 type Filter struct {
-	st    *engine.Storage
-	m     uint64 // positions h_i are in [0, m)
-	m2    uint64 // bits of the second array, 0 without WithSecondArray
-	base2 uint64 // first word of the second array
-	k     uint32
-	seed  uint64
+	st *engine.Storage
+	// p holds m (positions h_i are in [0, m)), the second array's bits
+	// m2 (0 without WithSecondArray) and first word base2, k, the seed
+	// and the storage's words (setStorage), for the single-key kernels.
+	p asm.ShiftingProbe
 }
 
 // New returns a membership filter sized for n keys at false-positive rate
@@ -63,36 +62,36 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	if k%2 != 0 {
 		return nil, paramErrorf("k = %d bits per key is odd; ShBF_M sets k/2 pairs", k)
 	}
-	f := &Filter{m: m, k: k, seed: cfg.Seed, base2: padWords(m)}
+	f := &Filter{p: asm.ShiftingProbe{M: m, K: k, Seed: cfg.Seed, Key: engine.Uint64Key(cfg.Seed), Base2: padWords(m)}}
 	if second {
-		f.m2 = m
+		f.p.M2 = m
 	}
 	st, err := engine.NewStorage(f.words(), cfg.HugePages)
 	if err != nil {
 		return nil, err
 	}
-	f.st = st
+	f.setStorage(st)
 	return f, nil
 }
 
 // words is the length of the storage: the padded first array, then the
 // second.
-func (f *Filter) words() uint64 { return f.base2 + (f.m2+63)/64 }
+func (f *Filter) words() uint64 { return f.p.Base2 + (f.p.M2+63)/64 }
 
 // M returns the number of positions of the first array (its bits without
 // padding).
-func (f *Filter) M() uint64 { return f.m }
+func (f *Filter) M() uint64 { return f.p.M }
 
 // K returns the number of bits a key sets in the first array (twice the
 // number of probe pairs).
-func (f *Filter) K() uint32 { return f.k }
+func (f *Filter) K() uint32 { return f.p.K }
 
 // SecondArrayBits returns the size of the second array, 0 without
 // WithSecondArray.
-func (f *Filter) SecondArrayBits() uint64 { return f.m2 }
+func (f *Filter) SecondArrayBits() uint64 { return f.p.M2 }
 
 // Seed returns the hash seed.
-func (f *Filter) Seed() uint64 { return f.seed }
+func (f *Filter) Seed() uint64 { return f.p.Seed }
 
 // SizeBytes returns the bytes of both arrays with their padding.
 func (f *Filter) SizeBytes() uint64 { return 8 * f.words() }
@@ -106,38 +105,51 @@ func (f *Filter) Close() error {
 	if f.st == nil {
 		return nil
 	}
-	return f.st.Close()
+	st := f.st
+	f.setStorage(nil)
+	return st.Close()
+}
+
+// setStorage makes st the filter's storage, and its words the probe's.
+func (f *Filter) setStorage(st *engine.Storage) {
+	f.st, f.p.Words = st, nil
+	if st != nil {
+		f.p.Words = st.Words()
+	}
 }
 
 // ModelFPR returns the model's false-positive rate after n distinct keys.
 func (f *Filter) ModelFPR(n uint64) float64 {
-	if f.m2 != 0 {
-		return FPRSecondArray(f.m, f.m2, n, f.k)
+	if f.p.M2 != 0 {
+		return FPRSecondArray(f.p.M, f.p.M2, n, f.p.K)
 	}
-	return FPR(f.m, n, f.k)
+	return FPR(f.p.M, n, f.p.K)
 }
 
 // Add inserts key.
-func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.seed)) }
+func (f *Filter) Add(key []byte) { f.AddHash(engine.HashSeed(key, f.p.Seed)) }
 
 // Test reports whether key may be in the set; false means certainly not.
-func (f *Filter) Test(key []byte) bool { return f.TestHash(engine.HashSeed(key, f.seed)) }
+// It is one call, inlined into the caller, to asm's single-key kernel
+// (asm.ShiftingTestKey), which reads the filter through &f.p and so keeps
+// f and its storage alive.
+func (f *Filter) Test(key []byte) bool { return asm.ShiftingTestKey(&f.p, key) }
 
 // AddHash inserts a key by its hash (engine.HashSeed with this filter's
 // seed): bits h_i and h_i + o for i < k/2, and with a second array its bit.
 func (f *Filter) AddHash(h uint64) {
 	w := f.bits()
-	o := membershipOffset(h, f.k/2)
+	o := membershipOffset(h, f.p.K/2)
 	pa, pb := probeStart(h)
-	for range f.k / 2 {
-		pos := engine.Reduce(pa, f.m)
+	for range f.p.K / 2 {
+		pos := engine.Reduce(pa, f.p.M)
 		setBit(w, pos)
 		setBit(w, pos+o)
 		pa, pb = pa+pb, pb+phi
 	}
-	if f.m2 != 0 {
+	if f.p.M2 != 0 {
 		pa += pb // a_{k/2} gave the offset
-		setBit(w[f.base2:], engine.Reduce(pa, f.m2))
+		setBit(w[f.p.Base2:], engine.Reduce(pa, f.p.M2))
 	}
 	runtime.KeepAlive(f.st)
 }
@@ -148,28 +160,21 @@ func (f *Filter) AddHash(h uint64) {
 // first passes.
 func (f *Filter) TestHash(h uint64) bool {
 	w := f.bits()
-	ok := asm.ShiftingTestHash(w, f.m, f.k/2, h) && (f.m2 == 0 || f.secondHas(w, h))
+	ok := asm.ShiftingTestHash(w, f.p.M, f.p.K/2, h) && (f.p.M2 == 0 || f.p.SecondHas(h))
 	runtime.KeepAlive(f.st)
 	return ok
 }
 
 // AddUint64 inserts the 8 little-endian bytes of k, hashed without
 // building them (engine.HashUint64Seed).
-func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Seed(k, f.seed)) }
+func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Seed(k, f.p.Seed)) }
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Seed(k, f.seed)) }
+func (f *Filter) TestUint64(k uint64) bool { return asm.ShiftingTestUint64(&f.p, k) }
 
 // AddString inserts the bytes of s without copying them (no allocation
 // for any length).
-func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
+func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.p.Seed)) }
 
 // TestString is Test of the bytes of s, without copying them.
-func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
-
-// secondHas reports whether the second array has the bit of hash h; the
-// batch tests apply it to the hits of the first array.
-func (f *Filter) secondHas(w []uint64, h uint64) bool {
-	q := engine.Reduce(rawAt(h, uint64(f.k/2)+1), f.m2)
-	return w[f.base2+q>>6]&(1<<(q&63)) != 0
-}
+func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.p.Seed)) }

@@ -8,7 +8,6 @@ import (
 	"github.com/filterengine/filterengine/gen/hash/xxh3"
 	"github.com/filterengine/filterengine/gen/internal/genutil"
 	. "github.com/mmcloughlin/avo/build"
-	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -130,7 +129,7 @@ func keyKernel(op, form string, lshifts Mem) {
 
 	// Same arguments, same frame: a tail jump hands them to the twin.
 	Label(generic)
-	tailJump("·" + name + "Generic")
+	genutil.TailJump("·" + name + "Generic")
 }
 
 // roundMask returns the bits a round with value v (a GP register) sets in
@@ -182,15 +181,4 @@ func finish(op, prefix string, line reg.Register, m0, m1 reg.VecVirtual) {
 	}
 	VZEROUPPER()
 	RET()
-}
-
-// tailJump emits JMP sym(SB), a jump into another function that leaves
-// the function: avo's JMP takes only labels of its own, so the
-// instruction is built as a terminal one (no successor in the function).
-func tailJump(sym string) {
-	Instruction(&ir.Instruction{
-		Opcode:     "JMP",
-		Operands:   []Op{Mem{Symbol: Symbol{Name: sym}, Base: reg.StaticBase}},
-		IsTerminal: true,
-	})
 }

@@ -32,6 +32,7 @@ func main() {
 	ConstraintExpr("amd64,gc,!purego") // avo v0.5.0 parses the "+build" syntax; it writes "//go:build amd64 && gc && !purego"
 	kernel("shiftingTestHashesAVX2", 4)
 	kernel("shiftingTestHashesAVX512", 8)
+	keyKernels()
 	Generate()
 }
 

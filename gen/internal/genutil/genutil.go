@@ -6,6 +6,9 @@ package genutil
 import (
 	"fmt"
 
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/reg"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 )
@@ -48,4 +51,16 @@ type Labels struct{ n int }
 func (l *Labels) Next(prefix string) string {
 	l.n++
 	return fmt.Sprintf("%s_%d", prefix, l.n)
+}
+
+// TailJump emits JMP sym(SB), a jump into another function (a kernel's
+// Generic twin, with the same arguments and frame) that leaves the
+// function: avo's JMP takes only labels of its own, so the instruction is
+// built as a terminal one, without a successor in the function.
+func TailJump(sym string) {
+	Instruction(&ir.Instruction{
+		Opcode:     "JMP",
+		Operands:   []Op{Mem{Symbol: Symbol{Name: sym}, Base: reg.StaticBase}},
+		IsTerminal: true,
+	})
 }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"unsafe"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/gen/hash/xxh3"
+	"github.com/filterengine/filterengine/gen/internal/genutil"
+)
+
+// keyKernels emits the ShBF_M single-key tests asm.shiftingTest{Key,Uint64},
+// twins of the Generic functions of the same names: an asm.ShiftingProbe
+// and one key in, the answer out. Each hashes the key (xxh3.Scalar), then
+// ANDs the unaligned window of every pair (the high word of a*M, a byte
+// load and a shift by the position mod 8), steps a and b as
+// asm.ShiftingTestHash does, and tests bits 0 and o+1 of the AND, all in
+// scalar registers with BMI2 (MULX, SHRX, SHLX).
+//
+// They are called once per key from shifting.Filter's Test and
+// TestUint64, which inline to that one call, so they dispatch themselves:
+// below the avx2 level (which includes BMI2), for a key of another
+// length than 8, for a filter with a second array or without storage
+// they jump to their Generic twin.
+func keyKernels() {
+	for _, form := range []string{"Key", "Uint64"} {
+		keyKernel(form)
+	}
+}
+
+// probe gives the offsets of asm.ShiftingProbe's fields.
+var probe asm.ShiftingProbe
+
+func field(p reg.Register, off uintptr) Mem { return Mem{Base: p, Disp: int(off)} }
+
+func keyKernel(form string) {
+	name := "shiftingTest" + form
+	sig := "func(p *uint64, key []byte) bool"
+	if form == "Uint64" {
+		sig = "func(p *uint64, key uint64) bool"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(name + " is " + name + "Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/shifting), the scalar BMI2 body otherwise.")
+	generic := name + "_generic"
+	level := Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}
+	CMPB(level, U8(uint8(asm.AVX2)))
+	JB(LabelRef(generic))
+	p := Load(Param("p"), GP64())
+	CMPQ(field(p, unsafe.Offsetof(probe.M2)), U8(0))
+	JNE(LabelRef(generic))
+	words := GP64()
+	MOVQ(field(p, unsafe.Offsetof(probe.Words)), words)
+	TESTQ(words, words)
+	JZ(LabelRef(generic))
+	h := GP64()
+	if form == "Key" {
+		CMPQ(genutil.LenAddr("key"), U8(8))
+		JNE(LabelRef(generic))
+		kp := Load(Param("key").Base(), GP64())
+		MOVQ(Mem{Base: kp}, h)
+	} else {
+		Load(Param("key"), h)
+	}
+	xxh3.Scalar(h, field(p, unsafe.Offsetof(probe.Key)))
+
+	n := GP32()
+	MOVL(field(p, unsafe.Offsetof(probe.K)), n)
+	SHRL(U8(1), n)
+	JZ(LabelRef(generic))                             // no pairs: not a filter New makes
+	MOVQ(field(p, unsafe.Offsetof(probe.M)), reg.RDX) // MULX multiplies by RDX
+	b := GP64()
+	MOVQ(h, b)
+	ROLQ(U8(32), b)
+	acc, phi := GP64(), GP64()
+	MOVQ(U64(^uint64(0)), acc)
+	MOVQ(U64(asm.ShiftingPhi), phi)
+	Label(name + "_pair")
+	lo, i, s, w := GP64(), GP64(), GP64(), GP64()
+	MULXQ(h, lo, i)
+	MOVQ(i, s)
+	ANDQ(U8(7), s)
+	SHRQ(U8(3), i)
+	MOVQ(Mem{Base: words, Index: i, Scale: 1}, w)
+	SHRXQ(s, w, w)
+	ANDQ(w, acc)
+	ADDQ(b, h)
+	ADDQ(phi, b)
+	DECL(n)
+	JNZ(LabelRef(name + "_pair"))
+
+	// o = hi(a*(w̄-1)); the pair's bits are 0 and o+1.
+	MOVQ(U64(asm.ShiftingWBar-1), reg.RDX)
+	o, mask := GP64(), GP64()
+	MULXQ(h, lo, o)
+	MOVQ(U64(2), mask)
+	SHLXQ(o, mask, mask)
+	ORQ(U8(1), mask)
+	NOTQ(acc)
+	TESTQ(acc, mask)
+	r := GP8()
+	SETEQ(r)
+	Store(r, ReturnIndex(0))
+	RET()
+
+	Label(generic)
+	genutil.TailJump("·" + name + "Generic")
+}
