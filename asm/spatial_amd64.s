@@ -161,3 +161,152 @@ done512:
 	VZEROUPPER
 	MOVQ DI, hits+104(FP)
 	RET
+
+// func spatialCheckKey(p *uint64, key []byte) uint32
+// Requires: AVX, AVX2, BMI2
+TEXT ·spatialCheckKey(SB), NOSPLIT, $0-36
+	CMPB         ·level+0(SB), $0x01
+	JB           spatialCheckKey_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         72(AX), CX
+	TESTQ        CX, CX
+	JZ           spatialCheckKey_generic
+	CMPQ         key_len+16(FP), $0x08
+	JNE          spatialCheckKey_generic
+	MOVQ         key_base+8(FP), DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         32(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      (CX), Y0, Y1
+	VPSRLQ       $0x3c, Y1, Y2
+	VPSRLQ       $0x37, Y1, Y1
+	VPCMPEQD     X3, X3, X3
+	VPXOR        X4, X4, X4
+	VPGATHERQD   X3, (SI)(Y2*4), X4
+	VPSHUFD      $0x88, Y1, Y1
+	VPERMQ       $0x08, Y1, Y1
+	VPAND        96(CX), X1, X1
+	VPSRLVD      X1, X4, X4
+	VPAND        112(CX), X4, X4
+	VPOR         64(CX), X4, X4
+	VPSLLVQ      32(CX), Y0, Y0
+	VPSRLQ       $0x3c, Y0, Y1
+	VPSRLQ       $0x37, Y0, Y0
+	VPCMPEQD     X2, X2, X2
+	VPXOR        X3, X3, X3
+	VPGATHERQD   X2, (SI)(Y1*4), X3
+	VPSHUFD      $0x88, Y0, Y0
+	VPERMQ       $0x08, Y0, Y0
+	VPAND        96(CX), X0, X0
+	VPSRLVD      X0, X3, X3
+	VPAND        112(CX), X3, X3
+	VPOR         80(CX), X3, X3
+	VPMINUD      X3, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPMINUD      X0, X4, X4
+	VPSHUFD      $0xb1, X4, X0
+	VPMINUD      X0, X4, X4
+	VMOVD        X4, AX
+	MOVL         AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+spatialCheckKey_generic:
+	JMP ·spatialCheckKeyGeneric+0(SB)
+
+// func spatialCheckUint64(p *uint64, key uint64) uint32
+// Requires: AVX, AVX2, BMI2
+TEXT ·spatialCheckUint64(SB), NOSPLIT, $0-20
+	CMPB         ·level+0(SB), $0x01
+	JB           spatialCheckUint64_generic
+	MOVQ         p+0(FP), AX
+	MOVQ         72(AX), CX
+	TESTQ        CX, CX
+	JZ           spatialCheckUint64_generic
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         48(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         32(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	VMOVQ        AX, X0
+	VPBROADCASTQ X0, Y0
+	VPSLLVQ      (CX), Y0, Y1
+	VPSRLQ       $0x3c, Y1, Y2
+	VPSRLQ       $0x37, Y1, Y1
+	VPCMPEQD     X3, X3, X3
+	VPXOR        X4, X4, X4
+	VPGATHERQD   X3, (SI)(Y2*4), X4
+	VPSHUFD      $0x88, Y1, Y1
+	VPERMQ       $0x08, Y1, Y1
+	VPAND        96(CX), X1, X1
+	VPSRLVD      X1, X4, X4
+	VPAND        112(CX), X4, X4
+	VPOR         64(CX), X4, X4
+	VPSLLVQ      32(CX), Y0, Y0
+	VPSRLQ       $0x3c, Y0, Y1
+	VPSRLQ       $0x37, Y0, Y0
+	VPCMPEQD     X2, X2, X2
+	VPXOR        X3, X3, X3
+	VPGATHERQD   X2, (SI)(Y1*4), X3
+	VPSHUFD      $0x88, Y0, Y0
+	VPERMQ       $0x08, Y0, Y0
+	VPAND        96(CX), X0, X0
+	VPSRLVD      X0, X3, X3
+	VPAND        112(CX), X3, X3
+	VPOR         80(CX), X3, X3
+	VPMINUD      X3, X4, X4
+	VPSHUFD      $0x4e, X4, X0
+	VPMINUD      X0, X4, X4
+	VPSHUFD      $0xb1, X4, X0
+	VPMINUD      X0, X4, X4
+	VMOVD        X4, AX
+	MOVL         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+spatialCheckUint64_generic:
+	JMP ·spatialCheckUint64Generic+0(SB)

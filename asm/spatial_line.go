@@ -14,11 +14,11 @@ import (
 // Key h uses line Reduce(h, lines) and, inside it, cell q_i for probe i:
 // with w = 9 - cellLog bits per probe (log2 c) and r = 64/w probes per
 // 64-bit word, q_i is bits [64-w(j+1), 64-wj) of x_{i/r}, j = i mod r,
-// where x_0 = h * spatialLineMix and x_{t+1} = x_t * spatialLineStep + 1.
+// where x_0 = h * SpatialLineMix and x_{t+1} = x_t * spatialLineStep + 1.
 // The probes are drawn with replacement (two may coincide), which is
 // what the model in package spatial assumes.
 const (
-	spatialLineMix  = 0x9e3779b97f4a7c15 // odd: the 64-bit golden ratio
+	SpatialLineMix  = 0x9e3779b97f4a7c15 // odd: the 64-bit golden ratio
 	spatialLineStep = 0xd1342543de82ef95 // odd LCG multiplier (Steele, Vigna 2021)
 )
 
@@ -33,7 +33,7 @@ func SpatialLineProbes(h, lines uint64, k uint32, cellLog uint, dst []uint64) {
 	base := line << (9 - cellLog)
 	w := 9 - cellLog
 	per := 64 / w
-	y := h * spatialLineMix
+	y := h * SpatialLineMix
 	x, left := y, per
 	for i := range dst {
 		if left == 0 {
@@ -78,11 +78,11 @@ func spatialLineTouch(words *uint32, lines uint64, hs []uint64, j int) {
 // spatialLineAt returns h's line and the bits its probes are cut from.
 func spatialLineAt(words *uint32, lines, h uint64) (*uint32, uint64) {
 	line, _ := bits.Mul64(h, lines)
-	return (*uint32)(unsafe.Add(unsafe.Pointer(words), line<<6)), h * spatialLineMix
+	return (*uint32)(unsafe.Add(unsafe.Pointer(words), line<<6)), h * SpatialLineMix
 }
 
 // spatialLineMin is SpatialLineCheck's loop over the line at lw for
-// k <= 64/(9-cellLog), x = h * spatialLineMix; it is inlined with
+// k <= 64/(9-cellLog), x = h * SpatialLineMix; it is inlined with
 // constant cellLog and mask. Probe q = x >> (55 + cellLog) is in the
 // line's 32-bit word q >> (5 - cellLog) = x >> 60 (16 words a line, for
 // every width) at bit (q << cellLog) & 31 = (x >> 55) & (32 - width).

@@ -13,3 +13,13 @@ func spatialCheckHashesAVX2(cells []byte, hs []uint64, out []uint16, m uint64, k
 //
 //go:noescape
 func spatialCheckHashesAVX512(cells []byte, hs []uint64, out []uint16, m uint64, k uint64, cellLog uint64, mask uint64) (hits uint64)
+
+// spatialCheckKey is spatialCheckKeyGeneric, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/spatial), one AVX2 body otherwise.
+//
+//go:noescape
+func spatialCheckKey(p *uint64, key []byte) uint32
+
+// spatialCheckUint64 is spatialCheckUint64Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/spatial), one AVX2 body otherwise.
+//
+//go:noescape
+func spatialCheckUint64(p *uint64, key uint64) uint32

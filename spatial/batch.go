@@ -18,10 +18,10 @@ func (f *Filter) CheckHashes(hs []uint64, out []uint16) int {
 	out = batch.Out("spatial", out, len(hs))
 	f.mustHaveCells()
 	var hits int
-	if f.lines != 0 {
-		hits = asm.SpatialLineCheckHashes(f.cells, f.lines, f.k, f.cellLog, hs, out)
+	if f.p.Lines != 0 {
+		hits = asm.SpatialLineCheckHashes(f.cells, f.p.Lines, f.p.K, f.p.CellLog, hs, out)
 	} else {
-		hits = asm.SpatialCheckHashes(f.cells, f.m, f.k, f.cellLog, hs, out)
+		hits = asm.SpatialCheckHashes(f.cells, f.p.M, f.p.K, f.p.CellLog, hs, out)
 	}
 	runtime.KeepAlive(f.storage)
 	return hits
@@ -29,13 +29,13 @@ func (f *Filter) CheckHashes(hs []uint64, out []uint16) int {
 
 // CheckKeys is CheckHashes for keys hashed with Hash.
 func (f *Filter) CheckKeys(keys [][]byte, out []uint16) int {
-	return batch.TestKeys(f.CheckHashes, keys, f.seed, batch.Out("spatial", out, len(keys)))
+	return batch.TestKeys(f.CheckHashes, keys, f.p.Seed, batch.Out("spatial", out, len(keys)))
 }
 
 // CheckUint64s answers Check for the 8 little-endian bytes of each key,
 // hashing them in batch with asm.HashUint64s.
 func (f *Filter) CheckUint64s(ks []uint64, out []uint16) int {
-	return batch.TestUint64s(f.CheckHashes, ks, f.seed, batch.Out("spatial", out, len(ks)))
+	return batch.TestUint64s(f.CheckHashes, ks, f.p.Seed, batch.Out("spatial", out, len(ks)))
 }
 
 // prefetchDist is how many keys' cells a batch insert requests ahead of
@@ -97,7 +97,7 @@ func (f *Filter) InsertKeys(keys [][]byte, area int) error {
 	if err := f.checkArea(area); err != nil {
 		return err
 	}
-	batch.AddKeys(func(hs []uint64) { f.insertBatch(hs, uint32(area)) }, keys, f.seed)
+	batch.AddKeys(func(hs []uint64) { f.insertBatch(hs, uint32(area)) }, keys, f.p.Seed)
 	return nil
 }
 
@@ -106,6 +106,6 @@ func (f *Filter) InsertUint64s(ks []uint64, area int) error {
 	if err := f.checkArea(area); err != nil {
 		return err
 	}
-	batch.AddUint64s(func(hs []uint64) { f.insertBatch(hs, uint32(area)) }, ks, f.seed)
+	batch.AddUint64s(func(hs []uint64) { f.insertBatch(hs, uint32(area)) }, ks, f.p.Seed)
 	return nil
 }

@@ -75,7 +75,7 @@ func TestTextJSONGobReadDecodeClone(t *testing.T) {
 		}
 		want := f.Stats()
 		for name, g := range map[string]*Filter{"json": fromJSON, "gob": fromGob, "Read": read, "Decode": dec, "Clone": f.Clone()} {
-			if !slices.Equal(g.words, f.words) || g.k != f.k || g.seed != 9 || g.lines != f.lines {
+			if !slices.Equal(g.p.Words, f.p.Words) || g.p.K != f.p.K || g.p.Seed != 9 || g.p.Lines != f.p.Lines {
 				t.Fatalf("%s: the cells changed", name)
 			}
 			if s := g.Stats(); s.Members != want.Members || s.Collisions != want.Collisions || s.Area[4].SelfCollisions != want.Area[4].SelfCollisions {

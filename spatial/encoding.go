@@ -37,19 +37,19 @@ func cellBytesPadded(m uint64, cellLog uint) uint64 { return (cellBytes(m, cellL
 
 func (f *Filter) header() engine.Header {
 	h := engine.Header{
-		Family: engine.FamilySpatial, Version: formatVersion, Seed: f.seed,
-		Params: []uint64{f.m, uint64(f.k), uint64(f.areas), uint64(f.CellBits()), f.counts.collisions()},
+		Family: engine.FamilySpatial, Version: formatVersion, Seed: f.p.Seed,
+		Params: []uint64{f.p.M, uint64(f.p.K), uint64(f.areas), uint64(f.CellBits()), f.counts.collisions()},
 	}
-	if f.lines != 0 {
+	if f.p.Lines != 0 {
 		h.Version = formatVersionLine
-		h.Params = append(h.Params, f.lines)
+		h.Params = append(h.Params, f.p.Lines)
 	}
 	return h
 }
 
 // payloadParts returns the payload; the cells alias the filter.
 func (f *Filter) payloadParts() [][]byte {
-	n := cellBytesPadded(f.m, f.cellLog)
+	n := cellBytesPadded(f.p.M, f.p.CellLog)
 	stats := make([]byte, 16*f.areas)
 	for i := range f.areas {
 		members, self, _ := f.counts.area(i + 1)
@@ -225,8 +225,8 @@ func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.H
 
 // adopt moves g's state into f.
 func (f *Filter) adopt(g *Filter) {
-	f.m, f.k, f.areas, f.cellLog, f.seed, f.mask, f.lines = g.m, g.k, g.areas, g.cellLog, g.seed, g.mask, g.lines
-	f.storage, f.cells, f.words = g.storage, g.cells, g.words
+	f.p, f.areas, f.mask = g.p, g.areas, g.mask
+	f.storage, f.cells = g.storage, g.cells
 	f.counts = g.counts
 }
 

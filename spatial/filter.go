@@ -25,17 +25,17 @@ const MaxCells = 1 << 43
 // Filter has no cells: its accessors report zeros, Close does nothing and
 // every other method panics with a message naming New.
 type Filter struct {
-	m       uint64
-	k       uint32
-	areas   int
-	cellLog uint // log2 of the cell width in bits: 2, 3 or 4
-	seed    uint64
-	mask    uint32 // a cell's bits: 0xf, 0xff or 0xffff
+	// p holds m, k, the cell width's log2 cellLog (2, 3 or 4), the seed,
+	// lines (0: libSBF's layout; else m = lines *
+	// asm.SpatialLineCells(cellLog), see WithLineLocal) and words, the
+	// cells as 32-bit words for atomic loads and CAS, for the single-key
+	// kernels.
+	p     asm.SpatialProbe
+	areas int
+	mask  uint32 // a cell's bits: 0xf, 0xff or 0xffff
 
-	lines   uint64 // 0: libSBF's layout; else m = lines * asm.SpatialLineCells(cellLog), see WithLineLocal
 	storage *engine.Storage
-	cells   []byte   // cellBytes(m, cellLog) bytes of little-endian cells plus cellPad
-	words   []uint32 // the same memory, for atomic loads and CAS
+	cells   []byte // cellBytes(m, cellLog) bytes of little-endian cells plus cellPad, the memory of p.Words
 
 	// counts[a] holds area a's insertions, their probes that found a
 	// label (collisions) and those that found a itself (self-collisions).
@@ -167,40 +167,41 @@ func cellWords(m uint64, cellLog uint) uint64 {
 func filterOn(s *engine.Storage, m uint64, k uint32, areas int, cellLog uint, lines, seed uint64) *Filter {
 	w := s.Words()
 	f := &Filter{
-		m: m, k: k, areas: areas, cellLog: cellLog, seed: seed, mask: 1<<(1<<cellLog) - 1, lines: lines,
+		p:       asm.NewSpatialProbe(unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)), m, lines, k, cellLog, seed),
+		areas:   areas,
+		mask:    1<<(1<<cellLog) - 1,
 		storage: s,
 		cells:   unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)),
-		words:   unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)),
 		counts:  newCounters(areas),
 	}
 	return f
 }
 
 // M returns m, the number of cells.
-func (f *Filter) M() uint64 { return f.m }
+func (f *Filter) M() uint64 { return f.p.M }
 
 // SizeBytes is the memory of the cells, padding included.
 func (f *Filter) SizeBytes() uint64 { return uint64(len(f.cells)) }
 
 // K returns the number of probes per key.
-func (f *Filter) K() uint32 { return f.k }
+func (f *Filter) K() uint32 { return f.p.K }
 
 // Areas returns the largest area label.
 func (f *Filter) Areas() int { return f.areas }
 
 // CellBits returns the width of one cell: 4, 8 or 16 bits, the narrowest
 // that holds every label (see New).
-func (f *Filter) CellBits() int { return 1 << f.cellLog }
+func (f *Filter) CellBits() int { return 1 << f.p.CellLog }
 
 // LineLocal reports whether the filter uses the line-local layout
 // (WithLineLocal).
-func (f *Filter) LineLocal() bool { return f.lines != 0 }
+func (f *Filter) LineLocal() bool { return f.p.Lines != 0 }
 
 // Seed returns the hash seed.
-func (f *Filter) Seed() uint64 { return f.seed }
+func (f *Filter) Seed() uint64 { return f.p.Seed }
 
 // Hash returns the hash the filter uses for key.
-func (f *Filter) Hash(key []byte) uint64 { return engine.HashSeed(key, f.seed) }
+func (f *Filter) Hash(key []byte) uint64 { return engine.HashSeed(key, f.p.Seed) }
 
 // HugePages reports whether the cells live in huge-page-advised memory.
 func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
@@ -211,14 +212,14 @@ func (f *Filter) Close() error {
 	if f.storage == nil { // the zero Filter: nothing to release
 		return nil
 	}
-	f.cells, f.words = nil, nil
+	f.cells, f.p.Words, f.p.Row = nil, nil, nil
 	return f.storage.Close()
 }
 
 // mustHaveCells panics with the family's zero-value message on the zero
 // Filter, which has no cells: one compare inline, the panic out of line.
 func (f *Filter) mustHaveCells() {
-	if f.k == 0 {
+	if f.p.K == 0 {
 		zeroFilter()
 	}
 }
@@ -229,7 +230,7 @@ func zeroFilter() { batch.Zero("spatial.Filter", "spatial.New") }
 // checkArea returns the error of an area outside [1, Areas()], after the
 // zero Filter's panic; inlined, with the error built out of line.
 func (f *Filter) checkArea(area int) error {
-	if f.k == 0 || area < 1 || area > f.areas {
+	if f.p.K == 0 || area < 1 || area > f.areas {
 		return f.areaErr(area)
 	}
 	return nil
@@ -248,12 +249,12 @@ func (f *Filter) Insert(key []byte, area int) error { return f.InsertHash(f.Hash
 
 // InsertUint64 is Insert for the 8 little-endian bytes of key.
 func (f *Filter) InsertUint64(key uint64, area int) error {
-	return f.InsertHash(engine.HashUint64Seed(key, f.seed), area)
+	return f.InsertHash(engine.HashUint64Seed(key, f.p.Seed), area)
 }
 
 // InsertString is Insert for the bytes of key, without copying them.
 func (f *Filter) InsertString(key string, area int) error {
-	return f.InsertHash(engine.HashStringSeed(key, f.seed), area)
+	return f.InsertHash(engine.HashStringSeed(key, f.p.Seed), area)
 }
 
 // InsertHash is Insert for a key hashed with Hash.
@@ -273,14 +274,14 @@ func (f *Filter) insertHash(h uint64, area uint32) {
 
 // probes writes h's k cell indices into ps[:k].
 func (f *Filter) probes(h uint64, ps *[engine.MaxK]uint64) []uint64 {
-	p := ps[:f.k]
-	if f.lines != 0 {
-		asm.SpatialLineProbes(h, f.lines, f.k, f.cellLog, p)
+	p := ps[:f.p.K]
+	if f.p.Lines != 0 {
+		asm.SpatialLineProbes(h, f.p.Lines, f.p.K, f.p.CellLog, p)
 		return p
 	}
 	delta := bits.RotateLeft64(h, 32)
 	for i := range p {
-		p[i] = engine.Reduce(h, f.m)
+		p[i] = engine.Reduce(h, f.p.M)
 		h += delta
 	}
 	return p
@@ -316,8 +317,8 @@ func (f *Filter) raiseAll(h uint64, area uint32) (coll, self uint64) {
 // locate returns the 32-bit word holding cell p and the cell's bit offset
 // in the word's little-endian value.
 func (f *Filter) locate(p uint64) (*uint32, uint) {
-	bit := p << f.cellLog
-	return &f.words[bit>>5], uint(bit & 31)
+	bit := p << f.p.CellLog
+	return &f.p.Words[bit>>5], uint(bit & 31)
 }
 
 // cell returns the label in cell p.
@@ -349,23 +350,29 @@ func (f *Filter) raise(p uint64, area, raw uint32) uint32 {
 // empty (key in no area, never wrong), else the smallest label among them.
 // A key inserted into area a never checks below a; it checks above a when
 // all its cells were overwritten by higher areas (the inter-set error).
-func (f *Filter) Check(key []byte) int { return f.CheckHash(f.Hash(key)) }
+//
+// It is one call, inlined into the caller, to asm's single-key kernel
+// (asm.SpatialCheckKey), which reads the filter through &f.p and so
+// keeps f and its cells alive.
+func (f *Filter) Check(key []byte) int { return int(asm.SpatialCheckKey(&f.p, key)) }
 
 // CheckUint64 is Check for the 8 little-endian bytes of key.
-func (f *Filter) CheckUint64(key uint64) int { return f.CheckHash(engine.HashUint64Seed(key, f.seed)) }
+func (f *Filter) CheckUint64(key uint64) int { return int(asm.SpatialCheckUint64(&f.p, key)) }
 
 // CheckString is Check for the bytes of key, without copying them.
-func (f *Filter) CheckString(key string) int { return f.CheckHash(engine.HashStringSeed(key, f.seed)) }
+func (f *Filter) CheckString(key string) int {
+	return f.CheckHash(engine.HashStringSeed(key, f.p.Seed))
+}
 
 // CheckHash is Check for a key hashed with Hash. Each layout and cell
 // width runs its own probe loop (asm.SpatialCheck, asm.SpatialLineCheck).
 func (f *Filter) CheckHash(h uint64) int {
 	f.mustHaveCells()
 	var v uint32
-	if f.lines != 0 {
-		v = asm.SpatialLineCheck(&f.words[0], f.lines, f.k, f.cellLog, h)
+	if f.p.Lines != 0 {
+		v = asm.SpatialLineCheck(&f.p.Words[0], f.p.Lines, f.p.K, f.p.CellLog, h)
 	} else {
-		v = asm.SpatialCheck(&f.words[0], f.m, f.k, f.cellLog, h)
+		v = asm.SpatialCheck(&f.p.Words[0], f.p.M, f.p.K, f.p.CellLog, h)
 	}
 	runtime.KeepAlive(f.storage)
 	return int(v)

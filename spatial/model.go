@@ -175,7 +175,7 @@ func (f *Filter) ModelFPR(n uint64) float64 {
 	return f.layout().full(n)
 }
 
-func (f *Filter) layout() layout { return newLayout(f.m, f.k, f.lines) }
+func (f *Filter) layout() layout { return newLayout(f.p.M, f.p.K, f.p.Lines) }
 
 func newLayout(m uint64, k uint32, lines uint64) layout {
 	return layout{m: m, k: k, lines: lines, occ: new([]float64)}

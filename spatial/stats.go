@@ -80,17 +80,17 @@ type Stats struct {
 func (f *Filter) histogram() []uint64 {
 	hist := make([]uint64, f.areas+1)
 	mask := f.mask
-	per := uint64(32 >> f.cellLog) // cells per 32-bit word
-	width := uint(1) << f.cellLog
-	full := f.m / per
+	per := uint64(32 >> f.p.CellLog) // cells per 32-bit word
+	width := uint(1) << f.p.CellLog
+	full := f.p.M / per
 	for i := range full {
-		v := engine.LoadLE32(&f.words[i])
+		v := engine.LoadLE32(&f.p.Words[i])
 		for range per {
 			hist[v&mask]++
 			v >>= width
 		}
 	}
-	for p := full * per; p < f.m; p++ {
+	for p := full * per; p < f.p.M; p++ {
 		hist[f.cell(p)]++
 	}
 	runtime.KeepAlive(f.storage)
@@ -107,14 +107,14 @@ func (f *Filter) Stats() Stats {
 	}
 	fpr, model, safeness := apriori(f.layout(), counts)
 	s := Stats{
-		Cells: f.m, CellBits: f.CellBits(), K: f.k, Areas: f.areas,
+		Cells: f.p.M, CellBits: f.CellBits(), K: f.p.K, Areas: f.areas,
 		Collisions: f.counts.collisions(),
 		FPRAPriori: fpr,
 		Safeness:   safeness,
 		Area:       make([]AreaStats, f.areas),
 	}
-	kf := float64(f.k)
-	mf := float64(f.m)
+	kf := float64(f.p.K)
+	mf := float64(f.p.M)
 	var atOrAbove uint64 // C_{>i} while walking down
 	for i := f.areas; i >= 1; i-- {
 		a := &s.Area[i-1]
@@ -142,7 +142,7 @@ func (f *Filter) Stats() Stats {
 	s.NonZero = atOrAbove
 	s.Sparsity = 1 - float64(s.NonZero)/mf
 	s.FPR = math.Pow(float64(s.NonZero)/mf, kf)
-	if f.lines != 0 {
+	if f.p.Lines != 0 {
 		// The line-local layout's a-posteriori FPRs and ISEPs come from
 		// its lines (lineFPR); an ISEP stays NaN where the area wrote
 		// nothing.
@@ -166,14 +166,14 @@ func (f *Filter) Stats() Stats {
 // cells of c; index i area i's, the mean of (C_{>=i}/c)^k - (C_{>i}/c)^k
 // with C_{>=i} the line's cells at or above i.
 func (f *Filter) lineFPR() []float64 {
-	c := asm.SpatialLineCells(f.cellLog)
+	c := asm.SpatialLineCells(f.p.CellLog)
 	pow := make([]float64, c+1) // pow[j] = (j/c)^k
 	for j := range pow {
-		pow[j] = math.Pow(float64(j)/float64(c), float64(f.k))
+		pow[j] = math.Pow(float64(j)/float64(c), float64(f.p.K))
 	}
 	fpr := make([]float64, f.areas+1)
 	labels := make([]uint32, 0, c)
-	for line := range f.lines {
+	for line := range f.p.Lines {
 		labels = labels[:0]
 		for p := line * c; p < line*c+c; p++ {
 			if v := f.cell(p); v != 0 {
@@ -193,7 +193,7 @@ func (f *Filter) lineFPR() []float64 {
 		}
 	}
 	for i := range fpr {
-		fpr[i] /= float64(f.lines)
+		fpr[i] /= float64(f.p.Lines)
 	}
 	runtime.KeepAlive(f.storage)
 	return fpr
@@ -230,8 +230,8 @@ func (f *Filter) WriteSummary(w io.Writer) error { return f.Stats().WriteSummary
 // table of its statistics is WriteSummary's.
 func (f *Filter) String() string {
 	layout := "libsbf"
-	if f.lines != 0 {
+	if f.p.Lines != 0 {
 		layout = "line-local"
 	}
-	return fmt.Sprintf("spatial.Filter{cells: %d, k: %d, areas: %d, %d-bit, %s, %d bytes}", f.m, f.k, f.areas, f.CellBits(), layout, f.SizeBytes())
+	return fmt.Sprintf("spatial.Filter{cells: %d, k: %d, areas: %d, %d-bit, %s, %d bytes}", f.p.M, f.p.K, f.areas, f.CellBits(), layout, f.SizeBytes())
 }

@@ -57,7 +57,7 @@ func statsHand(t *testing.T, areas, cellBits int) {
 			t.Fatal(err)
 		}
 	}
-	want := packCells([]uint16{1, 1, 2, 3, 0, 0, 0, 0}, f.cellLog)
+	want := packCells([]uint16{1, 1, 2, 3, 0, 0, 0, 0}, f.p.CellLog)
 	if got := f.cells[:len(want)]; string(got) != string(want) {
 		t.Fatalf("cells % x, want % x", got, want)
 	}
@@ -244,7 +244,7 @@ func TestAreaModelLineLocal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !f.LineLocal() || f.M()%asm.SpatialLineCells(f.cellLog) != 0 {
+		if !f.LineLocal() || f.M()%asm.SpatialLineCells(f.p.CellLog) != 0 {
 			t.Fatalf("%d areas: line-local %v, %d cells", c.areas, f.LineLocal(), f.M())
 		}
 		if p := f.ModelFPR(uint64(c.areas * c.perArea)); p > 0.01 {
@@ -291,7 +291,7 @@ func summaryOf(t *testing.T, f *Filter) string {
 
 // String is one line of at most 200 bytes at the largest parameters.
 func TestStringOneLine(t *testing.T) {
-	f := &Filter{m: MaxCells, k: engine.MaxK, areas: MaxAreas, cellLog: 4, lines: MaxCells / 32}
+	f := &Filter{p: asm.SpatialProbe{M: MaxCells, K: engine.MaxK, CellLog: 4, Lines: MaxCells / 32}, areas: MaxAreas}
 	if s := f.String(); len(s) > 200 || strings.Contains(s, "\n") {
 		t.Errorf("String is %d bytes: %q", len(s), s)
 	}

@@ -16,10 +16,10 @@ import (
 func (f *Filter) Union(other *Filter) error {
 	f.mustHaveCells()
 	other.mustHaveCells()
-	if f.m != other.m || f.k != other.k || f.areas != other.areas || f.seed != other.seed || f.lines != other.lines {
-		return engine.ParamErrorf("union of spatial filters of (m, k, areas, seed, line-local) = (%d, %d, %d, %d, %v) and (%d, %d, %d, %d, %v)", f.m, f.k, f.areas, f.seed, f.LineLocal(), other.m, other.k, other.areas, other.seed, other.LineLocal())
+	if f.p.M != other.p.M || f.p.K != other.p.K || f.areas != other.areas || f.p.Seed != other.p.Seed || f.p.Lines != other.p.Lines {
+		return engine.ParamErrorf("union of spatial filters of (m, k, areas, seed, line-local) = (%d, %d, %d, %d, %v) and (%d, %d, %d, %d, %v)", f.p.M, f.p.K, f.areas, f.p.Seed, f.LineLocal(), other.p.M, other.p.K, other.areas, other.p.Seed, other.LineLocal())
 	}
-	for p := range f.m {
+	for p := range f.p.M {
 		if v := other.cell(p); v != 0 {
 			w, _ := f.locate(p)
 			f.raise(p, v, atomic.LoadUint32(w))
@@ -40,14 +40,14 @@ func (f *Filter) Clone() *Filter {
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
 	}
-	g, err := newFilter(f.m, f.k, f.areas, f.cellLog, f.lines, f.seed, mode)
+	g, err := newFilter(f.p.M, f.p.K, f.areas, f.p.CellLog, f.p.Lines, f.p.Seed, mode)
 	if err != nil {
-		if g, err = newFilter(f.m, f.k, f.areas, f.cellLog, f.lines, f.seed, engine.HugePagesNever); err != nil {
+		if g, err = newFilter(f.p.M, f.p.K, f.areas, f.p.CellLog, f.p.Lines, f.p.Seed, engine.HugePagesNever); err != nil {
 			panic(err) // plain memory: only out of memory fails
 		}
 	}
-	for i := range g.words {
-		g.words[i] = atomic.LoadUint32(&f.words[i])
+	for i := range g.p.Words {
+		g.p.Words[i] = atomic.LoadUint32(&f.p.Words[i])
 	}
 	g.counts.addAll(f.counts)
 	runtime.KeepAlive(f.storage)

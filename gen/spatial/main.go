@@ -26,6 +26,7 @@ func main() {
 	ConstraintExpr("amd64,gc,!purego")
 	checkAVX2()
 	checkAVX512()
+	keyKernels()
 	Generate()
 }
 
