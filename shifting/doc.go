@@ -94,7 +94,11 @@
 //
 // The single-key test is asm.ShiftingTestHash: one unaligned load per pair
 // and no early exit, so a key's loads issue together; the generic batch
-// kernel runs it key after key. AddUint64 / TestUint64 answer as the 8
+// kernel runs it key after key. ShBF_M's Test and TestUint64 are one call,
+// inlined into the caller, to asm.ShiftingTestKey / ShiftingTestUint64: on
+// amd64 from avx2 up a kernel hashes an 8-byte key and ANDs its k/2
+// windows in registers (BMI2), for a filter without a second array; other
+// keys and filters, and the other builds, run the same test in Go. AddUint64 / TestUint64 answer as the 8
 // little-endian bytes of the key would, AddString / TestString as its
 // bytes, without copying them.
 //

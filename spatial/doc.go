@@ -102,7 +102,12 @@
 //
 // Single-key Check runs one probe loop per layout and cell width, chosen
 // once per call, with constant shifts and no bounds checks
-// (asm.SpatialCheck, asm.SpatialLineCheck). Batch checks on libSBF's
+// (asm.SpatialCheck, asm.SpatialLineCheck). Check and CheckUint64 are one
+// call, inlined into the caller, to asm.SpatialCheckKey /
+// SpatialCheckUint64: on amd64 from avx2 up, for the line-local layout
+// with k <= 8, a kernel hashes an 8-byte key and takes its k cells as
+// vector lanes (gathered from the key's line, reduced with VPMINUD); other
+// keys, libSBF's layout and the other builds run the Go loops. Batch checks on libSBF's
 // layout run the AVX2 or AVX-512 gather-and-minimum kernel of
 // asm.SpatialCheckHashes, the same Go loop as the single-key form
 // elsewhere; on the line-local layout, one Go loop
