@@ -47,8 +47,6 @@ func keyKernels() {
 // probe is the offset of a field of asm.BlockedProbe.
 var probe asm.BlockedProbe
 
-func field(p reg.Register, off uintptr) Mem { return Mem{Base: p, Disp: int(off)} }
-
 func keyKernel(op, form string, lshifts Mem) {
 	name := "blocked" + op + form
 	arg := "key []byte"
@@ -59,35 +57,20 @@ func keyKernel(op, form string, lshifts Mem) {
 	if op == "Add" {
 		sig = fmt.Sprintf("func(p *uint64, %s)", arg)
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is %sGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.", name, name))
-	generic := name + "_generic"
-	level := Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}
-	CMPB(level, U8(uint8(asm.AVX2)))
-	JB(LabelRef(generic))
-	p := Load(Param("p"), GP64())
+	p, generic := genutil.SingleKey(name, sig, fmt.Sprintf("%s is %sGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.", name, name))
 	take := GP64()
-	MOVQ(field(p, unsafe.Offsetof(probe.Take)), take)
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Take)), take)
 	TESTQ(take, take)
 	JZ(LabelRef(generic))
-	h := GP64()
-	if form == "Key" {
-		CMPQ(genutil.LenAddr("key"), U8(8))
-		JNE(LabelRef(generic))
-		kp := Load(Param("key").Base(), GP64())
-		MOVQ(Mem{Base: kp}, h)
-	} else {
-		Load(Param("key"), h)
-	}
-	xxh3.Scalar(h, field(p, unsafe.Offsetof(probe.Key)))
+	h := genutil.Key8(form, generic)
+	xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
 
 	// line = &Words[(hi(h*Lines))*8], v = h*BlockedMul, row = &Take[v>>13&7].
 	lines, lo, line := reg.RDX, GP64(), GP64()
-	MOVQ(field(p, unsafe.Offsetof(probe.Lines)), lines)
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Lines)), lines)
 	MULXQ(h, lo, line)
 	SHLQ(U8(6), line)
-	ADDQ(field(p, unsafe.Offsetof(probe.Words)), line)
+	ADDQ(genutil.Field(p, unsafe.Offsetof(probe.Words)), line)
 	v := GP64()
 	MOVQ(U64(asm.BlockedMul), v)
 	IMULQ(h, v)
@@ -99,14 +82,14 @@ func keyKernel(op, form string, lshifts Mem) {
 
 	// k > 8 has full rounds before the last: a path of its own, so the
 	// common k <= 8 pays one compare for it.
-	CMPL(field(p, unsafe.Offsetof(probe.K)), U8(8))
+	CMPL(genutil.Field(p, unsafe.Offsetof(probe.K)), U8(8))
 	JA(LabelRef(name + "_rounds"))
 	m0, m1 := roundMask(v, Mem{Base: row}, lshifts)
 	finish(op, name+"_one", line, m0, m1)
 
 	Label(name + "_rounds")
 	n := GP32()
-	MOVL(field(p, unsafe.Offsetof(probe.K)), n)
+	MOVL(genutil.Field(p, unsafe.Offsetof(probe.K)), n)
 	DECL(n)
 	SHRL(U8(3), n)
 	acc0, acc1 := YMM(), YMM()

@@ -20,11 +20,10 @@ import (
 // asm.ShiftingTestHash does, and tests bits 0 and o+1 of the AND, all in
 // scalar registers with BMI2 (MULX, SHRX, SHLX).
 //
-// They are called once per key from shifting.Filter's Test and
-// TestUint64, which inline to that one call, so they dispatch themselves:
-// below the avx2 level (which includes BMI2), for a key of another
-// length than 8, for a filter with a second array or without storage
-// they jump to their Generic twin.
+// shifting.Filter's Test and TestUint64 inline to one call of them. Like
+// every single-key kernel (genutil.SingleKey) they jump to their Generic
+// twin below the avx2 level (which includes BMI2), and for a key of
+// another length than 8 or a filter with a second array or no storage.
 func keyKernels() {
 	for _, form := range []string{"Key", "Uint64"} {
 		keyKernel(form)
@@ -34,44 +33,27 @@ func keyKernels() {
 // probe gives the offsets of asm.ShiftingProbe's fields.
 var probe asm.ShiftingProbe
 
-func field(p reg.Register, off uintptr) Mem { return Mem{Base: p, Disp: int(off)} }
-
 func keyKernel(form string) {
 	name := "shiftingTest" + form
 	sig := "func(p *uint64, key []byte) bool"
 	if form == "Uint64" {
 		sig = "func(p *uint64, key uint64) bool"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " is " + name + "Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/shifting), the scalar BMI2 body otherwise.")
-	generic := name + "_generic"
-	level := Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}
-	CMPB(level, U8(uint8(asm.AVX2)))
-	JB(LabelRef(generic))
-	p := Load(Param("p"), GP64())
-	CMPQ(field(p, unsafe.Offsetof(probe.M2)), U8(0))
+	p, generic := genutil.SingleKey(name, sig, name+" is "+name+"Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/shifting), the scalar BMI2 body otherwise.")
+	CMPQ(genutil.Field(p, unsafe.Offsetof(probe.M2)), U8(0))
 	JNE(LabelRef(generic))
 	words := GP64()
-	MOVQ(field(p, unsafe.Offsetof(probe.Words)), words)
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Words)), words)
 	TESTQ(words, words)
 	JZ(LabelRef(generic))
-	h := GP64()
-	if form == "Key" {
-		CMPQ(genutil.LenAddr("key"), U8(8))
-		JNE(LabelRef(generic))
-		kp := Load(Param("key").Base(), GP64())
-		MOVQ(Mem{Base: kp}, h)
-	} else {
-		Load(Param("key"), h)
-	}
-	xxh3.Scalar(h, field(p, unsafe.Offsetof(probe.Key)))
+	h := genutil.Key8(form, generic)
+	xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
 
 	n := GP32()
-	MOVL(field(p, unsafe.Offsetof(probe.K)), n)
+	MOVL(genutil.Field(p, unsafe.Offsetof(probe.K)), n)
 	SHRL(U8(1), n)
-	JZ(LabelRef(generic))                             // no pairs: not a filter New makes
-	MOVQ(field(p, unsafe.Offsetof(probe.M)), reg.RDX) // MULX multiplies by RDX
+	JZ(LabelRef(generic))                                     // no pairs: not a filter New makes
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.M)), reg.RDX) // MULX multiplies by RDX
 	b := GP64()
 	MOVQ(h, b)
 	ROLQ(U8(32), b)

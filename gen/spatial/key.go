@@ -22,11 +22,10 @@ import (
 // (>> 55, masked), and the cells, masked and with the lanes past k set to
 // all ones, are reduced to their minimum (VPMINUD), the area.
 //
-// They are called once per key from spatial.Filter's Check and
-// CheckUint64, which inline to that one call, so they dispatch
-// themselves: below the avx2 level, for a key of another length than 8,
-// or a filter without a Row (libSBF's layout, k > 8, no cells) they jump
-// to their Generic twin.
+// spatial.Filter's Check and CheckUint64 inline to one call of them.
+// Like every single-key kernel (genutil.SingleKey) they jump to their
+// Generic twin below the avx2 level, and for a key of another length
+// than 8 or a filter without a Row (libSBF's layout, k > 8, no cells).
 func keyKernels() {
 	for _, form := range []string{"Key", "Uint64"} {
 		keyKernel(form)
@@ -38,42 +37,25 @@ var (
 	row   asm.SpatialRow
 )
 
-func field(p reg.Register, off uintptr) Mem { return Mem{Base: p, Disp: int(off)} }
-
 func keyKernel(form string) {
 	name := "spatialCheck" + form
 	sig := "func(p *uint64, key []byte) uint32"
 	if form == "Uint64" {
 		sig = "func(p *uint64, key uint64) uint32"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " is " + name + "Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/spatial), one AVX2 body otherwise.")
-	generic := name + "_generic"
-	level := Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}
-	CMPB(level, U8(uint8(asm.AVX2)))
-	JB(LabelRef(generic))
-	p := Load(Param("p"), GP64())
+	p, generic := genutil.SingleKey(name, sig, name+" is "+name+"Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/spatial), one AVX2 body otherwise.")
 	r := GP64()
-	MOVQ(field(p, unsafe.Offsetof(probe.Row)), r)
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Row)), r)
 	TESTQ(r, r)
 	JZ(LabelRef(generic))
-	h := GP64()
-	if form == "Key" {
-		CMPQ(genutil.LenAddr("key"), U8(8))
-		JNE(LabelRef(generic))
-		kp := Load(Param("key").Base(), GP64())
-		MOVQ(Mem{Base: kp}, h)
-	} else {
-		Load(Param("key"), h)
-	}
-	xxh3.Scalar(h, field(p, unsafe.Offsetof(probe.Key)))
+	h := genutil.Key8(form, generic)
+	xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
 
 	lo, line := GP64(), GP64()
-	MOVQ(field(p, unsafe.Offsetof(probe.Lines)), reg.RDX) // MULX multiplies by RDX
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Lines)), reg.RDX) // MULX multiplies by RDX
 	MULXQ(h, lo, line)
 	SHLQ(U8(6), line)
-	ADDQ(field(p, unsafe.Offsetof(probe.Words)), line)
+	ADDQ(genutil.Field(p, unsafe.Offsetof(probe.Words)), line)
 	x := GP64()
 	MOVQ(U64(asm.SpatialLineMix), x)
 	IMULQ(h, x)
@@ -84,7 +66,7 @@ func keyKernel(form string) {
 	var least [2]reg.VecVirtual
 	for i := range 2 {
 		xj, word, off := YMM(), YMM(), YMM()
-		VPSLLVQ(field(r, unsafe.Offsetof(row.Shifts)+uintptr(32*i)), xb, xj)
+		VPSLLVQ(genutil.Field(r, unsafe.Offsetof(row.Shifts)+uintptr(32*i)), xb, xj)
 		VPSRLQ(U8(60), xj, word)
 		VPSRLQ(U8(55), xj, off)
 		mask, cells := XMM(), XMM()
@@ -96,10 +78,10 @@ func keyKernel(form string) {
 		VPSHUFD(U8(0x88), off, off)
 		VPERMQ(U8(0x08), off, off)
 		o := off.AsX()
-		VPAND(field(r, unsafe.Offsetof(row.OffMask)), o, o)
+		VPAND(genutil.Field(r, unsafe.Offsetof(row.OffMask)), o, o)
 		VPSRLVD(o, cells, cells)
-		VPAND(field(r, unsafe.Offsetof(row.CellMask)), cells, cells)
-		VPOR(field(r, unsafe.Offsetof(row.Off)+uintptr(16*i)), cells, cells)
+		VPAND(genutil.Field(r, unsafe.Offsetof(row.CellMask)), cells, cells)
+		VPOR(genutil.Field(r, unsafe.Offsetof(row.Off)+uintptr(16*i)), cells, cells)
 		least[i] = cells
 	}
 	m, t := least[0], XMM()

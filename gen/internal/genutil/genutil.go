@@ -6,6 +6,7 @@ package genutil
 import (
 	"fmt"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -63,4 +64,39 @@ func TailJump(sym string) {
 		Operands:   []Op{Mem{Symbol: Symbol{Name: sym}, Base: reg.StaticBase}},
 		IsTerminal: true,
 	})
+}
+
+// Field is the memory operand off bytes from the pointer in p: a field of
+// a struct the generator measures with unsafe.Offsetof.
+func Field(p reg.Register, off uintptr) Mem { return Mem{Base: p, Disp: int(off)} }
+
+// SingleKey opens a single-key kernel (asm's doc): TEXT name with
+// signature sig, whose first argument is p, the noescape pragma and doc,
+// and a jump to the label name+"_generic" below the avx2 level, where
+// the kernel is to end with TailJump to its Generic twin. It returns p,
+// loaded, and that label.
+func SingleKey(name, sig, doc string) (p reg.GPVirtual, generic string) {
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(doc)
+	generic = name + "_generic"
+	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(asm.AVX2)))
+	JB(LabelRef(generic))
+	return Load(Param("p"), GP64()).(reg.GPVirtual), generic
+}
+
+// Key8 loads the argument key into a new register: a uint64 as it is
+// (form "Uint64"), a []byte (form "Key") as its 8 little-endian bytes,
+// jumping to generic when it has another length.
+func Key8(form, generic string) reg.GPVirtual {
+	h := GP64()
+	if form == "Key" {
+		CMPQ(LenAddr("key"), U8(8))
+		JNE(LabelRef(generic))
+		kp := Load(Param("key").Base(), GP64())
+		MOVQ(Mem{Base: kp}, h)
+	} else {
+		Load(Param("key"), h)
+	}
+	return h
 }
