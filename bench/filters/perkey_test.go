@@ -114,7 +114,9 @@ func BenchmarkPerKeyVs(b *testing.B) {
 // The sides are built by functions of their own, kept out of line: the
 // compiler inlines less into the closures of a function as large as
 // BenchmarkPerKeyVs (it did not inline blocked.Filter.Test there), and a
-// service's loop around a filter call is a small function.
+// service's loop around a filter call is a small function. There is one
+// per concrete type: through a method value or a type parameter (one
+// shape for every pointer) the call would be indirect again.
 
 //go:noinline
 func blockedTest(f *blocked.Filter, keys *perkey.Keys) side {
