@@ -1,7 +1,6 @@
 package asm
 
 import (
-	"encoding/binary"
 	"unsafe"
 
 	"github.com/filterengine/filterengine/engine"
@@ -19,9 +18,7 @@ import (
 
 // BlockedProbe is what the single-key kernels read of a blocked filter.
 // The kernels know its layout by unsafe.Offsetof, in their generator, and
-// take it as a *uint64 (avo's signatures name no package types): the
-// kernels and their twins get probeAddr(p) and the twins turn it back
-// with probeAt.
+// take it as a *uint64 (probeAddr).
 type BlockedProbe struct {
 	// Words is the bit array, Lines*8 words.
 	Words []uint64
@@ -69,18 +66,8 @@ func BlockedTestAndAddUint64(p *BlockedProbe, key uint64) bool {
 	return blockedTestAndAddUint64(probeAddr(p), key)
 }
 
-func probeAddr(p *BlockedProbe) *uint64 { return (*uint64)(unsafe.Pointer(p)) }
-
-func probeAt(p *uint64) *BlockedProbe { return (*BlockedProbe)(unsafe.Pointer(p)) }
-
-// Hash returns engine.HashSeed(key, p.Seed), an 8-byte key by the
-// formula for that length with the seed's constant precomputed.
-func (p *BlockedProbe) Hash(key []byte) uint64 {
-	if len(key) == 8 {
-		return engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), p.Key)
-	}
-	return engine.HashSeed(key, p.Seed)
-}
+// Hash returns engine.HashSeed(key, p.Seed).
+func (p *BlockedProbe) Hash(key []byte) uint64 { return engine.HashKeyed(key, p.Seed, p.Key) }
 
 // line returns the key's line and round value, for a probe with Take.
 func (p *BlockedProbe) line(h uint64) (*[8]uint64, uint64) {
@@ -116,31 +103,31 @@ func (p *BlockedProbe) TestAndAddHash(h uint64) bool {
 }
 
 func blockedTestKeyGeneric(p *uint64, key []byte) bool {
-	q := probeAt(p)
+	q := probeAt[BlockedProbe](p)
 	return q.TestHash(q.Hash(key))
 }
 
 func blockedAddKeyGeneric(p *uint64, key []byte) {
-	q := probeAt(p)
+	q := probeAt[BlockedProbe](p)
 	q.AddHash(q.Hash(key))
 }
 
 func blockedTestAndAddKeyGeneric(p *uint64, key []byte) bool {
-	q := probeAt(p)
+	q := probeAt[BlockedProbe](p)
 	return q.TestAndAddHash(q.Hash(key))
 }
 
 func blockedTestUint64Generic(p *uint64, key uint64) bool {
-	q := probeAt(p)
+	q := probeAt[BlockedProbe](p)
 	return q.TestHash(engine.HashUint64Keyed(key, q.Key))
 }
 
 func blockedAddUint64Generic(p *uint64, key uint64) {
-	q := probeAt(p)
+	q := probeAt[BlockedProbe](p)
 	q.AddHash(engine.HashUint64Keyed(key, q.Key))
 }
 
 func blockedTestAndAddUint64Generic(p *uint64, key uint64) bool {
-	q := probeAt(p)
+	q := probeAt[BlockedProbe](p)
 	return q.TestAndAddHash(engine.HashUint64Keyed(key, q.Key))
 }

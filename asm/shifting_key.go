@@ -1,9 +1,6 @@
 package asm
 
 import (
-	"encoding/binary"
-	"unsafe"
-
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -35,26 +32,16 @@ type ShiftingProbe struct {
 const shiftingZero = "shifting.Filter: zero value, use shifting.New"
 
 // ShiftingTestKey reports whether key may be in p's filter.
-func ShiftingTestKey(p *ShiftingProbe, key []byte) bool { return shiftingTestKey(shiftingAddr(p), key) }
+func ShiftingTestKey(p *ShiftingProbe, key []byte) bool { return shiftingTestKey(probeAddr(p), key) }
 
 // ShiftingTestUint64 is ShiftingTestKey of the 8 little-endian bytes of
 // key.
 func ShiftingTestUint64(p *ShiftingProbe, key uint64) bool {
-	return shiftingTestUint64(shiftingAddr(p), key)
+	return shiftingTestUint64(probeAddr(p), key)
 }
 
-func shiftingAddr(p *ShiftingProbe) *uint64 { return (*uint64)(unsafe.Pointer(p)) }
-
-func shiftingAt(p *uint64) *ShiftingProbe { return (*ShiftingProbe)(unsafe.Pointer(p)) }
-
-// Hash returns engine.HashSeed(key, p.Seed), an 8-byte key by the
-// formula for that length with the seed's constant precomputed.
-func (p *ShiftingProbe) Hash(key []byte) uint64 {
-	if len(key) == 8 {
-		return engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), p.Key)
-	}
-	return engine.HashSeed(key, p.Seed)
-}
+// Hash returns engine.HashSeed(key, p.Seed).
+func (p *ShiftingProbe) Hash(key []byte) uint64 { return engine.HashKeyed(key, p.Seed, p.Key) }
 
 // ShiftingRawAt returns the probe value a_j of hash h in closed form,
 // h + j·b_0 + φ·j(j-1)/2 with b_0 = h rotated by 32: the values
@@ -80,11 +67,11 @@ func (p *ShiftingProbe) SecondHas(h uint64) bool {
 }
 
 func shiftingTestKeyGeneric(p *uint64, key []byte) bool {
-	q := shiftingAt(p)
+	q := probeAt[ShiftingProbe](p)
 	return q.TestHash(q.Hash(key))
 }
 
 func shiftingTestUint64Generic(p *uint64, key uint64) bool {
-	q := shiftingAt(p)
+	q := probeAt[ShiftingProbe](p)
 	return q.TestHash(engine.HashUint64Keyed(key, q.Key))
 }

@@ -22,7 +22,7 @@ func compareShiftingKey(t testing.TB, p *ShiftingProbe, key []byte) {
 	t.Helper()
 	h := engine.HashSeed(key, p.Seed)
 	want := ShiftingTestHash(p.Words, p.M, p.K/2, h) && (p.M2 == 0 || p.SecondHas(h))
-	if got := shiftingTestKeyGeneric(shiftingAddr(p), key); got != want {
+	if got := shiftingTestKeyGeneric(probeAddr(p), key); got != want {
 		t.Fatalf("m=%d k=%d key=%x: shiftingTestKeyGeneric = %v, ShiftingTestHash %v", p.M, p.K, key, got, want)
 	}
 	if got := ShiftingTestKey(p, key); got != want {

@@ -1,9 +1,6 @@
 package asm
 
 import (
-	"encoding/binary"
-	"unsafe"
-
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -84,26 +81,16 @@ func NewSpatialProbe(words []uint32, m, lines uint64, k uint32, cellLog uint, se
 const spatialZero = "spatial.Filter: zero value, use spatial.New"
 
 // SpatialCheckKey returns the area key is in by p's filter, 0 for none.
-func SpatialCheckKey(p *SpatialProbe, key []byte) uint32 { return spatialCheckKey(spatialAddr(p), key) }
+func SpatialCheckKey(p *SpatialProbe, key []byte) uint32 { return spatialCheckKey(probeAddr(p), key) }
 
 // SpatialCheckUint64 is SpatialCheckKey of the 8 little-endian bytes of
 // key.
 func SpatialCheckUint64(p *SpatialProbe, key uint64) uint32 {
-	return spatialCheckUint64(spatialAddr(p), key)
+	return spatialCheckUint64(probeAddr(p), key)
 }
 
-func spatialAddr(p *SpatialProbe) *uint64 { return (*uint64)(unsafe.Pointer(p)) }
-
-func spatialAt(p *uint64) *SpatialProbe { return (*SpatialProbe)(unsafe.Pointer(p)) }
-
-// Hash returns engine.HashSeed(key, p.Seed), an 8-byte key by the
-// formula for that length with the seed's constant precomputed.
-func (p *SpatialProbe) Hash(key []byte) uint64 {
-	if len(key) == 8 {
-		return engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), p.Key)
-	}
-	return engine.HashSeed(key, p.Seed)
-}
+// Hash returns engine.HashSeed(key, p.Seed).
+func (p *SpatialProbe) Hash(key []byte) uint64 { return engine.HashKeyed(key, p.Seed, p.Key) }
 
 // CheckHash is the Check of hash h: SpatialLineCheck or SpatialCheck as
 // the layout is. It panics on a zero filter with its message.
@@ -118,11 +105,11 @@ func (p *SpatialProbe) CheckHash(h uint64) uint32 {
 }
 
 func spatialCheckKeyGeneric(p *uint64, key []byte) uint32 {
-	q := spatialAt(p)
+	q := probeAt[SpatialProbe](p)
 	return q.CheckHash(q.Hash(key))
 }
 
 func spatialCheckUint64Generic(p *uint64, key uint64) uint32 {
-	q := spatialAt(p)
+	q := probeAt[SpatialProbe](p)
 	return q.CheckHash(engine.HashUint64Keyed(key, q.Key))
 }

@@ -38,7 +38,7 @@ func compareSpatialKey(t testing.TB, p *SpatialProbe, key []byte) {
 	} else {
 		want = SpatialCheck(&p.Words[0], p.M, p.K, p.CellLog, h)
 	}
-	if got := spatialCheckKeyGeneric(spatialAddr(p), key); got != want {
+	if got := spatialCheckKeyGeneric(probeAddr(p), key); got != want {
 		t.Fatalf("k=%d key=%x: spatialCheckKeyGeneric = %d, want %d", p.K, key, got, want)
 	}
 	if got := SpatialCheckKey(p, key); got != want {

@@ -13,15 +13,8 @@ import (
 
 func load(p *uint64) uint64 { return atomic.LoadUint64(p) }
 
-// hash is engine.HashSeed(key, f.seed). An 8-byte key, the common ID,
-// takes engine.HashUint64Keyed of its little-endian value inline: the
-// same XXH3 value (engine's tests hold the two to it) without a call.
-func (f *Filter) hash(key []byte) uint64 {
-	if len(key) == 8 {
-		return engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key)
-	}
-	return engine.HashSeed(key, f.seed)
-}
+// hash is engine.HashSeed(key, f.seed) (engine.HashKeyed).
+func (f *Filter) hash(key []byte) uint64 { return engine.HashKeyed(key, f.seed, f.key) }
 
 func popcount(x uint64) int { return bits.OnesCount64(x) }
 

@@ -22,6 +22,16 @@ func HashSeed(key []byte, seed uint64) uint64 {
 	return xxh3.HashSeed(key, seed)
 }
 
+// HashKeyed is HashSeed(key, seed) with k = Uint64Key(seed) precomputed,
+// the form a filter's single-key methods use: an 8-byte key is hashed
+// inline, without a call.
+func HashKeyed(key []byte, seed, k uint64) uint64 {
+	if len(key) == 8 {
+		return HashUint64Keyed(binary.LittleEndian.Uint64(key), k)
+	}
+	return xxh3.HashSeed(key, seed)
+}
+
 // HashString returns Hash of the bytes of s. It neither copies s nor
 // allocates, whatever its length, where f.Test([]byte(s)) may.
 func HashString(s string) uint64 { return xxh3.HashString(s) }

@@ -87,7 +87,8 @@ func TestHashStringMatchesBytes(t *testing.T) {
 	}
 }
 
-// HashSeed's inline 8-byte path and the general path both give XXH3-64,
+// HashSeed's and HashKeyed's inline 8-byte paths and the general path all
+// give XXH3-64,
 // for every length around 8 and several seeds.
 func TestHashSeedEveryLength(t *testing.T) {
 	buf := make([]byte, 40)
@@ -98,6 +99,9 @@ func TestHashSeedEveryLength(t *testing.T) {
 		for n := range len(buf) {
 			if got, want := HashSeed(buf[:n], seed), xxh3.HashSeed(buf[:n], seed); got != want {
 				t.Fatalf("HashSeed(%d bytes, %#x) = %#x, XXH3 %#x", n, seed, got, want)
+			}
+			if got, want := HashKeyed(buf[:n], seed, Uint64Key(seed)), xxh3.HashSeed(buf[:n], seed); got != want {
+				t.Fatalf("HashKeyed(%d bytes, %#x) = %#x, XXH3 %#x", n, seed, got, want)
 			}
 			if seed == 0 && Hash(buf[:n]) != xxh3.Hash(buf[:n]) {
 				t.Fatalf("Hash(%d bytes) is not XXH3-64", n)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -139,8 +140,8 @@ func (a *Association) Close() error {
 
 // associationOffsets returns o1 in [1, 28] and o2 in [o1+1, o1+28].
 func associationOffsets(h uint64, k uint32) (o1, o2 uint64) {
-	o1 = engine.Reduce(rawAt(h, uint64(k)), halfOffset) + 1
-	o2 = o1 + engine.Reduce(rawAt(h, uint64(k)+1), halfOffset) + 1
+	o1 = engine.Reduce(asm.ShiftingRawAt(h, uint64(k)), halfOffset) + 1
+	o2 = o1 + engine.Reduce(asm.ShiftingRawAt(h, uint64(k)+1), halfOffset) + 1
 	return o1, o2
 }
 

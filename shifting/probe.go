@@ -38,11 +38,8 @@ const phi = asm.ShiftingPhi
 // the same sequence.
 func probeStart(h uint64) (a, b uint64) { return h, bits.RotateLeft64(h, 32) }
 
-// rawAt returns a_j in closed form: h + j·b_0 + φ·j(j-1)/2.
-func rawAt(h uint64, j uint64) uint64 { return asm.ShiftingRawAt(h, j) }
-
 // membershipOffset is ShBF_M's o(e) = h_{k/2+1}(e) mod (w̄-1) + 1 in
 // [1, WBar-1], taken from the probe value after the k/2 positions.
 func membershipOffset(h uint64, pairs uint32) uint64 {
-	return engine.Reduce(rawAt(h, uint64(pairs)), WBar-1) + 1
+	return engine.Reduce(asm.ShiftingRawAt(h, uint64(pairs)), WBar-1) + 1
 }
