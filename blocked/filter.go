@@ -206,6 +206,10 @@ func (f *Filter) AddUint64(k uint64) { asm.BlockedAddUint64(&f.p, k) }
 // TestUint64 is Test of the 8 little-endian bytes of k.
 func (f *Filter) TestUint64(k uint64) bool { return asm.BlockedTestUint64(&f.p, k) }
 
+// TestAndAddUint64 is TestAndAdd of the 8 little-endian bytes of k, the
+// dedup call on integer IDs (as Window and Scalable have it).
+func (f *Filter) TestAndAddUint64(k uint64) bool { return asm.BlockedTestAndAddUint64(&f.p, k) }
+
 // AddString adds the bytes of s without copying them (no allocation for
 // any length).
 func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.p.Seed)) }

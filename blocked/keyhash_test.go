@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/filterengine/filterengine/internal/kerneltest"
+
 	"github.com/filterengine/filterengine/engine"
 )
 
@@ -47,4 +49,22 @@ func TestByteKeysHashAsHashSeed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAndAddUint64 answers and sets what TestAndAdd of the key's 8
+// little-endian bytes does, on every kernel level.
+func TestTestAndAddUint64(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
+		byInt, _ := NewMK(64*512, 6, engine.WithSeed(7))
+		byBytes, _ := NewMK(64*512, 6, engine.WithSeed(7))
+		for i := range uint64(5000) {
+			k := i * 0x9e3779b97f4a7c15 % 3000 // repeats: both answers occur
+			if got, want := byInt.TestAndAddUint64(k), byBytes.TestAndAdd(binary.LittleEndian.AppendUint64(nil, k)); got != want {
+				t.Fatalf("key %d: TestAndAddUint64 = %v, TestAndAdd of its bytes %v", k, got, want)
+			}
+		}
+		if !byInt.Equal(byBytes) {
+			t.Fatal("TestAndAddUint64 set other bits than TestAndAdd of the same bytes")
+		}
+	})
 }
