@@ -4,7 +4,7 @@
 // whole 512-bit mask in vector registers and test it with one AND-NOT.
 //
 // Layout. The array is lines*8 little-endian 64-bit words, 64-byte
-// aligned (huge-page memory from 16 MiB up, see engine.Storage). A key with
+// aligned (huge-page memory from 4 MiB up, see engine.Storage). A key with
 // hash h = engine.HashSeed(key, seed) lives in line
 // engine.Reduce(h, lines) (multiply-high of the high bits of h). Inside the
 // line, g = h*0x9e3779b97f4a7c15 gives every one of the eight words one

@@ -70,7 +70,7 @@
 //
 // Open starts at once and shares the page cache between processes. A
 // mapped filter is as fast to probe as a loaded one (which gets 2 MiB
-// pages from 16 MiB up) only where its file is mapped with 2 MiB pages
+// pages from 4 MiB up) only where its file is mapped with 2 MiB pages
 // too, and that depends on the page cache, not on Open: on Linux with
 // transparent huge pages not "never" and a file system with large folios
 // (ext4 from Linux 6.16, XFS), a file WriteFile saved (it writes 2 MiB at

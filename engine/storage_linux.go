@@ -11,12 +11,16 @@ import (
 const hugePageSize = 2 << 20
 
 // mapHuge maps nbytes of anonymous memory starting on a 2 MiB boundary and
-// advises the kernel to back it with transparent huge pages. The kernel
-// may ignore the advice (THP "never"); the memory is correct either way.
+// advises the kernel to back its whole 2 MiB pages with transparent huge
+// pages; the tail after the last whole one stays in 4 KiB pages, so a
+// filter never holds more memory than its array rounded up to 4 KiB. The
+// kernel may ignore the advice (THP "never"); the memory is correct either
+// way.
 // Raw mmap/munmap are used because the array is trimmed to an aligned
 // window, which unix.Munmap's bookkeeping of whole mappings refuses.
 func mapHuge(nbytes int) ([]byte, error) {
-	size := uintptr(nbytes+hugePageSize-1) &^ (hugePageSize - 1)
+	page := uintptr(unix.Getpagesize())
+	size := (uintptr(nbytes) + page - 1) &^ (page - 1)
 	raw, _, errno := unix.Syscall6(unix.SYS_MMAP, 0, size+hugePageSize,
 		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS, ^uintptr(0), 0)
 	if errno != 0 {
@@ -25,7 +29,9 @@ func mapHuge(nbytes int) ([]byte, error) {
 	start := alignTrim(raw, size)
 	// The mapping is outside the Go heap, so the address may become a pointer.
 	m := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&start))), size)
-	_ = unix.Madvise(m, unix.MADV_HUGEPAGE)
+	if whole := uintptr(nbytes) &^ (hugePageSize - 1); whole > 0 {
+		_ = unix.Madvise(m[:whole], unix.MADV_HUGEPAGE)
+	}
 	return m[:nbytes:size], nil
 }
 
