@@ -33,11 +33,14 @@ func (f *Filter) prefetch(hs []uint64, i int) {
 }
 
 // AddHashes inserts every hash of hs.
-func (f *Filter) AddHashes(hs []uint64) {
+func (f *Filter) AddHashes(hs []uint64) { f.addHashes(hs, opAdd) }
+
+// addHashes is AddHashes by plain stores (opAdd) or by CAS (opAddAtomic).
+func (f *Filter) addHashes(hs []uint64, o op) {
 	f.mustHaveLines()
 	for i, h := range hs {
 		f.prefetch(hs, i)
-		f.addHash(h)
+		f.addHash(h, o)
 	}
 }
 
@@ -74,12 +77,18 @@ func b2i(b bool) uint {
 // RemoveHashes sets out[i] to RemoveHash(hs[i]), in order, and returns how
 // many were removed; out must be at least as long as hs.
 func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
+	return f.removeHashes(hs, out, opRemove)
+}
+
+// removeHashes is RemoveHashes by plain stores (opRemove) or by CAS
+// (opRemoveAtomic).
+func (f *Filter) removeHashes(hs []uint64, out []bool, o op) int {
 	out = batch.Out("counting", out, len(hs))
 	f.mustHaveLines()
 	n := 0
 	for i, h := range hs {
 		f.prefetch(hs, i)
-		out[i] = f.RemoveHash(h)
+		out[i] = f.removeHash(h, o)
 		n += int(b2i(out[i]))
 	}
 	return n
@@ -89,41 +98,49 @@ func (f *Filter) RemoveHashes(hs []uint64, out []bool) int {
 func (f *Filter) AddKeys(keys [][]byte) {
 	var b batch.Hashes
 	for base := 0; base < len(keys); base += batch.Chunk {
-		f.AddHashes(b.Keys(keys[base:], f.seed))
+		f.addHashes(b.Keys(keys[base:], f.seed), opAdd)
 	}
 }
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true;
 // out must be at least as long as keys.
-func (f *Filter) TestKeys(keys [][]byte, out []bool) int { return f.chunks(keys, nil, out, false) }
+func (f *Filter) TestKeys(keys [][]byte, out []bool) int { return f.chunks(keys, nil, out, opLeast) }
 
 // RemoveKeys sets out[i] to Remove(keys[i]), in order, and returns how
 // many were removed; out must be at least as long as keys.
-func (f *Filter) RemoveKeys(keys [][]byte, out []bool) int { return f.chunks(keys, nil, out, true) }
+func (f *Filter) RemoveKeys(keys [][]byte, out []bool) int {
+	return f.chunks(keys, nil, out, opRemove)
+}
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]
 // and returns how many are true; out must be at least as long as ks.
-func (f *Filter) TestUint64s(ks []uint64, out []bool) int { return f.chunks(nil, ks, out, false) }
+func (f *Filter) TestUint64s(ks []uint64, out []bool) int { return f.chunks(nil, ks, out, opLeast) }
 
 // RemoveUint64s sets out[i] to Remove of the 8 little-endian bytes of
 // ks[i], in order, and returns how many were removed; out must be at
 // least as long as ks.
-func (f *Filter) RemoveUint64s(ks []uint64, out []bool) int { return f.chunks(nil, ks, out, true) }
+func (f *Filter) RemoveUint64s(ks []uint64, out []bool) int {
+	return f.chunks(nil, ks, out, opRemove)
+}
 
 // AddUint64s inserts the 8 little-endian bytes of every key, hashed in
 // batch.
-func (f *Filter) AddUint64s(ks []uint64) {
+func (f *Filter) AddUint64s(ks []uint64) { f.addUint64s(ks, opAdd) }
+
+// addUint64s is AddUint64s by plain stores (opAdd) or by CAS
+// (opAddAtomic).
+func (f *Filter) addUint64s(ks []uint64, o op) {
 	var b batch.Hashes
 	for base := 0; base < len(ks); base += batch.Chunk {
-		f.AddHashes(b.Uint64s(ks[base:], f.seed))
+		f.addHashes(b.Uint64s(ks[base:], f.seed), o)
 	}
 }
 
 // chunks hashes keys, or the integer keys ks when keys is nil, a chunk
-// at a time (internal/batch) and runs TestHashes, or RemoveHashes when
-// remove, on each chunk. Flags, not func values: through a func value
-// the stack buffer would escape.
-func (f *Filter) chunks(keys [][]byte, ks []uint64, out []bool, remove bool) int {
+// at a time (internal/batch) and runs TestHashes (o = opLeast) or
+// removeHashes with o on each chunk. An op, not a func value: through a
+// func value the stack buffer would escape.
+func (f *Filter) chunks(keys [][]byte, ks []uint64, out []bool, o op) int {
 	n := max(len(keys), len(ks))
 	out = batch.Out("counting", out, n)
 	var b batch.Hashes
@@ -135,8 +152,8 @@ func (f *Filter) chunks(keys [][]byte, ks []uint64, out []bool, remove bool) int
 		} else {
 			hs = b.Uint64s(ks[base:], f.seed)
 		}
-		if remove {
-			hits += f.RemoveHashes(hs, out[base:])
+		if o != opLeast {
+			hits += f.removeHashes(hs, out[base:], o)
 		} else {
 			hits += f.TestHashes(hs, out[base:])
 		}

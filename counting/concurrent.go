@@ -1,20 +1,54 @@
 package counting
 
-// The *Concurrent forms of the family contract (engine's doc). Every
-// write of a counting filter is atomic (one CAS per counter) and every
-// read loads each word atomically, so each form is its plain method.
+// The *Concurrent forms of the family contract (engine's doc), and the
+// Remove forms counting adds to them. They change each counter by a
+// compare-and-swap, lock-free, with sticky saturation, so any number of
+// goroutines may call them at once, beside each other and beside every
+// read; the plain Add and Remove forms store without a lock and need the
+// filter to themselves. Reads load each word atomically, so the Test
+// forms are the plain methods.
 
-// AddConcurrent is Add.
-func (f *Filter) AddConcurrent(key []byte) { f.Add(key) }
+// AddConcurrent is Add by CAS.
+func (f *Filter) AddConcurrent(key []byte) { f.addHash(f.hash(key), opAddAtomic) }
 
-// AddHashConcurrent is AddHash.
-func (f *Filter) AddHashConcurrent(h uint64) { f.addHash(h) }
+// AddHashConcurrent is AddHash by CAS.
+func (f *Filter) AddHashConcurrent(h uint64) { f.addHash(h, opAddAtomic) }
 
-// AddHashesConcurrent is AddHashes.
-func (f *Filter) AddHashesConcurrent(hs []uint64) { f.AddHashes(hs) }
+// AddHashesConcurrent is AddHashes by CAS.
+func (f *Filter) AddHashesConcurrent(hs []uint64) { f.addHashes(hs, opAddAtomic) }
 
-// AddUint64sConcurrent is AddUint64s.
-func (f *Filter) AddUint64sConcurrent(ks []uint64) { f.AddUint64s(ks) }
+// AddUint64sConcurrent is AddUint64s by CAS.
+func (f *Filter) AddUint64sConcurrent(ks []uint64) { f.addUint64s(ks, opAddAtomic) }
+
+// TestAndAddConcurrent is TestAndAdd by CAS: each counter is judged at
+// the moment of its own CAS.
+func (f *Filter) TestAndAddConcurrent(key []byte) bool {
+	return f.TestAndAddHashConcurrent(f.hash(key))
+}
+
+// TestAndAddHashConcurrent is TestAndAddHash by CAS.
+func (f *Filter) TestAndAddHashConcurrent(h uint64) bool {
+	return f.addHash(h, opAddAtomic)>>63 == 0
+}
+
+// RemoveConcurrent is Remove by CAS. A Remove that races an Add of the
+// same key may find it absent and report false.
+func (f *Filter) RemoveConcurrent(key []byte) bool {
+	return f.removeHash(f.hash(key), opRemoveAtomic)
+}
+
+// RemoveHashConcurrent is RemoveHash by CAS.
+func (f *Filter) RemoveHashConcurrent(h uint64) bool { return f.removeHash(h, opRemoveAtomic) }
+
+// RemoveHashesConcurrent is RemoveHashes by CAS.
+func (f *Filter) RemoveHashesConcurrent(hs []uint64, out []bool) int {
+	return f.removeHashes(hs, out, opRemoveAtomic)
+}
+
+// RemoveUint64sConcurrent is RemoveUint64s by CAS.
+func (f *Filter) RemoveUint64sConcurrent(ks []uint64, out []bool) int {
+	return f.chunks(nil, ks, out, opRemoveAtomic)
+}
 
 // TestConcurrent is Test.
 func (f *Filter) TestConcurrent(key []byte) bool { return f.Test(key) }

@@ -31,7 +31,8 @@ func checkDrained(t *testing.T, f *Filter, errs chan string) {
 	}
 }
 
-// Eight goroutines add and remove their own distinct keys in random
+// Eight goroutines add and remove their own distinct keys through the
+// *Concurrent forms in random
 // interleavings (some keys several times). After every operation each
 // key the goroutine currently holds tests present; at the end, with every
 // key removed, every counter is zero again (nothing saturates at this
@@ -56,9 +57,9 @@ func TestConcurrentAddRemove(t *testing.T) {
 						keys = append(keys, h)
 						held[h]++
 						if op%2 == 0 {
-							f.AddHash(h)
+							f.AddHashConcurrent(h)
 						} else {
-							f.TestAndAddHash(h)
+							f.TestAndAddHashConcurrent(h)
 						}
 						if !f.TestHash(h) {
 							errs <- "a key just added tests absent"
@@ -67,14 +68,14 @@ func TestConcurrentAddRemove(t *testing.T) {
 					case x < 7: // add a held key again
 						h := keys[r.IntN(len(keys))]
 						held[h]++
-						if !f.TestAndAddHash(h) {
+						if !f.TestAndAddHashConcurrent(h) {
 							errs <- "TestAndAdd of a held key reported absent"
 							return
 						}
 					default: // remove one insertion of a held key
 						i := r.IntN(len(keys))
 						h := keys[i]
-						if !f.RemoveHash(h) {
+						if !f.RemoveHashConcurrent(h) {
 							errs <- "Remove of a held key failed"
 							return
 						}
@@ -95,7 +96,7 @@ func TestConcurrentAddRemove(t *testing.T) {
 				}
 				for h, c := range held {
 					for range c {
-						if !f.RemoveHash(h) {
+						if !f.RemoveHashConcurrent(h) {
 							errs <- "final Remove of a held key failed"
 							return
 						}
@@ -109,9 +110,9 @@ func TestConcurrentAddRemove(t *testing.T) {
 }
 
 // Concurrent increments of the same counters are never lost: 8 goroutines
-// add one key 20 times each and its count equals that of a filter given
-// the same 160 adds sequentially (4-bit counters saturate at 15 on the
-// way).
+// add one key 20 times each through AddConcurrent and its count equals
+// that of a filter given the same 160 plain adds sequentially (4-bit
+// counters saturate at 15 on the way).
 func TestConcurrentSameKey(t *testing.T) {
 	levelsAndWidths(t, func(t *testing.T, bits int) {
 		f := mustNew(t, 100, 0.01, WithCounterBits(bits))
@@ -121,7 +122,7 @@ func TestConcurrentSameKey(t *testing.T) {
 		for range goroutines {
 			wg.Go(func() {
 				for range 20 {
-					f.Add([]byte("shared"))
+					f.AddConcurrent([]byte("shared"))
 				}
 			})
 		}
@@ -135,8 +136,8 @@ func TestConcurrentSameKey(t *testing.T) {
 	})
 }
 
-// TestConcurrentBatches runs every batch form at once on every kernel
-// level: each goroutine adds its own keys in batches of every tail
+// TestConcurrentBatches runs every concurrent batch form at once on every
+// kernel level: each goroutine adds its own keys in batches of every tail
 // length, tests them while the others write, and removes them again.
 // Afterwards every counter is zero and nothing was reported absent while
 // held. Under -race the generic level checks that the batch test and the
@@ -159,10 +160,10 @@ func TestConcurrentBatches(t *testing.T) {
 				hs := randomHashes(per, uint64(g)+100)
 				out := make([]bool, 1000)
 				for _, b := range kerneltest.Batches(ks) {
-					f.AddUint64s(b)
+					f.AddUint64sConcurrent(b)
 				}
 				for _, b := range kerneltest.Batches(hs) {
-					f.AddHashes(b)
+					f.AddHashesConcurrent(b)
 				}
 				for _, b := range kerneltest.Batches(ks) {
 					if n := f.TestUint64s(b, out); n != len(b) {
@@ -170,31 +171,13 @@ func TestConcurrentBatches(t *testing.T) {
 					}
 				}
 				for _, b := range kerneltest.Batches(hs) {
-					if n := f.RemoveHashes(b, out); n != len(b) {
+					if n := f.RemoveHashesConcurrent(b, out); n != len(b) {
 						errs <- "a batch Remove of held keys failed"
 					}
 				}
 				for _, b := range kerneltest.Batches(ks) {
-					if n := f.RemoveUint64s(b, out); n != len(b) {
+					if n := f.RemoveUint64sConcurrent(b, out); n != len(b) {
 						errs <- "a batch Remove of held keys failed"
-					}
-				}
-				// the []byte batch forms and RemoveKeys
-				keys := make([][]byte, 300)
-				for i := range keys {
-					keys[i] = []byte{byte(g), byte(i), byte(i >> 8), 'c'}
-				}
-				for _, b := range kerneltest.Batches(keys) {
-					f.AddKeys(b)
-				}
-				for _, b := range kerneltest.Batches(keys) {
-					if n := f.TestKeys(b, out); n != len(b) {
-						errs <- "an added key tests absent in a TestKeys batch"
-					}
-				}
-				for _, b := range kerneltest.Batches(keys) {
-					if n := f.RemoveKeys(b, out); n != len(b) {
-						errs <- "a RemoveKeys batch of held keys failed"
 					}
 				}
 			})
@@ -204,9 +187,10 @@ func TestConcurrentBatches(t *testing.T) {
 	})
 }
 
-// The single-key integer and string forms from many goroutines at once:
-// each adds, tests and removes its own keys; nothing held tests absent
-// and every counter is zero at the end.
+// The single-key byte forms from many goroutines at once: each adds,
+// tests and removes its own keys with AddConcurrent, TestAndAddConcurrent
+// and RemoveConcurrent; nothing held tests absent and every counter is
+// zero at the end.
 func TestConcurrentSingleKeyForms(t *testing.T) {
 	levelsAndWidths(t, func(t *testing.T, bits int) {
 		const goroutines, per = 4, 1500
@@ -216,18 +200,16 @@ func TestConcurrentSingleKeyForms(t *testing.T) {
 		for g := range goroutines {
 			wg.Go(func() {
 				for i := range per {
-					k := uint64(g)<<40 | uint64(i)
-					s := fmt.Sprintf("key %d/%d", g, i)
-					f.AddUint64(k)
-					f.AddString(s)
-					if !f.TestUint64(k) || !f.TestString(s) {
+					key := fmt.Appendf(nil, "key %d/%d", g, i)
+					f.AddConcurrent(key)
+					if !f.TestAndAddConcurrent(key) || !f.TestString(string(key)) {
 						errs <- "a key just added tests absent"
 						return
 					}
 				}
 				for i := range per {
-					k := uint64(g)<<40 | uint64(i)
-					if !f.RemoveUint64(k) || !f.RemoveString(fmt.Sprintf("key %d/%d", g, i)) {
+					key := fmt.Appendf(nil, "key %d/%d", g, i)
+					if !f.RemoveConcurrent(key) || !f.RemoveConcurrent(key) {
 						errs <- "Remove of a held key failed"
 						return
 					}

@@ -1,6 +1,7 @@
 // Package counting is a counting Bloom filter (Fan et al. 2000; seed 000):
-// small counters instead of bits, so keys can be removed, with atomic
-// counters so one filter serves many goroutines without a lock.
+// small counters instead of bits, so keys can be removed, with lock-free
+// atomic forms of every write so one filter can serve many writing
+// goroutines without a lock.
 //
 // # Layout
 //
@@ -70,26 +71,26 @@
 //
 // # Concurrency
 //
-// Every write is atomic, so every method may run on many goroutines at
-// once, writers included, except Close and the Unmarshal/ReadFrom
-// methods, which replace the filter. The *Concurrent forms of the
-// contract (AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
-// AddUint64sConcurrent, TestConcurrent, TestHashConcurrent) are the plain
-// methods. Add and Remove change one counter per compare-and-swap;
-// readers load each word atomically, so a Test that races an Add of the
-// same key may see some of its counters and not others.
+// The family's one rule (engine's doc): reads are safe from many
+// goroutines at once; a plain writer (Add, TestAndAdd, Remove and their
+// key and batch forms) needs the filter to itself, and any number of
+// goroutines may write at once through the *Concurrent forms. Those
+// change each counter by a compare-and-swap, lock-free, with the same
+// sticky saturation: AddConcurrent, AddHashConcurrent,
+// AddHashesConcurrent, AddUint64sConcurrent, TestAndAddConcurrent,
+// TestAndAddHashConcurrent, RemoveConcurrent, RemoveHashConcurrent,
+// RemoveHashesConcurrent and RemoveUint64sConcurrent, beside
+// TestConcurrent and TestHashConcurrent, which are Test and TestHash.
+// Both kinds of write leave the same counters. Reads load each word
+// atomically, so a Test that races an Add of the same key may see some of
+// its counters and not others. Close and the Unmarshal/ReadFrom methods
+// replace the filter and need it to themselves.
 //
-// # Kernels
-//
-// The single-key paths are straight-line code for one multiplier round
-// (k <= 9 at 4 bits, k <= 10 at 8): two constant shifts place a probe,
-// one load and one variable shift read it, no bounds checks; Test is one
-// call of a frameless leaf (asm.CountingRound4). The batch test runs the
-// AVX-512 or AVX2 kernel of asm (one vector test turns a line into the
-// masks of its zero counters), requesting the line of the key dist = 8
-// places ahead; batch Add and Remove request lines at the same distance
-// (asm.CountingPrefetch), because a locked compare-and-swap waits for
-// every earlier load. Benchmarks: go test -bench PerKey ./counting and,
-// beside tylertreat/BoomFilters, go test -bench CountingPerKey ./filters
-// in the bench module.
+// A plain write is one load and one store a counter; a locked CAS waits
+// for every earlier load, so a writer that does not share the filter
+// saves the k locked instructions a key and lets one key's cache miss
+// overlap the next key's work. Until this version the plain writers were
+// the atomic ones: code that calls Add or Remove from several goroutines
+// must move to the *Concurrent forms.
+
 package counting

@@ -10,10 +10,10 @@ import (
 
 // Filter is a counting Bloom filter of 4-bit (default) or 8-bit counters,
 // a key's counters in one 64-byte line: 128 4-bit or 64 8-bit counters a
-// line. All methods are safe for concurrent use from many goroutines
-// except Close and the Unmarshal/ReadFrom methods, which replace the
-// filter. The zero Filter holds no counters: its accessors report zeros
-// and every other method panics with a message naming New.
+// line. Reads and the *Concurrent writers are safe from many goroutines
+// at once; the plain writers need the filter to themselves (package doc,
+// Concurrency). The zero Filter holds no counters: its accessors report
+// zeros and every other method panics with a message naming New.
 type Filter struct {
 	storage *engine.Storage
 	words   []uint64

@@ -18,7 +18,7 @@ func TestOpenViewWriteFile(t *testing.T) {
 func TestWriteFileConcurrent(t *testing.T) {
 	filetest.RunConcurrentSave(t, filetest.Concurrent[*Filter]{
 		New:       func(n uint64) (*Filter, error) { return New(n, 0.01) },
-		AddKey:    (*Filter).Add,
+		AddKey:    (*Filter).AddConcurrent,
 		WriteFile: (*Filter).WriteFile,
 		Open:      Open,
 		Test:      (*Filter).Test,
@@ -27,7 +27,7 @@ func TestWriteFileConcurrent(t *testing.T) {
 }
 
 // TestOpenRemove removes every key from an opened filter, from two
-// goroutines at once: the counters of the mapping fall to zero while the
+// goroutines at once (RemoveConcurrent): the counters of the mapping fall to zero while the
 // file keeps every key.
 func TestOpenRemove(t *testing.T) {
 	keys := filetest.Keys(4, 2000)
@@ -47,7 +47,7 @@ func TestOpenRemove(t *testing.T) {
 		go func() {
 			defer func() { done <- struct{}{} }()
 			for i := half; i < len(keys); i += 2 {
-				if !g.Remove(keys[i]) {
+				if !g.RemoveConcurrent(keys[i]) {
 					t.Errorf("key %d: Remove from the opened filter failed", i)
 				}
 			}

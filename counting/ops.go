@@ -21,14 +21,23 @@ func popcount(x uint64) int { return bits.OnesCount64(x) }
 // A key's counters are the k positions of asm.NarrowPositions in its line
 // (asm.CountingLine): g = h*asm.BlockedMul, probe q is the top 7 (4-bit)
 // or 6 (8-bit) bits of g, then g shifts left by as many, a new round of
-// the multiplier every 9 or 10 probes. The walkers below take one round:
-// two constant shifts a probe, the counter's word by a constant shift of
-// q, its bit offset by a mask; a probe touches one word of the line.
+// the multiplier every 9 or 10 probes. Counter q's word is the top 3 bits
+// of the probe's g and its bit offset the next 4 (3) bits times 4 (8).
+// update walks them with one of these operations.
+type op uint8
+
+const (
+	opAdd          op = iota // one more, plain: the writer has the filter to itself
+	opAddAtomic              // one more by CAS, for concurrent writers
+	opRemove                 // one less, plain
+	opRemoveAtomic           // one less by CAS
+	opLeast                  // no change: the smallest counter (Count)
+)
 
 // increment adds one to the counter at bit offset sh of *p unless it is
-// at its maximum max (sticky saturation), and returns a word whose top
-// bit is set when the counter was zero before: as a mask, not a bool, so
-// callers OR it without a branch.
+// at its maximum max (sticky saturation), by CAS, and returns c-1 for the
+// counter c it found (0 when saturated): its top bit is set when the
+// counter was zero, a mask callers OR without a branch.
 func increment(p *uint64, sh, max uint64) (wasZero uint64) {
 	for {
 		old := load(p)
@@ -42,9 +51,9 @@ func increment(p *uint64, sh, max uint64) (wasZero uint64) {
 	}
 }
 
-// decrement subtracts one from the counter at bit offset sh of *p unless
-// it is zero or saturated. Skipping zero keeps a racing misuse (removing
-// keys never added) from borrowing from a neighbour.
+// decrement subtracts one from the counter at bit offset sh of *p by CAS
+// unless it is zero or saturated. Skipping zero keeps a racing misuse
+// (removing keys never added) from borrowing from a neighbour.
 func decrement(p *uint64, sh, max uint64) {
 	for {
 		old := load(p)
@@ -57,170 +66,52 @@ func decrement(p *uint64, sh, max uint64) {
 	}
 }
 
-// The round walkers below take one multiplier round of n <= 9 (4-bit)
-// or n <= 10 (8-bit) probes as asm.CountingRound4 does: straight code,
-// probe j at the top bits of g << 7j (6j): the counter's word is the
-// top 3 bits, its bit offset the next 4 (3) times 4 (8), constant shifts
-// all.
-
-// add4 increments the n 4-bit counters of the round g and returns
-// increment's zero marks ORed.
-func add4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64) {
-	_ = &ln[0]
-	switch n {
-	case 9:
-		wasZero |= increment(&ln[(g<<56)>>61], (g<<56)>>55&60, 0xf)
-		fallthrough
-	case 8:
-		wasZero |= increment(&ln[(g<<49)>>61], (g<<49)>>55&60, 0xf)
-		fallthrough
-	case 7:
-		wasZero |= increment(&ln[(g<<42)>>61], (g<<42)>>55&60, 0xf)
-		fallthrough
-	case 6:
-		wasZero |= increment(&ln[(g<<35)>>61], (g<<35)>>55&60, 0xf)
-		fallthrough
-	case 5:
-		wasZero |= increment(&ln[(g<<28)>>61], (g<<28)>>55&60, 0xf)
-		fallthrough
-	case 4:
-		wasZero |= increment(&ln[(g<<21)>>61], (g<<21)>>55&60, 0xf)
-		fallthrough
-	case 3:
-		wasZero |= increment(&ln[(g<<14)>>61], (g<<14)>>55&60, 0xf)
-		fallthrough
-	case 2:
-		wasZero |= increment(&ln[(g<<7)>>61], (g<<7)>>55&60, 0xf)
-		fallthrough
-	case 1:
-		wasZero |= increment(&ln[g>>61], g>>55&60, 0xf)
+// update applies o to each of the k counters of hash h and returns, for
+// opAdd and opAddAtomic, a word whose top bit is set when one of them was
+// zero before its increment, and for opLeast the smallest of them and
+// f.counter. Two probes on one counter change it twice. The plain
+// operations are one load and one store a counter: no lock, so a key's
+// cache miss overlaps the next key's work as a Test's does, where a
+// locked CAS waits for every earlier load.
+func (f *Filter) update(h uint64, o op) (acc uint64) {
+	f.mustHaveLines()
+	ln := asm.CountingLine(f.words, h, f.lines)
+	step, off, max, per := uint64(7), uint64(60), uint64(0xf), uint32(9)
+	if f.wide {
+		step, off, max, per = 6, 56, 0xff, 10
 	}
-	return wasZero
-}
-
-// add8 is add4 for 8-bit counters.
-func add8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64) {
-	_ = &ln[0]
-	switch n {
-	case 10:
-		wasZero |= increment(&ln[(g<<54)>>61], (g<<54)>>55&56, 0xff)
-		fallthrough
-	case 9:
-		wasZero |= increment(&ln[(g<<48)>>61], (g<<48)>>55&56, 0xff)
-		fallthrough
-	case 8:
-		wasZero |= increment(&ln[(g<<42)>>61], (g<<42)>>55&56, 0xff)
-		fallthrough
-	case 7:
-		wasZero |= increment(&ln[(g<<36)>>61], (g<<36)>>55&56, 0xff)
-		fallthrough
-	case 6:
-		wasZero |= increment(&ln[(g<<30)>>61], (g<<30)>>55&56, 0xff)
-		fallthrough
-	case 5:
-		wasZero |= increment(&ln[(g<<24)>>61], (g<<24)>>55&56, 0xff)
-		fallthrough
-	case 4:
-		wasZero |= increment(&ln[(g<<18)>>61], (g<<18)>>55&56, 0xff)
-		fallthrough
-	case 3:
-		wasZero |= increment(&ln[(g<<12)>>61], (g<<12)>>55&56, 0xff)
-		fallthrough
-	case 2:
-		wasZero |= increment(&ln[(g<<6)>>61], (g<<6)>>55&56, 0xff)
-		fallthrough
-	case 1:
-		wasZero |= increment(&ln[g>>61], g>>55&56, 0xff)
+	if o == opLeast {
+		acc = max
 	}
-	return wasZero
-}
-
-// sub4 decrements the n 4-bit counters of the round g.
-func sub4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
-	_ = &ln[0]
-	switch n {
-	case 9:
-		decrement(&ln[(g<<56)>>61], (g<<56)>>55&60, 0xf)
-		fallthrough
-	case 8:
-		decrement(&ln[(g<<49)>>61], (g<<49)>>55&60, 0xf)
-		fallthrough
-	case 7:
-		decrement(&ln[(g<<42)>>61], (g<<42)>>55&60, 0xf)
-		fallthrough
-	case 6:
-		decrement(&ln[(g<<35)>>61], (g<<35)>>55&60, 0xf)
-		fallthrough
-	case 5:
-		decrement(&ln[(g<<28)>>61], (g<<28)>>55&60, 0xf)
-		fallthrough
-	case 4:
-		decrement(&ln[(g<<21)>>61], (g<<21)>>55&60, 0xf)
-		fallthrough
-	case 3:
-		decrement(&ln[(g<<14)>>61], (g<<14)>>55&60, 0xf)
-		fallthrough
-	case 2:
-		decrement(&ln[(g<<7)>>61], (g<<7)>>55&60, 0xf)
-		fallthrough
-	case 1:
-		decrement(&ln[g>>61], g>>55&60, 0xf)
+	r := h * asm.BlockedMul
+	for k := f.k; k > 0; r *= asm.BlockedMul {
+		g := r
+		for range min(k, per) {
+			p, sh := &ln[g>>61], g>>55&off
+			switch o {
+			case opAdd:
+				c := *p >> sh & max
+				acc |= c - 1
+				if c != max {
+					*p += 1 << sh
+				}
+			case opAddAtomic:
+				acc |= increment(p, sh, max)
+			case opRemove:
+				if c := *p >> sh & max; c != 0 && c != max {
+					*p -= 1 << sh
+				}
+			case opRemoveAtomic:
+				decrement(p, sh, max)
+			case opLeast:
+				acc = min(acc, load(p)>>sh&max)
+			}
+			g <<= step
+		}
+		k -= min(k, per)
 	}
-}
-
-// sub8 is sub4 for 8-bit counters.
-func sub8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
-	_ = &ln[0]
-	switch n {
-	case 10:
-		decrement(&ln[(g<<54)>>61], (g<<54)>>55&56, 0xff)
-		fallthrough
-	case 9:
-		decrement(&ln[(g<<48)>>61], (g<<48)>>55&56, 0xff)
-		fallthrough
-	case 8:
-		decrement(&ln[(g<<42)>>61], (g<<42)>>55&56, 0xff)
-		fallthrough
-	case 7:
-		decrement(&ln[(g<<36)>>61], (g<<36)>>55&56, 0xff)
-		fallthrough
-	case 6:
-		decrement(&ln[(g<<30)>>61], (g<<30)>>55&56, 0xff)
-		fallthrough
-	case 5:
-		decrement(&ln[(g<<24)>>61], (g<<24)>>55&56, 0xff)
-		fallthrough
-	case 4:
-		decrement(&ln[(g<<18)>>61], (g<<18)>>55&56, 0xff)
-		fallthrough
-	case 3:
-		decrement(&ln[(g<<12)>>61], (g<<12)>>55&56, 0xff)
-		fallthrough
-	case 2:
-		decrement(&ln[(g<<6)>>61], (g<<6)>>55&56, 0xff)
-		fallthrough
-	case 1:
-		decrement(&ln[g>>61], g>>55&56, 0xff)
-	}
-}
-
-// least4 returns the smallest of the n 4-bit counters of the round g and
-// of c.
-func least4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uint64 {
-	for range n {
-		c = min(c, load(&ln[g>>61])>>(g>>55&60)&0xf)
-		g <<= 7
-	}
-	return c
-}
-
-// least8 is least4 for 8-bit counters.
-func least8(ln *[asm.CountingLineWords]uint64, g uint64, n uint32, c uint64) uint64 {
-	for range n {
-		c = min(c, load(&ln[g>>61])>>(g>>55&56)&0xff)
-		g <<= 6
-	}
-	return c
+	runtime.KeepAlive(f)
+	return acc
 }
 
 // mustHaveLines panics with the family's zero-value message on the zero
@@ -235,38 +126,41 @@ func (f *Filter) mustHaveLines() {
 //go:noinline
 func zeroFilter() { batch.Zero("counting.Filter", "counting.New") }
 
-// addHash increments h's counters and returns the zero marks (top bit
-// set when one was zero before).
-func (f *Filter) addHash(h uint64) (wasZero uint64) {
+// addHash increments h's counters, plainly or by CAS, and returns the
+// zero marks (top bit set when one was zero before).
+func (f *Filter) addHash(h uint64, o op) (wasZero uint64) {
 	if f.v1 {
 		if f.v1TestAndAdd(h) {
 			return 0
 		}
 		return 1 << 63
 	}
-	f.mustHaveLines()
-	ln := asm.CountingLine(f.words, h, f.lines)
-	g := h * asm.BlockedMul
-	k := f.k
-	if f.wide {
-		for ; k > 10; k -= 10 {
-			wasZero |= add8(ln, g, 10)
-			g *= asm.BlockedMul
-		}
-		wasZero |= add8(ln, g, k)
-	} else {
-		for ; k > 9; k -= 9 {
-			wasZero |= add4(ln, g, 9)
-			g *= asm.BlockedMul
-		}
-		wasZero |= add4(ln, g, k)
+	if f.round4 && o == opAdd { // the common case without update's switch
+		f.mustHaveLines()
+		wasZero = bump4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)
+		runtime.KeepAlive(f)
+		return wasZero
 	}
-	runtime.KeepAlive(f)
+	return f.update(h, o)
+}
+
+// bump4 is update's opAdd of the n <= 9 4-bit counters of the round g,
+// with constant shifts.
+func bump4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) (wasZero uint64) {
+	for ; n > 0; n-- {
+		p, sh := &ln[g>>61], g>>55&60
+		c := *p >> sh & 0xf
+		wasZero |= c - 1
+		if c != 0xf {
+			*p += 1 << sh
+		}
+		g <<= 7
+	}
 	return wasZero
 }
 
 // Add inserts key.
-func (f *Filter) Add(key []byte) { f.addHash(f.hash(key)) }
+func (f *Filter) Add(key []byte) { f.addHash(f.hash(key), opAdd) }
 
 // AddUint64 inserts the 8 little-endian bytes of k.
 func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
@@ -275,17 +169,16 @@ func (f *Filter) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key
 func (f *Filter) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
 
 // AddHash inserts a key by its hash: one increment of each of its k
-// counters, one CAS each (two probes on one counter increment it twice).
-func (f *Filter) AddHash(h uint64) { f.addHash(h) }
+// counters (two probes on one counter increment it twice).
+func (f *Filter) AddHash(h uint64) { f.addHash(h, opAdd) }
 
 // TestAndAdd inserts key and reports whether all its counters were
 // nonzero just before its own increments, that is whether Test would have
-// answered true. Under concurrency each counter is judged at the moment
-// of its CAS.
+// answered true.
 func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(key)) }
 
 // TestAndAddHash is TestAndAdd of a hash.
-func (f *Filter) TestAndAddHash(h uint64) bool { return f.addHash(h)>>63 == 0 }
+func (f *Filter) TestAndAddHash(h uint64) bool { return f.addHash(h, opAdd)>>63 == 0 }
 
 // Test reports whether key may be in the filter: false means it certainly
 // is not (unless it was removed, or a key never added was removed).
@@ -358,33 +251,42 @@ func (f *Filter) RemoveUint64(k uint64) bool {
 func (f *Filter) RemoveString(s string) bool { return f.RemoveHash(engine.HashStringSeed(s, f.seed)) }
 
 // RemoveHash is Remove of a hash.
-func (f *Filter) RemoveHash(h uint64) bool {
+func (f *Filter) RemoveHash(h uint64) bool { return f.removeHash(h, opRemove) }
+
+// removeHash is RemoveHash by plain stores (opRemove) or by CAS
+// (opRemoveAtomic).
+func (f *Filter) removeHash(h uint64, o op) bool {
 	if f.v1 {
 		return f.v1Remove(h)
 	}
 	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
+	if f.round4 && o == opRemove { // the common case without update's switch
+		ok := asm.CountingRound4(ln, h*asm.BlockedMul, f.k)>>63 == 0
+		if ok {
+			drop4(ln, h*asm.BlockedMul, f.k)
+		}
+		runtime.KeepAlive(f)
+		return ok
+	}
 	if !asm.CountingTest(ln, h, f.k, f.wide) {
 		runtime.KeepAlive(f)
 		return false
 	}
-	g := h * asm.BlockedMul
-	k := f.k
-	if f.wide {
-		for ; k > 10; k -= 10 {
-			sub8(ln, g, 10)
-			g *= asm.BlockedMul
-		}
-		sub8(ln, g, k)
-	} else {
-		for ; k > 9; k -= 9 {
-			sub4(ln, g, 9)
-			g *= asm.BlockedMul
-		}
-		sub4(ln, g, k)
-	}
-	runtime.KeepAlive(f)
+	f.update(h, o)
 	return true
+}
+
+// drop4 is update's opRemove of the n <= 9 4-bit counters of the round
+// g, with constant shifts.
+func drop4(ln *[asm.CountingLineWords]uint64, g uint64, n uint32) {
+	for ; n > 0; n-- {
+		p, sh := &ln[g>>61], g>>55&60
+		if c := *p >> sh & 0xf; c != 0 && c != 0xf {
+			*p -= 1 << sh
+		}
+		g <<= 7
+	}
 }
 
 // Count returns the smallest of key's counters: an upper bound on how many
@@ -397,23 +299,5 @@ func (f *Filter) CountHash(h uint64) uint32 {
 	if f.v1 {
 		return f.v1Count(h)
 	}
-	f.mustHaveLines()
-	ln := asm.CountingLine(f.words, h, f.lines)
-	g := h * asm.BlockedMul
-	k, c := f.k, f.counter
-	if f.wide {
-		for ; k > 10; k -= 10 {
-			c = least8(ln, g, 10, c)
-			g *= asm.BlockedMul
-		}
-		c = least8(ln, g, k, c)
-	} else {
-		for ; k > 9; k -= 9 {
-			c = least4(ln, g, 9, c)
-			g *= asm.BlockedMul
-		}
-		c = least4(ln, g, k, c)
-	}
-	runtime.KeepAlive(f)
-	return uint32(c)
+	return uint32(f.update(h, opLeast))
 }

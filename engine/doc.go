@@ -37,8 +37,9 @@
 // from many goroutines at once. A writer needs exclusive use, or the
 // *Concurrent forms, which every family with concurrent writers offers as
 // the same set: AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
-// AddUint64sConcurrent, TestConcurrent and TestHashConcurrent. Counting's
-// and spatial's writes are atomic in every form.
+// AddUint64sConcurrent, TestConcurrent and TestHashConcurrent. Counting
+// adds the Remove and TestAndAdd forms to that set; spatial's writes are
+// atomic in every form.
 //
 // Misuse: a zero value of a filter type never answers "present" and never
 // fails with an index or nil-pointer error. Its accessors answer as an

@@ -71,38 +71,14 @@ type concurrentFamily struct {
 }
 
 // concurrentFamilies are the families with writers that may run on many
-// goroutines at once: the *Concurrent forms of blocked, classic and
-// shifting, counting's atomic Add/Test, spatial's Insert/Check.
+// goroutines at once: the *Concurrent forms of blocked, classic,
+// shifting and counting (lock-free CAS), spatial's Insert/Check.
 func concurrentFamilies() []concurrentFamily {
 	return []concurrentFamily{
-		{"blocked", "AddConcurrent", "TestConcurrent", func(n uint64, p float64) (concurrentFilter, error) {
-			f, err := blocked.New(n, p)
-			if err != nil {
-				return concurrentFilter{}, err
-			}
-			return concurrentFilter{f.AddConcurrent, f.TestConcurrent}, nil
-		}},
-		{"classic", "AddConcurrent", "TestConcurrent", func(n uint64, p float64) (concurrentFilter, error) {
-			f, err := classic.New(n, p)
-			if err != nil {
-				return concurrentFilter{}, err
-			}
-			return concurrentFilter{f.AddConcurrent, f.TestConcurrent}, nil
-		}},
-		{"shifting", "AddConcurrent", "TestConcurrent", func(n uint64, p float64) (concurrentFilter, error) {
-			f, err := shifting.New(n, p)
-			if err != nil {
-				return concurrentFilter{}, err
-			}
-			return concurrentFilter{f.AddConcurrent, f.TestConcurrent}, nil
-		}},
-		{"counting", "Add (atomic)", "Test (atomic)", func(n uint64, p float64) (concurrentFilter, error) {
-			f, err := counting.New(n, p)
-			if err != nil {
-				return concurrentFilter{}, err
-			}
-			return concurrentFilter{f.Add, f.Test}, nil
-		}},
+		{"blocked", "AddConcurrent", "TestConcurrent", concurrentForms(blocked.New)},
+		{"classic", "AddConcurrent", "TestConcurrent", concurrentForms(classic.New)},
+		{"shifting", "AddConcurrent", "TestConcurrent", concurrentForms(shifting.New)},
+		{"counting", "AddConcurrent", "TestConcurrent", concurrentForms(counting.New)},
 		{"spatial", fmt.Sprintf("Insert (%d areas)", threadsAreas), "Check != 0", func(n uint64, p float64) (concurrentFilter, error) {
 			f, err := spatial.New(n, threadsAreas, p)
 			if err != nil {
@@ -117,6 +93,21 @@ func concurrentFamilies() []concurrentFamily {
 				test: func(k []byte) bool { return f.Check(k) != 0 },
 			}, nil
 		}},
+	}
+}
+
+// concurrentForms makes the concurrentFilter of a family's *Concurrent
+// forms from its constructor.
+func concurrentForms[F interface {
+	AddConcurrent(key []byte)
+	TestConcurrent(key []byte) bool
+}](newFilter func(n uint64, p float64, opts ...engine.Option) (F, error)) func(n uint64, p float64) (concurrentFilter, error) {
+	return func(n uint64, p float64) (concurrentFilter, error) {
+		f, err := newFilter(n, p)
+		if err != nil {
+			return concurrentFilter{}, err
+		}
+		return concurrentFilter{f.AddConcurrent, f.TestConcurrent}, nil
 	}
 }
 
