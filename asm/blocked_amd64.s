@@ -6797,7 +6797,7 @@ DATA blockedKeyShifts<>+56(SB)/8, $0x000000000000002a
 GLOBL blockedKeyShifts<>(SB), RODATA|NOPTR, $64
 
 // func blockedTestKey(p *uint64, key []byte) bool
-// Requires: AVX, AVX2, BMI2
+// Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedTestKey_generic
@@ -6839,6 +6839,8 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	ADDQ         CX, BX
 	CMPL         56(AX), $0x08
 	JA           blockedTestKey_rounds
+	CMPB         ·level+0(SB), $0x02
+	JAE          blockedTestKey_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
@@ -6855,6 +6857,21 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
 	VPTEST       Y1, Y1
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+blockedTestKey_one512:
+	VPBROADCASTQ DX, Z0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    (BX), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VMOVDQU64    (SI), Z1
+	VPANDNQ      Z0, Z1, Z0
+	VPTESTMQ     Z0, Z0, K1
+	KORTESTW     K1, K1
 	SETEQ        AL
 	MOVB         AL, ret+32(FP)
 	VZEROUPPER
@@ -6911,7 +6928,7 @@ blockedTestKey_generic:
 	JMP ·blockedTestKeyGeneric+0(SB)
 
 // func blockedAddKey(p *uint64, key []byte)
-// Requires: AVX, AVX2, BMI2
+// Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedAddKey_generic
@@ -6953,6 +6970,8 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	ADDQ         CX, BX
 	CMPL         56(AX), $0x08
 	JA           blockedAddKey_rounds
+	CMPB         ·level+0(SB), $0x02
+	JAE          blockedAddKey_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
@@ -6967,6 +6986,17 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	VPOR         32(SI), Y0, Y0
 	VMOVDQU      Y1, (SI)
 	VMOVDQU      Y0, 32(SI)
+	VZEROUPPER
+	RET
+
+blockedAddKey_one512:
+	VPBROADCASTQ DX, Z0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    (BX), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VPORQ        (SI), Z0, Z0
+	VMOVDQU64    Z0, (SI)
 	VZEROUPPER
 	RET
 
@@ -7017,7 +7047,7 @@ blockedAddKey_generic:
 	JMP ·blockedAddKeyGeneric+0(SB)
 
 // func blockedTestAndAddKey(p *uint64, key []byte) bool
-// Requires: AVX, AVX2, BMI2
+// Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedTestAndAddKey_generic
@@ -7059,6 +7089,8 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	ADDQ         CX, BX
 	CMPL         56(AX), $0x08
 	JA           blockedTestAndAddKey_rounds
+	CMPB         ·level+0(SB), $0x02
+	JAE          blockedTestAndAddKey_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
@@ -7084,6 +7116,26 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	VMOVDQU      Y0, 32(SI)
 
 blockedTestAndAddKey_one_done:
+	VZEROUPPER
+	RET
+
+blockedTestAndAddKey_one512:
+	VPBROADCASTQ DX, Z0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    (BX), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VMOVDQU64    (SI), Z1
+	VPANDNQ      Z0, Z1, Z2
+	VPTESTMQ     Z2, Z2, K1
+	KORTESTW     K1, K1
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	JEQ          blockedTestAndAddKey_one512_done
+	VPORQ        Z1, Z0, Z0
+	VMOVDQU64    Z0, (SI)
+
+blockedTestAndAddKey_one512_done:
 	VZEROUPPER
 	RET
 
@@ -7145,7 +7197,7 @@ blockedTestAndAddKey_generic:
 	JMP ·blockedTestAndAddKeyGeneric+0(SB)
 
 // func blockedTestUint64(p *uint64, key uint64) bool
-// Requires: AVX, AVX2, BMI2
+// Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedTestUint64_generic
@@ -7184,6 +7236,8 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	ADDQ         CX, BX
 	CMPL         56(AX), $0x08
 	JA           blockedTestUint64_rounds
+	CMPB         ·level+0(SB), $0x02
+	JAE          blockedTestUint64_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
@@ -7200,6 +7254,21 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
 	VPTEST       Y1, Y1
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	VZEROUPPER
+	RET
+
+blockedTestUint64_one512:
+	VPBROADCASTQ DX, Z0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    (BX), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VMOVDQU64    (SI), Z1
+	VPANDNQ      Z0, Z1, Z0
+	VPTESTMQ     Z0, Z0, K1
+	KORTESTW     K1, K1
 	SETEQ        AL
 	MOVB         AL, ret+16(FP)
 	VZEROUPPER
@@ -7256,7 +7325,7 @@ blockedTestUint64_generic:
 	JMP ·blockedTestUint64Generic+0(SB)
 
 // func blockedAddUint64(p *uint64, key uint64)
-// Requires: AVX, AVX2, BMI2
+// Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedAddUint64_generic
@@ -7295,6 +7364,8 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	ADDQ         CX, BX
 	CMPL         56(AX), $0x08
 	JA           blockedAddUint64_rounds
+	CMPB         ·level+0(SB), $0x02
+	JAE          blockedAddUint64_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
@@ -7309,6 +7380,17 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	VPOR         32(SI), Y0, Y0
 	VMOVDQU      Y1, (SI)
 	VMOVDQU      Y0, 32(SI)
+	VZEROUPPER
+	RET
+
+blockedAddUint64_one512:
+	VPBROADCASTQ DX, Z0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    (BX), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VPORQ        (SI), Z0, Z0
+	VMOVDQU64    Z0, (SI)
 	VZEROUPPER
 	RET
 
@@ -7359,7 +7441,7 @@ blockedAddUint64_generic:
 	JMP ·blockedAddUint64Generic+0(SB)
 
 // func blockedTestAndAddUint64(p *uint64, key uint64) bool
-// Requires: AVX, AVX2, BMI2
+// Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedTestAndAddUint64_generic
@@ -7398,6 +7480,8 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	ADDQ         CX, BX
 	CMPL         56(AX), $0x08
 	JA           blockedTestAndAddUint64_rounds
+	CMPB         ·level+0(SB), $0x02
+	JAE          blockedTestAndAddUint64_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
@@ -7423,6 +7507,26 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	VMOVDQU      Y0, 32(SI)
 
 blockedTestAndAddUint64_one_done:
+	VZEROUPPER
+	RET
+
+blockedTestAndAddUint64_one512:
+	VPBROADCASTQ DX, Z0
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    (BX), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VMOVDQU64    (SI), Z1
+	VPANDNQ      Z0, Z1, Z2
+	VPTESTMQ     Z2, Z2, K1
+	KORTESTW     K1, K1
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	JEQ          blockedTestAndAddUint64_one512_done
+	VPORQ        Z1, Z0, Z0
+	VMOVDQU64    Z0, (SI)
+
+blockedTestAndAddUint64_one512_done:
 	VZEROUPPER
 	RET
 

@@ -54,32 +54,32 @@ func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k ui
 //go:noescape
 func blockedAddStrideHashesAVX512(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
 
-// blockedTestKey is blockedTestKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.
+// blockedTestKey is blockedTestKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //
 //go:noescape
 func blockedTestKey(p *uint64, key []byte) bool
 
-// blockedAddKey is blockedAddKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.
+// blockedAddKey is blockedAddKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //
 //go:noescape
 func blockedAddKey(p *uint64, key []byte)
 
-// blockedTestAndAddKey is blockedTestAndAddKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.
+// blockedTestAndAddKey is blockedTestAndAddKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //
 //go:noescape
 func blockedTestAndAddKey(p *uint64, key []byte) bool
 
-// blockedTestUint64 is blockedTestUint64Generic, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.
+// blockedTestUint64 is blockedTestUint64Generic, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //
 //go:noescape
 func blockedTestUint64(p *uint64, key uint64) bool
 
-// blockedAddUint64 is blockedAddUint64Generic, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.
+// blockedAddUint64 is blockedAddUint64Generic, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //
 //go:noescape
 func blockedAddUint64(p *uint64, key uint64)
 
-// blockedTestAndAddUint64 is blockedTestAndAddUint64Generic, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), one AVX2 body otherwise.
+// blockedTestAndAddUint64 is blockedTestAndAddUint64Generic, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //
 //go:noescape
 func blockedTestAndAddUint64(p *uint64, key uint64) bool

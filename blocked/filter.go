@@ -186,7 +186,8 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 // The key-taking single-key methods below are each one call to asm's
 // single-key kernel (asm.BlockedTestKey and its siblings), which inlines
 // into the caller's loop: on amd64 from avx2 up, a filter with k <= 8
-// hashes and probes an 8-byte key (or a uint64) in one AVX2 body; other
+// hashes and probes an 8-byte key (or a uint64) in one AVX2 body (one
+// AVX-512 body at avx512); other
 // keys, filters and builds run the same probe in Go. The kernel reads the
 // filter through &f.p, which keeps f, and so its storage, alive.
 
