@@ -81,15 +81,19 @@
 //
 // # Kernels
 //
-// The single-key paths are straight-line code for one multiplier round
+// Test and its Uint64, String and Hash forms are one inlined call of a
+// single-key kernel of asm (asm.CountingTestKey and siblings): at the
+// avx512 level, for 4-bit counters and k <= 9, it hashes an 8-byte key
+// and tests the key's round of probes in the lanes of one vector, its
+// line read once; every other case runs its Go twin. The other
+// single-key paths are straight-line code for one multiplier round
 // (k <= 9 at 4 bits, k <= 10 at 8): two constant shifts place a probe,
-// one load and one variable shift read it, no bounds checks; Test is one
-// call of a frameless leaf (asm.CountingRound4). The batch test runs the
-// AVX-512 or AVX2 kernel of asm (one vector test turns a line into the
-// masks of its zero counters), requesting the line of the key dist = 8
-// places ahead; batch Add and Remove request lines at the same distance
-// (asm.CountingPrefetch), because a locked compare-and-swap waits for
-// every earlier load. Benchmarks: go test -bench PerKey ./counting and,
+// one load and one variable shift read it, no bounds checks. The batch
+// test runs the AVX-512 or AVX2 kernel of asm (one vector test turns a
+// line into the masks of its zero counters), requesting the line of the
+// key dist = 8 places ahead; batch Add and Remove request lines at the
+// same distance (asm.CountingPrefetch), because a locked
+// compare-and-swap waits for every earlier load. Benchmarks: go test -bench PerKey ./counting and,
 // beside tylertreat/BoomFilters, go test -bench CountingPerKey ./filters
 // in the bench module.
 package counting
