@@ -542,3 +542,200 @@ countingPrefetchHashesAVX2_loop:
 
 countingPrefetchHashesAVX2_done:
 	RET
+
+DATA countingKeyShifts<>+0(SB)/8, $0x0000000000000000
+DATA countingKeyShifts<>+8(SB)/8, $0x0000000000000007
+DATA countingKeyShifts<>+16(SB)/8, $0x000000000000000e
+DATA countingKeyShifts<>+24(SB)/8, $0x0000000000000015
+DATA countingKeyShifts<>+32(SB)/8, $0x000000000000001c
+DATA countingKeyShifts<>+40(SB)/8, $0x0000000000000023
+DATA countingKeyShifts<>+48(SB)/8, $0x000000000000002a
+DATA countingKeyShifts<>+56(SB)/8, $0x0000000000000031
+GLOBL countingKeyShifts<>(SB), RODATA|NOPTR, $64
+
+DATA countingKeyLow<>+0(SB)/8, $0x000000000000000f
+DATA countingKeyLow<>+8(SB)/8, $0x000000000000003c
+GLOBL countingKeyLow<>(SB), RODATA|NOPTR, $16
+
+// func countingTestKey(p *uint64, key []byte) bool
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·countingTestKey(SB), NOSPLIT, $0-33
+	CMPB           ·level+0(SB), $0x02
+	JB             countingTestKey_generic
+	MOVQ           p+0(FP), AX
+	MOVL           56(AX), CX
+	TESTL          CX, CX
+	JZ             countingTestKey_generic
+	CMPQ           key_len+16(FP), $0x08
+	JNE            countingTestKey_generic
+	MOVQ           key_base+8(FP), DX
+	MOVQ           (DX), BX
+	ROLQ           $0x20, BX
+	XORQ           40(AX), BX
+	MOVQ           BX, DX
+	ROLQ           $0x31, DX
+	MOVQ           BX, SI
+	ROLQ           $0x18, SI
+	XORQ           DX, SI
+	XORQ           SI, BX
+	MOVQ           $0x9fb21c651e98df25, SI
+	IMULQ          SI, BX
+	MOVQ           BX, DX
+	SHRQ           $0x23, DX
+	ADDQ           $0x08, DX
+	XORQ           DX, BX
+	IMULQ          SI, BX
+	MOVQ           BX, DX
+	SHRQ           $0x1c, DX
+	XORQ           DX, BX
+	MOVQ           24(AX), DX
+	MULXQ          BX, DX, SI
+	SHLQ           $0x06, SI
+	ADDQ           (AX), SI
+	MOVQ           $0x9e3779b97f4a7c15, AX
+	IMULQ          BX, AX
+	MOVL           $0x000000ff, DX
+	BZHIL          CX, DX, DX
+	KMOVB          DX, K1
+	VPBROADCASTQ   AX, Z0
+	VPSLLVQ        countingKeyShifts<>+0(SB), Z0, Z1
+	VPSRLQ         $0x3d, Z1, Z2
+	VPERMQ         (SI), Z2, Z2
+	VPSRLQ         $0x37, Z1, Z1
+	VPANDQ.BCST    countingKeyLow<>+8(SB), Z1, Z1
+	VPSRLVQ        Z1, Z2, Z2
+	VPTESTNMQ.BCST countingKeyLow<>+0(SB), Z2, K1, K2
+	CMPL           CX, $0x08
+	JBE            countingTestKey_done
+	VPSLLQ         $0x38, Z0, Z1
+	VPSRLQ         $0x3d, Z1, Z0
+	VPERMQ         (SI), Z0, Z0
+	VPSRLQ         $0x37, Z1, Z1
+	VPANDQ.BCST    countingKeyLow<>+8(SB), Z1, Z1
+	VPSRLVQ        Z1, Z0, Z0
+	VPTESTNMQ.BCST countingKeyLow<>+0(SB), Z0, K1, K1
+	KORB           K1, K2, K2
+
+countingTestKey_done:
+	KORTESTB K2, K2
+	SETEQ    AL
+	MOVB     AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+countingTestKey_generic:
+	JMP ·countingTestKeyGeneric+0(SB)
+
+// func countingTestUint64(p *uint64, key uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·countingTestUint64(SB), NOSPLIT, $0-17
+	CMPB           ·level+0(SB), $0x02
+	JB             countingTestUint64_generic
+	MOVQ           p+0(FP), AX
+	MOVL           56(AX), CX
+	TESTL          CX, CX
+	JZ             countingTestUint64_generic
+	MOVQ           key+8(FP), BX
+	ROLQ           $0x20, BX
+	XORQ           40(AX), BX
+	MOVQ           BX, DX
+	ROLQ           $0x31, DX
+	MOVQ           BX, SI
+	ROLQ           $0x18, SI
+	XORQ           DX, SI
+	XORQ           SI, BX
+	MOVQ           $0x9fb21c651e98df25, SI
+	IMULQ          SI, BX
+	MOVQ           BX, DX
+	SHRQ           $0x23, DX
+	ADDQ           $0x08, DX
+	XORQ           DX, BX
+	IMULQ          SI, BX
+	MOVQ           BX, DX
+	SHRQ           $0x1c, DX
+	XORQ           DX, BX
+	MOVQ           24(AX), DX
+	MULXQ          BX, DX, SI
+	SHLQ           $0x06, SI
+	ADDQ           (AX), SI
+	MOVQ           $0x9e3779b97f4a7c15, AX
+	IMULQ          BX, AX
+	MOVL           $0x000000ff, DX
+	BZHIL          CX, DX, DX
+	KMOVB          DX, K1
+	VPBROADCASTQ   AX, Z0
+	VPSLLVQ        countingKeyShifts<>+0(SB), Z0, Z1
+	VPSRLQ         $0x3d, Z1, Z2
+	VPERMQ         (SI), Z2, Z2
+	VPSRLQ         $0x37, Z1, Z1
+	VPANDQ.BCST    countingKeyLow<>+8(SB), Z1, Z1
+	VPSRLVQ        Z1, Z2, Z2
+	VPTESTNMQ.BCST countingKeyLow<>+0(SB), Z2, K1, K2
+	CMPL           CX, $0x08
+	JBE            countingTestUint64_done
+	VPSLLQ         $0x38, Z0, Z1
+	VPSRLQ         $0x3d, Z1, Z0
+	VPERMQ         (SI), Z0, Z0
+	VPSRLQ         $0x37, Z1, Z1
+	VPANDQ.BCST    countingKeyLow<>+8(SB), Z1, Z1
+	VPSRLVQ        Z1, Z0, Z0
+	VPTESTNMQ.BCST countingKeyLow<>+0(SB), Z0, K1, K1
+	KORB           K1, K2, K2
+
+countingTestUint64_done:
+	KORTESTB K2, K2
+	SETEQ    AL
+	MOVB     AL, ret+16(FP)
+	VZEROUPPER
+	RET
+
+countingTestUint64_generic:
+	JMP ·countingTestUint64Generic+0(SB)
+
+// func countingTestHash(p *uint64, h uint64) bool
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·countingTestHash(SB), NOSPLIT, $0-17
+	CMPB           ·level+0(SB), $0x02
+	JB             countingTestHash_generic
+	MOVQ           p+0(FP), AX
+	MOVL           56(AX), CX
+	TESTL          CX, CX
+	JZ             countingTestHash_generic
+	MOVQ           h+8(FP), BX
+	MOVQ           24(AX), DX
+	MULXQ          BX, DX, SI
+	SHLQ           $0x06, SI
+	ADDQ           (AX), SI
+	MOVQ           $0x9e3779b97f4a7c15, AX
+	IMULQ          BX, AX
+	MOVL           $0x000000ff, DX
+	BZHIL          CX, DX, DX
+	KMOVB          DX, K1
+	VPBROADCASTQ   AX, Z0
+	VPSLLVQ        countingKeyShifts<>+0(SB), Z0, Z1
+	VPSRLQ         $0x3d, Z1, Z2
+	VPERMQ         (SI), Z2, Z2
+	VPSRLQ         $0x37, Z1, Z1
+	VPANDQ.BCST    countingKeyLow<>+8(SB), Z1, Z1
+	VPSRLVQ        Z1, Z2, Z2
+	VPTESTNMQ.BCST countingKeyLow<>+0(SB), Z2, K1, K2
+	CMPL           CX, $0x08
+	JBE            countingTestHash_done
+	VPSLLQ         $0x38, Z0, Z1
+	VPSRLQ         $0x3d, Z1, Z0
+	VPERMQ         (SI), Z0, Z0
+	VPSRLQ         $0x37, Z1, Z1
+	VPANDQ.BCST    countingKeyLow<>+8(SB), Z1, Z1
+	VPSRLVQ        Z1, Z0, Z0
+	VPTESTNMQ.BCST countingKeyLow<>+0(SB), Z0, K1, K1
+	KORB           K1, K2, K2
+
+countingTestHash_done:
+	KORTESTB K2, K2
+	SETEQ    AL
+	MOVB     AL, ret+16(FP)
+	VZEROUPPER
+	RET
+
+countingTestHash_generic:
+	JMP ·countingTestHashGeneric+0(SB)

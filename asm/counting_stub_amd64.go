@@ -28,3 +28,18 @@ func countingTestHashes8AVX512(words []uint64, hs []uint64, out []bool, lines ui
 //
 //go:noescape
 func countingPrefetchHashesAVX2(words []uint64, hs []uint64, lines uint64)
+
+// countingTestKey is countingTestKeyGeneric, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingTestKey(p *uint64, key []byte) bool
+
+// countingTestUint64 is countingTestUint64Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingTestUint64(p *uint64, key uint64) bool
+
+// countingTestHash is countingTestHashGeneric, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingTestHash(p *uint64, h uint64) bool

@@ -92,5 +92,19 @@
 // overlap the next key's work. Until this version the plain writers were
 // the atomic ones: code that calls Add or Remove from several goroutines
 // must move to the *Concurrent forms.
-
+//
+// # Kernels
+//
+// Test and its Uint64, String and Hash forms are one inlined call of a
+// single-key kernel of asm (asm.CountingTestKey and siblings): at the
+// avx512 level, for 4-bit counters and k <= 9, it hashes an 8-byte key
+// and tests the key's round of probes in the lanes of one vector, its
+// line read once; every other case runs its Go twin. Add and Remove walk
+// a round of 4-bit counters with constant shifts and no bounds checks,
+// every other geometry through one general loop. The batch test runs the AVX-512 or AVX2 kernel of asm (one vector test turns a
+// line into the masks of its zero counters), requesting the line of the
+// key dist = 8 places ahead; batch Add and Remove request lines at the
+// same distance (asm.CountingPrefetch). Benchmarks: go test -bench PerKey
+// ./counting and, beside tylertreat/BoomFilters, go test -bench
+// CountingPerKey ./filters in the bench module.
 package counting

@@ -24,6 +24,7 @@ type Filter struct {
 	v1      bool   // the version-1 layout of a decoded old file (legacy.go)
 	round4  bool   // one-line layout, 4-bit counters, k <= 9: TestHash's inline case
 	lanes
+	probe asm.CountingProbe // the single-key test kernels' view (setProbe)
 }
 
 // lanes holds the SWAR constants of one counter width: every counter of
@@ -122,8 +123,10 @@ func newFilter(lines uint64, k uint32, wide bool, c engine.Config) (*Filter, err
 	if err != nil {
 		return nil, err
 	}
-	return &Filter{storage: s, words: s.Words(), lines: lines, k: k, round4: !wide && k <= 9,
-		seed: c.Seed, key: engine.Uint64Key(c.Seed), lanes: lanesOf(wide)}, nil
+	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k, round4: !wide && k <= 9,
+		seed: c.Seed, key: engine.Uint64Key(c.Seed), lanes: lanesOf(wide)}
+	f.setProbe()
+	return f, nil
 }
 
 // K is the number of probes per key.
@@ -223,6 +226,7 @@ func (f *Filter) Clone() *Filter {
 	}
 	g := *f
 	g.storage, g.words = s, s.Words()
+	g.setProbe()
 	for i := range g.words {
 		g.words[i] = load(&f.words[i])
 	}
@@ -237,6 +241,7 @@ func (f *Filter) Close() error {
 		return nil
 	}
 	f.words = nil
+	f.setProbe()
 	return f.storage.Close()
 }
 

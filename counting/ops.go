@@ -1,10 +1,10 @@
 package counting
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -181,58 +181,22 @@ func (f *Filter) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(ke
 func (f *Filter) TestAndAddHash(h uint64) bool { return f.addHash(h, opAdd)>>63 == 0 }
 
 // Test reports whether key may be in the filter: false means it certainly
-// is not (unless it was removed, or a key never added was removed).
-func (f *Filter) Test(key []byte) bool {
-	var h uint64 // f.hash(key), spelled out: no call for an 8-byte key
-	if len(key) == 8 {
-		h = engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key)
-	} else {
-		h = engine.HashSeed(key, f.seed)
-	}
-	if f.round4 { // TestHash's common case without a call between
-		ok := asm.CountingRound4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)>>63 == 0
-		runtime.KeepAlive(f)
-		return ok
-	}
-	return f.testHash(h)
-}
+// is not (unless it was removed, or a key never added was removed). It is
+// one call of the asm.CountingTestKey kernel, which hashes an 8-byte key
+// and tests a round of 4-bit counters in registers (its Go twin for
+// every other key and filter).
+func (f *Filter) Test(key []byte) bool { return asm.CountingTestKey(&f.probe, key) }
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (f *Filter) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Keyed(k, f.key)) }
+func (f *Filter) TestUint64(k uint64) bool { return asm.CountingTestUint64(&f.probe, k) }
 
-// TestString is Test of the bytes of s, without copying them.
-func (f *Filter) TestString(s string) bool { return f.TestHash(engine.HashStringSeed(s, f.seed)) }
+// TestString is Test of the bytes of s, without copying them (the
+// kernel only reads them).
+func (f *Filter) TestString(s string) bool { return f.Test(unsafe.Slice(unsafe.StringData(s), len(s))) }
 
-// TestHash is Test of a hash: all of its counters are nonzero. It loads
-// every counter of a round without a branch (asm.CountingRound4/8); the
-// common case, 4-bit counters and k <= 9, is one call of a frameless
-// leaf.
-func (f *Filter) TestHash(h uint64) bool {
-	if f.round4 {
-		ok := asm.CountingRound4(asm.CountingLine(f.words, h, f.lines), h*asm.BlockedMul, f.k)>>63 == 0
-		runtime.KeepAlive(f)
-		return ok
-	}
-	return f.testHash(h)
-}
-
-// testHash is TestHash of every other geometry, and the zero Filter's
-// panic.
-func (f *Filter) testHash(h uint64) bool {
-	if f.v1 {
-		return f.v1Test(h)
-	}
-	f.mustHaveLines()
-	ln := asm.CountingLine(f.words, h, f.lines)
-	var ok bool
-	if f.wide && f.k <= 10 {
-		ok = asm.CountingRound8(ln, h*asm.BlockedMul, f.k)>>63 == 0
-	} else {
-		ok = asm.CountingTest(ln, h, f.k, f.wide)
-	}
-	runtime.KeepAlive(f)
-	return ok
-}
+// TestHash is Test of a hash: all of its counters are nonzero. It is one
+// call of the asm.CountingTestHash kernel, as Test.
+func (f *Filter) TestHash(h uint64) bool { return asm.CountingTestHash(&f.probe, h) }
 
 // Remove deletes one insertion of key and reports true, or reports false
 // and changes nothing when key tests absent. Saturated counters are never

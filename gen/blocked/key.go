@@ -67,11 +67,7 @@ func keyKernel(op, form string, lshifts Mem) {
 	xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
 
 	// line = &Words[(hi(h*Lines))*8], v = h*BlockedMul, row = &Take[v>>13&7].
-	lines, lo, line := reg.RDX, GP64(), GP64()
-	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Lines)), lines)
-	MULXQ(h, lo, line)
-	SHLQ(U8(6), line)
-	ADDQ(genutil.Field(p, unsafe.Offsetof(probe.Words)), line)
+	line := genutil.Line(h, genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
 	v := GP64()
 	MOVQ(U64(asm.BlockedMul), v)
 	IMULQ(h, v)

@@ -61,6 +61,7 @@ func main() {
 		kernel(avx512{wide})
 	}
 	prefetch()
+	keyKernels()
 	Generate()
 }
 

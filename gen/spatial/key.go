@@ -51,11 +51,7 @@ func keyKernel(form string) {
 	h := genutil.Key8(form, generic)
 	xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
 
-	lo, line := GP64(), GP64()
-	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Lines)), reg.RDX) // MULX multiplies by RDX
-	MULXQ(h, lo, line)
-	SHLQ(U8(6), line)
-	ADDQ(genutil.Field(p, unsafe.Offsetof(probe.Words)), line)
+	line := genutil.Line(h, genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
 	x := GP64()
 	MOVQ(U64(asm.SpatialLineMix), x)
 	IMULQ(h, x)

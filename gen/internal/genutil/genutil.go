@@ -76,11 +76,17 @@ func Field(p reg.Register, off uintptr) Mem { return Mem{Base: p, Disp: int(off)
 // the kernel is to end with TailJump to its Generic twin. It returns p,
 // loaded, and that label.
 func SingleKey(name, sig, doc string) (p reg.GPVirtual, generic string) {
+	return SingleKeyFrom(asm.AVX2, name, sig, doc)
+}
+
+// SingleKeyFrom is SingleKey for a kernel whose body needs level least:
+// below it the kernel jumps to name+"_generic".
+func SingleKeyFrom(least asm.Level, name, sig, doc string) (p reg.GPVirtual, generic string) {
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
 	Doc(doc)
 	generic = name + "_generic"
-	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(asm.AVX2)))
+	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(least)))
 	JB(LabelRef(generic))
 	return Load(Param("p"), GP64()).(reg.GPVirtual), generic
 }
@@ -99,4 +105,17 @@ func Key8(form, generic string) reg.GPVirtual {
 		Load(Param("key"), h)
 	}
 	return h
+}
+
+// Line returns a new register holding the address of the 64-byte line of
+// hash h (a register) in a filter of lines lines from words: the high
+// word of h*lines (MULX, through RDX), times 64, plus words. lines and
+// words are operands (a probe's fields).
+func Line(h reg.Register, lines, words Op) reg.GPVirtual {
+	lo, line := GP64(), GP64()
+	MOVQ(lines, reg.RDX) // MULX multiplies by RDX
+	MULXQ(h, lo, line)
+	SHLQ(U8(6), line)
+	ADDQ(words, line)
+	return line
 }
