@@ -10,6 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/perkey"
 )
 
 // The per-key benchmarks measure what a service does: one call per key,
@@ -40,21 +41,21 @@ func startCPU(b *testing.B) *cpuClock {
 	runtime.LockOSThread()
 	b.Cleanup(runtime.UnlockOSThread)
 	b.ResetTimer()
-	return &cpuClock{start: threadCPU()}
+	return &cpuClock{start: perkey.ThreadCPU()}
 }
 
 func (c *cpuClock) report(b *testing.B, keys int) {
 	perKey(b, keys)
-	b.ReportMetric(float64((threadCPU()-c.start-c.paused).Nanoseconds())/float64(keys), "cpu-ns/key")
+	b.ReportMetric(float64((perkey.ThreadCPU()-c.start-c.paused).Nanoseconds())/float64(keys), "cpu-ns/key")
 }
 
 // untimed runs reset (a refill of the filter when the stream wraps) with
 // the wall clock stopped and its CPU time left out of cpu-ns/key.
 func (c *cpuClock) untimed(b *testing.B, reset func()) {
 	b.StopTimer()
-	t0 := threadCPU()
+	t0 := perkey.ThreadCPU()
 	reset()
-	c.paused += threadCPU() - t0
+	c.paused += perkey.ThreadCPU() - t0
 	b.StartTimer()
 }
 

@@ -1,0 +1,5 @@
+package perkey
+
+import "time"
+
+var epoch = time.Now()
