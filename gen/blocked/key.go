@@ -152,9 +152,7 @@ func finish512(op, prefix string, v reg.Register, take Mem, line reg.Register, l
 		VPANDNQ(m, l, d)
 		VPTESTMQ(d, d, k)
 		KORTESTW(k, k)
-		b := GP8()
-		SETEQ(b)
-		Store(b, ReturnIndex(0))
+		genutil.ReturnZF()
 		if op == "TestAndAdd" {
 			JEQ(LabelRef(prefix + "_done"))
 			VPORQ(l, m, m)
@@ -183,9 +181,7 @@ func finish(op, prefix string, line reg.Register, m0, m1 reg.VecVirtual) {
 		VPANDN(m1, l1, d1)
 		VPOR(d0, d1, d0)
 		VPTEST(d0, d0)
-		b := GP8()
-		SETEQ(b)
-		Store(b, ReturnIndex(0))
+		genutil.ReturnZF()
 		if op == "TestAndAdd" {
 			// A key that tests present leaves its line unwritten.
 			JEQ(LabelRef(prefix + "_done"))

@@ -55,22 +55,59 @@ func keyKernel(form string, shifts, low Mem) {
 		"Uint64": "func(p *uint64, key uint64) bool",
 		"Hash":   "func(p *uint64, h uint64) bool",
 	}[form]
-	p, generic := genutil.SingleKeyFrom(asm.AVX512, name, sig, name+" is "+name+"Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/counting), one AVX-512 body otherwise.")
-	n := GP32()
-	MOVL(genutil.Field(p, unsafe.Offsetof(probe.Round4)), n)
-	TESTL(n, n)
-	JZ(LabelRef(generic))
+	r := openKey(name, form, sig, name+" is "+name+"Generic, dispatching itself: the twin for a key or filter it does not take (see keyKernels in gen/counting), one AVX-512 body otherwise.", shifts)
+	zero := zeroLanes(r.t, r.line, r.lanes, low)
+
+	CMPL(r.n, U8(8))
+	JBE(LabelRef(name + "_done"))
+	VPSLLQ(U8(56), r.vg, r.t)
+	KORB(zeroLanes(r.t, r.line, r.lanes, low), zero, zero)
+
+	Label(name + "_done")
+	KORTESTB(zero, zero)
+	genutil.ReturnZF()
+	VZEROUPPER()
+	RET()
+
+	Label(r.generic)
+	genutil.TailJump("·" + name + "Generic")
+}
+
+// keyRound is what every single-key kernel of a counting filter computes
+// before its own work: the probe's Round4 n (nonzero: the kernel takes
+// the filter), the key's line, the lanes of its probes among the first 8
+// (the low min(n, 8) bits), the round g = h*BlockedMul broadcast in vg
+// and t_j = g << 7j in lane j of t. generic is the label of the tail
+// jump to the kernel's Go twin.
+type keyRound struct {
+	generic string
+	n, line reg.GPVirtual
+	lanes   reg.Register
+	vg, t   reg.VecVirtual
+}
+
+// openKey opens the single-key kernel name of the given form (Key,
+// Uint64 or Hash) and signature and computes its keyRound: below the
+// avx512 level, on a probe without Round4, or for a key of another
+// length than 8 it jumps to the generic label.
+func openKey(name, form, sig, doc string, shifts Mem) (r keyRound) {
+	var p reg.GPVirtual
+	p, r.generic = genutil.SingleKeyFrom(asm.AVX512, name, sig, doc)
+	r.n = GP32()
+	MOVL(genutil.Field(p, unsafe.Offsetof(probe.Round4)), r.n)
+	TESTL(r.n, r.n)
+	JZ(LabelRef(r.generic))
 	var h reg.GPVirtual
 	if form == "Hash" {
 		h = GP64()
 		Load(Param("h"), h)
 	} else {
-		h = genutil.Key8(form, generic)
+		h = genutil.Key8(form, r.generic)
 		xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
 	}
 
 	// line = &Words[hi(h*Lines)*8], g = h*BlockedMul.
-	line := genutil.Line(h, genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
+	r.line = genutil.Line(h, genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
 	g := GP64()
 	MOVQ(U64(asm.BlockedMul), g)
 	IMULQ(h, g)
@@ -78,28 +115,13 @@ func keyKernel(form string, shifts, low Mem) {
 	// The key's lanes: the low min(n, 8) bits.
 	lanes, m := K(), GP32()
 	MOVL(U32(0xff), m)
-	BZHIL(n, m, m)
+	BZHIL(r.n, m, m)
 	KMOVB(m, lanes)
-	vg, t := ZMM(), ZMM()
-	VPBROADCASTQ(g, vg)
-	VPSLLVQ(shifts, vg, t)
-	zero := zeroLanes(t, line, lanes, low)
-
-	CMPL(n, U8(8))
-	JBE(LabelRef(name + "_done"))
-	VPSLLQ(U8(56), vg, t)
-	KORB(zeroLanes(t, line, lanes, low), zero, zero)
-
-	Label(name + "_done")
-	KORTESTB(zero, zero)
-	r := GP8()
-	SETEQ(r)
-	Store(r, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
-
-	Label(generic)
-	genutil.TailJump("·" + name + "Generic")
+	r.lanes = lanes
+	r.vg, r.t = ZMM(), ZMM()
+	VPBROADCASTQ(g, r.vg)
+	VPSLLVQ(shifts, r.vg, r.t)
+	return r
 }
 
 // zeroLanes returns the mask of the lanes of lanes whose probe t (a

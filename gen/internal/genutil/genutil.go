@@ -119,3 +119,11 @@ func Line(h reg.Register, lines, words Op) reg.GPVirtual {
 	ADDQ(words, line)
 	return line
 }
+
+// ReturnZF stores the zero flag as the function's bool result (index 0):
+// true when the last flag-setting test found nothing.
+func ReturnZF() {
+	b := GP8()
+	SETEQ(b)
+	Store(b, ReturnIndex(0))
+}
