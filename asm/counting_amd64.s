@@ -739,3 +739,932 @@ countingTestHash_done:
 
 countingTestHash_generic:
 	JMP ·countingTestHashGeneric+0(SB)
+
+DATA countingUpdateConsts<>+0(SB)/8, $0x0000000000000001
+DATA countingUpdateConsts<>+8(SB)/8, $0x00000000000001fc
+DATA countingUpdateConsts<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA countingUpdateConsts<>+24(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA countingUpdateConsts<>+32(SB)/8, $0xffffffffffffffff
+GLOBL countingUpdateConsts<>(SB), RODATA|NOPTR, $40
+
+DATA countingUpdateWords<>+0(SB)/8, $0x0000000000000000
+DATA countingUpdateWords<>+8(SB)/8, $0x0000000000000040
+DATA countingUpdateWords<>+16(SB)/8, $0x0000000000000080
+DATA countingUpdateWords<>+24(SB)/8, $0x00000000000000c0
+DATA countingUpdateWords<>+32(SB)/8, $0x0000000000000100
+DATA countingUpdateWords<>+40(SB)/8, $0x0000000000000140
+DATA countingUpdateWords<>+48(SB)/8, $0x0000000000000180
+DATA countingUpdateWords<>+56(SB)/8, $0x00000000000001c0
+GLOBL countingUpdateWords<>(SB), RODATA|NOPTR, $64
+
+// func countingAddKey(p *uint64, key []byte)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingAddKey(SB), NOSPLIT, $0-32
+	CMPB         ·level+0(SB), $0x02
+	JB           countingAddKey_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingAddKey_generic
+	CMPQ         key_len+16(FP), $0x08
+	JNE          countingAddKey_generic
+	MOVQ         key_base+8(FP), DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         40(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingAddKey_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingAddKey_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPADDB       Z3, Z1, Z1
+	VPMINUB      Z0, Z1, Z1
+	VPADDUSB     Z4, Z2, Z2
+	VPTERNLOGQ   $0xba, Z1, Z0, Z2
+	VMOVDQU64    Z2, (SI)
+	VZEROUPPER
+	RET
+
+countingAddKey_generic:
+	JMP ·countingAddKeyGeneric+0(SB)
+
+// func countingAddUint64(p *uint64, key uint64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingAddUint64(SB), NOSPLIT, $0-16
+	CMPB         ·level+0(SB), $0x02
+	JB           countingAddUint64_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingAddUint64_generic
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         40(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingAddUint64_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingAddUint64_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPADDB       Z3, Z1, Z1
+	VPMINUB      Z0, Z1, Z1
+	VPADDUSB     Z4, Z2, Z2
+	VPTERNLOGQ   $0xba, Z1, Z0, Z2
+	VMOVDQU64    Z2, (SI)
+	VZEROUPPER
+	RET
+
+countingAddUint64_generic:
+	JMP ·countingAddUint64Generic+0(SB)
+
+// func countingAddHash(p *uint64, h uint64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingAddHash(SB), NOSPLIT, $0-16
+	CMPB         ·level+0(SB), $0x02
+	JB           countingAddHash_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingAddHash_generic
+	MOVQ         h+8(FP), BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingAddHash_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingAddHash_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPADDB       Z3, Z1, Z1
+	VPMINUB      Z0, Z1, Z1
+	VPADDUSB     Z4, Z2, Z2
+	VPTERNLOGQ   $0xba, Z1, Z0, Z2
+	VMOVDQU64    Z2, (SI)
+	VZEROUPPER
+	RET
+
+countingAddHash_generic:
+	JMP ·countingAddHashGeneric+0(SB)
+
+// func countingTestAndAddKey(p *uint64, key []byte) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingTestAndAddKey(SB), NOSPLIT, $0-33
+	CMPB         ·level+0(SB), $0x02
+	JB           countingTestAndAddKey_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingTestAndAddKey_generic
+	CMPQ         key_len+16(FP), $0x08
+	JNE          countingTestAndAddKey_generic
+	MOVQ         key_base+8(FP), DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         40(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingTestAndAddKey_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingTestAndAddKey_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPTESTMB     Z3, Z3, K1
+	VPTESTNMB    Z1, Z1, K1, K1
+	VPTESTMB     Z4, Z4, K2
+	VPTESTNMB    Z2, Z2, K2, K2
+	KORTESTQ     K1, K2
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	VPADDB       Z3, Z1, Z1
+	VPMINUB      Z0, Z1, Z1
+	VPADDUSB     Z4, Z2, Z2
+	VPTERNLOGQ   $0xba, Z1, Z0, Z2
+	VMOVDQU64    Z2, (SI)
+	VZEROUPPER
+	RET
+
+countingTestAndAddKey_generic:
+	JMP ·countingTestAndAddKeyGeneric+0(SB)
+
+// func countingTestAndAddUint64(p *uint64, key uint64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingTestAndAddUint64(SB), NOSPLIT, $0-17
+	CMPB         ·level+0(SB), $0x02
+	JB           countingTestAndAddUint64_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingTestAndAddUint64_generic
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         40(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingTestAndAddUint64_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingTestAndAddUint64_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPTESTMB     Z3, Z3, K1
+	VPTESTNMB    Z1, Z1, K1, K1
+	VPTESTMB     Z4, Z4, K2
+	VPTESTNMB    Z2, Z2, K2, K2
+	KORTESTQ     K1, K2
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	VPADDB       Z3, Z1, Z1
+	VPMINUB      Z0, Z1, Z1
+	VPADDUSB     Z4, Z2, Z2
+	VPTERNLOGQ   $0xba, Z1, Z0, Z2
+	VMOVDQU64    Z2, (SI)
+	VZEROUPPER
+	RET
+
+countingTestAndAddUint64_generic:
+	JMP ·countingTestAndAddUint64Generic+0(SB)
+
+// func countingTestAndAddHash(p *uint64, h uint64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingTestAndAddHash(SB), NOSPLIT, $0-17
+	CMPB         ·level+0(SB), $0x02
+	JB           countingTestAndAddHash_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingTestAndAddHash_generic
+	MOVQ         h+8(FP), BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingTestAndAddHash_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingTestAndAddHash_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPTESTMB     Z3, Z3, K1
+	VPTESTNMB    Z1, Z1, K1, K1
+	VPTESTMB     Z4, Z4, K2
+	VPTESTNMB    Z2, Z2, K2, K2
+	KORTESTQ     K1, K2
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	VPADDB       Z3, Z1, Z1
+	VPMINUB      Z0, Z1, Z1
+	VPADDUSB     Z4, Z2, Z2
+	VPTERNLOGQ   $0xba, Z1, Z0, Z2
+	VMOVDQU64    Z2, (SI)
+	VZEROUPPER
+	RET
+
+countingTestAndAddHash_generic:
+	JMP ·countingTestAndAddHashGeneric+0(SB)
+
+// func countingRemoveKey(p *uint64, key []byte) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingRemoveKey(SB), NOSPLIT, $0-33
+	CMPB         ·level+0(SB), $0x02
+	JB           countingRemoveKey_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingRemoveKey_generic
+	CMPQ         key_len+16(FP), $0x08
+	JNE          countingRemoveKey_generic
+	MOVQ         key_base+8(FP), DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         40(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingRemoveKey_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingRemoveKey_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPTESTMB     Z3, Z3, K1
+	VPTESTNMB    Z1, Z1, K1, K1
+	VPTESTMB     Z4, Z4, K2
+	VPTESTNMB    Z2, Z2, K2, K2
+	KORTESTQ     K1, K2
+	SETEQ        AL
+	MOVB         AL, ret+32(FP)
+	JNE          countingRemoveKey_done
+	VPBROADCASTQ countingUpdateConsts<>+24(SB), Z5
+	VPCMPUB      $0x04, Z0, Z1, K1
+	VPCMPUB      $0x04, Z5, Z2, K2
+	VPSUBUSB     Z3, Z1, K1, Z1
+	VPSUBUSB     Z4, Z2, K2, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVDQU64    Z1, (SI)
+
+countingRemoveKey_done:
+	VZEROUPPER
+	RET
+
+countingRemoveKey_generic:
+	JMP ·countingRemoveKeyGeneric+0(SB)
+
+// func countingRemoveUint64(p *uint64, key uint64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingRemoveUint64(SB), NOSPLIT, $0-17
+	CMPB         ·level+0(SB), $0x02
+	JB           countingRemoveUint64_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingRemoveUint64_generic
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         40(AX), BX
+	MOVQ         BX, DX
+	ROLQ         $0x31, DX
+	MOVQ         BX, SI
+	ROLQ         $0x18, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	MOVQ         $0x9fb21c651e98df25, SI
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x23, DX
+	ADDQ         $0x08, DX
+	XORQ         DX, BX
+	IMULQ        SI, BX
+	MOVQ         BX, DX
+	SHRQ         $0x1c, DX
+	XORQ         DX, BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingRemoveUint64_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingRemoveUint64_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPTESTMB     Z3, Z3, K1
+	VPTESTNMB    Z1, Z1, K1, K1
+	VPTESTMB     Z4, Z4, K2
+	VPTESTNMB    Z2, Z2, K2, K2
+	KORTESTQ     K1, K2
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	JNE          countingRemoveUint64_done
+	VPBROADCASTQ countingUpdateConsts<>+24(SB), Z5
+	VPCMPUB      $0x04, Z0, Z1, K1
+	VPCMPUB      $0x04, Z5, Z2, K2
+	VPSUBUSB     Z3, Z1, K1, Z1
+	VPSUBUSB     Z4, Z2, K2, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVDQU64    Z1, (SI)
+
+countingRemoveUint64_done:
+	VZEROUPPER
+	RET
+
+countingRemoveUint64_generic:
+	JMP ·countingRemoveUint64Generic+0(SB)
+
+// func countingRemoveHash(p *uint64, h uint64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·countingRemoveHash(SB), NOSPLIT, $0-17
+	CMPB         ·level+0(SB), $0x02
+	JB           countingRemoveHash_generic
+	MOVQ         p+0(FP), AX
+	MOVL         56(AX), CX
+	TESTL        CX, CX
+	JZ           countingRemoveHash_generic
+	MOVQ         h+8(FP), BX
+	MOVQ         24(AX), DX
+	MULXQ        BX, DX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (AX), SI
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	IMULQ        BX, AX
+	MOVL         $0x000000ff, DX
+	BZHIL        CX, DX, DX
+	KMOVB        DX, K1
+	VPBROADCASTQ AX, Z0
+	VPSLLVQ      countingKeyShifts<>+0(SB), Z0, Z1
+	VPBROADCASTQ countingUpdateConsts<>+32(SB), Z2
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, K1, Z2
+	VPBROADCASTQ countingUpdateConsts<>+0(SB), Z3
+	VMOVDQU64    countingUpdateWords<>+0(SB), Z4
+	VPSUBQ       Z4, Z2, Z1
+	VPSLLVQ      Z1, Z3, Z5
+	VALIGNQ      $0x01, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x02, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x03, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x04, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x05, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x06, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	VALIGNQ      $0x07, Z2, Z2, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+	CMPL         CX, $0x08
+	JBE          countingRemoveHash_nibbles
+	VPSLLQ       $0x38, Z0, Z1
+	VPSRLQ       $0x37, Z1, Z1
+	VPANDQ.BCST  countingUpdateConsts<>+8(SB), Z1, Z1
+	VPSUBQ       Z4, Z1, Z1
+	VPSLLVQ      Z1, Z3, Z1
+	VPADDQ       Z1, Z5, Z5
+
+countingRemoveHash_nibbles:
+	VPBROADCASTQ countingUpdateConsts<>+16(SB), Z0
+	VPANDQ       (SI), Z0, Z1
+	VPANDNQ      (SI), Z0, Z2
+	VPANDQ       Z5, Z0, Z3
+	VPANDNQ      Z5, Z0, Z4
+	VPTESTMB     Z3, Z3, K1
+	VPTESTNMB    Z1, Z1, K1, K1
+	VPTESTMB     Z4, Z4, K2
+	VPTESTNMB    Z2, Z2, K2, K2
+	KORTESTQ     K1, K2
+	SETEQ        AL
+	MOVB         AL, ret+16(FP)
+	JNE          countingRemoveHash_done
+	VPBROADCASTQ countingUpdateConsts<>+24(SB), Z5
+	VPCMPUB      $0x04, Z0, Z1, K1
+	VPCMPUB      $0x04, Z5, Z2, K2
+	VPSUBUSB     Z3, Z1, K1, Z1
+	VPSUBUSB     Z4, Z2, K2, Z2
+	VPORQ        Z2, Z1, Z1
+	VMOVDQU64    Z1, (SI)
+
+countingRemoveHash_done:
+	VZEROUPPER
+	RET
+
+countingRemoveHash_generic:
+	JMP ·countingRemoveHashGeneric+0(SB)

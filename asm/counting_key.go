@@ -36,6 +36,9 @@ type CountingProbe struct {
 	// (counting's version-1 files), which the Generic twins call
 	// instead of reading Words; its probe has no Lines.
 	Other func(h uint64) bool
+	// OtherAdd and OtherRemove are TestAndAddHash and RemoveHash of
+	// that layout, which the Generic twins of the update kernels call.
+	OtherAdd, OtherRemove func(h uint64) bool
 }
 
 // countingZero is the panic of a test of the zero counting.Filter, the
@@ -112,4 +115,148 @@ func countingTestUint64Generic(p *uint64, key uint64) bool {
 
 func countingTestHashGeneric(p *uint64, h uint64) bool {
 	return probeAt[CountingProbe](p).TestHash(h)
+}
+
+// The counting single-key updates as kernels: counting.Filter's plain
+// Add, TestAndAdd and Remove forms are each one inlined call to one of
+// them. At the avx512 level, for the filters and keys the test kernels
+// take, they hash the key and find its line as those do, then build the
+// key's increments as one line-sized vector D, each nibble the number of
+// the key's probes on that counter (gen/counting/update.go), and update
+// the line with nibble arithmetic: Add stores min(c+d, 15) (a counter at
+// 15 stays there, two probes on one counter raise it twice), Remove
+// tests that no counter with d > 0 is zero and then stores c-d, floored
+// at zero, except where c is 15. The Generic twins below are the
+// specification: CountingUpdate's walk, probe by probe.
+
+// CountingAddKey increments the counters of key in p's filter by plain
+// stores: the writer has the filter to itself.
+func CountingAddKey(p *CountingProbe, key []byte) { countingAddKey(probeAddr(p), key) }
+
+// CountingAddUint64 is CountingAddKey of the 8 little-endian bytes of
+// key.
+func CountingAddUint64(p *CountingProbe, key uint64) { countingAddUint64(probeAddr(p), key) }
+
+// CountingAddHash is CountingAddKey of a key by its hash.
+func CountingAddHash(p *CountingProbe, h uint64) { countingAddHash(probeAddr(p), h) }
+
+// CountingTestAndAddKey is CountingAddKey reporting whether all counters
+// of key were nonzero before it.
+func CountingTestAndAddKey(p *CountingProbe, key []byte) bool {
+	return countingTestAndAddKey(probeAddr(p), key)
+}
+
+// CountingTestAndAddUint64 is CountingTestAndAddKey of the 8
+// little-endian bytes of key.
+func CountingTestAndAddUint64(p *CountingProbe, key uint64) bool {
+	return countingTestAndAddUint64(probeAddr(p), key)
+}
+
+// CountingTestAndAddHash is CountingTestAndAddKey of a key by its hash.
+func CountingTestAndAddHash(p *CountingProbe, h uint64) bool {
+	return countingTestAndAddHash(probeAddr(p), h)
+}
+
+// CountingRemoveKey decrements the counters of key by plain stores and
+// reports true, or reports false and changes nothing when one of them is
+// zero (RemoveHash).
+func CountingRemoveKey(p *CountingProbe, key []byte) bool {
+	return countingRemoveKey(probeAddr(p), key)
+}
+
+// CountingRemoveUint64 is CountingRemoveKey of the 8 little-endian bytes
+// of key.
+func CountingRemoveUint64(p *CountingProbe, key uint64) bool {
+	return countingRemoveUint64(probeAddr(p), key)
+}
+
+// CountingRemoveHash is CountingRemoveKey of a key by its hash.
+func CountingRemoveHash(p *CountingProbe, h uint64) bool {
+	return countingRemoveHash(probeAddr(p), h)
+}
+
+// TestAndAddHash increments the k counters of hash h by plain stores
+// (CountingUpdate's CountingAdd, or OtherAdd) and reports whether all
+// were nonzero before. It panics on the zero probe with the zero
+// Filter's message.
+func (p *CountingProbe) TestAndAddHash(h uint64) bool {
+	if p.Lines == 0 {
+		if p.OtherAdd != nil {
+			return p.OtherAdd(h)
+		}
+		panic(countingZero)
+	}
+	line := CountingLine(p.Words, h, p.Lines)
+	var miss uint64
+	if p.Round4 != 0 { // one round: CountingUpdate's walk with constant shifts
+		miss = countingBump4(line, h*BlockedMul, p.Round4)
+	} else {
+		miss = CountingUpdate(line, h, p.K, p.Wide, CountingAdd)
+	}
+	runtime.KeepAlive(p)
+	return miss>>63 == 0
+}
+
+// RemoveHash decrements the k counters of hash h by plain stores
+// (CountingUpdate's CountingRemove, or OtherRemove) and reports true, or
+// reports false and changes nothing when one of them is zero. It panics
+// on the zero probe with the zero Filter's message.
+func (p *CountingProbe) RemoveHash(h uint64) bool {
+	if p.Lines == 0 {
+		if p.OtherRemove != nil {
+			return p.OtherRemove(h)
+		}
+		panic(countingZero)
+	}
+	line := CountingLine(p.Words, h, p.Lines)
+	ok := false
+	if p.Round4 != 0 {
+		if ok = CountingRound4(line, h*BlockedMul, p.Round4)>>63 == 0; ok {
+			countingDrop4(line, h*BlockedMul, p.Round4)
+		}
+	} else if ok = CountingTest(line, h, p.K, p.Wide); ok {
+		CountingUpdate(line, h, p.K, p.Wide, CountingRemove)
+	}
+	runtime.KeepAlive(p)
+	return ok
+}
+
+func countingAddKeyGeneric(p *uint64, key []byte) {
+	q := probeAt[CountingProbe](p)
+	q.TestAndAddHash(q.Hash(key))
+}
+
+func countingAddUint64Generic(p *uint64, key uint64) {
+	q := probeAt[CountingProbe](p)
+	q.TestAndAddHash(engine.HashUint64Keyed(key, q.Key))
+}
+
+func countingAddHashGeneric(p *uint64, h uint64) { probeAt[CountingProbe](p).TestAndAddHash(h) }
+
+func countingTestAndAddKeyGeneric(p *uint64, key []byte) bool {
+	q := probeAt[CountingProbe](p)
+	return q.TestAndAddHash(q.Hash(key))
+}
+
+func countingTestAndAddUint64Generic(p *uint64, key uint64) bool {
+	q := probeAt[CountingProbe](p)
+	return q.TestAndAddHash(engine.HashUint64Keyed(key, q.Key))
+}
+
+func countingTestAndAddHashGeneric(p *uint64, h uint64) bool {
+	return probeAt[CountingProbe](p).TestAndAddHash(h)
+}
+
+func countingRemoveKeyGeneric(p *uint64, key []byte) bool {
+	q := probeAt[CountingProbe](p)
+	return q.RemoveHash(q.Hash(key))
+}
+
+func countingRemoveUint64Generic(p *uint64, key uint64) bool {
+	q := probeAt[CountingProbe](p)
+	return q.RemoveHash(engine.HashUint64Keyed(key, q.Key))
+}
+
+func countingRemoveHashGeneric(p *uint64, h uint64) bool {
+	return probeAt[CountingProbe](p).RemoveHash(h)
 }

@@ -43,3 +43,48 @@ func countingTestUint64(p *uint64, key uint64) bool
 //
 //go:noescape
 func countingTestHash(p *uint64, h uint64) bool
+
+// countingAddKey is countingAddKeyGeneric, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingAddKey(p *uint64, key []byte)
+
+// countingAddUint64 is countingAddUint64Generic, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingAddUint64(p *uint64, key uint64)
+
+// countingAddHash is countingAddHashGeneric, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingAddHash(p *uint64, h uint64)
+
+// countingTestAndAddKey is countingTestAndAddKeyGeneric, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingTestAndAddKey(p *uint64, key []byte) bool
+
+// countingTestAndAddUint64 is countingTestAndAddUint64Generic, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingTestAndAddUint64(p *uint64, key uint64) bool
+
+// countingTestAndAddHash is countingTestAndAddHashGeneric, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingTestAndAddHash(p *uint64, h uint64) bool
+
+// countingRemoveKey is countingRemoveKeyGeneric, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingRemoveKey(p *uint64, key []byte) bool
+
+// countingRemoveUint64 is countingRemoveUint64Generic, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingRemoveUint64(p *uint64, key uint64) bool
+
+// countingRemoveHash is countingRemoveHashGeneric, dispatching itself: the twin for a key or filter it does not take (see updateKernels in gen/counting), one AVX-512 body otherwise.
+//
+//go:noescape
+func countingRemoveHash(p *uint64, h uint64) bool

@@ -147,7 +147,7 @@ func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.H
 		return err
 	}
 	*f = Filter{storage: s, words: s.Words(), lines: g.lines, k: g.k,
-		seed: h.Seed, key: engine.Uint64Key(h.Seed), v1: g.v1, round4: !g.v1 && !g.wide && g.k <= 9, lanes: lanesOf(g.wide)}
+		seed: h.Seed, key: engine.Uint64Key(h.Seed), v1: g.v1, lanes: lanesOf(g.wide)}
 	f.setProbe()
 	return nil
 }

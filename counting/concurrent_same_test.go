@@ -3,6 +3,8 @@ package counting
 import (
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
 // The plain writers and the *Concurrent (CAS) writers are the same
@@ -10,8 +12,13 @@ import (
 // saturate counters, and removes (of held keys, keys never added and
 // keys already gone), two filters written the two ways hold the same
 // words and give the same answers after every step, for both counter
-// widths and k across a multiplier round's end.
+// widths and k across a multiplier round's end, on every kernel level
+// (the plain writers are the asm.CountingAdd*/Remove* kernels there).
 func TestPlainAndConcurrentWritesAgree(t *testing.T) {
+	kerneltest.ForEachLevel(t, func(t *testing.T) { plainAndConcurrentWritesAgree(t) })
+}
+
+func plainAndConcurrentWritesAgree(t *testing.T) {
 	for _, bits := range []int{4, 8} {
 		for _, k := range []uint32{1, 6, 9, 10, 11, 19, 20, 21} {
 			plain, err := NewMK(1024, k, WithCounterBits(bits))

@@ -86,7 +86,8 @@
 // its counters and not others. Close and the Unmarshal/ReadFrom methods
 // replace the filter and need it to themselves.
 //
-// A plain write is one load and one store a counter; a locked CAS waits
+// A plain write loads and stores its counters' line without a lock (one
+// 64-byte store for a round of 4-bit counters at avx512); a locked CAS waits
 // for every earlier load, so a writer that does not share the filter
 // saves the k locked instructions a key and lets one key's cache miss
 // overlap the next key's work. Until this version the plain writers were
@@ -99,9 +100,16 @@
 // single-key kernel of asm (asm.CountingTestKey and siblings): at the
 // avx512 level, for 4-bit counters and k <= 9, it hashes an 8-byte key
 // and tests the key's round of probes in the lanes of one vector, its
-// line read once; every other case runs its Go twin. Add and Remove walk
-// a round of 4-bit counters with constant shifts and no bounds checks,
-// every other geometry through one general loop. The batch test runs the AVX-512 or AVX2 kernel of asm (one vector test turns a
+// line read once; every other case runs its Go twin. Add, TestAndAdd and
+// Remove and their Uint64 and Hash forms are likewise one inlined call
+// of an update kernel (asm.CountingAddKey and siblings), which builds the
+// key's increments as one vector of nibbles, a counter's the number of
+// the key's probes on it, and updates the line with byte arithmetic
+// (saturating at 15, flooring at 0, skipping counters at 15) and one
+// store; their Go twins walk a round of 4-bit counters with constant
+// shifts, every other geometry through asm.CountingUpdate's general
+// loop, as the batch updates do. The batch test runs the AVX-512 or AVX2
+// kernel of asm (one vector test turns a
 // line into the masks of its zero counters), requesting the line of the
 // key dist = 8 places ahead; batch Add and Remove request lines at the
 // same distance (asm.CountingPrefetch). Benchmarks: go test -bench PerKey

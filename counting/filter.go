@@ -22,7 +22,6 @@ type Filter struct {
 	seed    uint64
 	key     uint64 // engine.Uint64Key(seed)
 	v1      bool   // the version-1 layout of a decoded old file (legacy.go)
-	round4  bool   // one-line layout, 4-bit counters, k <= 9: TestHash's inline case
 	lanes
 	probe asm.CountingProbe // the single-key test kernels' view (setProbe)
 }
@@ -123,7 +122,7 @@ func newFilter(lines uint64, k uint32, wide bool, c engine.Config) (*Filter, err
 	if err != nil {
 		return nil, err
 	}
-	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k, round4: !wide && k <= 9,
+	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k,
 		seed: c.Seed, key: engine.Uint64Key(c.Seed), lanes: lanesOf(wide)}
 	f.setProbe()
 	return f, nil

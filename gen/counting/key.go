@@ -43,6 +43,7 @@ func keyKernels() {
 	for _, form := range []string{"Key", "Uint64", "Hash"} {
 		keyKernel(form, shifts, low)
 	}
+	updateKernels(shifts)
 }
 
 // probe gives the offsets of asm.CountingProbe's fields.
