@@ -109,10 +109,10 @@
 // store; their Go twins walk a round of 4-bit counters with constant
 // shifts, every other geometry through asm.CountingUpdate's general
 // loop, as the batch updates do. The batch test runs the AVX-512 or AVX2
-// kernel of asm (one vector test turns a
-// line into the masks of its zero counters), requesting the line of the
-// key dist = 8 places ahead; batch Add and Remove request lines at the
-// same distance (asm.CountingPrefetch). Benchmarks: go test -bench PerKey
-// ./counting and, beside tylertreat/BoomFilters, go test -bench
-// CountingPerKey ./filters in the bench module.
+// kernel of asm (one vector test turns a line into the masks of its zero
+// counters), requesting the line of the key dist = 8 places ahead; batch
+// Add and Remove request lines at the same distance (asm.CountingPrefetch).
+// Benchmarks: go test -bench PerKey ./counting and, beside
+// tylertreat/BoomFilters, go test -bench CountingPerKey ./filters in the
+// bench module.
 package counting
