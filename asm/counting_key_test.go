@@ -3,6 +3,7 @@ package asm
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -119,36 +120,67 @@ func TestCountingKeyKernels(t *testing.T) {
 }
 
 // The zero probe panics with the zero Filter's message at every level,
-// whatever the key; a probe with Other and no lines answers with Other.
-func TestCountingKeyZeroAndOther(t *testing.T) {
+// whatever the key, from every test and update kernel; a probe with
+// Other and no lines hands every one of them to Other, with the key's
+// hash.
+func TestCountingKernelsZeroAndOther(t *testing.T) {
+	key := []byte("12345678")
+	k64 := binary.LittleEndian.Uint64(key)
 	forEachLevel(t, func(t *testing.T) {
 		var p CountingProbe
-		for _, read := range []func(){
-			func() { CountingTestKey(&p, []byte("12345678")) },
-			func() { CountingTestKey(&p, nil) },
-			func() { CountingTestUint64(&p, 7) },
-			func() { CountingTestHash(&p, 7) },
+		for _, call := range []func(){
+			func() { CountingTestKey(&p, key) }, func() { CountingTestKey(&p, nil) },
+			func() { CountingTestUint64(&p, 7) }, func() { CountingTestHash(&p, 7) },
+			func() { CountingAddKey(&p, key) }, func() { CountingAddUint64(&p, 7) }, func() { CountingAddHash(&p, 7) },
+			func() { CountingTestAndAddKey(&p, nil) }, func() { CountingTestAndAddUint64(&p, 7) }, func() { CountingTestAndAddHash(&p, 7) },
+			func() { CountingRemoveKey(&p, key) }, func() { CountingRemoveUint64(&p, 7) }, func() { CountingRemoveHash(&p, 7) },
 		} {
 			func() {
 				defer func() {
 					if r := recover(); r != countingZero {
-						t.Fatalf("a test of the zero probe panicked with %v, want %q", r, countingZero)
+						t.Fatalf("a kernel on the zero probe panicked with %v, want %q", r, countingZero)
 					}
 				}()
-				read()
+				call()
 			}()
 		}
 		o := NewCountingProbe(nil, 0, 6, false, 3)
-		var asked []uint64
-		o.Other = func(h uint64) bool { asked = append(asked, h); return h&1 == 0 }
-		key := []byte("12345678")
+		rec := &recordingLayout{}
+		o.Other = rec
 		h := o.Hash(key)
-		if CountingTestKey(&o, key) != (h&1 == 0) || CountingTestUint64(&o, binary.LittleEndian.Uint64(key)) != (h&1 == 0) ||
-			CountingTestHash(&o, h+1) != (h&1 == 1) || len(asked) != 3 || asked[0] != h || asked[1] != h || asked[2] != h+1 {
-			t.Fatalf("a probe with Other asked it %x (hash %#x)", asked, h)
+		odd := h&1 == 1
+		got := []bool{
+			CountingTestKey(&o, key), CountingTestUint64(&o, k64), CountingTestHash(&o, h+1),
+			CountingTestAndAddKey(&o, key), CountingTestAndAddUint64(&o, k64), CountingTestAndAddHash(&o, h+1),
+			CountingRemoveKey(&o, key), CountingRemoveUint64(&o, k64), CountingRemoveHash(&o, h+1),
+		}
+		CountingAddKey(&o, key)
+		CountingAddUint64(&o, k64)
+		CountingAddHash(&o, h+1)
+		want := []bool{!odd, !odd, odd, !odd, !odd, odd, !odd, !odd, odd}
+		asked := []string{"test", "test", "test", "add", "add", "add", "remove", "remove", "remove", "add", "add", "add"}
+		hashes := []uint64{h, h, h + 1, h, h, h + 1, h, h, h + 1, h, h, h + 1}
+		if !slices.Equal(got, want) || !slices.Equal(rec.ops, asked) || !slices.Equal(rec.hashes, hashes) {
+			t.Fatalf("a probe with Other answered %v (want %v) and asked %v of %x (want %v of %x)", got, want, rec.ops, rec.hashes, asked, hashes)
 		}
 	})
 }
+
+// recordingLayout is a CountingLayout that records what it is asked and
+// answers true for even hashes.
+type recordingLayout struct {
+	ops    []string
+	hashes []uint64
+}
+
+func (r *recordingLayout) ask(op string, h uint64) bool {
+	r.ops, r.hashes = append(r.ops, op), append(r.hashes, h)
+	return h&1 == 0
+}
+
+func (r *recordingLayout) TestHash(h uint64) bool       { return r.ask("test", h) }
+func (r *recordingLayout) TestAndAddHash(h uint64) bool { return r.ask("add", h) }
+func (r *recordingLayout) RemoveHash(h uint64) bool     { return r.ask("remove", h) }
 
 // NewCountingProbe refuses words shorter than its lines and k outside
 // [1, NarrowMaxK], and takes the kernels' round only for 4-bit counters
@@ -179,7 +211,8 @@ func TestNewCountingProbe(t *testing.T) {
 	}
 }
 
-func TestCountingKeyDoesNotAllocate(t *testing.T) {
+// No test or update kernel allocates, at any level.
+func TestCountingKernelsDoNotAllocate(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	p := countingKeyProbe(r, 100, 6, false, 9, nil, 12)
 	key := []byte("abcdefgh")
@@ -188,6 +221,9 @@ func TestCountingKeyDoesNotAllocate(t *testing.T) {
 			CountingTestKey(&p, key)
 			CountingTestUint64(&p, 5)
 			CountingTestHash(&p, 5)
+			CountingAddKey(&p, key)
+			CountingTestAndAddUint64(&p, 5)
+			CountingRemoveHash(&p, 5)
 		}); n != 0 {
 			t.Fatalf("%v allocations", n)
 		}

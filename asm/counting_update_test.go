@@ -207,56 +207,6 @@ func TestCountingUpdateRuns(t *testing.T) {
 	})
 }
 
-// The zero probe panics with the zero Filter's message at every level; a
-// probe with OtherAdd and OtherRemove and no lines answers with them.
-func TestCountingUpdateZeroAndOther(t *testing.T) {
-	forEachLevel(t, func(t *testing.T) {
-		var p CountingProbe
-		key := []byte("12345678")
-		for _, update := range []func(){
-			func() { CountingAddKey(&p, key) }, func() { CountingAddUint64(&p, 7) }, func() { CountingAddHash(&p, 7) },
-			func() { CountingTestAndAddKey(&p, nil) }, func() { CountingTestAndAddUint64(&p, 7) }, func() { CountingTestAndAddHash(&p, 7) },
-			func() { CountingRemoveKey(&p, key) }, func() { CountingRemoveUint64(&p, 7) }, func() { CountingRemoveHash(&p, 7) },
-		} {
-			func() {
-				defer func() {
-					if r := recover(); r != countingZero {
-						t.Fatalf("an update of the zero probe panicked with %v, want %q", r, countingZero)
-					}
-				}()
-				update()
-			}()
-		}
-		o := NewCountingProbe(nil, 0, 6, false, 3)
-		var added, removed []uint64
-		o.OtherAdd = func(h uint64) bool { added = append(added, h); return h&1 == 0 }
-		o.OtherRemove = func(h uint64) bool { removed = append(removed, h); return h&1 == 1 }
-		h := o.Hash(key)
-		CountingAddKey(&o, key)
-		CountingAddUint64(&o, binary.LittleEndian.Uint64(key))
-		a := CountingTestAndAddHash(&o, h)
-		b := CountingRemoveKey(&o, key)
-		c := CountingRemoveHash(&o, h+1)
-		if !slices.Equal(added, []uint64{h, h, h}) || !slices.Equal(removed, []uint64{h, h + 1}) || a != (h&1 == 0) || b != (h&1 == 1) || c != (h&1 == 0) {
-			t.Fatalf("a probe with OtherAdd and OtherRemove asked them %x and %x (hash %#x)", added, removed, h)
-		}
-	})
-}
-
-func TestCountingUpdateDoesNotAllocate(t *testing.T) {
-	p := NewCountingProbe(make([]uint64, 100*CountingLineWords), 100, 6, false, 9)
-	key := []byte("abcdefgh")
-	forEachLevel(t, func(t *testing.T) {
-		if n := testing.AllocsPerRun(100, func() {
-			CountingAddKey(&p, key)
-			CountingTestAndAddUint64(&p, 5)
-			CountingRemoveHash(&p, 5)
-		}); n != 0 {
-			t.Fatalf("%v allocations", n)
-		}
-	})
-}
-
 func FuzzCountingUpdate(f *testing.F) {
 	f.Add(uint8(6), uint16(3), uint8(128), false, uint64(1), []byte("01234567"))
 	f.Add(uint8(9), uint16(1), uint8(255), false, uint64(0), []byte("x"))
