@@ -9,9 +9,10 @@ import (
 
 // prefetchDist is how many keys ahead AddHashes and RemoveHashes request
 // a key's line (asm.CountingPrefetch), the distance the batch kernels
-// name dist: a locked CAS waits for every earlier load, so updating key
-// after key serializes their cache misses unless the lines were
-// requested first.
+// name dist: a locked CAS waits for every earlier load, so the CAS
+// writers serialize their keys' cache misses unless the lines were
+// requested first, and the plain writers gain from it too (AddHashes at
+// n = 1e7 without it measured 2-2.7x its time with it).
 const prefetchDist = 8
 
 // prefetch requests lines a group of prefetchDist keys at a time, one
@@ -35,12 +36,17 @@ func (f *Filter) prefetch(hs []uint64, i int) {
 // AddHashes inserts every hash of hs.
 func (f *Filter) AddHashes(hs []uint64) { f.addHashes(hs, opAdd) }
 
-// addHashes is AddHashes by plain stores (opAdd) or by CAS (opAddAtomic).
+// addHashes is AddHashes by plain stores (opAdd: the single-key kernel
+// per hash) or by CAS (opAddAtomic).
 func (f *Filter) addHashes(hs []uint64, o op) {
 	f.mustHaveLines()
 	for i, h := range hs {
 		f.prefetch(hs, i)
-		f.addHash(h, o)
+		if o == opAdd {
+			asm.CountingAddHash(&f.probe, h)
+		} else {
+			f.addAtomic(h)
+		}
 	}
 }
 

@@ -9,10 +9,10 @@ package counting
 // forms are the plain methods.
 
 // AddConcurrent is Add by CAS.
-func (f *Filter) AddConcurrent(key []byte) { f.addHash(f.hash(key), opAddAtomic) }
+func (f *Filter) AddConcurrent(key []byte) { f.addAtomic(f.hash(key)) }
 
 // AddHashConcurrent is AddHash by CAS.
-func (f *Filter) AddHashConcurrent(h uint64) { f.addHash(h, opAddAtomic) }
+func (f *Filter) AddHashConcurrent(h uint64) { f.addAtomic(h) }
 
 // AddHashesConcurrent is AddHashes by CAS.
 func (f *Filter) AddHashesConcurrent(hs []uint64) { f.addHashes(hs, opAddAtomic) }
@@ -28,7 +28,7 @@ func (f *Filter) TestAndAddConcurrent(key []byte) bool {
 
 // TestAndAddHashConcurrent is TestAndAddHash by CAS.
 func (f *Filter) TestAndAddHashConcurrent(h uint64) bool {
-	return f.addHash(h, opAddAtomic)>>63 == 0
+	return f.addAtomic(h)
 }
 
 // RemoveConcurrent is Remove by CAS. A Remove that races an Add of the

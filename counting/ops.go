@@ -53,17 +53,13 @@ func (f *Filter) mustHaveLines() {
 //go:noinline
 func zeroFilter() { batch.Zero("counting.Filter", "counting.New") }
 
-// addHash increments h's counters, plainly (the asm.CountingTestAndAddHash
-// kernel) or by CAS, and returns the zero marks (top bit set when one was
-// zero before).
-func (f *Filter) addHash(h uint64, o op) (wasZero uint64) {
-	if o == opAdd {
-		return uint64(b2i(!asm.CountingTestAndAddHash(&f.probe, h))) << 63
-	}
+// addAtomic increments h's counters by CAS and reports whether all were
+// nonzero before, each judged at the moment of its own CAS.
+func (f *Filter) addAtomic(h uint64) bool {
 	if f.v1 {
-		return uint64(b2i(!f.v1TestAndAdd(h))) << 63
+		return f.v1TestAndAdd(h)
 	}
-	return f.update(h, o)
+	return f.update(h, opAddAtomic)>>63 == 0
 }
 
 // Add inserts key. It is one call of the asm.CountingAddKey kernel,
