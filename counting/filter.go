@@ -128,6 +128,14 @@ func newFilter(lines uint64, k uint32, wide bool, c engine.Config) (*Filter, err
 	return f, nil
 }
 
+// Reset sets every counter to zero, keeping the geometry and the seed. It
+// is a plain writer, as Add: it needs the filter to itself.
+func (f *Filter) Reset() {
+	f.mustHaveLines()
+	clear(f.words)
+	runtime.KeepAlive(f.storage)
+}
+
 // K is the number of probes per key.
 func (f *Filter) K() uint32 { return f.k }
 

@@ -188,7 +188,7 @@ func TestZeroFilter(t *testing.T) {
 		"MarshalBinary":           func() { _, _ = f.MarshalBinary() }, "MarshalText": func() { _, _ = f.MarshalText() },
 		"WriteTo": func() { _, _ = f.WriteTo(io.Discard) }, "WriteFile": func() { _ = f.WriteFile(t.TempDir() + "/f") },
 		"Clone": func() { f.Clone() }, "ModelFPR": func() { f.ModelFPR(10) },
-		"EstimatedCount": func() { f.EstimatedCount() },
+		"EstimatedCount": func() { f.EstimatedCount() }, "Reset": func() { f.Reset() },
 	}
 	contracttest.Panics(t, "counting.Filter: zero value, use counting.New", calls)
 	if f.M() != 0 || f.K() != 0 || f.SizeBytes() != 0 || f.HugePages() || f.Close() != nil || len(f.String()) > 200 {
@@ -207,5 +207,28 @@ func TestShortOut(t *testing.T) {
 		"RemoveHashes":  func() { f.RemoveHashes(make([]uint64, 3), out) },
 		"RemoveKeys":    func() { f.RemoveKeys(make([][]byte, 3), out) },
 		"RemoveUint64s": func() { f.RemoveUint64s(make([]uint64, 3), out) },
+	})
+}
+
+// Reset empties the filter: every key absent, no counter nonzero, and the
+// filter takes keys again as a new one does.
+func TestReset(t *testing.T) {
+	widths(t, func(t *testing.T, bits int) {
+		f := mustNew(t, 1000, 0.01, WithCounterBits(bits))
+		hs := randomHashes(1000, 4)
+		f.AddHashes(hs)
+		f.Reset()
+		if nz := f.Nonzero(); nz != 0 {
+			t.Fatalf("%d counters nonzero after Reset", nz)
+		}
+		if n := f.TestHashes(hs, make([]bool, len(hs))); n != 0 {
+			t.Fatalf("%d of %d keys present after Reset", n, len(hs))
+		}
+		f.AddHashes(hs[:10])
+		g := mustNew(t, 1000, 0.01, WithCounterBits(bits))
+		g.AddHashes(hs[:10])
+		if !slices.Equal(f.words, g.words) {
+			t.Fatal("a reset filter holds other counters than a new one after the same adds")
+		}
 	})
 }

@@ -16,8 +16,9 @@ import (
 // tylertreat/BoomFilters' CountingBloomFilter (4-bit buckets) one call
 // per key, in one process: 8-byte []byte keys (hashing included), p =
 // 1%, streaming over n distinct keys of a filter sized for n. Test asks
-// member keys of a full filter, Add fills an empty filter, Remove empties
-// a full one. The two libraries take turns every pairChunk keys, and
+// member keys of a full filter, Add fills an empty filter (its pages
+// already faulted in by Reset, outside the timer), Remove empties a full
+// one. The two libraries take turns every pairChunk keys, and
 // -count repeats them, so load from other jobs on a shared machine falls
 // on both alike; metrics:
 // ours-ns/key and boom-ns/key (the thread's CPU time per key, which
@@ -68,10 +69,8 @@ func BenchmarkCountingPerKey(b *testing.B) {
 // pairChunk is how many keys one library takes before the other's turn:
 // a whole pass at n = 1e6, so each side runs with its own filter in the
 // caches as a service's one filter would, as BenchmarkPerKeyVs's sides
-// do (turns of 2^17 keys measured our Test at 22-23 ns/key at 1e6, the
-// other side's turn having evicted much of our 5.4 MB from the caches,
-// against 14-16 in passes); -count repeats the pair, so both see the
-// same spells of load.
+// do, rather than with what the other side's turn left of it; -count
+// repeats the pair, so both see the same spells of load.
 const pairChunk = 1 << 20
 
 // perKeyFilter returns the per-key call of op on a fresh filter of lib
@@ -87,9 +86,11 @@ func perKeyFilter(b *testing.B, lib string, keys *perkey.Keys, p float64, op str
 		if err != nil {
 			b.Fatal(err)
 		}
+		f.Reset() // fault the fresh filter's pages in, outside the timer
 		add, test, remove = f.Add, f.Test, f.Remove
 	default:
 		f := boom.NewCountingBloomFilter(uint(n), 4, p)
+		f.Reset()
 		add, test, remove = func(k []byte) { f.Add(k) }, f.Test, f.TestAndRemove
 	}
 	if op != "Add" {
