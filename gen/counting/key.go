@@ -26,12 +26,11 @@ import (
 //
 // counting.Filter's Test, TestUint64, TestString and TestHash inline to
 // one call of them. They jump to their Generic twin below the avx512
-// level (a scalar BMI2 body for avx2, RORX/SHRX from memory a probe,
-// measured no faster than the twin: at FILTERENGINE_KERNEL=avx2, 20 vs 19
-// ns/key for Test at n = 1e6 and 55 vs 54 at 1e7, and 21 vs 12 and 55 vs
-// 37 against this body at avx512, Intel Xeon; so there is none), and for a key of another length than 8 or a filter that is not
+// level, and for a key of another length than 8 or a filter that is not
 // one round of 4-bit counters (Round4 == 0: 8-bit counters, K > 9, the
-// zero filter).
+// zero filter). There is no avx2 body: a scalar BMI2 one (RORX/SHRX from
+// memory a probe) measured no faster than the Go twin at avx2 (commit
+// bd5aee2 has the figures).
 func keyKernels() {
 	shifts := GLOBL("countingKeyShifts", RODATA|NOPTR)
 	for j := range 8 {
