@@ -2,21 +2,9 @@
 
 package asm
 
-// The prefetch convention of the blocked and SBBF kernels: every kernel
-// takes dist, the number of keys ahead whose line (block) it prefetches
-// while it works on the current key, 0 for none. prefetchDist chooses it
-// from the filter's size: past the 512 KiB L2 of the machine measured
-// (prefetchBytes), a line costs an L3 or DRAM round trip that a prefetch
-// issued prefetchKeys keys ahead overlaps with work on the keys in
-// between; below it, prefetching only adds instructions.
-const (
-	prefetchBytes = 1 << 20
-	prefetchKeys  = 16
-)
-
 // prefetchDist is the dist the kernels get for a filter of words.
 func prefetchDist(words []uint64) int {
-	if len(words)*8 >= prefetchBytes {
+	if prefetchBytesOf(words) {
 		return prefetchKeys
 	}
 	return 0
@@ -43,40 +31,24 @@ func blockedAddHashes(words []uint64, k uint32, hs []uint64) {
 	}
 }
 
-// multiPrefetch returns how many leading filters are large enough for the
-// multi-filter kernels to prefetch their lines (prefetchDist).
-func multiPrefetch(filters [][]uint64) int {
-	n := 0
-	for n < len(filters) && prefetchDist(filters[n]) > 0 {
-		n++
-	}
-	return n
-}
-
-func blockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+func blockedTestSetHashes(s BlockedSet, hs []uint64, out []bool) int {
 	switch level {
 	case AVX512:
-		return blockedTestMultiHashesAVX512(filters, hs, out, k, multiPrefetch(filters), prefetchKeys)
+		return blockedTestSetHashesAVX512(s.table, hs, out, s.k, s.npref, prefetchKeys)
 	case AVX2:
-		return blockedTestMultiHashesAVX2(filters, hs, out, k, multiPrefetch(filters), prefetchKeys)
+		return blockedTestSetHashesAVX2(s.table, hs, out, s.k, s.npref, prefetchKeys)
 	}
-	return blockedTestMultiHashesGeneric(filters, k, hs, out)
+	return blockedTestSetHashesGeneric(s.filters, s.k, hs, out)
 }
 
-// blockedTestMultiHash runs the multi-filter kernel on one key, without
-// prefetching: a single key has no next key to fetch ahead for.
-func blockedTestMultiHash(filters [][]uint64, k uint32, h uint64) bool {
-	hs := [1]uint64{h}
-	var out [1]bool
+func blockedTestSetHash(s BlockedSet, h uint64) bool {
 	switch level {
 	case AVX512:
-		blockedTestMultiHashesAVX512(filters, hs[:], out[:], k, 0, 0)
+		return blockedTestSetHashAVX512(s.table, h, s.k)
 	case AVX2:
-		blockedTestMultiHashesAVX2(filters, hs[:], out[:], k, 0, 0)
-	default:
-		return blockedTestMultiHashGeneric(filters, k, h)
+		return blockedTestSetHashAVX2(s.table, h, s.k)
 	}
-	return out[0]
+	return blockedTestSetHashGeneric(s.filters, s.k, h)
 }
 
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {

@@ -52,6 +52,7 @@ TEXT ·blockedTestHashesAVX2(SB), NOSPLIT, $0-96
 	DECQ         R10
 	IMUL3Q       $0x00000101, R10, R10
 	SHRQ         $0x03, R8
+	VPCMPEQQ     Y0, Y0, Y0
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -315,6 +316,7 @@ TEXT ·blockedAddHashesAVX2(SB), NOSPLIT, $0-64
 	DECQ         R8
 	IMUL3Q       $0x00000101, R8, R8
 	SHRQ         $0x03, SI
+	VPCMPEQQ     Y0, Y0, Y0
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -913,15 +915,14 @@ blockedAddHashesAVX512_done:
 	VZEROUPPER
 	RET
 
-// func blockedTestMultiHashesAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
+// func blockedTestSetHashesAVX2(table []uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
 // Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedTestMultiHashesAVX2(SB), NOSPLIT, $24-104
-	MOVQ         filters_base+0(FP), AX
-	MOVQ         filters_len+8(FP), CX
-	IMUL3Q       $0x18, CX, CX
-	ADDQ         AX, CX
+TEXT ·blockedTestSetHashesAVX2(SB), NOSPLIT, $24-104
+	MOVQ         table_base+0(FP), AX
+	MOVQ         table_len+8(FP), CX
+	LEAQ         (AX)(CX*8), CX
 	MOVQ         npref+80(FP), BX
-	IMUL3Q       $0x18, BX, BX
+	SHLQ         $0x04, BX
 	ADDQ         AX, BX
 	MOVQ         hs_base+24(FP), SI
 	MOVQ         hs_len+32(FP), DI
@@ -939,6 +940,7 @@ TEXT ·blockedTestMultiHashesAVX2(SB), NOSPLIT, $24-104
 	MOVQ         R10, 8(SP)
 	MOVQ         dist+88(FP), DX
 	MOVQ         DX, 16(SP)
+	VPCMPEQQ     Y8, Y8, Y8
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -946,117 +948,320 @@ TEXT ·blockedTestMultiHashesAVX2(SB), NOSPLIT, $24-104
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
 
-blockedTestMultiHashesAVX2_key:
+blockedTestSetHashesAVX2_key:
 	TESTQ DI, DI
-	JZ    blockedTestMultiHashesAVX2_done
+	JZ    blockedTestSetHashesAVX2_done
 	CMPQ  16(SP), $0x00
-	JE    blockedTestMultiHashesAVX2_probe
+	JE    blockedTestSetHashesAVX2_probe
 	CMPQ  DI, 16(SP)
-	JLE   blockedTestMultiHashesAVX2_probe
-	MOVQ  16(SP), R10
-	MOVQ  (SI)(R10*8), R10
-	MOVQ  AX, R11
+	JLE   blockedTestSetHashesAVX2_probe
+	MOVQ  16(SP), DX
+	MOVQ  (SI)(DX*8), DX
+	MOVQ  AX, R10
 
-blockedTestMultiHashesAVX2_prefetch:
-	CMPQ       R11, BX
-	JAE        blockedTestMultiHashesAVX2_probe
-	MOVQ       8(R11), DX
-	SHRQ       $0x03, DX
-	MULXQ      R10, DX, R12
+blockedTestSetHashesAVX2_prefetch:
+	CMPQ       R10, BX
+	JAE        blockedTestSetHashesAVX2_probe
+	MULXQ      (R10), R11, R12
 	SHLQ       $0x06, R12
-	ADDQ       (R11), R12
+	ADDQ       8(R10), R12
 	PREFETCHT0 (R12)
-	ADDQ       $0x18, R11
-	JMP        blockedTestMultiHashesAVX2_prefetch
+	ADDQ       $0x10, R10
+	JMP        blockedTestSetHashesAVX2_prefetch
 
-blockedTestMultiHashesAVX2_probe:
-	MOVQ  (SI), R10
-	MOVQ  R10, DX
-	IMULQ blockedMul<>+0(SB), DX
+blockedTestSetHashesAVX2_probe:
+	MOVQ         (SI), DX
+	CMPQ         (SP), $0x01
+	JNE          blockedTestSetHashesAVX2_any
+	CMPQ         8(SP), $0x00
+	JNE          blockedTestSetHashesAVX2_any
+	MOVQ         DX, R10
+	IMULQ        blockedMul<>+0(SB), R10
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VMOVQ        R10, X9
+	VPBROADCASTQ X9, Y9
+	VPSRLVQ      Y0, Y9, Y10
+	VPSRLVQ      Y1, Y9, Y9
+	VPAND        Y4, Y10, Y10
+	VPAND        Y4, Y9, Y9
+	VPSLLVQ      Y10, Y5, Y10
+	VPSLLVQ      Y9, Y5, Y9
+	VPOR         Y10, Y6, Y6
+	VPOR         Y9, Y7, Y7
+	VPXOR        Y8, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	MOVQ         AX, R10
+	XORQ         R11, R11
+
+blockedTestSetHashesAVX2_filter_25:
+	MULXQ  (R10), R12, R13
+	SHLQ   $0x06, R13
+	ADDQ   8(R10), R13
+	VPOR   (R13), Y6, Y9
+	VPOR   32(R13), Y7, Y10
+	VPAND  Y9, Y10, Y9
+	VPTEST Y8, Y9
+	ADCQ   $0x00, R11
+	MULXQ  16(R10), R12, R13
+	SHLQ   $0x06, R13
+	ADDQ   24(R10), R13
+	VPOR   (R13), Y6, Y9
+	VPOR   32(R13), Y7, Y10
+	VPAND  Y9, Y10, Y9
+	VPTEST Y8, Y9
+	ADCQ   $0x00, R11
+	ADDQ   $0x20, R10
+	CMPQ   R10, CX
+	JB     blockedTestSetHashesAVX2_filter_25
+	TESTQ  R11, R11
+	JMP    blockedTestSetHashesAVX2_answer
+
+blockedTestSetHashesAVX2_any:
+	MOVQ  DX, R10
+	IMULQ blockedMul<>+0(SB), R10
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
 	MOVQ  (SP), R11
 	TESTQ R11, R11
-	JZ    rounds_done_25
+	JZ    rounds_done_26
 
-round_26:
-	VMOVQ        DX, X8
-	VPBROADCASTQ X8, Y8
-	VPSRLVQ      Y0, Y8, Y9
-	VPSRLVQ      Y1, Y8, Y8
+round_27:
+	VMOVQ        R10, X9
+	VPBROADCASTQ X9, Y9
+	VPSRLVQ      Y0, Y9, Y10
+	VPSRLVQ      Y1, Y9, Y9
+	VPAND        Y4, Y10, Y10
 	VPAND        Y4, Y9, Y9
-	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y10, Y5, Y10
 	VPSLLVQ      Y9, Y5, Y9
-	VPSLLVQ      Y8, Y5, Y8
-	VPOR         Y9, Y6, Y6
-	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), DX
+	VPOR         Y10, Y6, Y6
+	VPOR         Y9, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R11
-	JNZ          round_26
+	JNZ          round_27
 
-rounds_done_25:
+rounds_done_26:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           partial_done_27
-	MOVQ         R10, R12
+	JZ           partial_done_28
+	MOVQ         DX, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
 	ANDQ         $0x07, R12
 	SHLXQ        R12, R11, R12
 	SHRQ         $0x08, R12
-	VMOVQ        DX, X8
-	VPBROADCASTQ X8, Y8
-	VPSRLVQ      Y0, Y8, Y9
-	VPSRLVQ      Y1, Y8, Y8
+	VMOVQ        R10, X9
+	VPBROADCASTQ X9, Y9
+	VPSRLVQ      Y0, Y9, Y10
+	VPSRLVQ      Y1, Y9, Y9
+	VPAND        Y4, Y10, Y10
 	VPAND        Y4, Y9, Y9
-	VPAND        Y4, Y8, Y8
+	VPSLLVQ      Y10, Y5, Y10
 	VPSLLVQ      Y9, Y5, Y9
-	VPSLLVQ      Y8, Y5, Y8
-	VMOVQ        R12, X10
-	VPBROADCASTQ X10, Y10
-	VPAND        Y2, Y10, Y11
-	VPAND        Y3, Y10, Y10
-	VPCMPEQQ     Y2, Y11, Y11
-	VPCMPEQQ     Y3, Y10, Y10
+	VMOVQ        R12, X11
+	VPBROADCASTQ X11, Y11
+	VPAND        Y2, Y11, Y12
+	VPAND        Y3, Y11, Y11
+	VPCMPEQQ     Y2, Y12, Y12
+	VPCMPEQQ     Y3, Y11, Y11
+	VPAND        Y12, Y10, Y10
 	VPAND        Y11, Y9, Y9
-	VPAND        Y10, Y8, Y8
-	VPOR         Y9, Y6, Y6
-	VPOR         Y8, Y7, Y7
+	VPOR         Y10, Y6, Y6
+	VPOR         Y9, Y7, Y7
 
-partial_done_27:
-	MOVQ AX, R11
-	XORQ R12, R12
+partial_done_28:
+	VPXOR Y8, Y6, Y6
+	VPXOR Y8, Y7, Y7
+	MOVQ  AX, R10
+	XORQ  R11, R11
 
-blockedTestMultiHashesAVX2_filter:
-	CMPQ    R11, CX
-	JAE     blockedTestMultiHashesAVX2_store
-	MOVQ    8(R11), DX
-	SHRQ    $0x03, DX
-	MULXQ   R10, DX, R13
-	SHLQ    $0x06, R13
-	ADDQ    (R11), R13
-	VMOVDQU (R13), Y8
-	VMOVDQU 32(R13), Y9
-	VPANDN  Y6, Y8, Y8
-	VPANDN  Y7, Y9, Y9
-	VPOR    Y8, Y9, Y8
-	VPTEST  Y8, Y8
-	SETEQ   DL
-	ORB     DL, R12
-	ADDQ    $0x18, R11
-	JMP     blockedTestMultiHashesAVX2_filter
+blockedTestSetHashesAVX2_filter_29:
+	MULXQ  (R10), R12, R13
+	SHLQ   $0x06, R13
+	ADDQ   8(R10), R13
+	VPOR   (R13), Y6, Y9
+	VPOR   32(R13), Y7, Y10
+	VPAND  Y9, Y10, Y9
+	VPTEST Y8, Y9
+	ADCQ   $0x00, R11
+	MULXQ  16(R10), R12, R13
+	SHLQ   $0x06, R13
+	ADDQ   24(R10), R13
+	VPOR   (R13), Y6, Y9
+	VPOR   32(R13), Y7, Y10
+	VPAND  Y9, Y10, Y9
+	VPTEST Y8, Y9
+	ADCQ   $0x00, R11
+	ADDQ   $0x20, R10
+	CMPQ   R10, CX
+	JB     blockedTestSetHashesAVX2_filter_29
+	TESTQ  R11, R11
 
-blockedTestMultiHashesAVX2_store:
-	MOVB R12, (R8)
-	ADDQ R12, R9
-	INCQ R8
-	ADDQ $0x08, SI
-	DECQ DI
-	JMP  blockedTestMultiHashesAVX2_key
+blockedTestSetHashesAVX2_answer:
+	SETNE   DL
+	MOVB    DL, (R8)
+	MOVBQZX DL, DX
+	ADDQ    DX, R9
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestSetHashesAVX2_key
 
-blockedTestMultiHashesAVX2_done:
+blockedTestSetHashesAVX2_done:
 	VZEROUPPER
 	MOVQ R9, ret+96(FP)
+	RET
+
+// func blockedTestSetHashAVX2(table []uint64, h uint64, k uint32) bool
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedTestSetHashAVX2(SB), NOSPLIT, $0-41
+	MOVQ         table_base+0(FP), AX
+	MOVQ         table_len+8(FP), CX
+	LEAQ         (AX)(CX*8), CX
+	MOVLQZX      k+32(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x07, SI
+	MOVQ         $0x0000000000000001, DX
+	SHLXQ        SI, DX, SI
+	DECQ         SI
+	IMUL3Q       $0x00000101, SI, SI
+	SHRQ         $0x03, BX
+	VPCMPEQQ     Y8, Y8, Y8
+	VMOVDQU      blockedShifts<>+0(SB), Y0
+	VMOVDQU      blockedShifts<>+32(SB), Y1
+	VMOVDQU      blockedLaneBits<>+0(SB), Y2
+	VMOVDQU      blockedLaneBits<>+32(SB), Y3
+	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
+	VPBROADCASTQ blockedOne<>+0(SB), Y5
+	MOVQ         h+24(FP), DX
+	CMPQ         BX, $0x01
+	JNE          blockedTestSetHashAVX2_any
+	CMPQ         SI, $0x00
+	JNE          blockedTestSetHashAVX2_any
+	MOVQ         DX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+	VPSRLVQ      Y0, Y2, Y0
+	VPSRLVQ      Y1, Y2, Y1
+	VPAND        Y4, Y0, Y0
+	VPAND        Y4, Y1, Y1
+	VPSLLVQ      Y0, Y5, Y0
+	VPSLLVQ      Y1, Y5, Y1
+	VPOR         Y0, Y6, Y6
+	VPOR         Y1, Y7, Y7
+	VPXOR        Y8, Y6, Y0
+	VPXOR        Y8, Y7, Y1
+	XORQ         BX, BX
+
+blockedTestSetHashAVX2_filter_30:
+	MULXQ  (AX), SI, DI
+	SHLQ   $0x06, DI
+	ADDQ   8(AX), DI
+	VPOR   (DI), Y0, Y2
+	VPOR   32(DI), Y1, Y3
+	VPAND  Y2, Y3, Y2
+	VPTEST Y8, Y2
+	ADCQ   $0x00, BX
+	MULXQ  16(AX), SI, DI
+	SHLQ   $0x06, DI
+	ADDQ   24(AX), DI
+	VPOR   (DI), Y0, Y2
+	VPOR   32(DI), Y1, Y3
+	VPAND  Y2, Y3, Y2
+	VPTEST Y8, Y2
+	ADCQ   $0x00, BX
+	ADDQ   $0x20, AX
+	CMPQ   AX, CX
+	JB     blockedTestSetHashAVX2_filter_30
+	TESTQ  BX, BX
+	JMP    blockedTestSetHashAVX2_answer
+
+blockedTestSetHashAVX2_any:
+	MOVQ  DX, DI
+	IMULQ blockedMul<>+0(SB), DI
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	TESTQ BX, BX
+	JZ    rounds_done_31
+
+round_32:
+	VMOVQ        DI, X9
+	VPBROADCASTQ X9, Y9
+	VPSRLVQ      Y0, Y9, Y10
+	VPSRLVQ      Y1, Y9, Y9
+	VPAND        Y4, Y10, Y10
+	VPAND        Y4, Y9, Y9
+	VPSLLVQ      Y10, Y5, Y10
+	VPSLLVQ      Y9, Y5, Y9
+	VPOR         Y10, Y6, Y6
+	VPOR         Y9, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), DI
+	DECQ         BX
+	JNZ          round_32
+
+rounds_done_31:
+	TESTQ        SI, SI
+	JZ           partial_done_33
+	MOVQ         DX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	SHRQ         $0x0d, BX
+	ANDQ         $0x07, BX
+	SHLXQ        BX, SI, BX
+	SHRQ         $0x08, BX
+	VMOVQ        DI, X9
+	VPBROADCASTQ X9, Y9
+	VPSRLVQ      Y0, Y9, Y0
+	VPSRLVQ      Y1, Y9, Y1
+	VPAND        Y4, Y0, Y0
+	VPAND        Y4, Y1, Y1
+	VPSLLVQ      Y0, Y5, Y0
+	VPSLLVQ      Y1, Y5, Y1
+	VMOVQ        BX, X4
+	VPBROADCASTQ X4, Y4
+	VPAND        Y2, Y4, Y5
+	VPAND        Y3, Y4, Y4
+	VPCMPEQQ     Y2, Y5, Y5
+	VPCMPEQQ     Y3, Y4, Y4
+	VPAND        Y5, Y0, Y0
+	VPAND        Y4, Y1, Y1
+	VPOR         Y0, Y6, Y6
+	VPOR         Y1, Y7, Y7
+
+partial_done_33:
+	VPXOR Y8, Y6, Y0
+	VPXOR Y8, Y7, Y1
+	XORQ  BX, BX
+
+blockedTestSetHashAVX2_filter_34:
+	MULXQ  (AX), SI, DI
+	SHLQ   $0x06, DI
+	ADDQ   8(AX), DI
+	VPOR   (DI), Y0, Y2
+	VPOR   32(DI), Y1, Y3
+	VPAND  Y2, Y3, Y2
+	VPTEST Y8, Y2
+	ADCQ   $0x00, BX
+	MULXQ  16(AX), SI, DI
+	SHLQ   $0x06, DI
+	ADDQ   24(AX), DI
+	VPOR   (DI), Y0, Y2
+	VPOR   32(DI), Y1, Y3
+	VPAND  Y2, Y3, Y2
+	VPTEST Y8, Y2
+	ADCQ   $0x00, BX
+	ADDQ   $0x20, AX
+	CMPQ   AX, CX
+	JB     blockedTestSetHashAVX2_filter_34
+	TESTQ  BX, BX
+
+blockedTestSetHashAVX2_answer:
+	SETNE AL
+	VZEROUPPER
+	MOVB  AL, ret+40(FP)
 	RET
 
 // func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
@@ -1084,6 +1289,7 @@ TEXT ·blockedTestStrideHashesAVX2(SB), NOSPLIT, $32-112
 	MOVQ         CX, R8
 	SHLQ         $0x06, R8
 	MOVQ         R8, 24(SP)
+	VPCMPEQQ     Y0, Y0, Y0
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -2429,9 +2635,9 @@ blockedTestStrideHashesAVX2_any_g1_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_28
+	JZ         rounds_done_35
 
-round_29:
+round_36:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2444,11 +2650,11 @@ round_29:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_29
+	JNZ          round_36
 
-rounds_done_28:
+rounds_done_35:
 	TESTQ        R11, R11
-	JZ           partial_done_30
+	JZ           partial_done_37
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2473,7 +2679,7 @@ rounds_done_28:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_30:
+partial_done_37:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2503,9 +2709,9 @@ blockedTestStrideHashesAVX2_any_g1_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_31
+	JZ     rounds_done_38
 
-round_32:
+round_39:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2518,11 +2724,11 @@ round_32:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_32
+	JNZ          round_39
 
-rounds_done_31:
+rounds_done_38:
 	TESTQ        R11, R11
-	JZ           partial_done_33
+	JZ           partial_done_40
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2547,7 +2753,7 @@ rounds_done_31:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_33:
+partial_done_40:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2588,9 +2794,9 @@ blockedTestStrideHashesAVX2_any_g2_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_34
+	JZ         rounds_done_41
 
-round_35:
+round_42:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2603,11 +2809,11 @@ round_35:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_35
+	JNZ          round_42
 
-rounds_done_34:
+rounds_done_41:
 	TESTQ        R11, R11
-	JZ           partial_done_36
+	JZ           partial_done_43
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2632,7 +2838,7 @@ rounds_done_34:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_36:
+partial_done_43:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2670,9 +2876,9 @@ blockedTestStrideHashesAVX2_any_g2_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_37
+	JZ     rounds_done_44
 
-round_38:
+round_45:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2685,11 +2891,11 @@ round_38:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_38
+	JNZ          round_45
 
-rounds_done_37:
+rounds_done_44:
 	TESTQ        R11, R11
-	JZ           partial_done_39
+	JZ           partial_done_46
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2714,7 +2920,7 @@ rounds_done_37:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_39:
+partial_done_46:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2764,9 +2970,9 @@ blockedTestStrideHashesAVX2_any_g3_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_40
+	JZ         rounds_done_47
 
-round_41:
+round_48:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2779,11 +2985,11 @@ round_41:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_41
+	JNZ          round_48
 
-rounds_done_40:
+rounds_done_47:
 	TESTQ        R11, R11
-	JZ           partial_done_42
+	JZ           partial_done_49
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2808,7 +3014,7 @@ rounds_done_40:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_42:
+partial_done_49:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2854,9 +3060,9 @@ blockedTestStrideHashesAVX2_any_g3_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_43
+	JZ     rounds_done_50
 
-round_44:
+round_51:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2869,11 +3075,11 @@ round_44:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_44
+	JNZ          round_51
 
-rounds_done_43:
+rounds_done_50:
 	TESTQ        R11, R11
-	JZ           partial_done_45
+	JZ           partial_done_52
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2898,7 +3104,7 @@ rounds_done_43:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_45:
+partial_done_52:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2957,9 +3163,9 @@ blockedTestStrideHashesAVX2_any_g4_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_46
+	JZ         rounds_done_53
 
-round_47:
+round_54:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2972,11 +3178,11 @@ round_47:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_47
+	JNZ          round_54
 
-rounds_done_46:
+rounds_done_53:
 	TESTQ        R11, R11
-	JZ           partial_done_48
+	JZ           partial_done_55
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3001,7 +3207,7 @@ rounds_done_46:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_48:
+partial_done_55:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3055,9 +3261,9 @@ blockedTestStrideHashesAVX2_any_g4_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_49
+	JZ     rounds_done_56
 
-round_50:
+round_57:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3070,11 +3276,11 @@ round_50:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_50
+	JNZ          round_57
 
-rounds_done_49:
+rounds_done_56:
 	TESTQ        R11, R11
-	JZ           partial_done_51
+	JZ           partial_done_58
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3099,7 +3305,7 @@ rounds_done_49:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_51:
+partial_done_58:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3167,9 +3373,9 @@ blockedTestStrideHashesAVX2_any_g5_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_52
+	JZ         rounds_done_59
 
-round_53:
+round_60:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3182,11 +3388,11 @@ round_53:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_53
+	JNZ          round_60
 
-rounds_done_52:
+rounds_done_59:
 	TESTQ        R11, R11
-	JZ           partial_done_54
+	JZ           partial_done_61
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3211,7 +3417,7 @@ rounds_done_52:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_54:
+partial_done_61:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3273,9 +3479,9 @@ blockedTestStrideHashesAVX2_any_g5_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_55
+	JZ     rounds_done_62
 
-round_56:
+round_63:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3288,11 +3494,11 @@ round_56:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_56
+	JNZ          round_63
 
-rounds_done_55:
+rounds_done_62:
 	TESTQ        R11, R11
-	JZ           partial_done_57
+	JZ           partial_done_64
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3317,7 +3523,7 @@ rounds_done_55:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_57:
+partial_done_64:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3394,9 +3600,9 @@ blockedTestStrideHashesAVX2_any_g6_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_58
+	JZ         rounds_done_65
 
-round_59:
+round_66:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3409,11 +3615,11 @@ round_59:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_59
+	JNZ          round_66
 
-rounds_done_58:
+rounds_done_65:
 	TESTQ        R11, R11
-	JZ           partial_done_60
+	JZ           partial_done_67
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3438,7 +3644,7 @@ rounds_done_58:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_60:
+partial_done_67:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3508,9 +3714,9 @@ blockedTestStrideHashesAVX2_any_g6_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_61
+	JZ     rounds_done_68
 
-round_62:
+round_69:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3523,11 +3729,11 @@ round_62:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_62
+	JNZ          round_69
 
-rounds_done_61:
+rounds_done_68:
 	TESTQ        R11, R11
-	JZ           partial_done_63
+	JZ           partial_done_70
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3552,7 +3758,7 @@ rounds_done_61:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_63:
+partial_done_70:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3638,9 +3844,9 @@ blockedTestStrideHashesAVX2_any_g7_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_64
+	JZ         rounds_done_71
 
-round_65:
+round_72:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3653,11 +3859,11 @@ round_65:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_65
+	JNZ          round_72
 
-rounds_done_64:
+rounds_done_71:
 	TESTQ        R11, R11
-	JZ           partial_done_66
+	JZ           partial_done_73
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3682,7 +3888,7 @@ rounds_done_64:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_66:
+partial_done_73:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3760,9 +3966,9 @@ blockedTestStrideHashesAVX2_any_g7_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_67
+	JZ     rounds_done_74
 
-round_68:
+round_75:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3775,11 +3981,11 @@ round_68:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_68
+	JNZ          round_75
 
-rounds_done_67:
+rounds_done_74:
 	TESTQ        R11, R11
-	JZ           partial_done_69
+	JZ           partial_done_76
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3804,7 +4010,7 @@ rounds_done_67:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_69:
+partial_done_76:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3899,9 +4105,9 @@ blockedTestStrideHashesAVX2_any_g8_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_70
+	JZ         rounds_done_77
 
-round_71:
+round_78:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3914,11 +4120,11 @@ round_71:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_71
+	JNZ          round_78
 
-rounds_done_70:
+rounds_done_77:
 	TESTQ        R11, R11
-	JZ           partial_done_72
+	JZ           partial_done_79
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3943,7 +4149,7 @@ rounds_done_70:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_72:
+partial_done_79:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -4029,9 +4235,9 @@ blockedTestStrideHashesAVX2_any_g8_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_73
+	JZ     rounds_done_80
 
-round_74:
+round_81:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4044,11 +4250,11 @@ round_74:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_74
+	JNZ          round_81
 
-rounds_done_73:
+rounds_done_80:
 	TESTQ        R11, R11
-	JZ           partial_done_75
+	JZ           partial_done_82
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -4073,7 +4279,7 @@ rounds_done_73:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_75:
+partial_done_82:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -4178,9 +4384,9 @@ blockedTestStrideHashesAVX2_probe:
 	VPXOR Y7, Y7, Y7
 	MOVQ  (SP), R12
 	TESTQ R12, R12
-	JZ    rounds_done_76
+	JZ    rounds_done_83
 
-round_77:
+round_84:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4193,11 +4399,11 @@ round_77:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_77
+	JNZ          round_84
 
-rounds_done_76:
+rounds_done_83:
 	TESTQ        R11, R11
-	JZ           partial_done_78
+	JZ           partial_done_85
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -4222,7 +4428,7 @@ rounds_done_76:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_78:
+partial_done_85:
 	MOVQ 16(SP), CX
 	XORQ R8, R8
 
@@ -4267,6 +4473,7 @@ TEXT ·blockedAddStrideHashesAVX2(SB), NOSPLIT, $0-80
 	DECQ         R9
 	IMUL3Q       $0x00000101, R9, R9
 	SHRQ         $0x03, DI
+	VPCMPEQQ     Y0, Y0, Y0
 	VMOVDQU      blockedShifts<>+0(SB), Y0
 	VMOVDQU      blockedShifts<>+32(SB), Y1
 	VMOVDQU      blockedLaneBits<>+0(SB), Y2
@@ -4293,9 +4500,9 @@ blockedAddStrideHashesAVX2_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       DI, R13
 	TESTQ      R13, R13
-	JZ         rounds_done_79
+	JZ         rounds_done_86
 
-round_80:
+round_87:
 	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4308,11 +4515,11 @@ round_80:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          round_80
+	JNZ          round_87
 
-rounds_done_79:
+rounds_done_86:
 	TESTQ        R9, R9
-	JZ           partial_done_81
+	JZ           partial_done_88
 	IMULQ        blockedMul<>+0(SB), R10
 	SHRQ         $0x0d, R10
 	ANDQ         $0x07, R10
@@ -4337,7 +4544,7 @@ rounds_done_79:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_81:
+partial_done_88:
 	VPOR    (R12), Y6, Y6
 	VPOR    32(R12), Y7, Y7
 	VMOVDQU Y6, (R12)
@@ -4359,9 +4566,9 @@ blockedAddStrideHashesAVX2_plain:
 	VPXOR Y7, Y7, Y7
 	MOVQ  DI, R12
 	TESTQ R12, R12
-	JZ    rounds_done_82
+	JZ    rounds_done_89
 
-round_83:
+round_90:
 	VMOVQ        R10, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4374,11 +4581,11 @@ round_83:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R12
-	JNZ          round_83
+	JNZ          round_90
 
-rounds_done_82:
+rounds_done_89:
 	TESTQ        R9, R9
-	JZ           partial_done_84
+	JZ           partial_done_91
 	IMULQ        blockedMul<>+0(SB), R8
 	SHRQ         $0x0d, R8
 	ANDQ         $0x07, R8
@@ -4403,7 +4610,7 @@ rounds_done_82:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_84:
+partial_done_91:
 	VPOR    (R11), Y6, Y6
 	VPOR    32(R11), Y7, Y7
 	VMOVDQU Y6, (R11)
@@ -4416,15 +4623,14 @@ blockedAddStrideHashesAVX2_done:
 	VZEROUPPER
 	RET
 
-// func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
+// func blockedTestSetHashesAVX512(table []uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
-TEXT ·blockedTestMultiHashesAVX512(SB), NOSPLIT, $24-104
-	MOVQ         filters_base+0(FP), AX
-	MOVQ         filters_len+8(FP), CX
-	IMUL3Q       $0x18, CX, CX
-	ADDQ         AX, CX
+TEXT ·blockedTestSetHashesAVX512(SB), NOSPLIT, $24-104
+	MOVQ         table_base+0(FP), AX
+	MOVQ         table_len+8(FP), CX
+	LEAQ         (AX)(CX*8), CX
 	MOVQ         npref+80(FP), BX
-	IMUL3Q       $0x18, BX, BX
+	SHLQ         $0x04, BX
 	ADDQ         AX, BX
 	MOVQ         hs_base+24(FP), SI
 	MOVQ         hs_len+32(FP), DI
@@ -4446,97 +4652,248 @@ TEXT ·blockedTestMultiHashesAVX512(SB), NOSPLIT, $24-104
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
 
-blockedTestMultiHashesAVX512_key:
+blockedTestSetHashesAVX512_key:
 	TESTQ DI, DI
-	JZ    blockedTestMultiHashesAVX512_done
+	JZ    blockedTestSetHashesAVX512_done
 	CMPQ  16(SP), $0x00
-	JE    blockedTestMultiHashesAVX512_probe
+	JE    blockedTestSetHashesAVX512_probe
 	CMPQ  DI, 16(SP)
-	JLE   blockedTestMultiHashesAVX512_probe
-	MOVQ  16(SP), R10
-	MOVQ  (SI)(R10*8), R10
-	MOVQ  AX, R11
+	JLE   blockedTestSetHashesAVX512_probe
+	MOVQ  16(SP), DX
+	MOVQ  (SI)(DX*8), DX
+	MOVQ  AX, R10
 
-blockedTestMultiHashesAVX512_prefetch:
-	CMPQ       R11, BX
-	JAE        blockedTestMultiHashesAVX512_probe
-	MOVQ       8(R11), DX
-	SHRQ       $0x03, DX
-	MULXQ      R10, DX, R12
+blockedTestSetHashesAVX512_prefetch:
+	CMPQ       R10, BX
+	JAE        blockedTestSetHashesAVX512_probe
+	MULXQ      (R10), R11, R12
 	SHLQ       $0x06, R12
-	ADDQ       (R11), R12
+	ADDQ       8(R10), R12
 	PREFETCHT0 (R12)
-	ADDQ       $0x18, R11
-	JMP        blockedTestMultiHashesAVX512_prefetch
+	ADDQ       $0x10, R10
+	JMP        blockedTestSetHashesAVX512_prefetch
 
-blockedTestMultiHashesAVX512_probe:
-	MOVQ   (SI), R10
-	MOVQ   R10, DX
-	IMULQ  blockedMul<>+0(SB), DX
-	VPXORQ Z3, Z3, Z3
-	MOVQ   (SP), R11
-	TESTQ  R11, R11
-	JZ     rounds_done_85
-
-round_86:
-	VPBROADCASTQ DX, Z4
+blockedTestSetHashesAVX512_probe:
+	MOVQ         (SI), DX
+	CMPQ         (SP), $0x01
+	JNE          blockedTestSetHashesAVX512_any
+	CMPQ         8(SP), $0x00
+	JNE          blockedTestSetHashesAVX512_any
+	MOVQ         DX, R10
+	IMULQ        blockedMul<>+0(SB), R10
+	VPXORQ       Z3, Z3, Z3
+	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), DX
-	DECQ         R11
-	JNZ          round_86
+	MOVQ         AX, R10
+	XORQ         R11, R11
 
-rounds_done_85:
+blockedTestSetHashesAVX512_filter_92:
+	MULXQ    (R10), R12, R13
+	SHLQ     $0x06, R13
+	ADDQ     8(R10), R13
+	VPTESTMQ (R13), Z3, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, R11
+	MULXQ    16(R10), R12, R13
+	SHLQ     $0x06, R13
+	ADDQ     24(R10), R13
+	VPTESTMQ (R13), Z3, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, R11
+	ADDQ     $0x20, R10
+	CMPQ     R10, CX
+	JB       blockedTestSetHashesAVX512_filter_92
+	TESTQ    R11, R11
+	JMP      blockedTestSetHashesAVX512_answer
+
+blockedTestSetHashesAVX512_any:
+	MOVQ   DX, R10
+	IMULQ  blockedMul<>+0(SB), R10
+	VPXORQ Z3, Z3, Z3
+	MOVQ   (SP), R11
+	TESTQ  R11, R11
+	JZ     rounds_done_93
+
+round_94:
+	VPBROADCASTQ R10, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), R10
+	DECQ         R11
+	JNZ          round_94
+
+rounds_done_93:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           partial_done_87
-	MOVQ         R10, R12
+	JZ           partial_done_95
+	MOVQ         DX, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
 	ANDQ         $0x07, R12
 	SHLXQ        R12, R11, R12
 	SHRQ         $0x08, R12
-	VPBROADCASTQ DX, Z4
+	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        R12, K1
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_87:
-	MOVQ AX, R11
-	XORQ R12, R12
+partial_done_95:
+	MOVQ AX, R10
+	XORQ R11, R11
 
-blockedTestMultiHashesAVX512_filter:
-	CMPQ      R11, CX
-	JAE       blockedTestMultiHashesAVX512_store
-	MOVQ      8(R11), DX
-	SHRQ      $0x03, DX
-	MULXQ     R10, DX, R13
-	SHLQ      $0x06, R13
-	ADDQ      (R11), R13
-	VMOVDQU64 (R13), Z4
-	VPANDNQ   Z3, Z4, Z4
-	VPTESTMQ  Z4, Z4, K1
-	KORTESTB  K1, K1
-	SETEQ     DL
-	ORB       DL, R12
-	ADDQ      $0x18, R11
-	JMP       blockedTestMultiHashesAVX512_filter
+blockedTestSetHashesAVX512_filter_96:
+	MULXQ    (R10), R12, R13
+	SHLQ     $0x06, R13
+	ADDQ     8(R10), R13
+	VPANDQ   (R13), Z3, Z4
+	VPCMPEQQ Z3, Z4, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, R11
+	MULXQ    16(R10), R12, R13
+	SHLQ     $0x06, R13
+	ADDQ     24(R10), R13
+	VPANDQ   (R13), Z3, Z4
+	VPCMPEQQ Z3, Z4, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, R11
+	ADDQ     $0x20, R10
+	CMPQ     R10, CX
+	JB       blockedTestSetHashesAVX512_filter_96
+	TESTQ    R11, R11
 
-blockedTestMultiHashesAVX512_store:
-	MOVB R12, (R8)
-	ADDQ R12, R9
-	INCQ R8
-	ADDQ $0x08, SI
-	DECQ DI
-	JMP  blockedTestMultiHashesAVX512_key
+blockedTestSetHashesAVX512_answer:
+	SETNE   DL
+	MOVB    DL, (R8)
+	MOVBQZX DL, DX
+	ADDQ    DX, R9
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestSetHashesAVX512_key
 
-blockedTestMultiHashesAVX512_done:
+blockedTestSetHashesAVX512_done:
 	VZEROUPPER
 	MOVQ R9, ret+96(FP)
+	RET
+
+// func blockedTestSetHashAVX512(table []uint64, h uint64, k uint32) bool
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·blockedTestSetHashAVX512(SB), NOSPLIT, $0-41
+	MOVQ         table_base+0(FP), AX
+	MOVQ         table_len+8(FP), CX
+	LEAQ         (AX)(CX*8), CX
+	MOVLQZX      k+32(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x07, SI
+	MOVQ         $0x0000000000000001, DX
+	SHLXQ        SI, DX, SI
+	DECQ         SI
+	IMUL3Q       $0x00000101, SI, SI
+	SHRQ         $0x03, BX
+	VMOVDQU64    blockedShifts<>+0(SB), Z0
+	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
+	VPBROADCASTQ blockedOne<>+0(SB), Z2
+	MOVQ         h+24(FP), DX
+	CMPQ         BX, $0x01
+	JNE          blockedTestSetHashAVX512_any
+	CMPQ         SI, $0x00
+	JNE          blockedTestSetHashAVX512_any
+	MOVQ         DX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	VPXORQ       Z3, Z3, Z3
+	VPBROADCASTQ BX, Z4
+	VPSRLVQ      Z0, Z4, Z0
+	VPANDQ       Z1, Z0, Z0
+	VPSLLVQ      Z0, Z2, Z0
+	VPORQ        Z0, Z3, Z3
+	XORQ         BX, BX
+
+blockedTestSetHashAVX512_filter_97:
+	MULXQ    (AX), SI, DI
+	SHLQ     $0x06, DI
+	ADDQ     8(AX), DI
+	VPTESTMQ (DI), Z3, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, BX
+	MULXQ    16(AX), SI, DI
+	SHLQ     $0x06, DI
+	ADDQ     24(AX), DI
+	VPTESTMQ (DI), Z3, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, BX
+	ADDQ     $0x20, AX
+	CMPQ     AX, CX
+	JB       blockedTestSetHashAVX512_filter_97
+	TESTQ    BX, BX
+	JMP      blockedTestSetHashAVX512_answer
+
+blockedTestSetHashAVX512_any:
+	MOVQ   DX, DI
+	IMULQ  blockedMul<>+0(SB), DI
+	VPXORQ Z3, Z3, Z3
+	TESTQ  BX, BX
+	JZ     rounds_done_98
+
+round_99:
+	VPBROADCASTQ DI, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), DI
+	DECQ         BX
+	JNZ          round_99
+
+rounds_done_98:
+	TESTQ        SI, SI
+	JZ           partial_done_100
+	MOVQ         DX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	SHRQ         $0x0d, BX
+	ANDQ         $0x07, BX
+	SHLXQ        BX, SI, BX
+	SHRQ         $0x08, BX
+	VPBROADCASTQ DI, Z4
+	VPSRLVQ      Z0, Z4, Z0
+	VPANDQ       Z1, Z0, Z0
+	KMOVB        BX, K1
+	VPSLLVQ.Z    Z0, Z2, K1, Z0
+	VPORQ        Z0, Z3, Z3
+
+partial_done_100:
+	XORQ BX, BX
+
+blockedTestSetHashAVX512_filter_101:
+	MULXQ    (AX), SI, DI
+	SHLQ     $0x06, DI
+	ADDQ     8(AX), DI
+	VPANDQ   (DI), Z3, Z0
+	VPCMPEQQ Z3, Z0, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, BX
+	MULXQ    16(AX), SI, DI
+	SHLQ     $0x06, DI
+	ADDQ     24(AX), DI
+	VPANDQ   (DI), Z3, Z0
+	VPCMPEQQ Z3, Z0, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, BX
+	ADDQ     $0x20, AX
+	CMPQ     AX, CX
+	JB       blockedTestSetHashAVX512_filter_101
+	TESTQ    BX, BX
+
+blockedTestSetHashAVX512_answer:
+	SETNE AL
+	VZEROUPPER
+	MOVB  AL, ret+40(FP)
 	RET
 
 // func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
@@ -5439,9 +5796,9 @@ blockedTestStrideHashesAVX512_any_g1_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_88
+	JZ         rounds_done_102
 
-round_89:
+round_103:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5449,11 +5806,11 @@ round_89:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_89
+	JNZ          round_103
 
-rounds_done_88:
+rounds_done_102:
 	TESTQ        R11, R11
-	JZ           partial_done_90
+	JZ           partial_done_104
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5466,7 +5823,7 @@ rounds_done_88:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_90:
+partial_done_104:
 	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
@@ -5491,9 +5848,9 @@ blockedTestStrideHashesAVX512_any_g1_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_91
+	JZ     rounds_done_105
 
-round_92:
+round_106:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5501,11 +5858,11 @@ round_92:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_92
+	JNZ          round_106
 
-rounds_done_91:
+rounds_done_105:
 	TESTQ        R11, R11
-	JZ           partial_done_93
+	JZ           partial_done_107
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5518,7 +5875,7 @@ rounds_done_91:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_93:
+partial_done_107:
 	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
@@ -5554,9 +5911,9 @@ blockedTestStrideHashesAVX512_any_g2_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_94
+	JZ         rounds_done_108
 
-round_95:
+round_109:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5564,11 +5921,11 @@ round_95:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_95
+	JNZ          round_109
 
-rounds_done_94:
+rounds_done_108:
 	TESTQ        R11, R11
-	JZ           partial_done_96
+	JZ           partial_done_110
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5581,7 +5938,7 @@ rounds_done_94:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_96:
+partial_done_110:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5611,9 +5968,9 @@ blockedTestStrideHashesAVX512_any_g2_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_97
+	JZ     rounds_done_111
 
-round_98:
+round_112:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5621,11 +5978,11 @@ round_98:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_98
+	JNZ          round_112
 
-rounds_done_97:
+rounds_done_111:
 	TESTQ        R11, R11
-	JZ           partial_done_99
+	JZ           partial_done_113
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5638,7 +5995,7 @@ rounds_done_97:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_99:
+partial_done_113:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5680,9 +6037,9 @@ blockedTestStrideHashesAVX512_any_g3_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_100
+	JZ         rounds_done_114
 
-round_101:
+round_115:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5690,11 +6047,11 @@ round_101:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_101
+	JNZ          round_115
 
-rounds_done_100:
+rounds_done_114:
 	TESTQ        R11, R11
-	JZ           partial_done_102
+	JZ           partial_done_116
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5707,7 +6064,7 @@ rounds_done_100:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_102:
+partial_done_116:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5743,9 +6100,9 @@ blockedTestStrideHashesAVX512_any_g3_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_103
+	JZ     rounds_done_117
 
-round_104:
+round_118:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5753,11 +6110,11 @@ round_104:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_104
+	JNZ          round_118
 
-rounds_done_103:
+rounds_done_117:
 	TESTQ        R11, R11
-	JZ           partial_done_105
+	JZ           partial_done_119
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5770,7 +6127,7 @@ rounds_done_103:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_105:
+partial_done_119:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5819,9 +6176,9 @@ blockedTestStrideHashesAVX512_any_g4_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_106
+	JZ         rounds_done_120
 
-round_107:
+round_121:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5829,11 +6186,11 @@ round_107:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_107
+	JNZ          round_121
 
-rounds_done_106:
+rounds_done_120:
 	TESTQ        R11, R11
-	JZ           partial_done_108
+	JZ           partial_done_122
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5846,7 +6203,7 @@ rounds_done_106:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_108:
+partial_done_122:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5882,9 +6239,9 @@ blockedTestStrideHashesAVX512_any_g4_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_109
+	JZ     rounds_done_123
 
-round_110:
+round_124:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5892,11 +6249,11 @@ round_110:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_110
+	JNZ          round_124
 
-rounds_done_109:
+rounds_done_123:
 	TESTQ        R11, R11
-	JZ           partial_done_111
+	JZ           partial_done_125
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5909,7 +6266,7 @@ rounds_done_109:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_111:
+partial_done_125:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5959,9 +6316,9 @@ blockedTestStrideHashesAVX512_any_g5_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_112
+	JZ         rounds_done_126
 
-round_113:
+round_127:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5969,11 +6326,11 @@ round_113:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_113
+	JNZ          round_127
 
-rounds_done_112:
+rounds_done_126:
 	TESTQ        R11, R11
-	JZ           partial_done_114
+	JZ           partial_done_128
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5986,7 +6343,7 @@ rounds_done_112:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_114:
+partial_done_128:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6029,9 +6386,9 @@ blockedTestStrideHashesAVX512_any_g5_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_115
+	JZ     rounds_done_129
 
-round_116:
+round_130:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6039,11 +6396,11 @@ round_116:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_116
+	JNZ          round_130
 
-rounds_done_115:
+rounds_done_129:
 	TESTQ        R11, R11
-	JZ           partial_done_117
+	JZ           partial_done_131
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6056,7 +6413,7 @@ rounds_done_115:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_117:
+partial_done_131:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6114,9 +6471,9 @@ blockedTestStrideHashesAVX512_any_g6_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_118
+	JZ         rounds_done_132
 
-round_119:
+round_133:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6124,11 +6481,11 @@ round_119:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_119
+	JNZ          round_133
 
-rounds_done_118:
+rounds_done_132:
 	TESTQ        R11, R11
-	JZ           partial_done_120
+	JZ           partial_done_134
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6141,7 +6498,7 @@ rounds_done_118:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_120:
+partial_done_134:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6186,9 +6543,9 @@ blockedTestStrideHashesAVX512_any_g6_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_121
+	JZ     rounds_done_135
 
-round_122:
+round_136:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6196,11 +6553,11 @@ round_122:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_122
+	JNZ          round_136
 
-rounds_done_121:
+rounds_done_135:
 	TESTQ        R11, R11
-	JZ           partial_done_123
+	JZ           partial_done_137
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6213,7 +6570,7 @@ rounds_done_121:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_123:
+partial_done_137:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6274,9 +6631,9 @@ blockedTestStrideHashesAVX512_any_g7_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_124
+	JZ         rounds_done_138
 
-round_125:
+round_139:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6284,11 +6641,11 @@ round_125:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_125
+	JNZ          round_139
 
-rounds_done_124:
+rounds_done_138:
 	TESTQ        R11, R11
-	JZ           partial_done_126
+	JZ           partial_done_140
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6301,7 +6658,7 @@ rounds_done_124:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_126:
+partial_done_140:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6349,9 +6706,9 @@ blockedTestStrideHashesAVX512_any_g7_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_127
+	JZ     rounds_done_141
 
-round_128:
+round_142:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6359,11 +6716,11 @@ round_128:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_128
+	JNZ          round_142
 
-rounds_done_127:
+rounds_done_141:
 	TESTQ        R11, R11
-	JZ           partial_done_129
+	JZ           partial_done_143
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6376,7 +6733,7 @@ rounds_done_127:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_129:
+partial_done_143:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6441,9 +6798,9 @@ blockedTestStrideHashesAVX512_any_g8_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_130
+	JZ         rounds_done_144
 
-round_131:
+round_145:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6451,11 +6808,11 @@ round_131:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_131
+	JNZ          round_145
 
-rounds_done_130:
+rounds_done_144:
 	TESTQ        R11, R11
-	JZ           partial_done_132
+	JZ           partial_done_146
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6468,7 +6825,7 @@ rounds_done_130:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_132:
+partial_done_146:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6516,9 +6873,9 @@ blockedTestStrideHashesAVX512_any_g8_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_133
+	JZ     rounds_done_147
 
-round_134:
+round_148:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6526,11 +6883,11 @@ round_134:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_134
+	JNZ          round_148
 
-rounds_done_133:
+rounds_done_147:
 	TESTQ        R11, R11
-	JZ           partial_done_135
+	JZ           partial_done_149
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6543,7 +6900,7 @@ rounds_done_133:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_135:
+partial_done_149:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6610,9 +6967,9 @@ blockedTestStrideHashesAVX512_probe:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_136
+	JZ     rounds_done_150
 
-round_137:
+round_151:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6620,11 +6977,11 @@ round_137:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_137
+	JNZ          round_151
 
-rounds_done_136:
+rounds_done_150:
 	TESTQ        R11, R11
-	JZ           partial_done_138
+	JZ           partial_done_152
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6637,7 +6994,7 @@ rounds_done_136:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_138:
+partial_done_152:
 	MOVQ 16(SP), CX
 	XORQ R8, R8
 
@@ -6702,9 +7059,9 @@ blockedAddStrideHashesAVX512_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       DI, R13
 	TESTQ      R13, R13
-	JZ         rounds_done_139
+	JZ         rounds_done_153
 
-round_140:
+round_154:
 	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6712,11 +7069,11 @@ round_140:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          round_140
+	JNZ          round_154
 
-rounds_done_139:
+rounds_done_153:
 	TESTQ        R9, R9
-	JZ           partial_done_141
+	JZ           partial_done_155
 	IMULQ        blockedMul<>+0(SB), R10
 	SHRQ         $0x0d, R10
 	ANDQ         $0x07, R10
@@ -6729,7 +7086,7 @@ rounds_done_139:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_141:
+partial_done_155:
 	VPORQ     (R12), Z3, Z3
 	VMOVDQU64 Z3, (R12)
 	ADDQ      $0x08, BX
@@ -6748,9 +7105,9 @@ blockedAddStrideHashesAVX512_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   DI, R12
 	TESTQ  R12, R12
-	JZ     rounds_done_142
+	JZ     rounds_done_156
 
-round_143:
+round_157:
 	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6758,11 +7115,11 @@ round_143:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R12
-	JNZ          round_143
+	JNZ          round_157
 
-rounds_done_142:
+rounds_done_156:
 	TESTQ        R9, R9
-	JZ           partial_done_144
+	JZ           partial_done_158
 	IMULQ        blockedMul<>+0(SB), R8
 	SHRQ         $0x0d, R8
 	ANDQ         $0x07, R8
@@ -6775,7 +7132,7 @@ rounds_done_142:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_144:
+partial_done_158:
 	VPORQ     (R11), Z3, Z3
 	VMOVDQU64 Z3, (R11)
 	ADDQ      $0x08, BX

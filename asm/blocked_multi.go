@@ -1,49 +1,13 @@
 package asm
 
-// BlockedMaxFilters is the most filters BlockedTestMultiHashes probes.
+import (
+	"runtime"
+	"unsafe"
+)
+
+// BlockedMaxFilters is the most filters a BlockedSet holds, and the most
+// strided filters.
 const BlockedMaxFilters = 64
-
-// checkMulti panics on arguments no caller can pass.
-func checkMulti(filters [][]uint64, k uint32) {
-	if len(filters) > BlockedMaxFilters {
-		panic("asm: more than 64 blocked filters in one multi-filter test")
-	}
-	for _, w := range filters {
-		checkBlocked(w, k)
-	}
-}
-
-// BlockedTestMultiHashes sets out[i] to whether hs[i] may be in any of the
-// blocked filters (each a whole number of 8-word lines, all with k probes),
-// and returns the number of hits: each key's mask is built once and its
-// line in each filter tested in turn, in the order given, until one holds
-// it. Put the filters most keys are found in first, and the large ones
-// before the small ones: the kernels prefetch the lines of the leading
-// filters of 1 MiB or more. out must be at least as long as hs.
-func BlockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
-	checkMulti(filters, k)
-	out = out[:len(hs)]
-	return blockedTestMultiHashes(filters, k, hs, out)
-}
-
-// blockedTestMultiHashesGeneric is the specification of the multi-filter test.
-func blockedTestMultiHashesGeneric(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
-	hits := 0
-	for i, h := range hs {
-		hit := false
-		for _, w := range filters {
-			if BlockedTestHash(w, h, k) {
-				hit = true
-				break
-			}
-		}
-		out[i] = hit
-		if hit {
-			hits++
-		}
-	}
-	return hits
-}
 
 // checkStride panics on arguments no caller can pass.
 func checkStride(words []uint64, k uint32, gens int) {
@@ -120,38 +84,103 @@ func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uin
 }
 
 // BlockedSet is a list of blocked filters with one k, checked once when
-// it is made, that TestHash probes one key at a time: the single-key form
-// of BlockedTestMultiHashes without its per-call checks. The filters'
-// arrays must stay alive and unchanged in size while the set is used.
+// it is made, that a key is tested against together: its mask is built
+// once and its line in every filter tested without a branch on the
+// answers, so the loads of all its lines are in flight at once. The
+// filters' arrays must stay alive and unchanged in size while the set is
+// used.
 type BlockedSet struct {
 	filters [][]uint64
-	k       uint32
+	// table holds per filter its line count and the address of its first
+	// line, what the kernels read (the arrays are kept alive by filters),
+	// padded to an even number of filters with blockedNoLine, which holds
+	// no key: the kernels test two filters per step.
+	table []uint64
+	k     uint32
+	// npref is how many leading filters are large enough for the batch
+	// test to prefetch their lines (prefetchDist).
+	npref int
 }
+
+// blockedNoLine is the line of the filter a set is padded with: all
+// zeros, so no mask (every mask has a bit) is in it. Nothing writes it.
+var blockedNoLine [8]uint64
 
 // NewBlockedSet returns the set of filters (each a whole number of 8-word
 // lines, all with k probes, at most BlockedMaxFilters). It keeps the
-// filters slice, not a copy of it.
+// filters slice, not a copy of it. Put the filters most keys are found in
+// first, and the large ones before the small ones: the batch test
+// prefetches the lines of the leading filters of 1 MiB or more.
 func NewBlockedSet(filters [][]uint64, k uint32) BlockedSet {
-	checkMulti(filters, k)
-	return BlockedSet{filters: filters, k: k}
+	if len(filters) > BlockedMaxFilters {
+		panic("asm: more than 64 blocked filters in one set")
+	}
+	s := BlockedSet{filters: filters, k: k, table: make([]uint64, 0, 2*len(filters)+2)}
+	for _, w := range filters {
+		checkBlocked(w, k)
+		s.table = append(s.table, uint64(len(w)/8), uint64(uintptr(unsafe.Pointer(&w[0]))))
+	}
+	if len(filters)%2 != 0 {
+		s.table = append(s.table, 1, uint64(uintptr(unsafe.Pointer(&blockedNoLine[0]))))
+	}
+	for s.npref < len(filters) && prefetchBytesOf(filters[s.npref]) {
+		s.npref++
+	}
+	return s
 }
 
-// TestHash reports whether hash h may be in any filter of the set: the
-// key's mask is built once and its line in every filter tested without a
-// branch on the answers, so the loads of all the lines are in flight
-// together. The zero set holds no key.
+// Len returns the number of filters in the set.
+func (s BlockedSet) Len() int { return len(s.filters) }
+
+// TestHash reports whether hash h may be in any filter of the set. The
+// zero set holds no key.
 func (s BlockedSet) TestHash(h uint64) bool {
 	if len(s.filters) == 0 {
 		return false
 	}
-	return blockedTestMultiHash(s.filters, s.k, h)
+	hit := blockedTestSetHash(s, h)
+	runtime.KeepAlive(s.filters)
+	return hit
 }
 
-// blockedTestMultiHashGeneric is the single-key multi-filter test in Go,
-// for checked filters: for k <= 8 the key's inverted probe bits are
-// computed once and every filter's line tested against them without a
-// branch on the answers; a larger k tests the filters in turn.
-func blockedTestMultiHashGeneric(filters [][]uint64, k uint32, h uint64) bool {
+// TestHashes sets out[i] to whether hs[i] may be in any filter of the set
+// and returns the number of hits. out must be at least as long as hs.
+func (s BlockedSet) TestHashes(hs []uint64, out []bool) int {
+	out = out[:len(hs)]
+	if len(s.filters) == 0 {
+		clear(out)
+		return 0
+	}
+	hits := blockedTestSetHashes(s, hs, out)
+	runtime.KeepAlive(s.filters)
+	return hits
+}
+
+// blockedTestSetHashesGeneric is the specification of the set's test: per
+// key, the filters in turn until one holds it.
+func blockedTestSetHashesGeneric(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
+	hits := 0
+	for i, h := range hs {
+		hit := false
+		for _, w := range filters {
+			if BlockedTestHash(w, h, k) {
+				hit = true
+				break
+			}
+		}
+		out[i] = hit
+		if hit {
+			hits++
+		}
+	}
+	return hits
+}
+
+// blockedTestSetHashGeneric is the single-key set test in Go, for checked
+// filters: for k <= 8 the key's inverted probe bits are computed once and
+// every filter's line tested against them without a branch on the
+// answers; a larger k tests the filters in turn.
+func blockedTestSetHashGeneric(filters [][]uint64, k uint32, h uint64) bool {
 	if k > 8 {
 		for _, w := range filters {
 			if BlockedTestHash(w, h, k) {

@@ -8,12 +8,12 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 
 func blockedAddHashes(words []uint64, k uint32, hs []uint64) { blockedAddHashesGeneric(words, k, hs) }
 
-func blockedTestMultiHashes(filters [][]uint64, k uint32, hs []uint64, out []bool) int {
-	return blockedTestMultiHashesGeneric(filters, k, hs, out)
+func blockedTestSetHashes(s BlockedSet, hs []uint64, out []bool) int {
+	return blockedTestSetHashesGeneric(s.filters, s.k, hs, out)
 }
 
-func blockedTestMultiHash(filters [][]uint64, k uint32, h uint64) bool {
-	return blockedTestMultiHashGeneric(filters, k, h)
+func blockedTestSetHash(s BlockedSet, h uint64) bool {
+	return blockedTestSetHashGeneric(s.filters, s.k, h)
 }
 
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {

@@ -24,10 +24,15 @@ func blockedTestHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, 
 //go:noescape
 func blockedAddHashesAVX512(words []uint64, hs []uint64, k uint32, dist int)
 
-// blockedTestMultiHashesAVX2 is blockedTestMultiHashesGeneric; dist > 0 prefetches the lines, in the first npref filters, of the key dist places ahead.
+// blockedTestSetHashesAVX2 is blockedTestSetHashesGeneric; dist > 0 prefetches the lines, in the first npref filters of the table, of the key dist places ahead.
 //
 //go:noescape
-func blockedTestMultiHashesAVX2(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
+func blockedTestSetHashesAVX2(table []uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
+
+// blockedTestSetHashAVX2 is blockedTestSetHashGeneric.
+//
+//go:noescape
+func blockedTestSetHashAVX2(table []uint64, h uint64, k uint32) bool
 
 // blockedTestStrideHashesAVX2 is blockedTestStrideHashesGeneric; dist > 0 prefetches the lines of the key dist places ahead.
 //
@@ -39,10 +44,15 @@ func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint
 //go:noescape
 func blockedAddStrideHashesAVX2(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
 
-// blockedTestMultiHashesAVX512 is blockedTestMultiHashesGeneric; dist > 0 prefetches the lines, in the first npref filters, of the key dist places ahead.
+// blockedTestSetHashesAVX512 is blockedTestSetHashesGeneric; dist > 0 prefetches the lines, in the first npref filters of the table, of the key dist places ahead.
 //
 //go:noescape
-func blockedTestMultiHashesAVX512(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
+func blockedTestSetHashesAVX512(table []uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int
+
+// blockedTestSetHashAVX512 is blockedTestSetHashGeneric.
+//
+//go:noescape
+func blockedTestSetHashAVX512(table []uint64, h uint64, k uint32) bool
 
 // blockedTestStrideHashesAVX512 is blockedTestStrideHashesGeneric; dist > 0 prefetches the lines of the key dist places ahead.
 //

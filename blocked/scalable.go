@@ -55,13 +55,13 @@ const maxStages = 64
 // stream. Probes go to the stage with the most keys first, so members
 // stop early; an absent key is probed in every stage. The batch forms
 // hash once; when the stages share k (the usual case) one kernel builds
-// each key's mask once and tests its line in several stages
-// (asm.BlockedTestMultiHashes), first in the three stages that hold most
-// keys, then in the others for the keys still absent, with the large
-// stages' lines prefetched ahead; else each stage's batch kernel runs
-// over the keys still absent. The single-key forms test one key's line in
-// every stage without a branch on the answers (asm.BlockedSet, checked
-// once per change of stages), so all its lines are fetched together.
+// each key's mask once and tests its line in several stages (an
+// asm.BlockedSet, cut once per change of stages), first in the two
+// stages that hold most keys, then in the others for the keys still
+// absent, with the large stages' lines prefetched ahead; else each
+// stage's set runs over the keys still absent. The single-key forms test
+// one key's line in every stage without a branch on the answers, so all
+// its lines are fetched together.
 //
 // A zero Scalable holds no key and tests every key absent; adding to it
 // panics with a message naming NewScalable. Methods need exclusive use
@@ -84,8 +84,8 @@ type Scalable struct {
 	// the newest stage in it, and k the stages' common probe count (0 if
 	// they differ).
 	probe []*Filter
-	words [][]uint64     // the probe order's arrays, for the fused kernel
-	set   asm.BlockedSet // words, checked once, for the single-key test
+	sets  []asm.BlockedSet // the probe order cut as stageSets cuts it
+	set   asm.BlockedSet   // every stage, for the single-key test (common k)
 	rank  int
 	k     uint32
 }
@@ -233,17 +233,13 @@ func (s *Scalable) reorder() {
 	s.probe = s.order(s.probe[:0])
 	s.rank = slices.Index(s.probe, s.stages[len(s.stages)-1])
 	s.k = s.stages[0].p.K
-	s.words = s.words[:0]
-	for _, f := range s.probe {
-		if f.p.K != s.k {
-			s.k = 0
-		}
-		s.words = append(s.words, f.p.Words)
-	}
 	s.set = asm.BlockedSet{}
-	if s.k != 0 {
-		s.set = asm.NewBlockedSet(s.words, s.k)
+	if sameK(s.probe) {
+		s.set = newSet(s.probe)
+	} else {
+		s.k = 0
 	}
+	s.sets = stageSets(s.sets[:0], s.probe)
 }
 
 // active returns the stage new keys go to and how many more it takes
@@ -382,7 +378,7 @@ func (s *Scalable) Clone() *Scalable {
 	}
 	c.caps = append([]uint64(nil), s.caps...)
 	c.counts = append([]uint64(nil), s.counts...)
-	c.probe, c.words = nil, nil // reorder appends to them: not into s's arrays
+	c.probe, c.sets = nil, nil // reorder appends to them: not into s's arrays
 	if len(c.stages) > 0 {
 		c.reorder()
 	}
@@ -399,7 +395,7 @@ func (s *Scalable) Close() error {
 			first = err
 		}
 	}
-	s.stages, s.caps, s.counts, s.probe, s.words = nil, nil, nil, nil, nil
+	s.stages, s.caps, s.counts, s.probe, s.sets = nil, nil, nil, nil, nil
 	s.set, s.k = asm.BlockedSet{}, 0
 	return first
 }
@@ -494,7 +490,9 @@ func (s *Scalable) AddKeys(keys [][]byte) {
 // TestHashes sets out[i] = TestHash(hs[i]) and returns the number of
 // hits; out must be at least as long as hs.
 func (s *Scalable) TestHashes(hs []uint64, out []bool) int {
-	return testAnyHashes("blocked.Scalable", s.probe, hs, out)
+	hits := testAnyHashes("blocked.Scalable", s.sets, hs, out)
+	runtime.KeepAlive(s) // the sets hold the arrays, not their storage
+	return hits
 }
 
 // TestUint64s sets out[i] to Test of the 8 little-endian bytes of ks[i]

@@ -2,7 +2,6 @@ package blocked
 
 import (
 	"math"
-	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -17,37 +16,43 @@ import (
 const stageChunk = batch.Chunk
 
 // Probe strategies of the multi-filter batch tests, switched by
-// benchmarks to compare them: with probeFused false every filter's batch
-// kernel runs over the keys still absent after the filters before it;
-// with probeFused true filters that share k go through the fused kernel
-// (asm.BlockedTestMultiHashes: one mask per key, then the key's line in
-// every filter of the group), the first probeLead filters as one group
-// and the rest, over the keys still absent, as another (probeLead 0: all
-// in one group). With Scalable's 14 stages after 1e7 keys the split (the
-// three stages that hold most keys first, so most members skip the
-// rest) ran 38 ns/key against 46 for one group and 45 for one pass per
-// stage, in one process on the AMD EPYC VM (AVX-512).
+// benchmarks to compare them (the sets are built by stageSets, so a
+// switch takes effect at the filter's next reorder): with probeFused
+// false every filter is a set of its own, tested over the keys still
+// absent after the filters before it; with probeFused true filters that
+// share k are tested together (asm.BlockedSet: one mask per key, then the
+// key's line in every filter of the set), the first probeLead filters as
+// one set and the rest, over the keys still absent, as another
+// (probeLead 0: all in one set). With Scalable's 14 stages after 1e7
+// keys (BenchmarkScalable, Intel Xeon VM, AVX-512, 3 runs in one
+// process) lead 2 ran 28.4-29.1 ns/key, lead 1 29.4-30.3, lead 3
+// 29.9-30.6, one set 29.6-30.8; one set per stage is about twice as slow.
 var (
 	probeFused = true
-	probeLead  = 3
+	probeLead  = 2
 )
 
-// span is a group of filters, fs[lo:hi].
-type span struct{ lo, hi int }
-
-// probeGroups cuts fs into the groups testAny runs in turn, into buf.
-func probeGroups(fs []*Filter, buf *[maxStages + 1]span) []span {
-	groups := buf[:0]
+// stageSets appends to dst the sets of fs that testAny runs in turn.
+func stageSets(dst []asm.BlockedSet, fs []*Filter) []asm.BlockedSet {
 	if probeFused && len(fs) > 1 && sameK(fs) {
 		if probeLead > 0 && len(fs) > probeLead+1 {
-			return append(groups, span{0, probeLead}, span{probeLead, len(fs)})
+			return append(dst, newSet(fs[:probeLead]), newSet(fs[probeLead:]))
 		}
-		return append(groups, span{0, len(fs)})
+		return append(dst, newSet(fs))
 	}
 	for i := range fs {
-		groups = append(groups, span{i, i + 1})
+		dst = append(dst, newSet(fs[i:i+1]))
 	}
-	return groups
+	return dst
+}
+
+// newSet returns the set of filters fs, which share k.
+func newSet(fs []*Filter) asm.BlockedSet {
+	words := make([][]uint64, len(fs))
+	for i, f := range fs {
+		words[i] = f.p.Words
+	}
+	return asm.NewBlockedSet(words, fs[0].p.K)
 }
 
 func sameK(fs []*Filter) bool {
@@ -59,31 +64,17 @@ func sameK(fs []*Filter) bool {
 	return true
 }
 
-// testGroup runs one group's kernel: the filter's own, or the fused one.
-func testGroup(g []*Filter, hs []uint64, out []bool) int {
-	if len(g) == 1 {
-		return g[0].TestHashes(hs, out)
-	}
-	var words [asm.BlockedMaxFilters][]uint64
-	for i, f := range g {
-		words[i] = f.p.Words
-	}
-	hits := asm.BlockedTestMultiHashes(words[:len(g)], g[0].p.K, hs, out)
-	runtime.KeepAlive(g)
-	return hits
-}
-
-// testAny sets out[i] to whether hs[i] tests present in any of the filters
-// of the groups of fs, and returns the number of hits; len(hs) <= stageChunk. Each
-// group runs over the keys still absent after the groups before it, so a
-// hit in an early group costs no later probe.
-func testAny(fs []*Filter, groups []span, hs []uint64, out []bool) int {
+// testAny sets out[i] to whether hs[i] tests present in any of the sets
+// and returns the number of hits; len(hs) <= stageChunk. Each set runs
+// over the keys still absent after the sets before it, so a hit in an
+// early set costs no later probe.
+func testAny(sets []asm.BlockedSet, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
-	if len(groups) == 0 {
+	if len(sets) == 0 {
 		clear(out)
 		return 0
 	}
-	hits := testGroup(fs[groups[0].lo:groups[0].hi], hs, out)
+	hits := sets[0].TestHashes(hs, out)
 	var rest [stageChunk]uint64
 	var idx [stageChunk]uint16
 	var res [stageChunk]bool
@@ -92,11 +83,11 @@ func testAny(fs []*Filter, groups []span, hs []uint64, out []bool) int {
 		rest[m], idx[m] = h, uint16(i)
 		m += int(b2u(!out[i]))
 	}
-	for _, g := range groups[1:] {
+	for _, set := range sets[1:] {
 		if m == 0 {
 			break
 		}
-		hits += testGroup(fs[g.lo:g.hi], rest[:m], res[:m])
+		hits += set.TestHashes(rest[:m], res[:m])
 		w := 0
 		for j := range m {
 			out[idx[j]] = res[j]
@@ -117,14 +108,12 @@ func b2u(b bool) uint8 {
 
 // testAnyHashes is testAny over any number of hashes; name is the
 // caller's type, for a short out's message.
-func testAnyHashes(name string, fs []*Filter, hs []uint64, out []bool) int {
+func testAnyHashes(name string, sets []asm.BlockedSet, hs []uint64, out []bool) int {
 	out = batch.Out(name, out, len(hs))
-	var buf [maxStages + 1]span
-	groups := probeGroups(fs, &buf)
 	hits := 0
 	for len(hs) > 0 {
 		c := min(len(hs), stageChunk)
-		hits += testAny(fs, groups, hs[:c], out[:c])
+		hits += testAny(sets, hs[:c], out[:c])
 		hs, out = hs[c:], out[c:]
 	}
 	return hits

@@ -56,7 +56,8 @@ func main() {
 		kernel(isa, false)
 	}
 	for _, isa := range []isa{avx2{}, avx512{}} {
-		multiKernel(isa)
+		setKernel(isa)
+		setKeyKernel(isa)
 		strideKernel(isa)
 		strideAddKernel(isa)
 	}
@@ -77,6 +78,12 @@ type isa interface {
 	test(p reg.Register)
 	// add ORs the mask into the line at p.
 	add(p reg.Register)
+	// prepare readies the mask for holds, which sets CF when the line
+	// at p holds the whole mask (the multi-filter tests, multi.go);
+	// holds8 is holds for the mask of k = 8, one bit in every word.
+	prepare()
+	holds(p Mem)
+	holds8(p Mem)
 	// setMask and anyHolds are the strided test's (stride.go).
 	setMask(g, enable reg.Register)
 	anyHolds(addrs []Mem) reg.GPVirtual
@@ -246,14 +253,17 @@ type avx2 struct{}
 
 var y struct {
 	sh0, sh1, lb0, lb1, six3, one, m0, m1 reg.VecVirtual
+	// ones is all ones, i0 and i1 the mask's complement (prepare).
+	ones, i0, i1 reg.VecVirtual
 }
 
 func (avx2) name() string { return "AVX2" }
 
 func (avx2) setup() {
-	for _, p := range []*reg.VecVirtual{&y.sh0, &y.sh1, &y.lb0, &y.lb1, &y.six3, &y.one, &y.m0, &y.m1} {
+	for _, p := range []*reg.VecVirtual{&y.sh0, &y.sh1, &y.lb0, &y.lb1, &y.six3, &y.one, &y.m0, &y.m1, &y.ones, &y.i0, &y.i1} {
 		*p = YMM()
 	}
+	VPCMPEQQ(y.ones, y.ones, y.ones)
 	VMOVDQU(shifts, y.sh0)
 	VMOVDQU(shifts.Offset(32), y.sh1)
 	VMOVDQU(lanebits, y.lb0)
@@ -315,6 +325,23 @@ func (avx2) test(p reg.Register) {
 	VPTEST(l0, l0)
 }
 
+func (avx2) prepare() {
+	VPXOR(y.ones, y.m0, y.i0)
+	VPXOR(y.ones, y.m1, y.i1)
+}
+
+// holds: the line ORed with the mask's complement is all ones.
+func (avx2) holds(p Mem) {
+	t0, t1 := YMM(), YMM()
+	VPOR(p, y.i0, t0)
+	VPOR(p.Offset(32), y.i1, t1)
+	VPAND(t0, t1, t0)
+	VPTEST(y.ones, t0)
+}
+
+// holds8 is holds: the complement costs no more for one bit per word.
+func (a avx2) holds8(p Mem) { a.holds(p) }
+
 func (avx2) add(p reg.Register) {
 	VPOR(Mem{Base: p}, y.m0, y.m0)
 	VPOR(Mem{Base: p, Disp: 32}, y.m1, y.m1)
@@ -359,6 +386,24 @@ func (avx512) test(p reg.Register) {
 	VMOVDQU64(Mem{Base: p}, l)
 	VPANDNQ(z.m, l, l)
 	VPTESTMQ(l, l, k)
+	KORTESTB(k, k)
+}
+
+func (avx512) prepare() {}
+
+// holds: the line ANDed with the mask equals the mask in all eight words.
+func (avx512) holds(p Mem) {
+	t, k := ZMM(), K()
+	VPANDQ(p, z.m, t)
+	VPCMPEQQ(z.m, t, k)
+	KORTESTB(k, k)
+}
+
+// holds8: one bit per word, so the line holds the mask when every word
+// ANDed with it is not zero.
+func (avx512) holds8(p Mem) {
+	k := K()
+	VPTESTMQ(p, z.m, k)
 	KORTESTB(k, k)
 }
 

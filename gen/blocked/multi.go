@@ -8,30 +8,33 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// multiKernel emits blockedTestMultiHashes<ISA>, the twin of
-// asm.blockedTestMultiHashesGeneric: per key the mask is built once, then the
-// key's line in every filter of the list is tested and the answers ORed. Every filter is a []uint64 of whole lines; the slice
-// headers are read from the filters slice (24 bytes each), so the line
-// count comes from each header's length.
-func multiKernel(v isa) {
-	name := fmt.Sprintf("blockedTestMultiHashes%s", v.name())
-	TEXT(name, NOSPLIT, "func(filters [][]uint64, hs []uint64, out []bool, k uint32, npref int, dist int) int")
-	Pragma("noescape")
-	Doc(name + " is blockedTestMultiHashesGeneric; dist > 0 prefetches the lines, in the first npref filters, of the key dist places ahead.")
-	fp := Load(Param("filters").Base(), GP64())
-	fend := Load(Param("filters").Len(), GP64())
-	IMUL3Q(U8(24), fend, fend)
-	ADDQ(fp, fend)
+// The multi-filter kernels test a key against a set of blocked filters
+// with one k (asm.BlockedSet): the key's mask is built once, then its line
+// in every filter is tested without a branch on the answers, so the loads
+// of all its lines are in flight together. The set is a table of two
+// words per filter, its line count and the address of its first line, so
+// a filter costs a multiply-high by the count in the table, a shift, an
+// add of the address, the vector test of the line (v.holds, which leaves
+// CF set when the line holds the mask) and an add-with-carry into the
+// key's count of filters that hold it.
+
+// setKernel emits blockedTestSetHashes<ISA>, the twin of
+// asm.blockedTestSetHashesGeneric; dist > 0 prefetches the lines, in the
+// first npref filters of the table, of the key dist places ahead.
+func setKernel(v isa) {
+	name := fmt.Sprintf("blockedTestSetHashes%s", v.name())
+	tbl, tend := setText(name, "hs []uint64, out []bool, k uint32, npref int, dist int) int",
+		"is blockedTestSetHashesGeneric; dist > 0 prefetches the lines, in the first npref filters of the table, of the key dist places ahead.")
 	pfend := Load(Param("npref"), GP64())
-	IMUL3Q(U8(24), pfend, pfend)
-	ADDQ(fp, pfend)
+	SHLQ(U8(4), pfend)
+	ADDQ(tbl, pfend)
 	hp := Load(Param("hs").Base(), GP64())
 	n := Load(Param("hs").Len(), GP64())
 	outp := Load(Param("out").Base(), GP64())
 	hits := GP64()
 	XORQ(hits, hits)
-	// The full rounds and the partial round's enabled words (splitK) live
-	// in stack slots: registers are short.
+	// The full rounds, the partial round's enabled words (splitK) and the
+	// prefetch distance live in stack slots: registers are short.
 	k := Load(Param("k"), GP64())
 	rem2 := splitK(k)
 	rounds, remSlot, distSlot := AllocLocal(8), AllocLocal(8), AllocLocal(8)
@@ -50,40 +53,24 @@ func multiKernel(v isa) {
 	JLE(LabelRef(name + "_probe"))
 	ph, pe := GP64(), GP64()
 	MOVQ(distSlot, ph)
-	MOVQ(Mem{Base: hp, Index: ph, Scale: 8}, ph)
-	MOVQ(fp, pe)
+	MOVQ(Mem{Base: hp, Index: ph, Scale: 8}, reg.RDX)
+	MOVQ(tbl, pe)
 	Label(name + "_prefetch")
 	CMPQ(pe, pfend)
 	JAE(LabelRef(name + "_probe"))
-	lineOf(ph, pe, func(line reg.Register) { PREFETCHT0(Mem{Base: line}) })
-	ADDQ(U8(24), pe)
+	PREFETCHT0(Mem{Base: stageLine(pe, 0)})
+	ADDQ(U8(16), pe)
 	JMP(LabelRef(name + "_prefetch"))
 
 	Label(name + "_probe")
-	h, g := GP64(), GP64()
-	MOVQ(Mem{Base: hp}, h)
-	MOVQ(h, g)
-	IMULQ(mul, g)
-	v.clear()
-	maskRounds(v, h, g, rounds, remSlot)
-	// Every filter is tested, without a branch on the answers: a branch
-	// that waits for a line would stop the next keys' loads from issuing.
-	e, acc := GP64(), GP64()
-	MOVQ(fp, e)
-	XORQ(acc, acc)
-	Label(name + "_filter")
-	CMPQ(e, fend)
-	JAE(LabelRef(name + "_store"))
-	lineOf(h, e, func(line reg.Register) { v.test(line) })
-	hit := GP8()
-	SETEQ(hit)
-	ORB(hit, acc.As8())
-	ADDQ(U8(24), e)
-	JMP(LabelRef(name + "_filter"))
-	Label(name + "_store")
-	MOVB(acc.As8(), Mem{Base: outp})
-	ADDQ(acc, hits)
-	Label(name + "_next")
+	MOVQ(Mem{Base: hp}, reg.RDX)
+	setProbes(v, name, tbl, tend, rounds, remSlot)
+	b := GP8()
+	SETNE(b)
+	MOVB(b, Mem{Base: outp})
+	t := GP64()
+	MOVBQZX(b, t)
+	ADDQ(t, hits)
 	INCQ(outp)
 	ADDQ(U8(8), hp)
 	DECQ(n)
@@ -95,14 +82,89 @@ func multiKernel(v isa) {
 	RET()
 }
 
-// lineOf computes the address of the line of hash h in the filter whose
-// slice header is at hdr (base, then length in words) and hands it to use.
-func lineOf(h, hdr reg.Register, use func(line reg.Register)) {
-	MOVQ(Mem{Base: hdr, Disp: 8}, reg.RDX)
-	SHRQ(U8(3), reg.RDX)
+// setKeyKernel emits blockedTestSetHash<ISA>, the single-key form of
+// setKernel: the twin of asm.blockedTestSetHashGeneric.
+func setKeyKernel(v isa) {
+	name := fmt.Sprintf("blockedTestSetHash%s", v.name())
+	tbl, tend := setText(name, "h uint64, k uint32) bool", "is blockedTestSetHashGeneric.")
+	k := Load(Param("k"), GP64())
+	rem2 := splitK(k)
+	v.setup()
+	Load(Param("h"), reg.RDX)
+	setProbes(v, name, tbl, tend, k, rem2)
+	b := GP8()
+	SETNE(b)
+	VZEROUPPER()
+	Store(b, ReturnIndex(0))
+	RET()
+}
+
+// setText opens a set kernel whose first argument is the table, with the
+// rest of its signature and its doc after its name, and returns the
+// table's first and past-the-end addresses, loaded.
+func setText(name, rest, doc string) (tbl, tend reg.GPVirtual) {
+	TEXT(name, NOSPLIT, "func(table []uint64, "+rest)
+	Pragma("noescape")
+	Doc(name + " " + doc)
+	tbl = Load(Param("table").Base(), GP64()).(reg.GPVirtual)
+	tend = Load(Param("table").Len(), GP64()).(reg.GPVirtual)
+	LEAQ(Mem{Base: tbl, Index: tend, Scale: 8}, tend)
+	return tbl, tend
+}
+
+// setProbes emits setProbe for k = 8 (one full round, no partial one) and
+// for any k, and the branch between them on rounds and rem2 (splitK's).
+func setProbes(v isa, name string, tbl, tend reg.Register, rounds, rem2 Op) {
+	CMPQ(rounds, U8(1))
+	JNE(LabelRef(name + "_any"))
+	CMPQ(rem2, U8(0))
+	JNE(LabelRef(name + "_any"))
+	setProbe(v, name, tbl, tend, nil, nil)
+	JMP(LabelRef(name + "_answer"))
+	Label(name + "_any")
+	setProbe(v, name, tbl, tend, rounds, rem2)
+	Label(name + "_answer")
+}
+
+// setProbe tests the key whose hash is in RDX against every filter of the
+// table from tbl to tend (an even number of them, at least two) and
+// leaves ZF clear when one of them holds it. With rounds nil the key has
+// k = 8: one full round and the test of v.holds8.
+func setProbe(v isa, name string, tbl, tend reg.Register, rounds, rem2 Op) {
+	g := GP64()
+	MOVQ(reg.RDX, g)
+	IMULQ(mul, g)
+	v.clear()
+	holds := v.holds8
+	if rounds == nil {
+		v.round(g, nil)
+	} else {
+		maskRounds(v, reg.RDX, g, rounds, rem2)
+		holds = v.holds
+	}
+	v.prepare()
+	e, acc := GP64(), GP64()
+	MOVQ(tbl, e)
+	XORQ(acc, acc)
+	loop := labels.Next(name + "_filter")
+	Label(loop)
+	for i := range 2 {
+		holds(Mem{Base: stageLine(e, 16*i)})
+		ADCQ(U8(0), acc)
+	}
+	ADDQ(U8(32), e)
+	CMPQ(e, tend)
+	JB(LabelRef(loop))
+	TESTQ(acc, acc)
+}
+
+// stageLine returns a new register holding the address of the line of the
+// hash in RDX in the filter whose table entry is off bytes from e: the
+// high word of h*lines, times 64, plus the filter's address.
+func stageLine(e reg.Register, off int) reg.GPVirtual {
 	lo, line := GP64(), GP64()
-	MULXQ(h, lo, line)
+	MULXQ(Mem{Base: e, Disp: off}, lo, line)
 	SHLQ(U8(6), line)
-	ADDQ(Mem{Base: hdr}, line)
-	use(line)
+	ADDQ(Mem{Base: e, Disp: off + 8}, line)
+	return line
 }
