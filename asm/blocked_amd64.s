@@ -1011,7 +1011,7 @@ blockedTestSetHashesAVX2_filter_25:
 	VPAND  Y9, Y10, Y9
 	VPTEST Y8, Y9
 	ADCQ   $0x00, R11
-	ADDQ   $0x20, R10
+	ADDQ   $0x00000020, R10
 	CMPQ   R10, CX
 	JB     blockedTestSetHashesAVX2_filter_25
 	TESTQ  R11, R11
@@ -1093,7 +1093,7 @@ blockedTestSetHashesAVX2_filter_29:
 	VPAND  Y9, Y10, Y9
 	VPTEST Y8, Y9
 	ADCQ   $0x00, R11
-	ADDQ   $0x20, R10
+	ADDQ   $0x00000020, R10
 	CMPQ   R10, CX
 	JB     blockedTestSetHashesAVX2_filter_29
 	TESTQ  R11, R11
@@ -1174,7 +1174,7 @@ blockedTestSetHashAVX2_filter_30:
 	VPAND  Y2, Y3, Y2
 	VPTEST Y8, Y2
 	ADCQ   $0x00, BX
-	ADDQ   $0x20, AX
+	ADDQ   $0x00000020, AX
 	CMPQ   AX, CX
 	JB     blockedTestSetHashAVX2_filter_30
 	TESTQ  BX, BX
@@ -1253,7 +1253,7 @@ blockedTestSetHashAVX2_filter_34:
 	VPAND  Y2, Y3, Y2
 	VPTEST Y8, Y2
 	ADCQ   $0x00, BX
-	ADDQ   $0x20, AX
+	ADDQ   $0x00000020, AX
 	CMPQ   AX, CX
 	JB     blockedTestSetHashAVX2_filter_34
 	TESTQ  BX, BX
@@ -1262,6 +1262,142 @@ blockedTestSetHashAVX2_answer:
 	SETNE AL
 	VZEROUPPER
 	MOVB  AL, ret+40(FP)
+	RET
+
+// func blockedTestStrideHashAVX2(words []uint64, lines int, gens int, h uint64, k uint32) bool
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockedTestStrideHashAVX2(SB), NOSPLIT, $0-57
+	MOVQ         words_base+0(FP), AX
+	MOVQ         gens+32(FP), CX
+	SHLQ         $0x06, CX
+	MOVLQZX      k+48(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x07, SI
+	MOVQ         $0x0000000000000001, DX
+	SHLXQ        SI, DX, SI
+	DECQ         SI
+	IMUL3Q       $0x00000101, SI, SI
+	SHRQ         $0x03, BX
+	VPCMPEQQ     Y8, Y8, Y8
+	VMOVDQU      blockedShifts<>+0(SB), Y0
+	VMOVDQU      blockedShifts<>+32(SB), Y1
+	VMOVDQU      blockedLaneBits<>+0(SB), Y2
+	VMOVDQU      blockedLaneBits<>+32(SB), Y3
+	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
+	VPBROADCASTQ blockedOne<>+0(SB), Y5
+	MOVQ         h+40(FP), DI
+	MOVQ         lines+24(FP), DX
+	MULXQ        DI, DX, R8
+	IMULQ        CX, R8
+	ADDQ         AX, R8
+	ADDQ         R8, CX
+	MOVQ         DI, DX
+	CMPQ         BX, $0x01
+	JNE          blockedTestStrideHashAVX2_any
+	CMPQ         SI, $0x00
+	JNE          blockedTestStrideHashAVX2_any
+	MOVQ         DX, AX
+	IMULQ        blockedMul<>+0(SB), AX
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VMOVQ        AX, X2
+	VPBROADCASTQ X2, Y2
+	VPSRLVQ      Y0, Y2, Y0
+	VPSRLVQ      Y1, Y2, Y1
+	VPAND        Y4, Y0, Y0
+	VPAND        Y4, Y1, Y1
+	VPSLLVQ      Y0, Y5, Y0
+	VPSLLVQ      Y1, Y5, Y1
+	VPOR         Y0, Y6, Y6
+	VPOR         Y1, Y7, Y7
+	VPXOR        Y8, Y6, Y0
+	VPXOR        Y8, Y7, Y1
+	MOVQ         R8, AX
+	XORQ         DX, DX
+
+blockedTestStrideHashAVX2_filter_35:
+	VPOR   (AX), Y0, Y2
+	VPOR   32(AX), Y1, Y3
+	VPAND  Y2, Y3, Y2
+	VPTEST Y8, Y2
+	ADCQ   $0x00, DX
+	ADDQ   $0x00000040, AX
+	CMPQ   AX, CX
+	JB     blockedTestStrideHashAVX2_filter_35
+	TESTQ  DX, DX
+	JMP    blockedTestStrideHashAVX2_answer
+
+blockedTestStrideHashAVX2_any:
+	MOVQ  DX, AX
+	IMULQ blockedMul<>+0(SB), AX
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	TESTQ BX, BX
+	JZ    rounds_done_36
+
+round_37:
+	VMOVQ        AX, X9
+	VPBROADCASTQ X9, Y9
+	VPSRLVQ      Y0, Y9, Y10
+	VPSRLVQ      Y1, Y9, Y9
+	VPAND        Y4, Y10, Y10
+	VPAND        Y4, Y9, Y9
+	VPSLLVQ      Y10, Y5, Y10
+	VPSLLVQ      Y9, Y5, Y9
+	VPOR         Y10, Y6, Y6
+	VPOR         Y9, Y7, Y7
+	IMULQ        blockedMul<>+0(SB), AX
+	DECQ         BX
+	JNZ          round_37
+
+rounds_done_36:
+	TESTQ        SI, SI
+	JZ           partial_done_38
+	IMULQ        blockedMul<>+0(SB), DX
+	SHRQ         $0x0d, DX
+	ANDQ         $0x07, DX
+	SHLXQ        DX, SI, DX
+	SHRQ         $0x08, DX
+	VMOVQ        AX, X9
+	VPBROADCASTQ X9, Y9
+	VPSRLVQ      Y0, Y9, Y0
+	VPSRLVQ      Y1, Y9, Y1
+	VPAND        Y4, Y0, Y0
+	VPAND        Y4, Y1, Y1
+	VPSLLVQ      Y0, Y5, Y0
+	VPSLLVQ      Y1, Y5, Y1
+	VMOVQ        DX, X4
+	VPBROADCASTQ X4, Y4
+	VPAND        Y2, Y4, Y5
+	VPAND        Y3, Y4, Y4
+	VPCMPEQQ     Y2, Y5, Y5
+	VPCMPEQQ     Y3, Y4, Y4
+	VPAND        Y5, Y0, Y0
+	VPAND        Y4, Y1, Y1
+	VPOR         Y0, Y6, Y6
+	VPOR         Y1, Y7, Y7
+
+partial_done_38:
+	VPXOR Y8, Y6, Y0
+	VPXOR Y8, Y7, Y1
+	MOVQ  R8, AX
+	XORQ  DX, DX
+
+blockedTestStrideHashAVX2_filter_39:
+	VPOR   (AX), Y0, Y2
+	VPOR   32(AX), Y1, Y3
+	VPAND  Y2, Y3, Y2
+	VPTEST Y8, Y2
+	ADCQ   $0x00, DX
+	ADDQ   $0x00000040, AX
+	CMPQ   AX, CX
+	JB     blockedTestStrideHashAVX2_filter_39
+	TESTQ  DX, DX
+
+blockedTestStrideHashAVX2_answer:
+	SETNE AL
+	VZEROUPPER
+	MOVB  AL, ret+56(FP)
 	RET
 
 // func blockedTestStrideHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
@@ -2635,9 +2771,9 @@ blockedTestStrideHashesAVX2_any_g1_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_35
+	JZ         rounds_done_40
 
-round_36:
+round_41:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2650,11 +2786,11 @@ round_36:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_36
+	JNZ          round_41
 
-rounds_done_35:
+rounds_done_40:
 	TESTQ        R11, R11
-	JZ           partial_done_37
+	JZ           partial_done_42
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2679,7 +2815,7 @@ rounds_done_35:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_37:
+partial_done_42:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2709,9 +2845,9 @@ blockedTestStrideHashesAVX2_any_g1_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_38
+	JZ     rounds_done_43
 
-round_39:
+round_44:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2724,11 +2860,11 @@ round_39:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_39
+	JNZ          round_44
 
-rounds_done_38:
+rounds_done_43:
 	TESTQ        R11, R11
-	JZ           partial_done_40
+	JZ           partial_done_45
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2753,7 +2889,7 @@ rounds_done_38:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_40:
+partial_done_45:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2794,9 +2930,9 @@ blockedTestStrideHashesAVX2_any_g2_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_41
+	JZ         rounds_done_46
 
-round_42:
+round_47:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2809,11 +2945,11 @@ round_42:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_42
+	JNZ          round_47
 
-rounds_done_41:
+rounds_done_46:
 	TESTQ        R11, R11
-	JZ           partial_done_43
+	JZ           partial_done_48
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2838,7 +2974,7 @@ rounds_done_41:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_43:
+partial_done_48:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2876,9 +3012,9 @@ blockedTestStrideHashesAVX2_any_g2_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_44
+	JZ     rounds_done_49
 
-round_45:
+round_50:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2891,11 +3027,11 @@ round_45:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_45
+	JNZ          round_50
 
-rounds_done_44:
+rounds_done_49:
 	TESTQ        R11, R11
-	JZ           partial_done_46
+	JZ           partial_done_51
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -2920,7 +3056,7 @@ rounds_done_44:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_46:
+partial_done_51:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -2970,9 +3106,9 @@ blockedTestStrideHashesAVX2_any_g3_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_47
+	JZ         rounds_done_52
 
-round_48:
+round_53:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -2985,11 +3121,11 @@ round_48:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_48
+	JNZ          round_53
 
-rounds_done_47:
+rounds_done_52:
 	TESTQ        R11, R11
-	JZ           partial_done_49
+	JZ           partial_done_54
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3014,7 +3150,7 @@ rounds_done_47:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_49:
+partial_done_54:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3060,9 +3196,9 @@ blockedTestStrideHashesAVX2_any_g3_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_50
+	JZ     rounds_done_55
 
-round_51:
+round_56:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3075,11 +3211,11 @@ round_51:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_51
+	JNZ          round_56
 
-rounds_done_50:
+rounds_done_55:
 	TESTQ        R11, R11
-	JZ           partial_done_52
+	JZ           partial_done_57
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3104,7 +3240,7 @@ rounds_done_50:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_52:
+partial_done_57:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3163,9 +3299,9 @@ blockedTestStrideHashesAVX2_any_g4_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_53
+	JZ         rounds_done_58
 
-round_54:
+round_59:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3178,11 +3314,11 @@ round_54:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_54
+	JNZ          round_59
 
-rounds_done_53:
+rounds_done_58:
 	TESTQ        R11, R11
-	JZ           partial_done_55
+	JZ           partial_done_60
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3207,7 +3343,7 @@ rounds_done_53:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_55:
+partial_done_60:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3261,9 +3397,9 @@ blockedTestStrideHashesAVX2_any_g4_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_56
+	JZ     rounds_done_61
 
-round_57:
+round_62:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3276,11 +3412,11 @@ round_57:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_57
+	JNZ          round_62
 
-rounds_done_56:
+rounds_done_61:
 	TESTQ        R11, R11
-	JZ           partial_done_58
+	JZ           partial_done_63
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3305,7 +3441,7 @@ rounds_done_56:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_58:
+partial_done_63:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3373,9 +3509,9 @@ blockedTestStrideHashesAVX2_any_g5_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_59
+	JZ         rounds_done_64
 
-round_60:
+round_65:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3388,11 +3524,11 @@ round_60:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_60
+	JNZ          round_65
 
-rounds_done_59:
+rounds_done_64:
 	TESTQ        R11, R11
-	JZ           partial_done_61
+	JZ           partial_done_66
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3417,7 +3553,7 @@ rounds_done_59:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_61:
+partial_done_66:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3479,9 +3615,9 @@ blockedTestStrideHashesAVX2_any_g5_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_62
+	JZ     rounds_done_67
 
-round_63:
+round_68:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3494,11 +3630,11 @@ round_63:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_63
+	JNZ          round_68
 
-rounds_done_62:
+rounds_done_67:
 	TESTQ        R11, R11
-	JZ           partial_done_64
+	JZ           partial_done_69
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3523,7 +3659,7 @@ rounds_done_62:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_64:
+partial_done_69:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3600,9 +3736,9 @@ blockedTestStrideHashesAVX2_any_g6_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_65
+	JZ         rounds_done_70
 
-round_66:
+round_71:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3615,11 +3751,11 @@ round_66:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_66
+	JNZ          round_71
 
-rounds_done_65:
+rounds_done_70:
 	TESTQ        R11, R11
-	JZ           partial_done_67
+	JZ           partial_done_72
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3644,7 +3780,7 @@ rounds_done_65:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_67:
+partial_done_72:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3714,9 +3850,9 @@ blockedTestStrideHashesAVX2_any_g6_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_68
+	JZ     rounds_done_73
 
-round_69:
+round_74:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3729,11 +3865,11 @@ round_69:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_69
+	JNZ          round_74
 
-rounds_done_68:
+rounds_done_73:
 	TESTQ        R11, R11
-	JZ           partial_done_70
+	JZ           partial_done_75
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3758,7 +3894,7 @@ rounds_done_68:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_70:
+partial_done_75:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3844,9 +3980,9 @@ blockedTestStrideHashesAVX2_any_g7_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_71
+	JZ         rounds_done_76
 
-round_72:
+round_77:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3859,11 +3995,11 @@ round_72:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_72
+	JNZ          round_77
 
-rounds_done_71:
+rounds_done_76:
 	TESTQ        R11, R11
-	JZ           partial_done_73
+	JZ           partial_done_78
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -3888,7 +4024,7 @@ rounds_done_71:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_73:
+partial_done_78:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -3966,9 +4102,9 @@ blockedTestStrideHashesAVX2_any_g7_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_74
+	JZ     rounds_done_79
 
-round_75:
+round_80:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -3981,11 +4117,11 @@ round_75:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_75
+	JNZ          round_80
 
-rounds_done_74:
+rounds_done_79:
 	TESTQ        R11, R11
-	JZ           partial_done_76
+	JZ           partial_done_81
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -4010,7 +4146,7 @@ rounds_done_74:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_76:
+partial_done_81:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -4105,9 +4241,9 @@ blockedTestStrideHashesAVX2_any_g8_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_77
+	JZ         rounds_done_82
 
-round_78:
+round_83:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4120,11 +4256,11 @@ round_78:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_78
+	JNZ          round_83
 
-rounds_done_77:
+rounds_done_82:
 	TESTQ        R11, R11
-	JZ           partial_done_79
+	JZ           partial_done_84
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -4149,7 +4285,7 @@ rounds_done_77:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_79:
+partial_done_84:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -4235,9 +4371,9 @@ blockedTestStrideHashesAVX2_any_g8_plain:
 	VPXOR  Y7, Y7, Y7
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_80
+	JZ     rounds_done_85
 
-round_81:
+round_86:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4250,11 +4386,11 @@ round_81:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_81
+	JNZ          round_86
 
-rounds_done_80:
+rounds_done_85:
 	TESTQ        R11, R11
-	JZ           partial_done_82
+	JZ           partial_done_87
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -4279,7 +4415,7 @@ rounds_done_80:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_82:
+partial_done_87:
 	XORQ    CX, CX
 	VMOVDQU (R10), Y8
 	VMOVDQU 32(R10), Y9
@@ -4384,9 +4520,9 @@ blockedTestStrideHashesAVX2_probe:
 	VPXOR Y7, Y7, Y7
 	MOVQ  (SP), R12
 	TESTQ R12, R12
-	JZ    rounds_done_83
+	JZ    rounds_done_88
 
-round_84:
+round_89:
 	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4399,11 +4535,11 @@ round_84:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_84
+	JNZ          round_89
 
-rounds_done_83:
+rounds_done_88:
 	TESTQ        R11, R11
-	JZ           partial_done_85
+	JZ           partial_done_90
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -4428,7 +4564,7 @@ rounds_done_83:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_85:
+partial_done_90:
 	MOVQ 16(SP), CX
 	XORQ R8, R8
 
@@ -4500,9 +4636,9 @@ blockedAddStrideHashesAVX2_prefetch:
 	VPXOR      Y7, Y7, Y7
 	MOVQ       DI, R13
 	TESTQ      R13, R13
-	JZ         rounds_done_86
+	JZ         rounds_done_91
 
-round_87:
+round_92:
 	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4515,11 +4651,11 @@ round_87:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          round_87
+	JNZ          round_92
 
-rounds_done_86:
+rounds_done_91:
 	TESTQ        R9, R9
-	JZ           partial_done_88
+	JZ           partial_done_93
 	IMULQ        blockedMul<>+0(SB), R10
 	SHRQ         $0x0d, R10
 	ANDQ         $0x07, R10
@@ -4544,7 +4680,7 @@ rounds_done_86:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_88:
+partial_done_93:
 	VPOR    (R12), Y6, Y6
 	VPOR    32(R12), Y7, Y7
 	VMOVDQU Y6, (R12)
@@ -4566,9 +4702,9 @@ blockedAddStrideHashesAVX2_plain:
 	VPXOR Y7, Y7, Y7
 	MOVQ  DI, R12
 	TESTQ R12, R12
-	JZ    rounds_done_89
+	JZ    rounds_done_94
 
-round_90:
+round_95:
 	VMOVQ        R10, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
@@ -4581,11 +4717,11 @@ round_90:
 	VPOR         Y8, Y7, Y7
 	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R12
-	JNZ          round_90
+	JNZ          round_95
 
-rounds_done_89:
+rounds_done_94:
 	TESTQ        R9, R9
-	JZ           partial_done_91
+	JZ           partial_done_96
 	IMULQ        blockedMul<>+0(SB), R8
 	SHRQ         $0x0d, R8
 	ANDQ         $0x07, R8
@@ -4610,7 +4746,7 @@ rounds_done_89:
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
 
-partial_done_91:
+partial_done_96:
 	VPOR    (R11), Y6, Y6
 	VPOR    32(R11), Y7, Y7
 	VMOVDQU Y6, (R11)
@@ -4690,7 +4826,7 @@ blockedTestSetHashesAVX512_probe:
 	MOVQ         AX, R10
 	XORQ         R11, R11
 
-blockedTestSetHashesAVX512_filter_92:
+blockedTestSetHashesAVX512_filter_97:
 	MULXQ    (R10), R12, R13
 	SHLQ     $0x06, R13
 	ADDQ     8(R10), R13
@@ -4703,9 +4839,9 @@ blockedTestSetHashesAVX512_filter_92:
 	VPTESTMQ (R13), Z3, K1
 	KORTESTB K1, K1
 	ADCQ     $0x00, R11
-	ADDQ     $0x20, R10
+	ADDQ     $0x00000020, R10
 	CMPQ     R10, CX
-	JB       blockedTestSetHashesAVX512_filter_92
+	JB       blockedTestSetHashesAVX512_filter_97
 	TESTQ    R11, R11
 	JMP      blockedTestSetHashesAVX512_answer
 
@@ -4715,9 +4851,9 @@ blockedTestSetHashesAVX512_any:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R11
 	TESTQ  R11, R11
-	JZ     rounds_done_93
+	JZ     rounds_done_98
 
-round_94:
+round_99:
 	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -4725,12 +4861,12 @@ round_94:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R11
-	JNZ          round_94
+	JNZ          round_99
 
-rounds_done_93:
+rounds_done_98:
 	MOVQ         8(SP), R11
 	TESTQ        R11, R11
-	JZ           partial_done_95
+	JZ           partial_done_100
 	MOVQ         DX, R12
 	IMULQ        blockedMul<>+0(SB), R12
 	SHRQ         $0x0d, R12
@@ -4744,11 +4880,11 @@ rounds_done_93:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_95:
+partial_done_100:
 	MOVQ AX, R10
 	XORQ R11, R11
 
-blockedTestSetHashesAVX512_filter_96:
+blockedTestSetHashesAVX512_filter_101:
 	MULXQ    (R10), R12, R13
 	SHLQ     $0x06, R13
 	ADDQ     8(R10), R13
@@ -4763,9 +4899,9 @@ blockedTestSetHashesAVX512_filter_96:
 	VPCMPEQQ Z3, Z4, K1
 	KORTESTB K1, K1
 	ADCQ     $0x00, R11
-	ADDQ     $0x20, R10
+	ADDQ     $0x00000020, R10
 	CMPQ     R10, CX
-	JB       blockedTestSetHashesAVX512_filter_96
+	JB       blockedTestSetHashesAVX512_filter_101
 	TESTQ    R11, R11
 
 blockedTestSetHashesAVX512_answer:
@@ -4815,7 +4951,7 @@ TEXT ·blockedTestSetHashAVX512(SB), NOSPLIT, $0-41
 	VPORQ        Z0, Z3, Z3
 	XORQ         BX, BX
 
-blockedTestSetHashAVX512_filter_97:
+blockedTestSetHashAVX512_filter_102:
 	MULXQ    (AX), SI, DI
 	SHLQ     $0x06, DI
 	ADDQ     8(AX), DI
@@ -4828,9 +4964,9 @@ blockedTestSetHashAVX512_filter_97:
 	VPTESTMQ (DI), Z3, K1
 	KORTESTB K1, K1
 	ADCQ     $0x00, BX
-	ADDQ     $0x20, AX
+	ADDQ     $0x00000020, AX
 	CMPQ     AX, CX
-	JB       blockedTestSetHashAVX512_filter_97
+	JB       blockedTestSetHashAVX512_filter_102
 	TESTQ    BX, BX
 	JMP      blockedTestSetHashAVX512_answer
 
@@ -4839,9 +4975,9 @@ blockedTestSetHashAVX512_any:
 	IMULQ  blockedMul<>+0(SB), DI
 	VPXORQ Z3, Z3, Z3
 	TESTQ  BX, BX
-	JZ     rounds_done_98
+	JZ     rounds_done_103
 
-round_99:
+round_104:
 	VPBROADCASTQ DI, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -4849,11 +4985,11 @@ round_99:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), DI
 	DECQ         BX
-	JNZ          round_99
+	JNZ          round_104
 
-rounds_done_98:
+rounds_done_103:
 	TESTQ        SI, SI
-	JZ           partial_done_100
+	JZ           partial_done_105
 	MOVQ         DX, BX
 	IMULQ        blockedMul<>+0(SB), BX
 	SHRQ         $0x0d, BX
@@ -4867,10 +5003,10 @@ rounds_done_98:
 	VPSLLVQ.Z    Z0, Z2, K1, Z0
 	VPORQ        Z0, Z3, Z3
 
-partial_done_100:
+partial_done_105:
 	XORQ BX, BX
 
-blockedTestSetHashAVX512_filter_101:
+blockedTestSetHashAVX512_filter_106:
 	MULXQ    (AX), SI, DI
 	SHLQ     $0x06, DI
 	ADDQ     8(AX), DI
@@ -4885,15 +5021,116 @@ blockedTestSetHashAVX512_filter_101:
 	VPCMPEQQ Z3, Z0, K1
 	KORTESTB K1, K1
 	ADCQ     $0x00, BX
-	ADDQ     $0x20, AX
+	ADDQ     $0x00000020, AX
 	CMPQ     AX, CX
-	JB       blockedTestSetHashAVX512_filter_101
+	JB       blockedTestSetHashAVX512_filter_106
 	TESTQ    BX, BX
 
 blockedTestSetHashAVX512_answer:
 	SETNE AL
 	VZEROUPPER
 	MOVB  AL, ret+40(FP)
+	RET
+
+// func blockedTestStrideHashAVX512(words []uint64, lines int, gens int, h uint64, k uint32) bool
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·blockedTestStrideHashAVX512(SB), NOSPLIT, $0-57
+	MOVQ         words_base+0(FP), AX
+	MOVQ         gens+32(FP), CX
+	SHLQ         $0x06, CX
+	MOVLQZX      k+48(FP), BX
+	MOVQ         BX, SI
+	ANDQ         $0x07, SI
+	MOVQ         $0x0000000000000001, DX
+	SHLXQ        SI, DX, SI
+	DECQ         SI
+	IMUL3Q       $0x00000101, SI, SI
+	SHRQ         $0x03, BX
+	VMOVDQU64    blockedShifts<>+0(SB), Z0
+	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
+	VPBROADCASTQ blockedOne<>+0(SB), Z2
+	MOVQ         h+40(FP), DI
+	MOVQ         lines+24(FP), DX
+	MULXQ        DI, DX, R8
+	IMULQ        CX, R8
+	ADDQ         AX, R8
+	ADDQ         R8, CX
+	MOVQ         DI, DX
+	CMPQ         BX, $0x01
+	JNE          blockedTestStrideHashAVX512_any
+	CMPQ         SI, $0x00
+	JNE          blockedTestStrideHashAVX512_any
+	MOVQ         DX, AX
+	IMULQ        blockedMul<>+0(SB), AX
+	VPXORQ       Z3, Z3, Z3
+	VPBROADCASTQ AX, Z4
+	VPSRLVQ      Z0, Z4, Z0
+	VPANDQ       Z1, Z0, Z0
+	VPSLLVQ      Z0, Z2, Z0
+	VPORQ        Z0, Z3, Z3
+	MOVQ         R8, AX
+	XORQ         DX, DX
+
+blockedTestStrideHashAVX512_filter_107:
+	VPTESTMQ (AX), Z3, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, DX
+	ADDQ     $0x00000040, AX
+	CMPQ     AX, CX
+	JB       blockedTestStrideHashAVX512_filter_107
+	TESTQ    DX, DX
+	JMP      blockedTestStrideHashAVX512_answer
+
+blockedTestStrideHashAVX512_any:
+	MOVQ   DX, AX
+	IMULQ  blockedMul<>+0(SB), AX
+	VPXORQ Z3, Z3, Z3
+	TESTQ  BX, BX
+	JZ     rounds_done_108
+
+round_109:
+	VPBROADCASTQ AX, Z4
+	VPSRLVQ      Z0, Z4, Z4
+	VPANDQ       Z1, Z4, Z4
+	VPSLLVQ      Z4, Z2, Z4
+	VPORQ        Z4, Z3, Z3
+	IMULQ        blockedMul<>+0(SB), AX
+	DECQ         BX
+	JNZ          round_109
+
+rounds_done_108:
+	TESTQ        SI, SI
+	JZ           partial_done_110
+	IMULQ        blockedMul<>+0(SB), DX
+	SHRQ         $0x0d, DX
+	ANDQ         $0x07, DX
+	SHLXQ        DX, SI, DX
+	SHRQ         $0x08, DX
+	VPBROADCASTQ AX, Z4
+	VPSRLVQ      Z0, Z4, Z0
+	VPANDQ       Z1, Z0, Z0
+	KMOVB        DX, K1
+	VPSLLVQ.Z    Z0, Z2, K1, Z0
+	VPORQ        Z0, Z3, Z3
+
+partial_done_110:
+	MOVQ R8, AX
+	XORQ DX, DX
+
+blockedTestStrideHashAVX512_filter_111:
+	VPANDQ   (AX), Z3, Z0
+	VPCMPEQQ Z3, Z0, K1
+	KORTESTB K1, K1
+	ADCQ     $0x00, DX
+	ADDQ     $0x00000040, AX
+	CMPQ     AX, CX
+	JB       blockedTestStrideHashAVX512_filter_111
+	TESTQ    DX, DX
+
+blockedTestStrideHashAVX512_answer:
+	SETNE AL
+	VZEROUPPER
+	MOVB  AL, ret+56(FP)
 	RET
 
 // func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, lines int, gens int, dist int) int
@@ -5796,9 +6033,9 @@ blockedTestStrideHashesAVX512_any_g1_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_102
+	JZ         rounds_done_112
 
-round_103:
+round_113:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5806,11 +6043,11 @@ round_103:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_103
+	JNZ          round_113
 
-rounds_done_102:
+rounds_done_112:
 	TESTQ        R11, R11
-	JZ           partial_done_104
+	JZ           partial_done_114
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5823,7 +6060,7 @@ rounds_done_102:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_104:
+partial_done_114:
 	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
@@ -5848,9 +6085,9 @@ blockedTestStrideHashesAVX512_any_g1_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_105
+	JZ     rounds_done_115
 
-round_106:
+round_116:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5858,11 +6095,11 @@ round_106:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_106
+	JNZ          round_116
 
-rounds_done_105:
+rounds_done_115:
 	TESTQ        R11, R11
-	JZ           partial_done_107
+	JZ           partial_done_117
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5875,7 +6112,7 @@ rounds_done_105:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_107:
+partial_done_117:
 	VPANDQ   (R10), Z3, Z4
 	VPCMPUQ  $0x04, Z3, Z4, K1
 	XORQ     CX, CX
@@ -5911,9 +6148,9 @@ blockedTestStrideHashesAVX512_any_g2_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_108
+	JZ         rounds_done_118
 
-round_109:
+round_119:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5921,11 +6158,11 @@ round_109:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_109
+	JNZ          round_119
 
-rounds_done_108:
+rounds_done_118:
 	TESTQ        R11, R11
-	JZ           partial_done_110
+	JZ           partial_done_120
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5938,7 +6175,7 @@ rounds_done_108:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_110:
+partial_done_120:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -5968,9 +6205,9 @@ blockedTestStrideHashesAVX512_any_g2_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_111
+	JZ     rounds_done_121
 
-round_112:
+round_122:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -5978,11 +6215,11 @@ round_112:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_112
+	JNZ          round_122
 
-rounds_done_111:
+rounds_done_121:
 	TESTQ        R11, R11
-	JZ           partial_done_113
+	JZ           partial_done_123
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -5995,7 +6232,7 @@ rounds_done_111:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_113:
+partial_done_123:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6037,9 +6274,9 @@ blockedTestStrideHashesAVX512_any_g3_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_114
+	JZ         rounds_done_124
 
-round_115:
+round_125:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6047,11 +6284,11 @@ round_115:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_115
+	JNZ          round_125
 
-rounds_done_114:
+rounds_done_124:
 	TESTQ        R11, R11
-	JZ           partial_done_116
+	JZ           partial_done_126
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6064,7 +6301,7 @@ rounds_done_114:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_116:
+partial_done_126:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6100,9 +6337,9 @@ blockedTestStrideHashesAVX512_any_g3_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_117
+	JZ     rounds_done_127
 
-round_118:
+round_128:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6110,11 +6347,11 @@ round_118:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_118
+	JNZ          round_128
 
-rounds_done_117:
+rounds_done_127:
 	TESTQ        R11, R11
-	JZ           partial_done_119
+	JZ           partial_done_129
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6127,7 +6364,7 @@ rounds_done_117:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_119:
+partial_done_129:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6176,9 +6413,9 @@ blockedTestStrideHashesAVX512_any_g4_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_120
+	JZ         rounds_done_130
 
-round_121:
+round_131:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6186,11 +6423,11 @@ round_121:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_121
+	JNZ          round_131
 
-rounds_done_120:
+rounds_done_130:
 	TESTQ        R11, R11
-	JZ           partial_done_122
+	JZ           partial_done_132
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6203,7 +6440,7 @@ rounds_done_120:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_122:
+partial_done_132:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6239,9 +6476,9 @@ blockedTestStrideHashesAVX512_any_g4_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_123
+	JZ     rounds_done_133
 
-round_124:
+round_134:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6249,11 +6486,11 @@ round_124:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_124
+	JNZ          round_134
 
-rounds_done_123:
+rounds_done_133:
 	TESTQ        R11, R11
-	JZ           partial_done_125
+	JZ           partial_done_135
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6266,7 +6503,7 @@ rounds_done_123:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_125:
+partial_done_135:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6316,9 +6553,9 @@ blockedTestStrideHashesAVX512_any_g5_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_126
+	JZ         rounds_done_136
 
-round_127:
+round_137:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6326,11 +6563,11 @@ round_127:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_127
+	JNZ          round_137
 
-rounds_done_126:
+rounds_done_136:
 	TESTQ        R11, R11
-	JZ           partial_done_128
+	JZ           partial_done_138
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6343,7 +6580,7 @@ rounds_done_126:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_128:
+partial_done_138:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6386,9 +6623,9 @@ blockedTestStrideHashesAVX512_any_g5_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_129
+	JZ     rounds_done_139
 
-round_130:
+round_140:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6396,11 +6633,11 @@ round_130:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_130
+	JNZ          round_140
 
-rounds_done_129:
+rounds_done_139:
 	TESTQ        R11, R11
-	JZ           partial_done_131
+	JZ           partial_done_141
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6413,7 +6650,7 @@ rounds_done_129:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_131:
+partial_done_141:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6471,9 +6708,9 @@ blockedTestStrideHashesAVX512_any_g6_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_132
+	JZ         rounds_done_142
 
-round_133:
+round_143:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6481,11 +6718,11 @@ round_133:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_133
+	JNZ          round_143
 
-rounds_done_132:
+rounds_done_142:
 	TESTQ        R11, R11
-	JZ           partial_done_134
+	JZ           partial_done_144
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6498,7 +6735,7 @@ rounds_done_132:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_134:
+partial_done_144:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6543,9 +6780,9 @@ blockedTestStrideHashesAVX512_any_g6_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_135
+	JZ     rounds_done_145
 
-round_136:
+round_146:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6553,11 +6790,11 @@ round_136:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_136
+	JNZ          round_146
 
-rounds_done_135:
+rounds_done_145:
 	TESTQ        R11, R11
-	JZ           partial_done_137
+	JZ           partial_done_147
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6570,7 +6807,7 @@ rounds_done_135:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_137:
+partial_done_147:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6631,9 +6868,9 @@ blockedTestStrideHashesAVX512_any_g7_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_138
+	JZ         rounds_done_148
 
-round_139:
+round_149:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6641,11 +6878,11 @@ round_139:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_139
+	JNZ          round_149
 
-rounds_done_138:
+rounds_done_148:
 	TESTQ        R11, R11
-	JZ           partial_done_140
+	JZ           partial_done_150
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6658,7 +6895,7 @@ rounds_done_138:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_140:
+partial_done_150:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6706,9 +6943,9 @@ blockedTestStrideHashesAVX512_any_g7_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_141
+	JZ     rounds_done_151
 
-round_142:
+round_152:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6716,11 +6953,11 @@ round_142:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_142
+	JNZ          round_152
 
-rounds_done_141:
+rounds_done_151:
 	TESTQ        R11, R11
-	JZ           partial_done_143
+	JZ           partial_done_153
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6733,7 +6970,7 @@ rounds_done_141:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_143:
+partial_done_153:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6798,9 +7035,9 @@ blockedTestStrideHashesAVX512_any_g8_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       (SP), R12
 	TESTQ      R12, R12
-	JZ         rounds_done_144
+	JZ         rounds_done_154
 
-round_145:
+round_155:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6808,11 +7045,11 @@ round_145:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_145
+	JNZ          round_155
 
-rounds_done_144:
+rounds_done_154:
 	TESTQ        R11, R11
-	JZ           partial_done_146
+	JZ           partial_done_156
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6825,7 +7062,7 @@ rounds_done_144:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_146:
+partial_done_156:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6873,9 +7110,9 @@ blockedTestStrideHashesAVX512_any_g8_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_147
+	JZ     rounds_done_157
 
-round_148:
+round_158:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6883,11 +7120,11 @@ round_148:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_148
+	JNZ          round_158
 
-rounds_done_147:
+rounds_done_157:
 	TESTQ        R11, R11
-	JZ           partial_done_149
+	JZ           partial_done_159
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6900,7 +7137,7 @@ rounds_done_147:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_149:
+partial_done_159:
 	VPANDQ    (R10), Z3, Z4
 	VPCMPUQ   $0x04, Z3, Z4, K1
 	VPANDQ    64(R10), Z3, Z4
@@ -6967,9 +7204,9 @@ blockedTestStrideHashesAVX512_probe:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   (SP), R12
 	TESTQ  R12, R12
-	JZ     rounds_done_150
+	JZ     rounds_done_160
 
-round_151:
+round_161:
 	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -6977,11 +7214,11 @@ round_151:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R12
-	JNZ          round_151
+	JNZ          round_161
 
-rounds_done_150:
+rounds_done_160:
 	TESTQ        R11, R11
-	JZ           partial_done_152
+	JZ           partial_done_162
 	IMULQ        blockedMul<>+0(SB), CX
 	SHRQ         $0x0d, CX
 	ANDQ         $0x07, CX
@@ -6994,7 +7231,7 @@ rounds_done_150:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_152:
+partial_done_162:
 	MOVQ 16(SP), CX
 	XORQ R8, R8
 
@@ -7059,9 +7296,9 @@ blockedAddStrideHashesAVX512_prefetch:
 	VPXORQ     Z3, Z3, Z3
 	MOVQ       DI, R13
 	TESTQ      R13, R13
-	JZ         rounds_done_153
+	JZ         rounds_done_163
 
-round_154:
+round_164:
 	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -7069,11 +7306,11 @@ round_154:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R11
 	DECQ         R13
-	JNZ          round_154
+	JNZ          round_164
 
-rounds_done_153:
+rounds_done_163:
 	TESTQ        R9, R9
-	JZ           partial_done_155
+	JZ           partial_done_165
 	IMULQ        blockedMul<>+0(SB), R10
 	SHRQ         $0x0d, R10
 	ANDQ         $0x07, R10
@@ -7086,7 +7323,7 @@ rounds_done_153:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_155:
+partial_done_165:
 	VPORQ     (R12), Z3, Z3
 	VMOVDQU64 Z3, (R12)
 	ADDQ      $0x08, BX
@@ -7105,9 +7342,9 @@ blockedAddStrideHashesAVX512_plain:
 	VPXORQ Z3, Z3, Z3
 	MOVQ   DI, R12
 	TESTQ  R12, R12
-	JZ     rounds_done_156
+	JZ     rounds_done_166
 
-round_157:
+round_167:
 	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
@@ -7115,11 +7352,11 @@ round_157:
 	VPORQ        Z4, Z3, Z3
 	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R12
-	JNZ          round_157
+	JNZ          round_167
 
-rounds_done_156:
+rounds_done_166:
 	TESTQ        R9, R9
-	JZ           partial_done_158
+	JZ           partial_done_168
 	IMULQ        blockedMul<>+0(SB), R8
 	SHRQ         $0x0d, R8
 	ANDQ         $0x07, R8
@@ -7132,7 +7369,7 @@ rounds_done_156:
 	VPSLLVQ.Z    Z4, Z2, K1, Z4
 	VPORQ        Z4, Z3, Z3
 
-partial_done_158:
+partial_done_168:
 	VPORQ     (R11), Z3, Z3
 	VMOVDQU64 Z3, (R11)
 	ADDQ      $0x08, BX

@@ -68,13 +68,13 @@ func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 }
 
 // blockedTestStrideHashesGeneric is the specification of the strided
-// test: the single-key probe, BlockedTestStrideHash, over the slice, so
+// test: the single-key probe, blockedTestStrideHashGeneric, over the slice, so
 // the batch path without assembly (purego, arm64) is the single-key loop
 // itself.
 func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	hits := 0
 	for i, h := range hs {
-		hit := BlockedTestStrideHash(words, gens, h, k)
+		hit := blockedTestStrideHashGeneric(words, gens, h, k)
 		out[i] = hit
 		if hit {
 			hits++

@@ -4,16 +4,27 @@ import "math/bits"
 
 // BlockedTestStrideHash reports whether hash h may be in any of the gens
 // strided filters in words (each len(words)/gens words, k probes): the
-// single-key form of BlockedTestStrideHashes. Each round's inverted probe
-// words are computed once and ORed with the key's line in every filter,
-// and the filters' answers are combined without a branch, so the lines'
-// loads all issue at once instead of one after the other behind a branch
-// on the previous answer. k in [1, BlockedMaxK]; words without a line (a zero Window)
-// hold no key.
+// single-key form of BlockedTestStrideHashes. The key's mask is built once
+// and tested against its line in every filter without a branch on the
+// answers, so the lines' loads all issue at once instead of one after the
+// other behind a branch on the previous answer: at avx2 and avx512 one
+// kernel call (blockedTestStrideHash<ISA>). k in [1, BlockedMaxK]; words
+// without a line (a zero Window) hold no key.
 func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
 	if gens < 1 || gens > BlockedMaxFilters || len(words) < 8*gens {
 		return false
 	}
+	if k == 0 || k > BlockedMaxK {
+		return blockedTestStrideHashGeneric(words, gens, h, k) // the kernels take k in [1, 64]
+	}
+	return blockedTestStrideHash(words, gens, h, k)
+}
+
+// blockedTestStrideHashGeneric is the specification of the strided
+// single-key test, for at least one line per filter: each round's
+// inverted probe words are computed once and ORed with the key's line in
+// every filter, and the filters' answers combined without a branch.
+func blockedTestStrideHashGeneric(words []uint64, gens int, h uint64, k uint32) bool {
 	base := int(BlockedLine(h, uint64(len(words)/gens/8))) * gens * 8
 	// miss[f] gathers, over the rounds, the probe bits line f lacks.
 	var miss [BlockedMaxFilters]uint64

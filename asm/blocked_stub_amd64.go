@@ -34,6 +34,11 @@ func blockedTestSetHashesAVX2(table []uint64, hs []uint64, out []bool, k uint32,
 //go:noescape
 func blockedTestSetHashAVX2(table []uint64, h uint64, k uint32) bool
 
+// blockedTestStrideHashAVX2 is blockedTestStrideHashGeneric, given the lines of one filter.
+//
+//go:noescape
+func blockedTestStrideHashAVX2(words []uint64, lines int, gens int, h uint64, k uint32) bool
+
 // blockedTestStrideHashesAVX2 is blockedTestStrideHashesGeneric; dist > 0 prefetches the lines of the key dist places ahead.
 //
 //go:noescape
@@ -53,6 +58,11 @@ func blockedTestSetHashesAVX512(table []uint64, hs []uint64, out []bool, k uint3
 //
 //go:noescape
 func blockedTestSetHashAVX512(table []uint64, h uint64, k uint32) bool
+
+// blockedTestStrideHashAVX512 is blockedTestStrideHashGeneric, given the lines of one filter.
+//
+//go:noescape
+func blockedTestStrideHashAVX512(words []uint64, lines int, gens int, h uint64, k uint32) bool
 
 // blockedTestStrideHashesAVX512 is blockedTestStrideHashesGeneric; dist > 0 prefetches the lines of the key dist places ahead.
 //

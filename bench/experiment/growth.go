@@ -14,8 +14,8 @@ import (
 // after GrowthN keys into NewScalable(1e3, 1%) (and, to show the cost of
 // stages, NewScalable(min(1e6, GrowthN/10), 1%)) beside one blocked filter
 // built for GrowthN keys and BoomFilters' ScalableBloomFilter(GrowthN,
-// 1%, r = 0.8); blocked.Window of 4 generations of GrowthN/10 keys
-// (filled) beside one blocked filter of GrowthN/10 keys. Every filter is
+// 1%, r = 0.8); blocked.Window of 4 generations of GrowthN/10 keys and of
+// GrowthN keys (filled) beside one blocked filter of a generation's keys. Every filter is
 // tested on the same SizedProbes queries, half members and half never
 // added, in batches (ours, labelled batch) and one key per call (per key).
 
@@ -25,8 +25,12 @@ type GrowthRow struct {
 	Filter string
 	Mode   string // GrowthBatch or GrowthPerKey
 	N      uint64 // keys added
-	Parts  int    // stages or generations; 1 for a single filter
-	Bytes  uint64
+	// Generation is the window group's keys per generation, for its
+	// window and its single filter of that many keys; 0 in the scalable
+	// group.
+	Generation uint64
+	Parts      int // stages or generations; 1 for a single filter
+	Bytes      uint64
 	// Queried keys, half members; Ns the median ns/key over the
 	// repetitions.
 	Queried        int
@@ -90,8 +94,8 @@ func runGrowth(d *driver, c *Config, r *Results) error {
 	}
 	wn := n / 10
 	q := c.SizedProbes &^ 1
-	total := float64(c.Reps) * float64(q) * 11
-	c.Progress.Phase(fmt.Sprintf("s: growing and aging filters, n = %d, %d queries, %d reps", n, q, c.Reps), total+float64(n)*2+float64(4*wn))
+	total := float64(c.Reps) * float64(q) * 15 // timed rows: 7 scalable, 4 per window size
+	c.Progress.Phase(fmt.Sprintf("s: growing and aging filters, n = %d, %d queries, %d reps", n, q, c.Reps), total+float64(n)*2)
 
 	keys := newGrowthKeys(n, q)
 	d.what = "s: building"
@@ -131,10 +135,25 @@ func runGrowth(d *driver, c *Config, r *Results) error {
 		{name: GrowthBoom, parts: 0, bytes: uint64(bf.Capacity()) / 8, model: 0.01,
 			perKey: func(i int) bool { return bf.Test(keys.bytes[i]) }},
 	}
-	if err := growthRows(d, c, r, GrowthScalable, n, keys, scalable); err != nil {
+	if err := growthRows(d, c, r, GrowthScalable, n, 0, keys, scalable); err != nil {
 		return err
 	}
 
+	// The window at two generation sizes: n/10, where one blocked filter
+	// of a generation's keys fits in the L2 cache and the window (four
+	// times its size) does not, and n, where neither does.
+	for _, wn := range []uint64{wn, n} {
+		if err := windowRows(d, c, r, wn, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// windowRows measures blocked.Window(wn, 1%, 4) filled beside one blocked
+// filter of wn keys, on q queries each.
+func windowRows(d *driver, c *Config, r *Results, wn uint64, q int) error {
+	d.what = fmt.Sprintf("s: building the window of %d-key generations", wn)
 	wkeys := newGrowthKeys(4*wn, q)
 	w, err := blocked.NewWindow(wn, 0.01, 4)
 	if err != nil {
@@ -153,18 +172,19 @@ func runGrowth(d *driver, c *Config, r *Results) error {
 		{name: "blocked.Window(n, 1%, 4)", parts: w.Generations(), bytes: w.SizeBytes(), model: w.ModelFPR(wn),
 			batch: w.TestUint64s, perKey: func(i int) bool { return w.TestUint64(wkeys.queries[i]) }},
 	}
-	if err := growthRows(d, c, r, GrowthWindow, 4*wn, wkeys, window); err != nil {
+	if err := growthRows(d, c, r, GrowthWindow, 4*wn, wn, wkeys, window); err != nil {
 		return err
 	}
-	return growthRows(d, c, r, GrowthWindow, wn, skeys, []growthFilter{
+	return growthRows(d, c, r, GrowthWindow, wn, wn, skeys, []growthFilter{
 		{name: GrowthSingle, parts: 1, bytes: single.SizeBytes(), model: blocked.FPR(single.M(), wn, single.K()),
 			batch:  single.TestUint64s,
 			perKey: func(i int) bool { return single.TestHash(engine.HashUint64(skeys.queries[i])) }},
 	})
 }
 
-// growthRows times every filter's call forms on keys.queries.
-func growthRows(d *driver, c *Config, r *Results, group string, n uint64, keys growthKeys, fs []growthFilter) error {
+// growthRows times every filter's call forms on keys.queries; gen is the
+// rows' Generation.
+func growthRows(d *driver, c *Config, r *Results, group string, n, gen uint64, keys growthKeys, fs []growthFilter) error {
 	out := make([]bool, len(keys.queries))
 	for _, f := range fs {
 		for _, mode := range []string{GrowthBatch, GrowthPerKey} {
@@ -198,7 +218,7 @@ func growthRows(d *driver, c *Config, r *Results, group string, n uint64, keys g
 					fp++
 				}
 			}
-			r.Growth = append(r.Growth, GrowthRow{Group: group, Filter: f.name, Mode: mode, N: n, Parts: f.parts, Bytes: f.bytes,
+			r.Growth = append(r.Growth, GrowthRow{Group: group, Filter: f.name, Mode: mode, N: n, Generation: gen, Parts: f.parts, Bytes: f.bytes,
 				Queried: len(keys.queries), Ns: median(ns), FalseNegatives: fn, FPR: rate(fp, len(out)/2), ModelFPR: f.model})
 		}
 	}

@@ -15,8 +15,9 @@ func TestGrowth(t *testing.T) {
 		t.Fatal(err)
 	}
 	// scalable: two of ours and the single filter, batch + per key, boom
-	// per key; window: ours and single, batch + per key.
-	if len(r.Growth) != 11 {
+	// per key; window at two generation sizes: ours and single, batch +
+	// per key.
+	if len(r.Growth) != 15 {
 		t.Fatalf("%d rows: %+v", len(r.Growth), r.Growth)
 	}
 	for _, g := range r.Growth {

@@ -108,6 +108,22 @@ func TestGrowthTableComparesPerKeyWithBoom(t *testing.T) {
 	}
 }
 
+// Experiment s's window rows at two generation sizes are each divided by
+// the single filter of their own size.
+func TestGrowthTableWindowSizes(t *testing.T) {
+	rows := []experiment.GrowthRow{
+		{Group: experiment.GrowthWindow, Filter: "window", Mode: experiment.GrowthBatch, N: 40, Generation: 10, Ns: 6},
+		{Group: experiment.GrowthWindow, Filter: experiment.GrowthSingle, Mode: experiment.GrowthBatch, N: 10, Generation: 10, Ns: 3},
+		{Group: experiment.GrowthWindow, Filter: "window", Mode: experiment.GrowthBatch, N: 400, Generation: 100, Ns: 12},
+		{Group: experiment.GrowthWindow, Filter: experiment.GrowthSingle, Mode: experiment.GrowthBatch, N: 100, Generation: 100, Ns: 8},
+	}
+	tab := GrowthTable(rows)
+	col := slices.Index(tab.Header, "x single")
+	if got := []string{tab.Rows[0][col], tab.Rows[2][col]}; got[0] != "2.00x" || got[1] != "1.50x" {
+		t.Errorf("x single = %v, want 2.00x and 1.50x", got)
+	}
+}
+
 // Every experiment with rows gets its CSV file: experiment g writes its
 // Parquet and its LevelDB/Pebble rows.
 func TestWriteCSVFormats(t *testing.T) {

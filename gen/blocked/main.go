@@ -58,6 +58,7 @@ func main() {
 	for _, isa := range []isa{avx2{}, avx512{}} {
 		setKernel(isa)
 		setKeyKernel(isa)
+		strideKeyKernel(isa)
 		strideKernel(isa)
 		strideAddKernel(isa)
 	}

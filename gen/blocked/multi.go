@@ -16,7 +16,8 @@ import (
 // a filter costs a multiply-high by the count in the table, a shift, an
 // add of the address, the vector test of the line (v.holds, which leaves
 // CF set when the line holds the mask) and an add-with-carry into the
-// key's count of filters that hold it.
+// key's count of filters that hold it. The strided layout's single-key
+// kernel (strideKeyKernel) walks a key's adjacent lines the same way.
 
 // setKernel emits blockedTestSetHashes<ISA>, the twin of
 // asm.blockedTestSetHashesGeneric; dist > 0 prefetches the lines, in the
@@ -64,7 +65,7 @@ func setKernel(v isa) {
 
 	Label(name + "_probe")
 	MOVQ(Mem{Base: hp}, reg.RDX)
-	setProbes(v, name, tbl, tend, rounds, remSlot)
+	lineProbes(v, name, setWalk(tbl, tend), rounds, remSlot)
 	b := GP8()
 	SETNE(b)
 	MOVB(b, Mem{Base: outp})
@@ -91,7 +92,7 @@ func setKeyKernel(v isa) {
 	rem2 := splitK(k)
 	v.setup()
 	Load(Param("h"), reg.RDX)
-	setProbes(v, name, tbl, tend, k, rem2)
+	lineProbes(v, name, setWalk(tbl, tend), k, rem2)
 	b := GP8()
 	SETNE(b)
 	VZEROUPPER()
@@ -112,25 +113,39 @@ func setText(name, rest, doc string) (tbl, tend reg.GPVirtual) {
 	return tbl, tend
 }
 
-// setProbes emits setProbe for k = 8 (one full round, no partial one) and
-// for any k, and the branch between them on rounds and rem2 (splitK's).
-func setProbes(v isa, name string, tbl, tend reg.Register, rounds, rem2 Op) {
+// lineWalk says where a key's lines are: from the register first, unroll
+// lines per step of step bytes, the i-th of a step at addr(e, i), until e
+// reaches end.
+type lineWalk struct {
+	first, end   reg.Register
+	unroll, step int
+	addr         func(e reg.Register, i int) Mem
+}
+
+// setWalk walks a set's table from tbl to tend, two filters a step.
+func setWalk(tbl, tend reg.Register) lineWalk {
+	return lineWalk{first: tbl, end: tend, unroll: 2, step: 32,
+		addr: func(e reg.Register, i int) Mem { return Mem{Base: stageLine(e, 16*i)} }}
+}
+
+// lineProbes emits lineProbe for k = 8 (one full round, no partial one) and for
+// any k, and the branch between them on rounds and rem2 (splitK's).
+func lineProbes(v isa, name string, walk lineWalk, rounds, rem2 Op) {
 	CMPQ(rounds, U8(1))
 	JNE(LabelRef(name + "_any"))
 	CMPQ(rem2, U8(0))
 	JNE(LabelRef(name + "_any"))
-	setProbe(v, name, tbl, tend, nil, nil)
+	lineProbe(v, name, walk, nil, nil)
 	JMP(LabelRef(name + "_answer"))
 	Label(name + "_any")
-	setProbe(v, name, tbl, tend, rounds, rem2)
+	lineProbe(v, name, walk, rounds, rem2)
 	Label(name + "_answer")
 }
 
-// setProbe tests the key whose hash is in RDX against every filter of the
-// table from tbl to tend (an even number of them, at least two) and
-// leaves ZF clear when one of them holds it. With rounds nil the key has
-// k = 8: one full round and the test of v.holds8.
-func setProbe(v isa, name string, tbl, tend reg.Register, rounds, rem2 Op) {
+// lineProbe tests the key whose hash is in RDX against every line of the walk
+// (at least one step) and leaves ZF clear when one of them holds it. With
+// rounds nil the key has k = 8: one full round and the test of v.holds8.
+func lineProbe(v isa, name string, walk lineWalk, rounds, rem2 Op) {
 	g := GP64()
 	MOVQ(reg.RDX, g)
 	IMULQ(mul, g)
@@ -144,16 +159,16 @@ func setProbe(v isa, name string, tbl, tend reg.Register, rounds, rem2 Op) {
 	}
 	v.prepare()
 	e, acc := GP64(), GP64()
-	MOVQ(tbl, e)
+	MOVQ(walk.first, e)
 	XORQ(acc, acc)
 	loop := labels.Next(name + "_filter")
 	Label(loop)
-	for i := range 2 {
-		holds(Mem{Base: stageLine(e, 16*i)})
+	for i := range walk.unroll {
+		holds(walk.addr(e, i))
 		ADCQ(U8(0), acc)
 	}
-	ADDQ(U8(32), e)
-	CMPQ(e, tend)
+	ADDQ(U32(walk.step), e)
+	CMPQ(e, walk.end)
 	JB(LabelRef(loop))
 	TESTQ(acc, acc)
 }
@@ -167,4 +182,36 @@ func stageLine(e reg.Register, off int) reg.GPVirtual {
 	SHLQ(U8(6), line)
 	ADDQ(Mem{Base: e, Disp: off + 8}, line)
 	return line
+}
+
+// strideKeyKernel emits blockedTestStrideHash<ISA>, the twin of
+// asm.blockedTestStrideHashGeneric: the key's line index, times the gens
+// lines of a row, gives its first line, and the probe walks the gens
+// adjacent lines one at a time (gens may be odd: no padding to step over).
+func strideKeyKernel(v isa) {
+	name := fmt.Sprintf("blockedTestStrideHash%s", v.name())
+	TEXT(name, NOSPLIT, "func(words []uint64, lines int, gens int, h uint64, k uint32) bool")
+	Pragma("noescape")
+	Doc(name + " is blockedTestStrideHashGeneric, given the lines of one filter.")
+	words := Load(Param("words").Base(), GP64())
+	row := Load(Param("gens"), GP64())
+	SHLQ(U8(6), row) // bytes of a row: the key's gens lines
+	k := Load(Param("k"), GP64())
+	rem2 := splitK(k)
+	v.setup()
+	h := Load(Param("h"), GP64())
+	Load(Param("lines"), reg.RDX)
+	lo, first := GP64(), GP64()
+	MULXQ(h, lo, first)
+	IMULQ(row, first)
+	ADDQ(words, first)
+	ADDQ(first, row) // past the row
+	MOVQ(h, reg.RDX)
+	lineProbes(v, name, lineWalk{first: first, end: row, unroll: 1, step: 64,
+		addr: func(e reg.Register, _ int) Mem { return Mem{Base: e} }}, k, rem2)
+	b := GP8()
+	SETNE(b)
+	VZEROUPPER()
+	Store(b, ReturnIndex(0))
+	RET()
 }
