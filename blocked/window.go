@@ -30,13 +30,13 @@ const maxGenerations = 64
 // FPR: an absent key is a false positive if any live generation says yes,
 // 1 - (1 - f)^G with f the rate of one generation (FPR at its load), so
 // about G*p when every generation is full; size p for the window
-// (ModelFPR gives the rate for the current loads).
+// (ModelFPR(n) gives the rate when every generation holds n keys).
 //
 // Layout: one 64-byte aligned array of the generations interleaved line
 // by line, line j of generation g at words (j*G + g)*8 (asm's strided
 // layout); each generation, read line by line, is laid out as the
 // package doc says. A key has the same line index j in every generation,
-// so its G lines are adjacent: one run of G*64 bytes in one page. Tests
+// so its G lines are adjacent: one run of G*64 bytes. Tests
 // compute a key's line index and mask once and test its G lines without
 // a branch on the answers (asm.BlockedTestStrideHash and
 // BlockedTestStrideHashes); Rotate clears every G-th line.
@@ -48,8 +48,9 @@ const maxGenerations = 64
 // before a rotation started is in the current generation or a younger one
 // than the one that rotation clears, so it tests present through the next
 // G-1 rotations that start after the call returned, exactly as a
-// sequential Add. (A writer that finds the generation it wrote rotated
-// meanwhile writes the key again into the current one.) Every other method
+// sequential Add. (A writer that finds a rotation began since it read the
+// epoch, finished or not, waits for it and writes the key again into the
+// current generation.) Every other method
 // needs exclusive use for writes; plain reads may run on many goroutines.
 //
 // A zero Window holds no key and tests every key absent; adding to it
@@ -65,11 +66,14 @@ type Window struct {
 	key     uint64 // engine.Uint64Key(seed)
 
 	// epoch counts rotations; generation epoch%G is current. count is
-	// the keys added to it. Both are read and written atomically by the
-	// concurrent paths and Rotate, plainly by the exclusive ones.
-	epoch uint64
-	count uint64
-	mu    sync.Mutex // serialises rotations
+	// the keys added to it. started counts the rotations begun: epoch+1
+	// while one clears, epoch otherwise. All three are read and written
+	// atomically by the concurrent paths and Rotate, plainly by the
+	// exclusive ones.
+	epoch   uint64
+	count   uint64
+	started uint64
+	mu      sync.Mutex // serialises rotations
 }
 
 // NewWindow returns a window of generations filters, each sized for n
@@ -184,7 +188,7 @@ func (w *Window) Clone() *Window {
 	}
 	whole := &Filter{storage: w.storage, p: asm.NewBlockedProbe(w.storage.Words(), w.lines*uint64(w.gens), w.k, w.seed)}
 	c := newWindow(whole.Clone().storage, w.n, w.p, w.gens, w.lines, w.k, w.seed)
-	c.epoch, c.count = w.epoch, w.count
+	c.epoch, c.count, c.started = w.epoch, w.count, w.epoch
 	return c
 }
 
@@ -222,11 +226,15 @@ func (w *Window) Rotate() {
 	w.mu.Unlock()
 }
 
-// rotateLocked moves from epoch e to e+1, holding mu: the generation that
-// becomes current is cleared with atomic stores (a writer that read a
-// stale epoch may still OR into it, and will write its key again) before
-// the new epoch is published.
+// rotateLocked moves from epoch e to e+1, holding mu: it publishes that
+// a rotation started, clears the generation that becomes current with
+// atomic stores (a writer that read a stale epoch may still OR into it,
+// and will write its key again) and then publishes the new epoch.
 func (w *Window) rotateLocked(e uint64) {
+	atomic.StoreUint64(&w.started, e+1)
+	if windowRotateHook != nil {
+		windowRotateHook()
+	}
 	G := uint64(w.gens)
 	next := (e + 1) % G
 	words := w.storage.Words()
@@ -273,18 +281,27 @@ func (w *Window) AddHashConcurrent(h uint64) {
 		}
 		f := w.lineFilter(w.line(int(e%G), h))
 		f.AddHashConcurrent(h)
-		if atomic.LoadUint64(&w.epoch) == e {
+		if atomic.LoadUint64(&w.started) == e {
+			// No rotation began since e was current: the first to begin
+			// starts after this call returns and leaves the key one
+			// generation old.
 			return
 		}
-		// Rotated while writing: the generation written may be the one a
-		// rotation clears. Write into the current one too.
+		// A rotation began while writing, or had begun before: the
+		// generation written may be cleared, or be a generation old
+		// already when the call returns. Wait for the rotation to end,
+		// then write into the current generation.
+		w.mu.Lock()
+		w.mu.Unlock()
 	}
 }
 
 // windowStallHook, when a test sets it, runs in AddHashConcurrent between
 // reading the epoch and writing the key: it stands for a writer the
-// scheduler stalls there while other goroutines rotate.
-var windowStallHook func()
+// scheduler stalls there while other goroutines rotate. windowRotateHook
+// runs in a rotation after it published its start, before it clears: a
+// rotation caught in the middle.
+var windowStallHook, windowRotateHook func()
 
 // AddConcurrent is Add for concurrent writers (see AddHashConcurrent).
 func (w *Window) AddConcurrent(key []byte) { w.AddHashConcurrent(engine.HashSeed(key, w.seed)) }

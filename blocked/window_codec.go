@@ -87,6 +87,9 @@ func ReadWindow(r io.Reader, opts ...engine.Option) (*Window, error) {
 	return engine.Read(r, opts, (*Window).decode)
 }
 
+// maxEpoch is the largest epoch a decoded Window may be at.
+const maxEpoch = 1 << 62
+
 func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) error {
 	version := uint16(windowVersion)
 	if h.Version == windowVersionApart {
@@ -98,6 +101,11 @@ func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) e
 	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
 	if engine.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > asm.BlockedMaxK {
 		return engine.FormatErrorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
+	}
+	// epoch+1 must not wrap: generation epoch%G is current and the next
+	// rotation clears (epoch+1)%G. No window rotates 2^62 times.
+	if epoch > maxEpoch {
+		return engine.FormatErrorf("blocked.Window at epoch %d, above %d", epoch, uint64(maxEpoch))
 	}
 	if lines == 0 || lines > engine.MaxBits/LineBits || lines*64*gens != uint64(len(payload)) {
 		return engine.FormatErrorf("blocked.Window of %d generations of %d lines in a %d-byte payload", gens, lines, len(payload))
@@ -118,7 +126,7 @@ func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) e
 		engine.CopyWords(s.Words(), payload)
 	}
 	d := newWindow(s, n, p, int(gens), lines, uint32(k), h.Seed)
-	d.epoch, d.count = epoch, count
-	w.storage, w.gens, w.lines, w.k, w.n, w.p, w.seed, w.key, w.epoch, w.count = d.storage, d.gens, d.lines, d.k, d.n, d.p, d.seed, d.key, d.epoch, d.count
+	d.epoch, d.count, d.started = epoch, count, epoch
+	w.storage, w.gens, w.lines, w.k, w.n, w.p, w.seed, w.key, w.epoch, w.count, w.started = d.storage, d.gens, d.lines, d.k, d.n, d.p, d.seed, d.key, d.epoch, d.count, d.started
 	return nil
 }

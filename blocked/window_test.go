@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/fprstat"
@@ -233,11 +234,55 @@ func TestWindowStalledWriterConcurrent(t *testing.T) {
 	}
 	defer func() { windowStallHook = nil }()
 	w.AddUint64sConcurrent([]uint64{42})
-	for i := range g - 1 {
+	for i := range g {
 		if !w.TestUint64(42) {
 			t.Fatalf("key lost after %d rotations since its add returned", i)
 		}
-		w.Rotate()
+		if i < g-1 {
+			w.Rotate()
+		}
+	}
+}
+
+// A writer that adds while a rotation clears must not return with its key
+// in the generation that was current when the rotation began: that
+// rotation began before the call returned, so the key would be a
+// generation old already and survive only G-2 of the rotations after the
+// call. The rotation is held in the middle (windowRotateHook) while the
+// writer runs; the writer must wait for it and write into the new
+// current generation.
+func TestWindowAddDuringRotationConcurrent(t *testing.T) {
+	for _, g := range []int{2, 3, 4} {
+		w, _ := NewWindow(1000, 0.01, g)
+		inRotation, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		windowRotateHook = func() {
+			once.Do(func() {
+				close(inRotation)
+				<-release
+			})
+		}
+		rotated := make(chan struct{})
+		go func() { w.Rotate(); close(rotated) }()
+		<-inRotation
+		added := make(chan struct{})
+		go func() { w.AddUint64sConcurrent([]uint64{42}); close(added) }()
+		select {
+		case <-added: // returned in the middle of the rotation: the bug
+		case <-time.After(100 * time.Millisecond):
+		}
+		close(release)
+		<-rotated
+		<-added
+		windowRotateHook = nil
+		for i := range g {
+			if !w.TestUint64(42) {
+				t.Fatalf("G = %d: key lost after %d rotations since its add returned", g, i)
+			}
+			if i < g-1 {
+				w.Rotate()
+			}
+		}
 	}
 }
 
@@ -255,6 +300,9 @@ func TestWindowCodec(t *testing.T) {
 		checkMulti(t, d, ks[1000:1200], func(int) bool { return true })
 	}
 	c := w.Clone()
+	if c.Epoch() != w.Epoch() || c.Count() != w.Count() || c.EstimatedCount() != w.EstimatedCount() || w.EstimatedCount() < 500 {
+		t.Errorf("clone %v (estimate %v), original %v (estimate %v)", c, c.EstimatedCount(), w, w.EstimatedCount())
+	}
 	c.Rotate()
 	c.Rotate()
 	c.Rotate()
@@ -274,6 +322,7 @@ func TestWindowCodec(t *testing.T) {
 		func(p []uint64) { p[3] = 1 << 62 },
 		func(p []uint64) { p[4] = 0 },
 		func(p []uint64) { p[4] = 65 },
+		func(p []uint64) { p[5] = math.MaxUint64 }, // epoch: the next rotation would wrap
 	} {
 		p := append([]uint64(nil), h.Params...)
 		mutate(p)
