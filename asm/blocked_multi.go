@@ -21,9 +21,10 @@ func checkStride(words []uint64, k uint32, gens int) {
 // blocked.Window's generations), each of lines lines with k probes: the
 // filters are interleaved line by line, line j of filter g at
 // words[(j*gens+g)*8:][:8], so a key's line in every filter lies in one
-// run of gens*64 bytes (the same page, and lines the adjacent-line
-// prefetcher fetches in pairs). A key is in filter g when it is in that
-// filter's line BlockedLine(h, lines), as in one blocked filter.
+// run of gens*64 bytes (adjacent lines, which the adjacent-line prefetcher
+// fetches in pairs; the run may cross a page edge). A key is in filter g
+// when it is in that filter's line BlockedLine(h, lines), as in one
+// blocked filter.
 
 // BlockedStrideLine returns the 8 words of the line of hash h in filter
 // gen of the strided filters in words.
