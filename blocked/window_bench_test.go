@@ -13,9 +13,14 @@ import (
 // queries, half of them members (the window's spread over its four
 // generations) and half never added. The perkey rows are the single-key
 // loops over the same queries (labelled so: compare batch with batch).
-// The ratio rows alternate the two batch calls every 16 batches in one
-// loop, so both see the same machine load, and report the window's time
-// over the filter's as the metric "x" (the target is x <= 2).
+// The ratio rows alternate the two batch calls in one loop, so both see
+// the same machine load, a whole pass over the queries (turn batches) at
+// a time, and report the window's time over the filter's as the metric
+// "x" (the target is x <= 2). Shorter turns let each turn of the window
+// evict the lines the filter's next turn needs: with turns of 16 batches
+// the filter of 1e7 keys measured 8.4-8.7 ns/key where it takes 4.3-4.8
+// alone, and x came out 1.58 where the filters measured one after the
+// other give 2.4 (Intel Xeon VM, AVX-512).
 func BenchmarkWindowTarget(b *testing.B) {
 	const g = 4
 	for _, n := range []int{1_000_000, 10_000_000} {
@@ -46,22 +51,23 @@ func BenchmarkWindowTarget(b *testing.B) {
 				out := make([]bool, benchBatch)
 				var wt, bt time.Duration
 				i := 0
+				const turn = 1 << 20 / benchBatch // batches per turn: every query once
 				for b.Loop() {
-					if i+16*benchBatch > len(qs) {
+					if i+turn*benchBatch > len(qs) {
 						i = 0
 					}
 					start := time.Now()
-					for j := i; j < i+16*benchBatch; j += benchBatch {
+					for j := i; j < i+turn*benchBatch; j += benchBatch {
 						w.TestUint64s(qs[j:j+benchBatch], out)
 					}
 					mid := time.Now()
-					for j := i; j < i+16*benchBatch; j += benchBatch {
+					for j := i; j < i+turn*benchBatch; j += benchBatch {
 						one.TestUint64s(oneQs[j:j+benchBatch], out)
 					}
 					wt, bt = wt+mid.Sub(start), bt+time.Since(mid)
-					i += 16 * benchBatch
+					i += turn * benchBatch
 				}
-				keys := float64(b.N * 16 * benchBatch)
+				keys := float64(b.N * turn * benchBatch)
 				b.ReportMetric(float64(wt.Nanoseconds())/keys, "window-ns/key")
 				b.ReportMetric(float64(bt.Nanoseconds())/keys, "blocked-ns/key")
 				b.ReportMetric(float64(wt)/float64(bt), "x")

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -195,8 +196,12 @@ func TestDynamicTestAndAdd(t *testing.T) {
 func TestDynamicCloneAndString(t *testing.T) {
 	d := newDynamic(t, 100, 0.01, engine.WithSeed(1))
 	d.AddUint64s(members(250))
+	before, _ := d.MarshalBinary()
 	c := d.Clone()
 	c.AddUint64s(nonMembers(100))
+	if after, _ := d.MarshalBinary(); !bytes.Equal(after, before) {
+		t.Fatal("keys added to the clone changed the original's bits")
+	}
 	if d.Rows() != 3 || c.Rows() != 4 || d.Count() != 250 {
 		t.Fatalf("clone not independent: %d/%d rows", d.Rows(), c.Rows())
 	}
@@ -403,6 +408,33 @@ func TestDynamicHostile(t *testing.T) {
 		if _, err := DecodeDynamic(data); !errors.Is(err, engine.ErrFormat) {
 			t.Errorf("%s: err = %v", name, err)
 		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, _ = DecodeDynamic(data)
+		runtime.ReadMemStats(&after)
+		if n := after.TotalAlloc - before.TotalAlloc; n > 16<<10 {
+			t.Errorf("%s: %d bytes allocated before the error", name, n)
+		}
+	}
+}
+
+// Decoding allocates in proportion to the file: a row of one word, the
+// smallest, costs its bits and its filter's bookkeeping (about 400
+// bytes), so a file of such rows decodes into about 50 times its size,
+// and no more than 64 times.
+func TestDynamicDecodeAllocation(t *testing.T) {
+	const rows = 1 << 14
+	data := forgeEnvelope(t, engine.FamilyDynamic, dynamicVersion, []uint64{1, 1, 1, rows, 0}, make([]byte, 8*rows))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	d, err := DecodeDynamic(data)
+	runtime.ReadMemStats(&after)
+	if err != nil || d.Rows() != rows {
+		t.Fatalf("%d rows of one word: %v", rows, err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64*uint64(len(data)) {
+		t.Errorf("a %d-byte file allocated %d bytes", len(data), n)
 	}
 }
 

@@ -93,15 +93,15 @@ type Retouched struct {
 
 	// The index, valid when !dirty.
 	dirty  bool
-	off    []uint32 // bit i's entries are ent[off[i]:off[i+1]]
-	ent    []uint32 // key id, or fpTag|false-positive id
+	off    []uint64 // bit i's entries are ent[off[i]:off[i+1]]
+	ent    []uint64 // key id, or fpTag|false-positive id
 	lost   []uint64 // bit per key: tests absent
 	gone   []uint64 // bit per false positive: tests absent
 	fn     uint64   // keys with their lost bit set
 	fpGone uint64   // false positives with their gone bit set
 }
 
-const fpTag = 1 << 31
+const fpTag = 1 << 63
 
 // NewRetouched returns a retouched filter sized for n keys at
 // false-positive rate p (m and k as New(n, p)).
@@ -371,8 +371,10 @@ func (r *Retouched) SelectiveClearingHash(h uint64, scheme Clearing) bool {
 	return true
 }
 
-// choose picks the position of ps the scheme prefers; ties go to the one
-// with fewer live keys, then the earlier probe.
+// choose picks the position of ps the scheme prefers; ties go, under
+// ClearMinimumFN, to the one with more live false positives, under the
+// other schemes to the one with fewer live keys, then to the earlier
+// probe.
 func (r *Retouched) choose(ps []uint64, scheme Clearing) uint64 {
 	bk, bf := r.live(ps[0])
 	best := ps[0]
@@ -443,10 +445,10 @@ func (r *Retouched) clearBit(at uint64) {
 	}
 }
 
-func testBit(b []uint64, i uint32) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func testBit(b []uint64, i uint64) bool { return b[i/64]&(1<<(i%64)) != 0 }
 
 // setBit sets bit i and reports whether it was clear.
-func setBit(b []uint64, i uint32) bool {
+func setBit(b []uint64, i uint64) bool {
 	was := b[i/64] & (1 << (i % 64))
 	b[i/64] |= 1 << (i % 64)
 	return was == 0
@@ -511,11 +513,6 @@ func (r *Retouched) index() {
 	slices.Sort(r.fps)
 	r.fps = slices.Compact(r.fps)
 	m, k := r.f.m, uint64(r.f.k)
-	if uint64(len(r.keys)) >= fpTag || uint64(len(r.fps)) >= fpTag ||
-		k*uint64(len(r.keys)+len(r.fps)) > 1<<32-1 {
-		panic(fmt.Sprintf("classic: Retouched index of %d keys and %d false positives at k = %d exceeds 2^32 entries",
-			len(r.keys), len(r.fps), k))
-	}
 	r.off = resize(r.off, m+1)
 	clear(r.off)
 	for _, set := range [][]uint64{r.keys, r.fps} {
@@ -538,7 +535,7 @@ func (r *Retouched) index() {
 	w := r.f.st.Words()
 	for s, set := range [][]uint64{r.keys, r.fps} {
 		for id, h := range set {
-			e := uint32(id)
+			e := uint64(id)
 			if s == 1 {
 				e |= fpTag
 			}
@@ -552,10 +549,10 @@ func (r *Retouched) index() {
 			}
 			if !present {
 				if s == 0 {
-					setBit(r.lost, uint32(id))
+					setBit(r.lost, uint64(id))
 					r.fn++
 				} else {
-					setBit(r.gone, uint32(id))
+					setBit(r.gone, uint64(id))
 					r.fpGone++
 				}
 			}
