@@ -32,14 +32,22 @@ func FPR(m, n uint64, k uint32) float64 {
 		return 1
 	}
 	lambda := float64(n) / float64(m/LineBits)
-	return poissonAverage(lambda, func(i float64) float64 { return lineFPR(i, k) })
+	return min(1, poissonAverage(lambda, func(i float64) float64 { return lineFPR(i, k) }))
 }
+
+// poissonSpread is the mean above which poissonAverage takes f at the
+// mean: the loads spread by sqrt(lambda), under 0.1% of it, and walking
+// them term by term would lose precision (and, from 2^53 on, never end).
+const poissonSpread = 1e6
 
 // poissonAverage returns sum over i of Poisson(i; lambda) f(i), walking out
 // from the mode until the terms no longer matter.
 func poissonAverage(lambda float64, f func(float64) float64) float64 {
 	if lambda == 0 {
 		return f(0)
+	}
+	if lambda > poissonSpread {
+		return f(lambda)
 	}
 	mode := math.Floor(lambda)
 	lg, _ := math.Lgamma(mode + 1)

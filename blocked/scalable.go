@@ -24,8 +24,9 @@ const maxStages = 64
 //
 // Layout. Stage i (from 0) is a blocked filter for hint*s^i keys at
 // p_i = p0 * r^i, sized as New sizes it except that k = 8 is preferred
-// whenever it needs at most 6% more bits (it does for every stage at
-// p = 1%, r = 0.85), with p0 = p*(1-r), growth s
+// whenever its whole lines are at most 6% more bits (at p = 1%, r = 0.85
+// it is for stages 0 to 15, the first 65.5 million keys from a hint of
+// 1e3; from stage 16 on k rises from 12), with p0 = p*(1-r), growth s
 // (WithGrowth, default 2) and tightening ratio r (WithTightening, default
 // 0.85). Keys go to the newest stage; a key that arrives when the newest
 // stage holds its hint*s^i keys opens stage i+1. Every stage hashes a key
@@ -46,9 +47,10 @@ const maxStages = 64
 // by about log2(1/r)/ln 2 bits per key per stage (the total stays within
 // a constant factor of one filter sized for the final count when s >= 2).
 // With the defaults at p = 1%, NewScalable(1e3, 0.01) holds 1e7 keys in
-// 14 stages. The bound holds until a stage would exceed engine.MaxBits
-// (or 64 stages): from then on the newest stage takes every further key
-// and the rate climbs as ModelFPR says.
+// 14 stages. The bound holds until the next stage cannot be built: it
+// would exceed engine.MaxBits, its rate p_i is below what a line per key
+// reaches, or there are 64 stages. From then on the newest stage takes
+// every further key and the rate climbs as ModelFPR says.
 //
 // Add counts every call (Count); a key added twice fills its stage twice.
 // TestAndAdd adds only keys that test absent, the dedup of an unbounded
@@ -58,10 +60,11 @@ const maxStages = 64
 // each key's mask once and tests its line in several stages (an
 // asm.BlockedSet, cut once per change of stages), first in the two
 // stages that hold most keys, then in the others for the keys still
-// absent, with the large stages' lines prefetched ahead; else each
-// stage's set runs over the keys still absent. The single-key forms test
-// one key's line in every stage without a branch on the answers, so all
-// its lines are fetched together.
+// absent, with the large stages' lines prefetched ahead. The single-key
+// forms test one key's line in every stage without a branch on the
+// answers, so all its lines are fetched together. Stages of different k
+// are cut, in probe order, into runs of one k, each tested by one kernel
+// in turn over the keys the runs before it left absent.
 //
 // A zero Scalable holds no key and tests every key absent; adding to it
 // panics with a message naming NewScalable. Methods need exclusive use
@@ -171,11 +174,9 @@ func (s *Scalable) stageSpec(i int) (capacity, m uint64, k uint32, err error) {
 	// k = 8 fills a line's words in one round: prefer it while it costs at
 	// most stageKSlack more bits, so that the stages share one k and a
 	// batch test builds each key's mask once for all of them.
-	if bpk := bitsPerKeyAtK(pi, stageK); float64(capacity)*bpk <= float64(m)*(1+stageKSlack) {
-		m8 := math.Ceil(float64(capacity)*bpk/LineBits) * LineBits
-		if m8 <= engine.MaxBits {
-			return capacity, uint64(m8), stageK, nil
-		}
+	bpk := bitsPerKeyAtK(pi, stageK)
+	if m8 := math.Ceil(float64(capacity)*bpk/LineBits) * LineBits; m8 <= float64(m)*(1+stageKSlack) && m8 <= engine.MaxBits {
+		return capacity, uint64(m8), stageK, nil
 	}
 	return capacity, m, k, nil
 }
@@ -411,15 +412,16 @@ func (s *Scalable) AddHash(h uint64) {
 // a common k the key's mask is built once and tested against its line in
 // every stage.
 func (s *Scalable) TestHash(h uint64) bool {
-	if s.k == 0 {
-		for _, f := range s.probe {
-			if f.TestHash(h) {
-				return true
+	var hit bool
+	if s.k != 0 {
+		hit = s.set.TestHash(h)
+	} else {
+		for _, set := range s.sets {
+			if hit = set.TestHash(h); hit {
+				break
 			}
 		}
-		return false
 	}
-	hit := s.set.TestHash(h)
 	runtime.KeepAlive(s)
 	return hit
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"math/bits"
 	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
@@ -105,20 +106,28 @@ func (s *Scalable) decode(h engine.Header, payload []byte, opts []engine.Option)
 		return engine.FormatErrorf("blocked.Scalable with %d stages in a %d-byte payload", nstages, len(payload))
 	}
 	table, rest := payload[:32*nstages], payload[32*nstages:]
-	var sum uint64
+	var sum, carry uint64
+	want := hint // stage i's capacity, hint*grow^i
 	for i := range nstages {
 		lines, k, capacity, c := binary.LittleEndian.Uint64(table[32*i:]), binary.LittleEndian.Uint64(table[32*i+8:]),
 			binary.LittleEndian.Uint64(table[32*i+16:]), binary.LittleEndian.Uint64(table[32*i+24:])
-		if lines == 0 || lines > uint64(len(rest))/64 || k == 0 || k > asm.BlockedMaxK || capacity == 0 {
-			return engine.FormatErrorf("blocked.Scalable stage %d: %d lines, k = %d, capacity %d in %d bytes left", i, lines, k, capacity, len(rest))
+		if lines == 0 || lines > uint64(len(rest))/64 || k == 0 || k > asm.BlockedMaxK || capacity != want {
+			return engine.FormatErrorf("blocked.Scalable stage %d: %d lines, k = %d, capacity %d (want %d) in %d bytes left", i, lines, k, capacity, want, len(rest))
 		}
-		if c > capacity && i+1 < nstages {
-			return engine.FormatErrorf("blocked.Scalable stage %d holds %d keys, above its capacity %d", i, c, capacity)
+		// A stage opens when the one before holds its capacity: only the
+		// newest may hold fewer, or more once no further stage can open.
+		if c != capacity && i+1 < nstages {
+			return engine.FormatErrorf("blocked.Scalable stage %d holds %d keys, not its capacity %d", i, c, capacity)
 		}
 		rest = rest[lines*64:]
-		sum += c
+		sum, carry = bits.Add64(sum, c, carry)
+		hi, lo := bits.Mul64(want, grow)
+		if hi != 0 && i+1 < nstages {
+			return engine.FormatErrorf("blocked.Scalable stage %d would hold more than 2^64 keys", i+1)
+		}
+		want = lo
 	}
-	if len(rest) != 0 || sum != count {
+	if len(rest) != 0 || carry != 0 || sum != count {
 		return engine.FormatErrorf("blocked.Scalable: %d bytes after the stages, stage counts sum to %d, count %d", len(rest), sum, count)
 	}
 	c := engine.Apply(opts)

@@ -154,6 +154,38 @@ func TestScalableSaturates(t *testing.T) {
 	if m := s.ModelFPR(1000); m <= 0.01 {
 		t.Errorf("ModelFPR of an overfull stage %v", m)
 	}
+	// Far past its capacity the stage's model is a probability that
+	// climbs to 1, and is computed at all (the Poisson walk once did not
+	// end from 2^53 keys per line).
+	last := 0.0
+	for _, n := range []uint64{1e6, 1e9, 1e14, 1e17, math.MaxUint64} {
+		m := s.ModelFPR(n)
+		if !(m >= last && m <= 1) {
+			t.Errorf("ModelFPR(%d) = %v after %v", n, m, last)
+		}
+		last = m
+	}
+	if last != 1 {
+		t.Errorf("ModelFPR(MaxUint64) = %v", last)
+	}
+}
+
+// From stage 16 at p = 1%, r = 0.85, k = 8 costs more than 6% extra bits
+// and the stages' k differ: the probe order is cut into runs of one k,
+// each one set, and every path still answers alike.
+func TestScalableMixedK(t *testing.T) {
+	s, _ := NewScalable(1, 0.01)
+	ks := randomKeys(21, 1<<16+1000)
+	s.AddUint64s(ks[:1<<16])
+	if s.Stages() != 17 || s.stages[15].K() != stageK || s.stages[16].K() == stageK || s.k != 0 {
+		t.Fatalf("%d stages, k %d and %d, common k %d", s.Stages(), s.stages[15].K(), s.stages[16].K(), s.k)
+	}
+	// Probe order: stages 15 to 1 (k = 8), stage 16 with its one key,
+	// stage 0 with its one key: three runs.
+	if len(s.sets) != 3 {
+		t.Errorf("%d sets for three runs of one k", len(s.sets))
+	}
+	checkMulti(t, s, ks, func(i int) bool { return i < 1<<16 })
 }
 
 func TestScalableTestAndAdd(t *testing.T) {
@@ -230,6 +262,22 @@ func TestScalableCodec(t *testing.T) {
 		func(_ []uint64, pl []byte) { binary.LittleEndian.PutUint64(pl, 1<<50) },
 		func(_ []uint64, pl []byte) { binary.LittleEndian.PutUint64(pl[8:], 65) },
 		func(_ []uint64, pl []byte) { binary.LittleEndian.PutUint64(pl[24:], 1<<40) },
+		// A capacity other than hint*s^i: a stage that never fills would
+		// take every key and let the rate climb to 1.
+		func(_ []uint64, pl []byte) { binary.LittleEndian.PutUint64(pl[16:], 1<<40) },
+		func(_ []uint64, pl []byte) { binary.LittleEndian.PutUint64(pl[32+16:], 301) },
+		// A stage before the newest that holds less than its capacity,
+		// with the total count adjusted to match.
+		func(p []uint64, pl []byte) {
+			binary.LittleEndian.PutUint64(pl[24:], 99)
+			p[5]--
+		},
+		// Counts whose sum wraps to the total.
+		func(p []uint64, pl []byte) {
+			last := 32 * (p[4] - 1)
+			binary.LittleEndian.PutUint64(pl[last+24:], binary.LittleEndian.Uint64(pl[last+24:])+1<<63)
+			binary.LittleEndian.PutUint64(pl[24:], binary.LittleEndian.Uint64(pl[24:])+1<<63)
+		},
 	} {
 		p, pl := append([]uint64(nil), h.Params...), append([]byte(nil), payload...)
 		mutate(p, pl)

@@ -32,7 +32,9 @@ var (
 	probeLead  = 2
 )
 
-// stageSets appends to dst the sets of fs that testAny runs in turn.
+// stageSets appends to dst the sets of fs that testAny runs in turn: fs
+// cut as probeFused and probeLead say when the filters share k, else
+// into runs of filters of one k (one filter each without probeFused).
 func stageSets(dst []asm.BlockedSet, fs []*Filter) []asm.BlockedSet {
 	if probeFused && len(fs) > 1 && sameK(fs) {
 		if probeLead > 0 && len(fs) > probeLead+1 {
@@ -40,8 +42,13 @@ func stageSets(dst []asm.BlockedSet, fs []*Filter) []asm.BlockedSet {
 		}
 		return append(dst, newSet(fs))
 	}
-	for i := range fs {
-		dst = append(dst, newSet(fs[i:i+1]))
+	for len(fs) > 0 {
+		run := 1
+		for probeFused && run < len(fs) && fs[run].p.K == fs[0].p.K {
+			run++
+		}
+		dst = append(dst, newSet(fs[:run]))
+		fs = fs[run:]
 	}
 	return dst
 }
