@@ -2,7 +2,6 @@ package blocked
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -275,26 +275,8 @@ func checkGoldenFP(t *testing.T, g multi, lo, hi uint64, pinned int) {
 // current one, as many bytes, which re-encode to themselves).
 func fuzzDecoder[T multi](f *testing.F, seeds [][]byte, decode func([]byte, ...engine.Option) (T, error)) {
 	// Inputs that change any byte of an envelope fail its checksums, so
-	// the decoder proper sees only the seeds. Every input is therefore
-	// also read as the parameters (8 bytes each) and payload of an
-	// envelope of the first seed's family, version and seed, sealed with
-	// right checksums, as a hostile writer would.
-	h0, _, err := engine.DecodeEnvelope(seeds[0])
-	if err != nil {
-		f.Fatal(err)
-	}
-	np := len(h0.Params)
-	for _, s := range seeds {
-		f.Add(s)
-		f.Add(s[:engine.HeaderSize])
-		if h, payload, err := engine.DecodeEnvelope(s); err == nil && len(h.Params) == np {
-			var raw []byte
-			for _, p := range h.Params {
-				raw = binary.LittleEndian.AppendUint64(raw, p)
-			}
-			f.Add(append(raw, payload...))
-		}
-	}
+	// each input is also sealed as an envelope of the first seed's kind.
+	env := fuzzenv.AddSeeds(f, seeds...)
 	check := func(t *testing.T, data []byte) {
 		d, err := decode(data)
 		if err != nil {
@@ -325,15 +307,7 @@ func fuzzDecoder[T multi](f *testing.F, seeds [][]byte, decode func([]byte, ...e
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		check(t, data)
-		if len(data) < 8*np {
-			return
-		}
-		params := make([]uint64, np)
-		for i := range params {
-			params[i] = binary.LittleEndian.Uint64(data[8*i:])
-		}
-		sealed, err := engine.AppendEnvelope(nil, engine.Header{Family: h0.Family, Version: h0.Version, Seed: h0.Seed, Params: params}, data[8*np:])
-		if err == nil {
+		if sealed := env.Seal(data); sealed != nil {
 			check(t, sealed)
 		}
 	})

@@ -15,6 +15,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -331,14 +332,18 @@ func TestNarrowDecodeHostile(t *testing.T) {
 }
 
 func FuzzDecodeNarrow(f *testing.F) {
+	var seeds [][]byte
 	for _, bb := range []int{64, 128} {
 		g, _ := NewNarrowMK(512, 4, bb)
 		g.AddHash(3)
 		data, _ := g.MarshalBinary()
-		f.Add(data)
+		seeds = append(seeds, data)
 	}
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input reaches the decoder.
+	env := fuzzenv.AddSeeds(f, seeds...)
 	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
+	check := func(t *testing.T, data []byte) {
 		g, err := DecodeNarrow(data)
 		if err != nil {
 			return
@@ -353,6 +358,12 @@ func FuzzDecodeNarrow(f *testing.F) {
 		g.AddHash(5)
 		if !g.TestHash(5) {
 			t.Fatal("added key absent")
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
 		}
 	})
 }

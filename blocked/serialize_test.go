@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -80,9 +81,10 @@ func FuzzDecode(f *testing.F) {
 	g, _ := NewMK(2*512, 8)
 	g.AddUint64s(randomKeys(1, 10))
 	good, _ := g.MarshalBinary()
-	f.Add(good)
-	f.Add(good[:engine.HeaderSize])
-	f.Fuzz(func(t *testing.T, data []byte) {
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input reaches the decoder.
+	env := fuzzenv.AddSeeds(f, good)
+	check := func(t *testing.T, data []byte) {
 		d, err := Decode(data)
 		if err != nil {
 			if !errors.Is(err, engine.ErrFormat) && !errors.Is(err, engine.ErrParam) {
@@ -96,6 +98,12 @@ func FuzzDecode(f *testing.F) {
 		again, _ := d.MarshalBinary()
 		if !bytes.Equal(again, data) {
 			t.Fatal("re-encoding differs from the accepted input")
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
 		}
 	})
 }
