@@ -16,6 +16,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -440,10 +441,11 @@ func TestDynamicDecodeAllocation(t *testing.T) {
 
 func FuzzDecodeDynamic(f *testing.F) {
 	good, _ := goldenDynamic(f).MarshalBinary()
-	f.Add(good)
-	f.Add(good[:engine.HeaderSize])
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input reaches the decoder.
+	env := fuzzenv.AddSeeds(f, good)
 	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
+	check := func(t *testing.T, data []byte) {
 		d, err := DecodeDynamic(data)
 		if err != nil {
 			if !errors.Is(err, engine.ErrFormat) {
@@ -457,6 +459,12 @@ func FuzzDecodeDynamic(f *testing.F) {
 		}
 		d.TestUint64s(members(9), make([]bool, 9))
 		d.AddUint64s(members(9))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
+		}
 	})
 }
 

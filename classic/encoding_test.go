@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -145,10 +146,11 @@ func TestHostileLength(t *testing.T) {
 
 func FuzzDecode(f *testing.F) {
 	good, _ := goldenFilter(f).MarshalBinary()
-	f.Add(good)
-	f.Add(good[:engine.HeaderSize])
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input reaches the decoder.
+	env := fuzzenv.AddSeeds(f, good)
 	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
+	check := func(t *testing.T, data []byte) {
 		var a, b Filter
 		errA := a.UnmarshalBinary(data)
 		if d, err := Decode(data); (err == nil) != (errA == nil) || err == nil && !d.Equal(&a) {
@@ -172,6 +174,12 @@ func FuzzDecode(f *testing.F) {
 		again, err := a.MarshalBinary()
 		if err != nil || !bytes.Equal(again, data) || !a.Equal(&b) {
 			t.Fatal("a decoded filter does not re-encode to its input")
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 	"github.com/filterengine/filterengine/internal/kerneltest"
 )
 
@@ -328,10 +329,11 @@ func FuzzDecodeRetouched(f *testing.F) {
 	r.AddFalsePositiveHash(5)
 	r.SelectiveClearingHash(5, ClearRatio)
 	good, _ := r.MarshalBinary()
-	f.Add(good)
-	f.Add(good[:engine.HeaderSize])
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input reaches the decoder.
+	env := fuzzenv.AddSeeds(f, good)
 	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
+	check := func(t *testing.T, data []byte) {
 		r, err := DecodeRetouched(data)
 		if err != nil {
 			if !errors.Is(err, engine.ErrFormat) {
@@ -345,6 +347,12 @@ func FuzzDecodeRetouched(f *testing.F) {
 		}
 		r.SelectiveClearing([]byte("x"), ClearRatio)
 		r.FalseNegatives()
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
+		}
 	})
 }
 
