@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -384,19 +385,19 @@ func FuzzDecode(f *testing.F) {
 		_ = g.Insert(keyOf(uint64(area), 0), area)
 	}
 	seed, _ := g.MarshalBinary()
-	f.Add(seed)
+	seeds := [][]byte{seed}
 	small, _ := NewMK(9, 3, 2) // 4-bit cells, odd m
 	_ = small.Insert([]byte("x"), 2)
 	seed, _ = small.MarshalBinary()
-	f.Add(seed)
+	seeds = append(seeds, seed)
 	bytewide, _ := NewMK(17, 2, 40)
 	for area := 1; area <= 40; area += 3 {
 		_ = bytewide.Insert(keyOf(uint64(area), 1), area)
 	}
 	seed, _ = bytewide.MarshalBinary()
-	f.Add(seed)
+	seeds = append(seeds, seed)
 	if v1, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf")); err == nil {
-		f.Add(v1) // version 1, repacked into nibbles
+		seeds = append(seeds, v1) // version 1, repacked into nibbles
 	}
 	for _, areas := range []int{3, 40, 300} { // version 3, line-local, each width
 		line, _ := NewMK(100, 3, areas, WithLineLocal())
@@ -404,9 +405,12 @@ func FuzzDecode(f *testing.F) {
 			_ = line.Insert(keyOf(uint64(area), 2), area)
 		}
 		seed, _ = line.MarshalBinary()
-		f.Add(seed)
+		seeds = append(seeds, seed)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input, as the first seed's kind (version 2), reaches the decoder.
+	env := fuzzenv.AddSeeds(f, seeds...)
+	check := func(t *testing.T, data []byte) {
 		d, err := Decode(data)
 		if err != nil {
 			if !errors.Is(err, engine.ErrFormat) {
@@ -429,5 +433,11 @@ func FuzzDecode(f *testing.F) {
 		}
 		_ = d.Stats()
 		_ = d.Check(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
+		}
 	})
 }
