@@ -9,6 +9,7 @@ import (
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 )
 
 // checkCorruption flips every byte of data and truncates it at every
@@ -182,9 +183,10 @@ func FuzzAssociationDecode(f *testing.F) {
 	a, _ := NewAssociationMK(300, 4)
 	_ = a.Add([]byte("a"), InS2)
 	data, _ := a.MarshalBinary()
-	f.Add(data)
-	f.Add(data[:engine.HeaderSize])
-	f.Fuzz(func(t *testing.T, data []byte) {
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input reaches the decoder.
+	env := fuzzenv.AddSeeds(f, data)
+	check := func(t *testing.T, data []byte) {
 		var b Association
 		if err := b.UnmarshalBinary(data); err != nil {
 			return
@@ -195,6 +197,12 @@ func FuzzAssociationDecode(f *testing.F) {
 		_ = b.AddHash(7, InBoth)
 		if !b.QueryHash(7).Has(Both) {
 			t.Fatal("false negative on a decoded filter")
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/fuzzenv"
 )
 
 func TestMultiplicityErrors(t *testing.T) {
@@ -187,13 +188,17 @@ func TestMultiplicityRoundTrip(t *testing.T) {
 }
 
 func FuzzMultiplicityDecode(f *testing.F) {
+	var seeds [][]byte
 	for _, opts := range [][]engine.Option{nil, {WithCounters()}} {
 		x, _ := NewMultiplicityMK(200, 3, 12, opts...)
 		_ = x.Add([]byte("a"), 5)
 		data, _ := x.MarshalBinary()
-		f.Add(data)
+		seeds = append(seeds, data)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	// A mutated envelope fails its checksums; the sealed form of each
+	// input reaches the decoder.
+	env := fuzzenv.AddSeeds(f, seeds...)
+	check := func(t *testing.T, data []byte) {
 		var x Multiplicity
 		if err := x.UnmarshalBinary(data); err != nil {
 			return
@@ -204,6 +209,12 @@ func FuzzMultiplicityDecode(f *testing.F) {
 		_ = x.AddHash(7, 1)
 		if x.CountHash(7) < 1 {
 			t.Fatal("false negative on a decoded filter")
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check(t, data)
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
 		}
 	})
 }
