@@ -16,11 +16,12 @@ import (
 // The ratio rows alternate the two batch calls in one loop, so both see
 // the same machine load, a whole pass over the queries (turn batches) at
 // a time, and report the window's time over the filter's as the metric
-// "x" (the target is x <= 2). Shorter turns let each turn of the window
-// evict the lines the filter's next turn needs: with turns of 16 batches
-// the filter of 1e7 keys measured 8.4-8.7 ns/key where it takes 4.3-4.8
-// alone, and x came out 1.58 where the filters measured one after the
-// other give 2.4 (Intel Xeon VM, AVX-512).
+// "x" (the target is x <= 2). Alternation slows the filter: with turns
+// of 16 batches the filter of 1e7 keys measured 8.4-8.7 ns/key, with
+// whole passes 6.7-7.4, where it takes 4.3-4.9 alone (experiment s), so x
+// understates the gap (1.58 with short turns, 1.68-1.90 with passes,
+// against 2.08-2.38 with each filter measured alone; Intel Xeon VM,
+// AVX-512). Experiment s times each filter alone.
 func BenchmarkWindowTarget(b *testing.B) {
 	const g = 4
 	for _, n := range []int{1_000_000, 10_000_000} {
