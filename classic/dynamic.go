@@ -175,7 +175,7 @@ func (d *Dynamic) Close() error {
 			first = err
 		}
 	}
-	d.rows, d.words = nil, nil
+	*d = Dynamic{} // a closed filter is a zero one: writes panic naming NewDynamic
 	return first
 }
 

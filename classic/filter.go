@@ -94,7 +94,11 @@ func (f *Filter) Close() error {
 	if f.st == nil {
 		return nil
 	}
-	return f.st.Close()
+	// A closed filter is a zero one: every method that reads the array
+	// panics naming New (array, words) instead of reading released memory.
+	st := f.st
+	f.st = nil
+	return st.Close()
 }
 
 // words returns the bit array; on a zero Filter it panics naming New.

@@ -102,6 +102,7 @@ func (f *Filter) removeHashes(hs []uint64, out []bool, o op) int {
 
 // AddKeys inserts every key.
 func (f *Filter) AddKeys(keys [][]byte) {
+	f.mustHaveLines()
 	var b batch.Hashes
 	for base := 0; base < len(keys); base += batch.Chunk {
 		f.addHashes(b.Keys(keys[base:], f.seed), opAdd)
@@ -136,6 +137,7 @@ func (f *Filter) AddUint64s(ks []uint64) { f.addUint64s(ks, opAdd) }
 // addUint64s is AddUint64s by plain stores (opAdd) or by CAS
 // (opAddAtomic).
 func (f *Filter) addUint64s(ks []uint64, o op) {
+	f.mustHaveLines()
 	var b batch.Hashes
 	for base := 0; base < len(ks); base += batch.Chunk {
 		f.addHashes(b.Uint64s(ks[base:], f.seed), o)

@@ -32,7 +32,10 @@ func (f *Filter) TestAndAddHashConcurrent(h uint64) bool {
 }
 
 // RemoveConcurrent is Remove by CAS. A Remove that races an Add of the
-// same key may find it absent and report false.
+// same key may find it absent and report false; or it may find the key
+// present through counters other keys hold before the Add reaches them,
+// and take one of those to zero, so that another key tests absent until
+// the Add completes. Remove only keys added before the call began.
 func (f *Filter) RemoveConcurrent(key []byte) bool {
 	return f.removeHash(f.hash(key), opRemoveAtomic)
 }

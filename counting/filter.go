@@ -247,7 +247,9 @@ func (f *Filter) Close() error {
 	if f.storage == nil { // the zero Filter: nothing to release
 		return nil
 	}
-	f.words = nil
+	// A closed filter is a zero one: every method takes the zero value's
+	// path (mustHaveLines), none computes a line from the nil words.
+	f.words, f.lines, f.v1 = nil, 0, false
 	f.setProbe()
 	return f.storage.Close()
 }

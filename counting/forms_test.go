@@ -159,18 +159,38 @@ func ExampleFilter_ToBloom() {
 }
 
 // The zero Filter has no counters: every method that answers for keys,
-// changes them or encodes them panics with the family's message naming
-// New (never an index error, never "present"); its accessors report
-// zeros and Close is a no-op.
+// changes them, encodes them or converts them panics with the family's
+// message naming New (never an index error, never "present"); its
+// accessors report zeros and Close is a no-op. A closed filter is a zero
+// one (before, its CAS writers computed lines from nil words and wrote
+// into whatever memory lay there).
 func TestZeroFilter(t *testing.T) {
-	var f Filter
+	var zero Filter
+	closed := mustNew(t, 1000, 0.01)
+	closed.AddString("x")
+	if err := closed.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]*Filter{"zero": &zero, "closed": closed} {
+		t.Run(name, func(t *testing.T) {
+			contracttest.Panics(t, "counting.Filter: zero value, use counting.New", zeroCalls(t, f))
+			if f.M() != 0 || f.K() != 0 && name == "zero" || f.SizeBytes() != 0 || f.HugePages() || f.Close() != nil || len(f.String()) > 200 {
+				t.Errorf("the %s Filter's accessors: M %d, K %d, SizeBytes %d, String %q", name, f.M(), f.K(), f.SizeBytes(), f.String())
+			}
+		})
+	}
+}
+
+// zeroCalls is every method of f that needs counters.
+func zeroCalls(t *testing.T, f *Filter) map[string]func() {
 	out := make([]bool, 2)
 	hs, keys, ks := []uint64{1, 2}, [][]byte{{1}, {2}}, []uint64{1, 2}
-	calls := map[string]func(){
+	return map[string]func(){
 		"Add": func() { f.Add([]byte("x")) }, "AddHash": func() { f.AddHash(1) },
 		"AddUint64": func() { f.AddUint64(1) }, "AddString": func() { f.AddString("x") },
 		"AddHashes": func() { f.AddHashes(hs) }, "AddKeys": func() { f.AddKeys(keys) },
 		"AddUint64s": func() { f.AddUint64s(ks) }, "AddHashes(nil)": func() { f.AddHashes(nil) },
+		"AddKeys(nil)": func() { f.AddKeys(nil) }, "AddUint64s(nil)": func() { f.AddUint64s(nil) },
 		"Test": func() { f.Test([]byte("x")) }, "TestHash": func() { f.TestHash(1) },
 		"TestUint64": func() { f.TestUint64(1) }, "TestString": func() { f.TestString("x") },
 		"TestHashes": func() { f.TestHashes(hs, out) }, "TestKeys": func() { f.TestKeys(keys, out) },
@@ -180,19 +200,19 @@ func TestZeroFilter(t *testing.T) {
 		"RemoveUint64": func() { f.RemoveUint64(1) }, "RemoveString": func() { f.RemoveString("x") },
 		"RemoveHashes": func() { f.RemoveHashes(hs, out) }, "RemoveKeys": func() { f.RemoveKeys(keys, out) },
 		"RemoveUint64s": func() { f.RemoveUint64s(ks, out) }, "Count": func() { f.Count([]byte("x")) },
-		"AddConcurrent": func() { f.AddConcurrent([]byte("x")) }, "TestConcurrent": func() { f.TestConcurrent([]byte("x")) },
-		"TestAndAddConcurrent": func() { f.TestAndAddConcurrent([]byte("x")) },
-		"RemoveConcurrent":     func() { f.RemoveConcurrent([]byte("x")) }, "RemoveHashConcurrent": func() { f.RemoveHashConcurrent(1) },
+		"CountHash":     func() { f.CountHash(1) },
+		"AddConcurrent": func() { f.AddConcurrent([]byte("x")) }, "AddHashConcurrent": func() { f.AddHashConcurrent(1) },
+		"AddUint64sConcurrent(nil)": func() { f.AddUint64sConcurrent(nil) },
+		"TestConcurrent":            func() { f.TestConcurrent([]byte("x")) },
+		"TestAndAddConcurrent":      func() { f.TestAndAddConcurrent([]byte("x")) },
+		"RemoveConcurrent":          func() { f.RemoveConcurrent([]byte("x")) }, "RemoveHashConcurrent": func() { f.RemoveHashConcurrent(1) },
 		"RemoveHashesConcurrent":  func() { f.RemoveHashesConcurrent(hs, out) },
 		"RemoveUint64sConcurrent": func() { f.RemoveUint64sConcurrent(ks, out) },
 		"MarshalBinary":           func() { _, _ = f.MarshalBinary() }, "MarshalText": func() { _, _ = f.MarshalText() },
 		"WriteTo": func() { _, _ = f.WriteTo(io.Discard) }, "WriteFile": func() { _ = f.WriteFile(t.TempDir() + "/f") },
 		"Clone": func() { f.Clone() }, "ModelFPR": func() { f.ModelFPR(10) },
 		"EstimatedCount": func() { f.EstimatedCount() }, "Reset": func() { f.Reset() },
-	}
-	contracttest.Panics(t, "counting.Filter: zero value, use counting.New", calls)
-	if f.M() != 0 || f.K() != 0 || f.SizeBytes() != 0 || f.HugePages() || f.Close() != nil || len(f.String()) > 200 {
-		t.Errorf("the zero Filter's accessors: M %d, K %d, SizeBytes %d, String %q", f.M(), f.K(), f.SizeBytes(), f.String())
+		"ToBloom": func() { _, _ = f.ToBloom() }, "ToBlocked": func() { _, _ = f.ToBlocked() },
 	}
 }
 

@@ -163,6 +163,11 @@ func (f *Filter) v1Count(h uint64) uint32 {
 // a filter decoded from a version-1 file; a filter of the one-line layout
 // has ToBloom instead and gets an error wrapping engine.ErrParam.
 func (f *Filter) ToBlocked(opts ...engine.Option) (*blocked.Filter, error) {
+	f.mustHaveLines()
+	opts, err := f.twinOptions("ToBlocked", opts)
+	if err != nil {
+		return nil, err
+	}
 	if !f.v1 {
 		return nil, errLayout("ToBlocked", "version-1", "ToBloom")
 	}
@@ -182,5 +187,5 @@ func (f *Filter) ToBlocked(opts ...engine.Option) (*blocked.Filter, error) {
 		words[c] = bitsOf
 	}
 	runtime.KeepAlive(f.storage)
-	return blocked.FromWords(words, f.k, append([]engine.Option{engine.WithSeed(f.seed)}, opts...)...)
+	return blocked.FromWords(words, f.k, opts...)
 }

@@ -8,9 +8,9 @@ import (
 
 // Open returns the filter saved in the file at path, mapped copy-on-write
 // and used in place (engine.Open: the checks, the cost, the one case that
-// can fault). Add and Remove update the mapping with the same atomic
-// operations as memory; the pages they touch become private copies and
-// the file never changes. Close unmaps it.
+// can fault). Add and Remove, plain or Concurrent, update the mapping as
+// they update memory; the pages they touch become private copies and the
+// file never changes. Close unmaps it.
 func Open(path string, opts ...engine.Option) (*Filter, error) {
 	return engine.Open(path, opts, (*Filter).decodeSource)
 }

@@ -2,6 +2,7 @@ package counting
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
@@ -13,11 +14,17 @@ import (
 // seed that holds the keys currently counted, so it answers every key
 // exactly as this filter does, in a quarter (4-bit) or an eighth (8-bit)
 // of the memory. Options go to blocked.NarrowFromWords
-// (engine.WithHugePages); the seed is the counting filter's. Under
+// (engine.WithHugePages); the seed is the counting filter's (another
+// seed is an error wrapping engine.ErrParam). Under
 // concurrent updates it reflects some interleaving of them, each word
 // read atomically. A filter decoded from a version-1 file has ToBlocked
 // instead and gets an error wrapping engine.ErrParam.
 func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Narrow, error) {
+	f.mustHaveLines()
+	opts, err := f.twinOptions("ToBloom", opts)
+	if err != nil {
+		return nil, err
+	}
 	if f.v1 {
 		return nil, errLayout("ToBloom", "one-line", "ToBlocked")
 	}
@@ -32,7 +39,17 @@ func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Narrow, error) {
 		}
 	}
 	runtime.KeepAlive(f.storage)
-	return blocked.NarrowFromWords(words, int(per), f.k, append([]engine.Option{engine.WithSeed(f.seed)}, opts...)...)
+	return blocked.NarrowFromWords(words, int(per), f.k, opts...)
+}
+
+// twinOptions returns the options of a twin (ToBloom, ToBlocked): the
+// caller's, with this filter's seed last so that it holds. A seed other
+// than this filter's would give a twin that misses every key: an error.
+func (f *Filter) twinOptions(method string, opts []engine.Option) ([]engine.Option, error) {
+	if s := engine.Apply(opts).Seed; s != 0 && s != f.seed {
+		return nil, engine.ParamErrorf("%s keeps the counting filter's seed %d; WithSeed(%d) given", method, f.seed, s)
+	}
+	return append(slices.Clone(opts), engine.WithSeed(f.seed)), nil
 }
 
 func errLayout(method, want, other string) error {

@@ -1,6 +1,7 @@
 package counting
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -75,4 +76,21 @@ func popcountWords(ws []uint64) uint64 {
 		n += uint64(popcount(w))
 	}
 	return n
+}
+
+// The twin keeps the counting filter's seed: it is the seed its keys were
+// hashed with. Another seed would give a twin that misses every key, so
+// it is an error; the filter's own seed, or none, is accepted.
+func TestToBloomSeed(t *testing.T) {
+	f := mustNew(t, 1000, 0.01, engine.WithSeed(1))
+	f.AddString("kept")
+	if _, err := f.ToBloom(engine.WithSeed(2)); !errors.Is(err, engine.ErrParam) {
+		t.Errorf("ToBloom(WithSeed(2)) of a filter of seed 1: %v", err)
+	}
+	for _, opts := range [][]engine.Option{nil, {engine.WithSeed(1)}, {engine.WithSeed(0)}} {
+		b, err := f.ToBloom(opts...)
+		if err != nil || b.Seed() != 1 || !b.TestString("kept") {
+			t.Errorf("ToBloom(%d options): %v, seed %d", len(opts), err, b.Seed())
+		}
+	}
 }

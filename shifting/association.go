@@ -135,7 +135,11 @@ func (a *Association) Close() error {
 	if a.st == nil {
 		return nil
 	}
-	return a.st.Close()
+	// A closed filter is a zero one: its methods panic naming the
+	// constructor instead of reading released memory.
+	st := a.st
+	a.st = nil
+	return st.Close()
 }
 
 // associationOffsets returns o1 in [1, 28] and o2 in [o1+1, o1+28].

@@ -106,7 +106,11 @@ func (x *Multiplicity) Close() error {
 	if x.st == nil {
 		return nil
 	}
-	return x.st.Close()
+	// A closed filter is a zero one: its methods panic naming the
+	// constructor instead of reading released memory.
+	st := x.st
+	x.st = nil
+	return st.Close()
 }
 
 // Add records that key occurs count times, count in [1, MaxCount()]. On a

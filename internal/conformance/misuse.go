@@ -163,7 +163,32 @@ func (s *suite[T]) zeroPanicOK(v any) bool {
 // zeroValue calls every method on zero values: no answer "present", no
 // runtime error, no silently dropped write, and an encoding, if it gives
 // one, that the family's decoder takes back.
-func (s *suite[T]) zeroValue(t *testing.T) {
+func (s *suite[T]) zeroValue(t *testing.T) { s.emptyValue(t, "zero value", zeroOf[T]) }
+
+// closedValue holds a filter that held keys and was closed to the zero
+// value's rules: Close releases the array, so a method that still reached
+// it would read or write memory no longer the filter's (a fault, or
+// another object's bytes) where a zero value panics naming the
+// constructor.
+func (s *suite[T]) closedValue(t *testing.T) {
+	if _, ok := any(zeroOf[T]()).(io.Closer); !ok {
+		t.Skipf("%s has no Close", s.fam.Name)
+	}
+	g := s.keys(9)
+	kb, _ := g.mixed(64)
+	s.emptyValue(t, "closed filter", func() T {
+		f := s.new(t, 1000, 0.01)
+		f.AddKeys(kb.b)
+		if err := any(f).(io.Closer).Close(); err != nil {
+			t.Fatalf("%s: Close: %v", s.fam.Name, err)
+		}
+		return f
+	})
+}
+
+// emptyValue is zeroValue's checks on the values mk returns, which what
+// names.
+func (s *suite[T]) emptyValue(t *testing.T, what string, mk func() T) {
 	g := s.keys(8)
 	kb, ku := g.mixed(33)
 	b, str, h, u := kb.b[0], kb.s[0], kb.h[0], ku.u[0]
@@ -174,9 +199,9 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 		v := catch(func() { present = fn() })
 		switch {
 		case v != nil && !s.zeroPanicOK(v):
-			t.Errorf("%s: zero value: %s panicked with %q; want an empty filter's answer or a panic naming the constructor", s.fam.Name, name, panicText(v))
+			t.Errorf("%s: %s: %s panicked with %q; want an empty filter's answer or a panic naming the constructor", s.fam.Name, what, name, panicText(v))
 		case v == nil && present:
-			t.Errorf("%s: zero value: %s answers present", s.fam.Name, name)
+			t.Errorf("%s: %s: %s answers present", s.fam.Name, what, name)
 		}
 	}
 	fill := func() []bool {
@@ -187,7 +212,7 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 	}
 	anyTrue := func(out []bool, hits int) bool { return hits != 0 || bytes.Contains(boolBytes(out), []byte{1}) }
 	// Reads, all on one zero value.
-	z := zeroOf[T]()
+	z := mk()
 	check("Test", func() bool { return z.Test(b) })
 	check("TestString", func() bool { return z.TestString(str) })
 	check("TestHash", func() bool { return z.TestHash(h) })
@@ -204,7 +229,7 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 	check("SizeBytes", func() bool { _ = z.SizeBytes(); return false })
 	check("EstimatedCount", func() bool {
 		if c := z.EstimatedCount(); c != 0 {
-			t.Errorf("%s: zero value: EstimatedCount = %v, want 0", s.fam.Name, c)
+			t.Errorf("%s: %s: EstimatedCount = %v, want 0", s.fam.Name, what, c)
 		}
 		return false
 	})
@@ -214,7 +239,7 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 		c := z.Clone()
 		var present bool
 		if v := catch(func() { present = c.Test(b) }); v != nil && !s.zeroPanicOK(v) {
-			t.Errorf("%s: clone of a zero value: Test panicked with %q", s.fam.Name, panicText(v))
+			t.Errorf("%s: clone of a %s: Test panicked with %q", s.fam.Name, what, panicText(v))
 		}
 		return present
 	})
@@ -226,7 +251,7 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 		// An encoding given must decode, as an empty filter.
 		d := zeroOf[T]()
 		if err := d.UnmarshalBinary(data); err != nil {
-			t.Errorf("%s: a zero value's MarshalBinary is rejected by UnmarshalBinary: %v", s.fam.Name, err)
+			t.Errorf("%s: a %s's MarshalBinary is rejected by UnmarshalBinary: %v", s.fam.Name, what, err)
 			return false
 		}
 		return d.Test(b)
@@ -238,11 +263,11 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 	// or the key kept.
 	write := func(name string, fn func(z T), uint bool) {
 		t.Helper()
-		z := zeroOf[T]()
+		z := mk()
 		v := catch(func() { fn(z) })
 		if v != nil {
 			if !s.zeroPanicOK(v) {
-				t.Errorf("%s: zero value: %s panicked with %q; want a panic naming the constructor", s.fam.Name, name, panicText(v))
+				t.Errorf("%s: %s: %s panicked with %q; want a panic naming the constructor", s.fam.Name, what, name, panicText(v))
 			}
 			return
 		}
@@ -255,7 +280,7 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 			}
 		})
 		if v != nil || !present {
-			t.Errorf("%s: zero value: %s returned, but the key then tests absent (or the test panics: %v): a silently dropped key; panic naming the constructor instead", s.fam.Name, name, v)
+			t.Errorf("%s: %s: %s returned, but the key then tests absent (or the test panics: %v): a silently dropped key; panic naming the constructor instead", s.fam.Name, what, name, v)
 		}
 	}
 	write("Add", func(z T) { z.Add(b) }, false)
@@ -267,12 +292,12 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 	write("AddUint64s", func(z T) { z.AddUint64s(ku.u) }, true)
 	write("TestAndAdd", func(z T) {
 		if z.TestAndAdd(b) {
-			t.Errorf("%s: zero value: TestAndAdd answers present", s.fam.Name)
+			t.Errorf("%s: %s: TestAndAdd answers present", s.fam.Name, what)
 		}
 	}, false)
 	write("TestAndAddHash", func(z T) {
 		if z.TestAndAddHash(h) {
-			t.Errorf("%s: zero value: TestAndAddHash answers present", s.fam.Name)
+			t.Errorf("%s: %s: TestAndAddHash answers present", s.fam.Name, what)
 		}
 	}, false)
 	if _, ok := any(z).(Concurrent); ok {
@@ -283,7 +308,7 @@ func (s *suite[T]) zeroValue(t *testing.T) {
 	}
 	if _, ok := any(z).(Remover); ok {
 		rm := func(name string, fn func(r Remover) bool) {
-			check(name, func() bool { return fn(any(zeroOf[T]()).(Remover)) })
+			check(name, func() bool { return fn(any(mk()).(Remover)) })
 		}
 		rm("Remove", func(r Remover) bool { return r.Remove(b) })
 		rm("RemoveString", func(r Remover) bool { return r.RemoveString(str) })

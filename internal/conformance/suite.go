@@ -98,6 +98,7 @@ func Run[T Membership[T]](t *testing.T, fam Family[T]) {
 	t.Run("Corruption", s.corruption)
 	t.Run("Hostile", s.hostile)
 	t.Run("ZeroValue", s.zeroValue)
+	t.Run("Closed", s.closedValue)
 	t.Run("String", s.str)
 }
 
