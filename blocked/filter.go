@@ -286,12 +286,16 @@ func (f *Filter) Equal(g *Filter) bool {
 	if f.compatible(g) != nil {
 		return false
 	}
+	equal := true
 	for i, w := range g.p.Words {
 		if f.p.Words[i] != w {
-			return false
+			equal = false
+			break
 		}
 	}
-	return true
+	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(g.storage)
+	return equal
 }
 
 // Clone returns an independent copy of f, in huge-page memory if f is

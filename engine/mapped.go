@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -47,16 +48,16 @@ func (s Source) Storage(off, nbytes, nwords uint64, mode HugePageMode) (*Storage
 	if nbytes > 8*nwords || off > uint64(len(s.payload)) || nbytes > uint64(len(s.payload))-off {
 		panic("engine: Source.Storage outside the payload")
 	}
-	if m := s.owner; m != nil && littleEndian && !m.taken && nwords > 0 {
+	if m := s.owner; m != nil && littleEndian && !m.file.taken.Load() && nwords > 0 {
 		start := unsafe.Pointer(unsafe.SliceData(s.payload[off:]))
 		if uintptr(start)%8 == 0 && off+8*nwords <= uint64(len(s.payload)+m.tail) {
-			m.taken = true
+			m.file.taken.Store(true)
 			// Words into a read buffer or the caller's heap bytes keep
 			// them reachable; a file mapping is unmapped by the Storage.
 			st := &Storage{words: unsafe.Slice((*uint64)(start), nwords)}
-			if m.mapping != nil {
-				st.mapping, st.file = m.mapping, true
-				st.cleanup = runtime.AddCleanup(st, unmap, m.mapping)
+			if m.file.mapping != nil {
+				st.mapping, st.file = m.file.mapping, true
+				st.cleanup = runtime.AddCleanup(st, unmap, m.file.mapping)
 			}
 			return st, nil
 		}
@@ -81,20 +82,40 @@ func (s Source) Storage(off, nbytes, nwords uint64, mode HugePageMode) (*Storage
 type Mapped struct {
 	Header  Header
 	payload []byte
-	tail    int    // readable bytes after the payload's end
-	mapping []byte // the file mapping, nil for a view or a file read into memory
-	taken   bool
+	tail    int // readable bytes after the payload's end
+	// file is the file mapping and whether a Storage took it over; its
+	// own object, so that the cleanup that unmaps an untaken mapping
+	// when the Mapped becomes garbage can read it.
+	file    *mappedFile
+	cleanup runtime.Cleanup
+}
+
+// mappedFile is a Mapped's file mapping, nil for a view or a file read
+// into memory.
+type mappedFile struct {
+	mapping []byte
+	taken   atomic.Bool
+}
+
+// release unmaps the file unless a Storage took the mapping over.
+func (f *mappedFile) release() {
+	if !f.taken.Load() && f.mapping != nil {
+		unmap(f.mapping)
+	}
+	f.mapping = nil
 }
 
 // Source returns the payload as a family decoder's source.
 func (m *Mapped) Source() Source { return Source{payload: m.payload, owner: m} }
 
-// release unmaps the file unless a Storage took the mapping over.
-func (m *Mapped) release() {
-	if !m.taken && m.mapping != nil {
-		unmap(m.mapping)
-	}
-	m.mapping = nil
+// Close unmaps the file at once unless a Storage took the mapping over
+// (that Storage's Close unmaps it then); a Mapped that is not closed is
+// unmapped when it becomes garbage. It returns nil, and does nothing the
+// second time or for a view.
+func (m *Mapped) Close() error {
+	m.cleanup.Stop()
+	m.file.release()
+	return nil
 }
 
 // mapper is mapFile; tests replace it to take the read fallback that
@@ -153,7 +174,8 @@ func OpenEnvelope(path string, opts ...Option) (*Mapped, error) {
 				unmap(mapping)
 				return nil, err
 			}
-			m.mapping = mapping
+			m.file.mapping = mapping
+			m.cleanup = runtime.AddCleanup(m, (*mappedFile).release, m.file)
 			return m, nil
 		}
 	}
@@ -165,17 +187,33 @@ func OpenEnvelope(path string, opts ...Option) (*Mapped, error) {
 }
 
 // readPadded reads the whole file into 64-byte aligned memory followed by
-// MapTail zero bytes; size < 0 means unknown (read to EOF, growing
-// only as the bytes arrive).
+// MapTail zero bytes. size < 0 means unknown (a pipe, a device): the
+// header is read and checked first, then exactly the payload it claims,
+// the buffer growing only as the bytes arrive, and nothing may follow;
+// a stream that is no envelope (/dev/zero) is rejected at its header
+// instead of read to an end it never reaches.
 func readPadded(f *os.File, size int64) ([]byte, error) {
 	if size < 0 {
-		b, err := io.ReadAll(f)
+		var hb [HeaderSize]byte
+		if _, err := io.ReadFull(f, hb[:]); err != nil {
+			return nil, formatErr("reading header: %v", err)
+		}
+		h, err := decodeHeader(hb[:])
 		if err != nil {
 			return nil, err
 		}
-		buf := alignedBytes(len(b) + MapTail)
-		copy(buf, b)
-		return buf[:len(b)], nil
+		payload, _, err := readPayload(f, h.PayloadLen, 0)
+		if err != nil {
+			return nil, err
+		}
+		var one [1]byte
+		if n, _ := f.Read(one[:]); n != 0 {
+			return nil, formatErr("bytes after the envelope's %d", HeaderSize+len(payload))
+		}
+		buf := alignedBytes(HeaderSize + len(payload) + MapTail)
+		copy(buf, hb[:])
+		copy(buf[HeaderSize:], payload)
+		return buf[:HeaderSize+len(payload)], nil
 	}
 	buf := alignedBytes(int(size) + MapTail)
 	if _, err := io.ReadFull(f, buf[:size]); err != nil {
@@ -214,7 +252,7 @@ func validate(data []byte, tail int, cfg Config) (*Mapped, error) {
 			return nil, formatErr("payload checksum mismatch")
 		}
 	}
-	return &Mapped{Header: h, payload: payload, tail: tail}, nil
+	return &Mapped{Header: h, payload: payload, tail: tail, file: &mappedFile{}}, nil
 }
 
 // Open maps the file at path (OpenEnvelope) and builds a filter from it
@@ -226,7 +264,7 @@ func Open[T any](path string, opts []Option, decode func(*T, Header, Source) err
 	if err != nil {
 		return nil, err
 	}
-	defer m.release()
+	defer m.Close()
 	return build(m, decode)
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -65,7 +66,7 @@ func TestOpenEnvelopeInPlace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.release()
+			_ = m.Close()
 			if runtime.GOOS == "linux" && !st.Mapped() {
 				t.Fatal("storage of an opened file is not the mapping")
 			}
@@ -264,5 +265,25 @@ func TestOpenEnvelopeReadFallback(t *testing.T) {
 	}
 	if _, err := OpenEnvelope(path); !errors.Is(err, ErrFormat) {
 		t.Fatalf("truncated file read: %v", err)
+	}
+}
+
+// A name as long as the file system allows saves: the temporary file's
+// name keeps only the first tempBase bytes of it (it was the name plus
+// 16 bytes, too long from 240 bytes on).
+func TestWriteFileLongName(t *testing.T) {
+	h, w, _, data := testEnvelope(t, 8, 0)
+	dir := t.TempDir()
+	for _, n := range []int{1, 200, 239, 240, 255} {
+		path := filepath.Join(dir, strings.Repeat("f", n))
+		if err := WriteFile(path, h, WordsPart(w)); err != nil {
+			t.Fatalf("a %d-byte name: %v", n, err)
+		}
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("a %d-byte name: read back %v", n, err)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 5 {
+		t.Errorf("%d files left in the directory, want the 5 saved", len(ents))
 	}
 }

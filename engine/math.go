@@ -89,6 +89,9 @@ func FPR(m, n uint64, k uint32) float64 {
 	if m == 0 {
 		return 1
 	}
+	if n == 0 {
+		return 0 // and not 0 * log1p(-1) = NaN at m = 1
+	}
 	zero := math.Exp(float64(k) * float64(n) * math.Log1p(-1/float64(m)))
 	return math.Pow(1-zero, float64(k))
 }

@@ -44,6 +44,13 @@ func TestFPRModels(t *testing.T) {
 	if FPR(0, 1, 1) != 1 {
 		t.Error("FPR of an empty array is not 1")
 	}
+	// No key: no false positive, also for one bit (log1p(-1) = -Inf
+	// times 0 keys was NaN).
+	for _, m := range []uint64{1, 2, 64, 1e9} {
+		if got := FPR(m, 0, 3); got != 0 {
+			t.Errorf("FPR(%d, 0, 3) = %v, want 0", m, got)
+		}
+	}
 }
 
 func TestBitsPerKeyAndK(t *testing.T) {

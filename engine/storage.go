@@ -6,9 +6,11 @@ import (
 	"unsafe"
 )
 
-// Storage owns a filter's array of 64-bit words. The first word is 64-byte
-// aligned, so a 512-bit line never straddles two cache lines and aligned
-// vector loads are legal. Arrays of at least HugePageThreshold bytes (or
+// Storage owns a filter's array of 64-bit words. The first word of an
+// array NewStorage allocates is 64-byte aligned, so a 512-bit line never
+// straddles two cache lines; an array used in place from a file or
+// caller's bytes (Source.Storage) is only 8-byte aligned, and the kernels
+// use unaligned vector loads for both. Arrays of at least HugePageThreshold bytes (or
 // any size with HugePagesAlways) live on Linux in anonymous memory advised
 // for transparent huge pages; that memory goes back to the system on Close
 // or when the Storage becomes garbage.

@@ -44,6 +44,21 @@ const saveChunk = hugeFolio
 // hugeFolio is the huge-page size of amd64 and of arm64 with 4 KiB pages.
 const hugeFolio = 2 << 20
 
+// tempPattern is the temporary file's name pattern for a file named base:
+// ".base.tmp-*", with base cut to tempBase bytes so that a name the file
+// system takes (up to 255 bytes) still leaves room for the rest.
+func tempPattern(base string) string {
+	if len(base) > tempBase {
+		base = base[:tempBase]
+	}
+	return "." + base + ".tmp-*"
+}
+
+// tempBase is the most bytes of the target's name a temporary name keeps:
+// 255 (NAME_MAX on Linux and most file systems) less the dot, ".tmp-" and
+// the 20 digits os.CreateTemp may put for the star.
+const tempBase = 255 - 1 - 5 - 20
+
 // WriteFile saves one envelope of header h and the payload parts to path
 // atomically: it writes a temporary file in path's directory, syncs it
 // to disk, renames it over path and syncs the directory, so a crash at
@@ -58,7 +73,7 @@ func WriteFile(path string, h Header, parts ...Part) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPattern(base))
 	if err != nil {
 		return err
 	}
