@@ -33,9 +33,6 @@ func TestStorageHugePagesNoTail(t *testing.T) {
 	if tail.AnonHuge != 0 {
 		t.Errorf("the 1.1 MiB tail holds %v MiB of huge pages", tail.AnonHuge)
 	}
-	if head.AnonHuge > 4 {
-		t.Errorf("%v MiB of huge pages for two whole 2 MiB pages", head.AnonHuge)
-	}
 	if mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err == nil &&
 		!strings.Contains(string(mode), "[never]") && head.AnonHuge == 0 {
 		// Not an error: the kernel may find no free 2 MiB page.
