@@ -51,8 +51,9 @@ func checkShiftingLevel(t *testing.T, words []uint64, m uint64, pairs uint32, hs
 func TestShiftingTestMatchesGeneric(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(5, 1))
-		// m values around word and byte edges, one above 2^32 to use the
-		// high half of the multiply, and fills from sparse to nearly full.
+		// m values around word and byte edges, and fills from sparse to
+		// nearly full (m above 2^32, the multiply's high half, is
+		// TestShiftingTestLargeM's, which -short skips).
 		for _, m := range []uint64{1, 2, 7, 8, 63, 64, 65, 1000, 1 << 16, 123457} {
 			for _, fill := range []float64{0.3, 0.8, 0.97} {
 				words := randomShiftingArray(r, m, fill)

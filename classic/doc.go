@@ -28,7 +28,9 @@
 // Reset, UnmarshalBinary) needs exclusive use, or the *Concurrent forms
 // (AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
 // AddUint64sConcurrent, TestConcurrent, TestHashConcurrent: atomic ORs
-// and loads, lock-free), which run together and beside plain reads.
+// and loads, lock-free), which run together; beside them, reads must be
+// TestConcurrent or TestHashConcurrent (a plain Test's loads are not
+// atomic).
 //
 // Misuse: a zero Filter panics, in every method that touches bits, with
 // a message naming classic.New; a batch out slice shorter than its keys

@@ -15,7 +15,9 @@ import (
 // writer needs exclusive use, or the *Concurrent forms (AddConcurrent,
 // AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent,
 // TestConcurrent, TestHashConcurrent: atomic ORs and atomic loads,
-// lock-free), which may run together and beside the plain reads.
+// lock-free), which may run together; beside them, reads must be
+// TestConcurrent or TestHashConcurrent (a plain Test's loads are not
+// atomic).
 //
 // The zero Filter has no bits: M, K, SizeBytes and String answer for an
 // empty filter, every other method panics with a message naming New.

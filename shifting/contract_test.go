@@ -164,9 +164,8 @@ func TestZeroValues(t *testing.T) {
 	contracttest.Panic(t, "Multiplicity.Count", wantX, func() { zx.Count([]byte("x")) })
 	contracttest.Panic(t, "Multiplicity.Clone", wantX, func() { zx.Clone() })
 	contracttest.Panic(t, "Multiplicity.MarshalBinary", wantX, func() { _, _ = zx.MarshalBinary() })
-	if err := zx.Add([]byte("x"), 1); err == nil {
-		t.Fatal("zero Multiplicity accepted a count")
-	}
+	contracttest.Panic(t, "Multiplicity.Add", wantX, func() { _ = zx.Add([]byte("x"), 1) })
+	contracttest.Panic(t, "Multiplicity.Update", wantX, func() { _ = zx.Update([]byte("x"), 0, 1) })
 	// A zero value decodes into a real filter.
 	g, _ := New(10, 0.01)
 	data, _ := g.MarshalBinary()

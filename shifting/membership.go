@@ -19,8 +19,9 @@ const MaxK = engine.MaxK
 // writer needs exclusive use, or the *Concurrent forms (AddConcurrent,
 // AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent,
 // TestConcurrent, TestHashConcurrent, and TestAndAdd, TestAndAddHash:
-// atomic ORs and loads, lock-free), which run together and beside plain
-// reads.
+// atomic ORs and loads, lock-free), which run together; beside them,
+// reads must be TestConcurrent or TestHashConcurrent (a plain Test's
+// loads are not atomic: a data race under the race detector).
 //
 // The zero Filter has no bits: M, K, SizeBytes and String answer for an
 // empty filter, every other method panics with a message naming New.

@@ -122,10 +122,10 @@ func (x *Multiplicity) Add(key []byte, count uint32) error {
 
 // AddHash is Add of a hash.
 func (x *Multiplicity) AddHash(h uint64, count uint32) error {
+	w := x.bits() // a zero Multiplicity panics naming NewMultiplicity
 	if count == 0 || count > x.maxCount {
 		return paramErrorf("count %d outside [1, %d]", count, x.maxCount)
 	}
-	w := x.bits()
 	off := uint64(count - 1)
 	pa, pb := probeStart(h)
 	for range x.k {
@@ -164,8 +164,10 @@ func (x *Multiplicity) CountHash(h uint64) uint32 {
 // absent), the counting variant's update: the counters behind the old
 // offset are decremented and those behind the new one incremented, and
 // each bit mirrors whether its counter is non-zero. from must be the count
-// key was recorded with; if any of its counters is zero the call changes
-// nothing and returns an error. A counter that reached 255 stays there, so
+// key was recorded with; if any of its counters holds fewer of the key's
+// probes than land on it (zero, for a key never recorded so) the call
+// changes nothing and returns an error, also when from == to. A counter
+// that reached 255 stays there, so
 // saturation can only over-report. Without WithCounters, Update returns an
 // error.
 func (x *Multiplicity) Update(key []byte, from, to uint32) error {
@@ -174,36 +176,48 @@ func (x *Multiplicity) Update(key []byte, from, to uint32) error {
 
 // UpdateHash is Update of a hash.
 func (x *Multiplicity) UpdateHash(h uint64, from, to uint32) error {
+	w := x.bits() // a zero Multiplicity panics naming NewMultiplicity
 	if x.counts == nil {
 		return paramErrorf("Update needs a filter built WithCounters")
 	}
 	if from > x.maxCount || to > x.maxCount {
 		return paramErrorf("counts %d -> %d outside [0, %d]", from, to, x.maxCount)
 	}
-	if from == to {
-		return nil
-	}
 	if from > 0 {
+		// Each counter must hold at least the key's probes that land on
+		// it (two probes may share a position): else the key was not
+		// recorded with count from, and decrementing would wrap a
+		// counter and clear bits other keys hold.
+		var pos [MaxK]uint64
 		pa, pb := probeStart(h)
-		for range x.k {
-			if x.counts[engine.Reduce(pa, x.m)+uint64(from-1)] == 0 {
+		for i := range x.k {
+			pos[i] = engine.Reduce(pa, x.m) + uint64(from-1)
+			pa, pb = pa+pb, pb+phi
+			need := 1
+			for _, q := range pos[:i] {
+				if q == pos[i] {
+					need++
+				}
+			}
+			if int(x.counts[pos[i]]) < need {
 				return paramErrorf("key was not recorded with count %d", from)
 			}
-			pa, pb = pa+pb, pb+phi
 		}
-		w := x.bits()
-		pa, pb = probeStart(h)
-		for range x.k {
-			pos := engine.Reduce(pa, x.m) + uint64(from-1)
-			pa, pb = pa+pb, pb+phi
-			if c := x.counts[pos]; c < math.MaxUint8 {
-				x.counts[pos] = c - 1
+		if from == to {
+			return nil
+		}
+		for _, p := range pos[:x.k] {
+			if c := x.counts[p]; c < math.MaxUint8 {
+				x.counts[p] = c - 1
 				if c == 1 {
-					w[pos>>6] &^= 1 << (pos & 63)
+					w[p>>6] &^= 1 << (p & 63)
 				}
 			}
 		}
 		runtime.KeepAlive(x.st)
+	}
+	if from == to {
+		return nil
 	}
 	if to > 0 {
 		return x.AddHash(h, to)

@@ -243,3 +243,28 @@ func TestMultiplicityGolden(t *testing.T) {
 		}
 	}
 }
+
+// Update with a from the key was not recorded with changes nothing and
+// errs, also when two of its probes share a counter holding 1 (a check
+// for non-zero counters passed there, and the second decrement wrapped
+// the counter to 255 with its bit clear: the filter under-reported
+// another key and no longer decoded), and also when from == to.
+func TestMultiplicityUpdateWrongFrom(t *testing.T) {
+	x, _ := NewMultiplicityMK(2, 2, 4, WithCounters())
+	if err := x.AddHash(1<<31, 1); err != nil { // probes positions 0 and 1
+		t.Fatal(err)
+	}
+	before, _ := x.MarshalBinary()
+	for _, c := range []struct{ from, to uint32 }{{1, 0}, {1, 1}, {1, 2}} {
+		if err := x.UpdateHash(1, c.from, c.to); err == nil { // hash 1 probes position 0 twice
+			t.Errorf("Update(%d -> %d) of a key not recorded so: no error", c.from, c.to)
+		}
+	}
+	after, _ := x.MarshalBinary()
+	if !bytes.Equal(after, before) || x.CountHash(1<<31) != 1 {
+		t.Fatal("a refused Update changed the filter")
+	}
+	if _, err := DecodeMultiplicity(after); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -203,9 +203,11 @@ func runAssociation(d *driver, c *Config, r *Results, classes []setsClass) error
 			row := base
 			row.Filter, row.Bytes = SetsTwoClassic, twoBytes
 			query := func(ks, hs []uint64) {
+				// Both filters' hashes in batch, as ShBF_A's one hash is,
+				// then both answers key by key, as Query gives.
+				asm.HashUint64s(hs2, ks, classicSeed2)
 				for i, h := range hs {
-					// Both answers, as Query gives.
-					in1, in2 := f1.TestHash(h), f2.TestHash(engine.HashUint64Keyed(ks[i], key2))
+					in1, in2 := f1.TestHash(h), f2.TestHash(hs2[i])
 					if in1 && in2 {
 						sink++
 					}

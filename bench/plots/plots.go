@@ -232,7 +232,7 @@ func firstOf(ps []experiment.StreamPoint, dist string) experiment.StreamPoint {
 // streamTime: total Add time per filter, one bar group per data set.
 func streamTime(ps []experiment.StreamPoint) figure {
 	f := figure{name: "a_time"}
-	f.p = newPlot("a. Total time to stream each data set (Add)", "", "seconds")
+	f.p = newPlot("a. Total time to stream each data set (Add: ours batch, peers per key)", "", "seconds")
 	names, ds := filterNames(ps), dists(ps)
 	final := map[[2]string]float64{}
 	for _, p := range ps {
@@ -353,7 +353,7 @@ func kFPR(ps []experiment.StreamPoint, dist string) figure {
 func kTime(ps []experiment.StreamPoint, dist string) figure {
 	f := figure{name: "b_time_k_" + dist}
 	sample := firstOf(ps, dist)
-	f.p = newPlot(fmt.Sprintf("b. Add time against k: %s, %s rows", dist, compact(float64(sample.Rows))), "k (probes)", "seconds")
+	f.p = newPlot(fmt.Sprintf("b. Add time against k: %s, %s rows (ours batch, peers per key)", dist, compact(float64(sample.Rows))), "k (probes)", "seconds")
 	for i, name := range filterNames(ps) {
 		var xys plotter.XYs
 		for _, p := range ps {

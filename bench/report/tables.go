@@ -61,7 +61,7 @@ func finalPoints(ps []experiment.StreamPoint) []experiment.StreamPoint {
 func StreamTable(ps []experiment.StreamPoint) Table {
 	t := Table{
 		Title:  "a. Seed configuration: every data set streamed into every filter",
-		Note:   "FPR measured on never-inserted values after the last row; model = the filter's own prediction for the distinct keys. m counts bits (counters for counting, cells for spatial). Six-digit text keys repeat, so the FPR follows the distinct keys, not the rows. add s = total time in Add; every checkpoint is in stream.csv.",
+		Note:   "FPR measured on never-inserted values after the last row; model = the filter's own prediction for the distinct keys. m counts bits (counters for counting, cells for spatial). Six-digit text keys repeat, so the FPR follows the distinct keys, not the rows. add s = total time in Add; every checkpoint is in stream.csv. Call forms: our filters add and test through their batch calls (AddKeys, TestKeys), the peers key by key (they have no batch call), so the add and test columns compare our batch with their per-key calls; per key against per key is in c and n.",
 		Header: []string{"data set", "filter", "m", "k", "rows", "distinct keys", "tested", "FPR", "model FPR", "add s", "add ns/row", "test ns/key"},
 	}
 	for _, p := range finalPoints(ps) {
@@ -110,6 +110,7 @@ func KSweepTables(ps []experiment.StreamPoint) []Table {
 		}
 		secs := Table{
 			Title:  "b. Add time (seconds for all rows) against k: " + where,
+			Note:   "Our filters add through their batch call (AddKeys), the peers key by key.",
 			Header: append([]string{"k"}, names...),
 		}
 		for _, k := range ks {
@@ -190,7 +191,7 @@ var setsBaseline = map[string]string{"association": experiment.SetsTwoClassic, "
 func SetsTable(rows []experiment.SetsRow) Table {
 	t := Table{
 		Title: "f. Shifting association (ShBF_A) and multiplicity (ShBF_x) against their baselines",
-		Note: "8-byte keys; ns/key (median over the repetitions) covers the batch hash and one scalar query per key, except '2x classic batch', which tests both filters with classic's batch kernel. " +
+		Note: "8-byte keys; ns/key (median over the repetitions) covers the batch hash (2x classic: one per filter's seed) and one scalar query per key, except '2x classic batch', which tests both filters with classic's batch kernel. " +
 			"Association: S1 ∪ S2 of n keys, a third in S1 only, S2 only and both; shbf-a is NewAssociation(n, 1%), 2x classic two classic filters of half its bits each at its k (same total bits). " +
 			"right rate = clear answers of members for shbf-a (a clear answer is never wrong), exact (in S1, in S2) of members for 2x classic, 'in neither' of non-members; " +
 			"model: shbf-a ClearRate(n), (1 - CandidateFPR(n))^3 for non-members; classic 1 - engine.FPR of the filter that must say no. " +

@@ -57,7 +57,7 @@ type Membership[T any] interface {
 
 // Concurrent is the set of *Concurrent forms every family with concurrent
 // writers offers: they may run from many goroutines at once, beside each
-// other and beside the plain reads.
+// other; reads beside them are TestConcurrent and TestHashConcurrent.
 type Concurrent interface {
 	AddConcurrent(key []byte)
 	AddHashConcurrent(h uint64)
