@@ -248,3 +248,10 @@ func (x *Multiplicity) UpdateUint64(k uint64, from, to uint32) error {
 }
 
 var _ engine.Filter = (*Filter)(nil)
+
+// Reset clears every bit, keeping m, k, the seed and the array (the
+// padding words past m stay zero, as they are).
+func (f *Filter) Reset() {
+	clear(f.bits())
+	runtime.KeepAlive(f.st)
+}

@@ -1,15 +1,16 @@
 package shifting
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/contracttest"
 	"github.com/filterengine/filterengine/internal/fprstat"
 	"github.com/filterengine/filterengine/internal/kerneltest"
-
-	"github.com/filterengine/filterengine/engine"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -310,4 +311,36 @@ func TestOptionsAllTypes(t *testing.T) {
 	if x.Seed() != 13 || x.CountHash(h) < 7 || x.HugePages() {
 		t.Error("multiplicity: the seed is not the one Add used, or HugePagesNever ignored")
 	}
+}
+
+// Reset empties the filter in place: every key absent, the same array,
+// and keys added after it are found as in a new filter of the same
+// parameters (the same bits as one).
+func TestReset(t *testing.T) {
+	f, _ := New(1000, 0.01)
+	words := f.bits()
+	for i := range uint64(1000) {
+		f.AddUint64(i)
+	}
+	f.Reset()
+	if &f.bits()[0] != &words[0] {
+		t.Fatal("Reset replaced the array")
+	}
+	for _, w := range f.bits() {
+		if w != 0 {
+			t.Fatal("a bit survived Reset")
+		}
+	}
+	g, _ := NewMK(f.M(), f.K())
+	for i := range uint64(500) {
+		f.AddUint64(i + 7)
+		g.AddUint64(i + 7)
+	}
+	fb, _ := f.MarshalBinary()
+	gb, _ := g.MarshalBinary()
+	if !bytes.Equal(fb, gb) {
+		t.Fatal("a reset filter takes keys otherwise than a new one")
+	}
+	var z Filter
+	contracttest.Panic(t, "Reset", "shifting.Filter: zero value, use shifting.New", z.Reset)
 }

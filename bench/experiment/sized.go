@@ -37,6 +37,7 @@ func measure(d *driver, e filters.Entry, n uint64, p float64, members, absent *d
 		if r.f, err = e.NewNP(n, p); err != nil {
 			return r, fmt.Errorf("%s New(%d, %v): %w", e.Name, n, p, err)
 		}
+		d.prefault(r.f, members, 0, members.Len())
 		if r.add, err = d.add(r.f, members, 0, members.Len()); err != nil {
 			return r, err
 		}
@@ -72,6 +73,7 @@ func measureEach(d *driver, e filters.Entry, n uint64, p float64, members, absen
 		if f, err = e.NewNP(n, p); err != nil {
 			return r, fmt.Errorf("%s New(%d, %v): %w", e.Name, n, p, err)
 		}
+		d.prefault(f, members, 0, members.Len())
 		if r.add, err = d.add(f, members, 0, members.Len()); err != nil {
 			return r, err
 		}

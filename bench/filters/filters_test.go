@@ -180,3 +180,38 @@ func TestBytesMatchSerializedTable(t *testing.T) {
 		}
 	}
 }
+
+// Every adapter that experiments fill untimed and reset must come back
+// empty: a Reset that kept keys would make the timed Add a refill and its
+// FPR that of a fuller filter.
+func TestResettersEmpty(t *testing.T) {
+	keys := make([][]byte, 2000)
+	for i := range keys {
+		keys[i] = []byte{byte(i), byte(i >> 8), 1, 2, 3, 4, 5, 6}
+	}
+	resetters := 0
+	for _, e := range All() {
+		if e.Static() {
+			continue
+		}
+		f, err := e.NewNP(2000, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok := f.(Resetter)
+		if !ok {
+			continue
+		}
+		resetters++
+		f.AddEach(Batch{Keys: keys})
+		r.Reset()
+		if hits := f.TestEach(Batch{Keys: keys}); hits > 200 {
+			t.Errorf("%s: %d of %d keys present after Reset", e.Name, hits, len(keys))
+		}
+	}
+	// ours but spatial (classic, blocked, shifting twice, counting) and
+	// the modeled peers (bloom/v3, boom/classic, boom/counting)
+	if resetters != 8 {
+		t.Errorf("%d adapters reset in place, want 8", resetters)
+	}
+}

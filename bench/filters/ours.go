@@ -148,6 +148,7 @@ type batchFilter interface {
 	TestKeys(keys [][]byte, out []bool) int
 	AddUint64s(ks []uint64)
 	TestUint64s(ks []uint64, out []bool) int
+	Reset()
 }
 
 // batched adapts a family's batch calls; out is scratch for the answers.
@@ -194,6 +195,9 @@ func (a *batched[F]) TestEach(b Batch) int {
 	}
 	return hits
 }
+
+// Reset empties the filter in place (Resetter).
+func (a *batched[F]) Reset() { a.f.Reset() }
 
 func (a *batched[F]) Bytes() uint64            { return a.bytes }
 func (a *batched[F]) Params() (uint64, uint32) { return a.m, a.k }

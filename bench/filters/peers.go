@@ -109,6 +109,8 @@ func boomNP(m uint64, k uint32) (uint, float64) {
 type perKey struct {
 	add  func([]byte)
 	test func([]byte) bool
+	// reset empties the filter in place (the modeled peers: Resetter).
+	reset func()
 	// size reports the table's cells, bits per cell and probes now (a
 	// scalable filter grows).
 	size func() (cells uint64, cellBits uint64, k uint32)
@@ -152,6 +154,9 @@ type modeledPerKey struct{ perKey }
 
 func (a *modeledPerKey) ModelFPR(n uint64) float64 { m, k := a.Params(); return engine.FPR(m, n, k) }
 
+// Reset empties the peer's filter in place (Resetter).
+func (a *modeledPerKey) Reset() { a.reset() }
+
 // removingPerKey is a modeled per-key peer that deletes.
 type removingPerKey struct {
 	modeledPerKey
@@ -170,26 +175,29 @@ func (a *removingPerKey) Remove(b Batch) int {
 
 func bitsAndBloomsFilter(f *bloom.BloomFilter) Filter {
 	return &modeledPerKey{perKey{
-		add:  func(k []byte) { f.Add(k) },
-		test: f.Test,
-		size: func() (uint64, uint64, uint32) { return uint64(f.Cap()), 1, uint32(f.K()) },
+		add:   func(k []byte) { f.Add(k) },
+		test:  f.Test,
+		reset: func() { f.ClearAll() },
+		size:  func() (uint64, uint64, uint32) { return uint64(f.Cap()), 1, uint32(f.K()) },
 	}}
 }
 
 func boomClassicFilter(f *boom.BloomFilter) Filter {
 	return &modeledPerKey{perKey{
-		add:  func(k []byte) { f.Add(k) },
-		test: f.Test,
-		size: func() (uint64, uint64, uint32) { return uint64(f.Capacity()), 1, uint32(f.K()) },
+		add:   func(k []byte) { f.Add(k) },
+		test:  f.Test,
+		reset: func() { f.Reset() },
+		size:  func() (uint64, uint64, uint32) { return uint64(f.Capacity()), 1, uint32(f.K()) },
 	}}
 }
 
 func boomCountingFilter(f *boom.CountingBloomFilter) Filter {
 	return &removingPerKey{
 		modeledPerKey: modeledPerKey{perKey{
-			add:  func(k []byte) { f.Add(k) },
-			test: f.Test,
-			size: func() (uint64, uint64, uint32) { return uint64(f.Capacity()), 4, uint32(f.K()) },
+			add:   func(k []byte) { f.Add(k) },
+			test:  f.Test,
+			reset: func() { f.Reset() },
+			size:  func() (uint64, uint64, uint32) { return uint64(f.Capacity()), 4, uint32(f.K()) },
 		}},
 		remove: f.TestAndRemove,
 	}

@@ -52,6 +52,15 @@ type Filter interface {
 	Params() (m uint64, k uint32)
 }
 
+// Resetter is a Filter that can be emptied in place, keeping its memory.
+// An experiment that times Add fills such a filter once untimed and
+// resets it first, so that the timed Add pays no first-touch page
+// faults, as a service's long-lived filter does not.
+type Resetter interface {
+	Filter
+	Reset()
+}
+
 // Modeled is a Filter that predicts its own false-positive rate after
 // n distinct keys.
 type Modeled interface {

@@ -59,7 +59,7 @@ func ThreadsTable(rows []experiment.ThreadsRow) Table {
 	}
 	t := Table{
 		Title: fmt.Sprintf("t. Concurrent throughput against goroutines (%d CPUs: beyond %d goroutines there are no more cores)", cpus, cpus),
-		Note: fmt.Sprintf("A fresh filter for n = %s keys at p = 1%% per run; G goroutines released together add all n 8-byte keys (each a contiguous share, one call per []byte key), then test them; "+
+		Note: fmt.Sprintf("A fresh filter for n = %s keys at p = 1%% per run, filled once untimed and Reset, so the timed adds pay no first-touch page faults (spatial has no Reset: its adds fault its cells in); G goroutines released together add all n 8-byte keys (each a contiguous share, one call per []byte key), then test them; "+
 			"Mkeys/s = n over the wall time from the release to the last goroutine's end, median over the repetitions; x 1 goroutine = this row's Mkeys/s over the same family's and call's with one goroutine. "+
 			"This machine has %d CPUs (GOMAXPROCS %d): beyond %d goroutines there are no more cores, they take turns, and the throughput can only stay level or fall. "+
 			"The %q rows time XXH3 of each key alone, no filter: their x 1 goroutine is what the cores free during the run allowed (on a shared machine, less than the core count), the ceiling of every family's. "+

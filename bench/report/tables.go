@@ -144,7 +144,7 @@ func SizedTable(rows []experiment.SizedRow) Table {
 		Note: "m counts bits (counters for counting, cells for spatial; bits/key is the memory); ns/key are medians over the repetitions. " +
 			"per key = one single-key call per []byte key (Add(key), Test(key), spatial Insert/Check), every filter alike; " +
 			"batch = our families' batch calls (AddUint64s/TestUint64s, spatial InsertUint64s/CheckUint64s, hashing in batch), the peers' per-key loop (they have no batch API), BinaryFuse8 XXH3 + Contains per key. " +
-			"Add inserts all n keys, Test member and Remove (counting filters, batch form) time the first min(n, tested) of them (false neg. counts over all n, before removal); FPR on distinct non-member keys; model = the filter's own prediction; " +
+			"Add inserts all n keys into a filter filled once untimed and Reset (no first-touch page faults timed; spatial has no Reset and BinaryFuse8 is built, so theirs are), Test member and Remove (counting filters, batch form) time the first min(n, tested) of them (false neg. counts over all n, before removal); FPR on distinct non-member keys; model = the filter's own prediction; " +
 			"vs bloom/v3 = bloom/v3's per-key Test ns/key over this filter's per-key Test ns/key, same n and p, same run. Static filters are built once: their Add is the build (batch column only).",
 		Header: []string{"filter", "n", "p", "m", "k", "bits/key", "Add ns/key per key", "Test member ns/key per key", "Test absent ns/key per key",
 			"Add ns/key batch", "Test member ns/key batch", "Test absent ns/key batch", "Remove ns/key batch", "false neg.", "tested", "FPR", "model FPR",
