@@ -49,7 +49,8 @@ func SpatialLineProbes(h, lines uint64, k uint32, cellLog uint, dst []uint64) {
 // SpatialLineCheck answers one hash's Check on the line-local layout:
 // the smallest of h's k cells (1 << cellLog bits, 2..4) in the lines
 // 64-byte lines at words, 0 as soon as one is empty. words must point at
-// 64-byte aligned memory of lines lines; nothing is bounds-checked. Each
+// 4-byte aligned memory of lines lines (64-byte aligned for speed);
+// nothing is bounds-checked. Each
 // width runs its own copy of the loop with constant shifts; k above one
 // word of probes (9, 10 and 12 for 4-, 8- and 16-bit cells) takes the
 // general loop.
@@ -114,7 +115,10 @@ func spatialLineCheckLong(words *uint32, lines uint64, k uint32, cellLog uint, h
 
 // SpatialLineCheckHashes is SpatialCheckHashes for the line-local
 // layout: out[i] = SpatialLineCheck of hs[i]; it returns how many are
-// non-zero. cells holds lines 64-byte lines and starts 64-byte aligned.
+// non-zero. cells holds lines 64-byte lines and starts 4-byte aligned (a
+// filter's own array is 64-byte aligned, so no line straddles two cache
+// lines; a View's cells in a file or the caller's bytes may be only
+// 8-byte aligned, which costs speed, never answers).
 // Concurrent raises by 32-bit CAS are safe as for SpatialCheckHashes.
 // One Go loop serves every kernel level (no SIMD twin yet): a key's
 // probes share one line, so the loop is bound by one miss per key.
@@ -128,8 +132,8 @@ func SpatialLineCheckHashes(cells []byte, lines uint64, k uint32, cellLog uint, 
 	if lines == 0 || k == 0 || k > 64 || lines > uint64(len(cells))/64 {
 		panic("asm: SpatialLineCheckHashes cell array smaller than its lines")
 	}
-	if uintptr(unsafe.Pointer(unsafe.SliceData(cells)))%64 != 0 {
-		panic("asm: SpatialLineCheckHashes cell array not 64-byte aligned")
+	if uintptr(unsafe.Pointer(unsafe.SliceData(cells)))%4 != 0 {
+		panic("asm: SpatialLineCheckHashes cell array not 4-byte aligned")
 	}
 	return spatialLineCheckHashesGeneric(cells, lines, k, cellLog, hs, out[:len(hs)])
 }

@@ -212,8 +212,11 @@ func (f *Filter) Close() error {
 	if f.storage == nil { // the zero Filter: nothing to release
 		return nil
 	}
-	f.cells, f.p.Words, f.p.Row = nil, nil, nil
-	return f.storage.Close()
+	// A closed filter is a zero one: its methods panic naming New
+	// instead of indexing the released cells.
+	st := f.storage
+	*f = Filter{}
+	return st.Close()
 }
 
 // mustHaveCells panics with the family's zero-value message on the zero

@@ -81,6 +81,9 @@ func (l layout) full(n uint64) float64 {
 	sd := math.Sqrt(mean * (1 - q))
 	lo := uint64(max(0, mean-12*sd-40))
 	hi := min(n, uint64(mean+12*sd+40))
+	if l.saturated(lo) {
+		return 1 // every line the sum weighs is full, to occFull
+	}
 	lgN, _ := math.Lgamma(nf + 1)
 	lq, lnq := math.Log(q), math.Log1p(-q)
 	var sum float64
@@ -101,6 +104,9 @@ func (l layout) occupied(j uint64) float64 {
 	if j < uint64(len(t)) {
 		return t[j]
 	}
+	if len(t) > 0 && t[len(t)-1] >= occFull {
+		return t[len(t)-1] // the table stopped where the lines are full
+	}
 	c := int(l.m / l.lines)
 	kf := float64(l.k)
 	pow := make([]float64, c+1)
@@ -118,8 +124,8 @@ func (l layout) occupied(j uint64) float64 {
 			e += px * pow[x]
 		}
 		t = append(t, e)
-		if keys >= 2*j {
-			break
+		if keys >= 2*j || e >= occFull {
+			break // as far as asked, or as far as the value moves
 		}
 		for range l.k {
 			for x := c; x >= 1; x-- {
@@ -129,8 +135,16 @@ func (l layout) occupied(j uint64) float64 {
 		}
 	}
 	*l.occ = t
-	return t[j]
+	return t[min(j, uint64(len(t)-1))]
 }
+
+// occFull is where occupied stops growing its table: from there on a
+// line's keys fill it to within 1e-15, whatever their number, so a
+// forged member count of 2^40 costs no 2^41-entry table.
+const occFull = 1 - 1e-15
+
+// saturated reports whether lines of j keys are full to occFull.
+func (l layout) saturated(j uint64) bool { return l.occupied(j) >= occFull }
 
 // aprioriArea holds the model's figures for one area.
 type aprioriArea struct {
