@@ -408,8 +408,24 @@ func FuzzDecode(f *testing.F) {
 		seeds = append(seeds, seed)
 	}
 	// A mutated envelope fails its checksums; the sealed form of each
-	// input, as the first seed's kind (version 2), reaches the decoder.
+	// input reaches the decoder, as the first seed's kind (version 2)
+	// and as each other version's (1 when its golden file is there, and
+	// 3, line-local), whose parameters differ.
 	env := fuzzenv.AddSeeds(f, seeds...)
+	others := []fuzzenv.Template{}
+	for _, s := range seeds[3:] {
+		tmpl, corpus, err := fuzzenv.Corpus(s)
+		if err != nil || tmpl.Version == env.Version || slices.ContainsFunc(others, func(o fuzzenv.Template) bool { return o.Version == tmpl.Version }) {
+			continue
+		}
+		others = append(others, tmpl)
+		for _, c := range corpus {
+			f.Add(c)
+		}
+	}
+	if len(others) == 0 {
+		f.Fatal("no seed of another version than 2 to seal as")
+	}
 	check := func(t *testing.T, data []byte) {
 		d, err := Decode(data)
 		if err != nil {
@@ -436,8 +452,10 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		check(t, data)
-		if sealed := env.Seal(data); sealed != nil {
-			check(t, sealed)
+		for _, tmpl := range append([]fuzzenv.Template{env}, others...) {
+			if sealed := tmpl.Seal(data); sealed != nil {
+				check(t, sealed)
+			}
 		}
 	})
 }
