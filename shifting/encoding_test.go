@@ -194,3 +194,59 @@ func TestMembershipGolden(t *testing.T) {
 		t.Errorf("golden filter: %d false positives in %d, bounds [%.0f, %.0f]", fp, len(absent), lo, hi)
 	}
 }
+
+// The decoders' own checks, reached with right checksums (an encoder
+// writes the bytes): a bit past the last a key can set, in the
+// association's array, the multiplicity's array and the membership
+// filter's second array, and a multiplicity counter that disagrees with
+// its bit, are format errors; the last settable bit is not. (Corrupting a
+// byte of an encoding fails the checksums first, so these checks had no
+// test that reached them.)
+func TestDecodersCheckPaddingAndCounters(t *testing.T) {
+	setBit := func(w []uint64, bit uint64) { w[bit/64] |= 1 << (bit % 64) }
+	wantErr := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("%s: error %v, want a format error", what, err)
+		}
+	}
+	// Association: positions up to m + WBar - 2, as membership's.
+	for _, c := range []struct {
+		bit uint64
+		ok  bool
+	}{{100 + WBar - 2, true}, {100 + WBar - 1, false}, {64*padWords(100) - 1, false}} {
+		a, _ := NewAssociationMK(100, 4)
+		setBit(a.st.Words(), c.bit)
+		data, _ := a.MarshalBinary()
+		_, err := DecodeAssociation(data)
+		if c.ok && err != nil {
+			t.Errorf("association, last settable bit %d: %v", c.bit, err)
+		} else if !c.ok {
+			wantErr("association, padding bit", err)
+		}
+	}
+	// Multiplicity: positions up to m + maxCount - 2.
+	x, _ := NewMultiplicityMK(100, 4, 5)
+	setBit(x.st.Words(), 100+5-1)
+	data, _ := x.MarshalBinary()
+	_, err := DecodeMultiplicity(data)
+	wantErr("multiplicity, padding bit", err)
+	// A counter that says set where the bit is clear, and the reverse.
+	y, _ := NewMultiplicityMK(100, 4, 5, WithCounters())
+	y.counts[7] = 1
+	data, _ = y.MarshalBinary()
+	_, err = DecodeMultiplicity(data)
+	wantErr("multiplicity, a counter without its bit", err)
+	z, _ := NewMultiplicityMK(100, 4, 5, WithCounters())
+	setBit(z.st.Words(), 7)
+	data, _ = z.MarshalBinary()
+	_, err = DecodeMultiplicity(data)
+	wantErr("multiplicity, a bit without its counter", err)
+	// Membership's second array: bits up to m2 - 1.
+	g, _ := NewMK(200, 4, WithSecondArray())
+	w := g.st.Words()
+	setBit(w[g.p.Base2:], g.p.M2)
+	data, _ = g.MarshalBinary()
+	var h Filter
+	wantErr("membership, second array's padding bit", h.UnmarshalBinary(data))
+}
