@@ -130,9 +130,6 @@ func NewBlockedSet(filters [][]uint64, k uint32) BlockedSet {
 	return s
 }
 
-// Len returns the number of filters in the set.
-func (s BlockedSet) Len() int { return len(s.filters) }
-
 // TestHash reports whether hash h may be in any filter of the set. The
 // zero set holds no key.
 func (s BlockedSet) TestHash(h uint64) bool {
