@@ -360,6 +360,9 @@ func (f *Filter) EstimatedCount() float64 {
 
 // EstimatedFPR is the model FPR at the estimated count.
 func (f *Filter) EstimatedFPR() float64 {
+	if f.p.Lines == 0 {
+		return 0 // a zero or closed Filter holds no key, as ModelFPR says
+	}
 	n := f.EstimatedCount()
 	if math.IsInf(n, 1) {
 		return 1

@@ -357,3 +357,13 @@ func TestAllocs(t *testing.T) {
 	sb, _ := NewSBBF(SBBFNumBytes(10_000, 0.01))
 	t.Run("SBBF", func(t *testing.T) { checkNoAllocs(t, sb) })
 }
+
+// A zero Filter or Narrow holds no key: its estimated and model FPR are 0
+// (EstimatedFPR and Narrow's ModelFPR said 1), as every read answers absent.
+func TestZeroFPRIsZero(t *testing.T) {
+	var f Filter
+	var n Narrow
+	if f.EstimatedFPR() != 0 || f.ModelFPR(10) != 0 || n.ModelFPR(10) != 0 {
+		t.Errorf("zero Filter: EstimatedFPR %v, ModelFPR %v; zero Narrow: ModelFPR %v", f.EstimatedFPR(), f.ModelFPR(10), n.ModelFPR(10))
+	}
+}

@@ -134,7 +134,12 @@ func (f *Narrow) Close() error {
 }
 
 // ModelFPR is NarrowFPR of this filter after n keys.
-func (f *Narrow) ModelFPR(n uint64) float64 { return NarrowFPR(f.M(), n, f.k, f.BlockBits()) }
+func (f *Narrow) ModelFPR(n uint64) float64 {
+	if len(f.words) == 0 {
+		return 0 // a zero Narrow holds no key
+	}
+	return NarrowFPR(f.M(), n, f.k, f.BlockBits())
+}
 
 // EstimatedCount estimates the keys added from the set bits
 // (engine.EstimateCount).

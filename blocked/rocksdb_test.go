@@ -3,6 +3,7 @@ package blocked
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -120,12 +121,12 @@ func TestAppendRocksDBLegacyMatchesSpec(t *testing.T) {
 
 func TestAppendRocksDBLegacyArguments(t *testing.T) {
 	keys := formatKeys(rand.New(rand.NewPCG(14, 7)), 300)
-	for _, bpk := range []int{0, -1, -1 << 40} {
+	for _, bpk := range []int{0, -1, math.MinInt} {
 		if f := AppendRocksDBLegacy(nil, keys, bpk); !bytes.Equal(f, rocksDBLegacySpec(keys, 1)) {
 			t.Errorf("bitsPerKey=%d: want the filter of 1 bit per key", bpk)
 		}
 	}
-	for _, bpk := range []int{101, 1 << 40, int(^uint(0) >> 1)} {
+	for _, bpk := range []int{101, 1 << 30, math.MaxInt} {
 		if f := AppendRocksDBLegacy(nil, keys, bpk); !bytes.Equal(f, rocksDBLegacySpec(keys, engine.LevelDBMaxBitsPerKey)) {
 			t.Errorf("bitsPerKey=%d: want the filter of %d bits per key", bpk, engine.LevelDBMaxBitsPerKey)
 		}

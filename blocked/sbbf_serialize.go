@@ -23,7 +23,8 @@ const sbbfReadChunk = 64 << 10
 // io.ByteReader the header is read a byte at a time, so r is left at the
 // byte after the bitset. The bitset is read in growing chunks, so a
 // header that claims more bytes than the stream holds is an error after
-// at most twice the delivered bytes were allocated, never numBytes.
+// at most 64 KiB or twice the delivered bytes, whichever is more, were
+// allocated, never numBytes.
 func ReadSBBF(r io.Reader) (*SBBF, error) {
 	f, _, err := readSBBF(r)
 	return f, err

@@ -32,7 +32,7 @@ func TestNewSBBFSizes(t *testing.T) {
 			t.Errorf("NewSBBF(%d): %v", n, f)
 		}
 	}
-	for _, n := range []int{-32, 0, 1, 16, 31, 33, 48, 1000, SBBFMaxBytes * 2, 1 << 40} {
+	for _, n := range []int{-32, 0, 1, 16, 31, 33, 48, 1000, SBBFMaxBytes * 2, math.MaxInt} {
 		if _, err := NewSBBF(n); !errors.Is(err, engine.ErrParam) {
 			t.Errorf("NewSBBF(%d) = %v, want ErrParam", n, err)
 		}

@@ -19,8 +19,11 @@ import (
 // TestConcurrent or TestHashConcurrent (a plain Test's loads are not
 // atomic).
 //
-// The zero Filter has no bits: M, K, SizeBytes and String answer for an
-// empty filter, every other method panics with a message naming New.
+// The zero Filter has no bits: M, K, Seed, SizeBytes, HugePages, String
+// and ModelFPR answer for an empty filter, Close does nothing, Union and
+// Intersect with a real filter return an error wrapping engine.ErrParam,
+// and every method that reads or writes bits panics with a message naming
+// New.
 type Filter struct {
 	st   *engine.Storage
 	m    uint64

@@ -407,3 +407,14 @@ func TestBatchAllocs(t *testing.T) {
 		}
 	}
 }
+
+// Combining with a nil *Filter is an error, not a nil dereference.
+func TestSetOpsNil(t *testing.T) {
+	f, _ := NewMK(1000, 7)
+	if err := f.Union(nil); !errors.Is(err, engine.ErrParam) {
+		t.Errorf("Union(nil): %v", err)
+	}
+	if err := f.Intersect(nil); !errors.Is(err, engine.ErrParam) {
+		t.Errorf("Intersect(nil): %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package classic
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -93,7 +94,8 @@ func TestAppendLevelDBMatchesSpec(t *testing.T) {
 				}
 			}
 			for range 200 {
-				key := levelDBKeys(rng, 1+rng.IntN(41))[rng.IntN(1)]
+				keys := levelDBKeys(rng, 1+rng.IntN(41))
+				key := keys[rng.IntN(len(keys))]
 				if LevelDBMayMatch(want, key) != levelDBMayMatchSpec(want, key) {
 					t.Fatalf("n=%d bitsPerKey=%d: LevelDBMayMatch(%x) differs from KeyMayMatch", n, bpk, key)
 				}
@@ -105,14 +107,14 @@ func TestAppendLevelDBMatchesSpec(t *testing.T) {
 func TestAppendLevelDBArguments(t *testing.T) {
 	keys := levelDBKeys(rand.New(rand.NewPCG(14, 4)), 100)
 	// Below 0 counts as 0: LevelDB's 64-bit minimum with k = 1.
-	for _, bpk := range []int{-1, -1 << 40, 0} {
+	for _, bpk := range []int{-1, math.MinInt, 0} {
 		f := AppendLevelDB(nil, keys, bpk)
 		if len(f) != 9 || f[8] != 1 || !bytes.Equal(f, levelDBSpec(keys, 0)) {
 			t.Errorf("bitsPerKey=%d: %d bytes, k=%d; want LevelDB's 8-byte minimum with k=1", bpk, len(f), f[len(f)-1])
 		}
 	}
 	// Above the cap counts as the cap: no huge allocation.
-	for _, bpk := range []int{101, 1 << 40, int(^uint(0) >> 1)} {
+	for _, bpk := range []int{101, 1 << 30, math.MaxInt} {
 		if f := AppendLevelDB(nil, keys, bpk); !bytes.Equal(f, levelDBSpec(keys, engine.LevelDBMaxBitsPerKey)) {
 			t.Errorf("bitsPerKey=%d: %d bytes, want the filter of %d bits per key", bpk, len(f), engine.LevelDBMaxBitsPerKey)
 		}

@@ -7,6 +7,9 @@ import (
 )
 
 func (f *Filter) compatible(g *Filter) error {
+	if g == nil {
+		return engine.ParamErrorf("classic: a nil *Filter to combine with")
+	}
 	if f.m != g.m || f.k != g.k || f.seed != g.seed {
 		return engine.ParamErrorf("classic filters differ (m %d/%d, k %d/%d, seed %d/%d)", f.m, g.m, f.k, g.k, f.seed, g.seed)
 	}

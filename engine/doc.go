@@ -43,9 +43,9 @@
 //
 // Misuse: a zero value of a filter type never answers "present" and never
 // fails with an index or nil-pointer error. Its accessors answer as an
-// empty filter; a write, and in counting, spatial and shifting every
-// answer, panics with a message naming the constructor ("blocked.Filter:
-// zero value, use blocked.New"). A batch out slice shorter than the keys
+// empty filter; a write, and in classic, counting, spatial and shifting
+// every answer, panics with a message naming the constructor
+// ("blocked.Filter: zero value, use blocked.New"). A batch out slice shorter than the keys
 // panics with one readable message. Bad parameters are errors wrapping
 // ErrParam (ParamErrorf) and bad bytes errors wrapping ErrFormat
 // (FormatErrorf); neither ever panics.

@@ -37,13 +37,13 @@ func mapFile(f *os.File, size int, populate bool) (m []byte, ok bool, err error)
 	page := os.Getpagesize()
 	fileLen := (size + page - 1) &^ (page - 1)
 	total := uintptr(fileLen + (MapTail+page-1)&^(page-1))
-	raw, _, errno := unix.Syscall6(unix.SYS_MMAP, 0, total+hugePageSize,
+	raw, _, errno := unix.Syscall6(sysMmap, 0, total+hugePageSize,
 		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS, ^uintptr(0), 0)
 	if errno != 0 {
 		return nil, false, errno
 	}
 	start := alignTrim(raw, total)
-	if _, _, errno := unix.Syscall6(unix.SYS_MMAP, start, uintptr(size),
+	if _, _, errno := unix.Syscall6(sysMmap, start, uintptr(size),
 		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_FIXED, f.Fd(), 0); errno != 0 {
 		_ = munmap(start, total)
 		return nil, false, nil

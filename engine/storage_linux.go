@@ -21,7 +21,7 @@ const hugePageSize = 2 << 20
 func mapHuge(nbytes int) ([]byte, error) {
 	page := uintptr(unix.Getpagesize())
 	size := (uintptr(nbytes) + page - 1) &^ (page - 1)
-	raw, _, errno := unix.Syscall6(unix.SYS_MMAP, 0, size+hugePageSize,
+	raw, _, errno := unix.Syscall6(sysMmap, 0, size+hugePageSize,
 		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS, ^uintptr(0), 0)
 	if errno != 0 {
 		return nil, errno
