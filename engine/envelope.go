@@ -223,21 +223,21 @@ func DecodeEnvelope(data []byte) (Header, []byte, error) {
 const readChunk = 1 << 20
 
 // readPayload reads want bytes from r into a buffer that grows, doubling
-// from readChunk, only as they arrive, with pad bytes of capacity after
-// them; it returns them and how many it read.
-func readPayload(r io.Reader, want uint64, pad int) ([]byte, int64, error) {
+// from readChunk, only as they arrive; it returns them and how many it
+// read.
+func readPayload(r io.Reader, want uint64) ([]byte, int64, error) {
 	if want > MaxBits {
 		return nil, 0, formatErr("payload length %d too large", want)
 	}
 	var read int64
-	payload := make([]byte, 0, min(want, readChunk)+uint64(pad))
+	payload := make([]byte, 0, min(want, readChunk))
 	for uint64(len(payload)) < want {
-		if len(payload) == cap(payload)-pad {
-			grown := make([]byte, len(payload), min(want, uint64(2*len(payload)))+uint64(pad))
+		if len(payload) == cap(payload) {
+			grown := make([]byte, len(payload), min(want, uint64(2*cap(payload))))
 			copy(grown, payload)
 			payload = grown
 		}
-		n, err := io.ReadFull(r, payload[len(payload):cap(payload)-pad])
+		n, err := io.ReadFull(r, payload[len(payload):cap(payload)])
 		payload = payload[:len(payload)+n]
 		read += int64(n)
 		if err != nil {
@@ -262,7 +262,7 @@ func ReadEnvelope(r io.Reader) (Header, []byte, int64, error) {
 	if err != nil {
 		return h, nil, read, err
 	}
-	payload, n64, err := readPayload(r, h.PayloadLen, 0)
+	payload, n64, err := readPayload(r, h.PayloadLen)
 	read += n64
 	if err != nil {
 		return h, nil, read, err

@@ -202,7 +202,7 @@ func readPadded(f *os.File, size int64) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		payload, _, err := readPayload(f, h.PayloadLen, 0)
+		payload, _, err := readPayload(f, h.PayloadLen)
 		if err != nil {
 			return nil, err
 		}

@@ -31,18 +31,17 @@ func (d *driver) batchOf(keys *dataset.Keys, i, j int) filters.Batch {
 // add inserts keys [from, to).
 // prefault fills f with keys[from:to] untimed and empties it again when
 // it can be emptied in place (filters.Resetter), so that a timed Add into
-// it pays no first-touch page faults; it reports whether it did. A filter
-// that cannot be reset stays as it is: its timed Add faults its pages in.
-func (d *driver) prefault(f filters.Filter, keys *dataset.Keys, from, to int) bool {
+// it pays no first-touch page faults. A filter that cannot be reset stays
+// as it is: its timed Add faults its pages in.
+func (d *driver) prefault(f filters.Filter, keys *dataset.Keys, from, to int) {
 	r, ok := f.(filters.Resetter)
 	if !ok {
-		return false
+		return
 	}
 	for i := from; i < to; i += d.batch {
 		f.Add(d.batchOf(keys, i, min(i+d.batch, to)))
 	}
 	r.Reset()
-	return true
 }
 
 func (d *driver) add(f filters.Filter, keys *dataset.Keys, from, to int) (time.Duration, error) {
