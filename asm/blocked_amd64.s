@@ -947,77 +947,106 @@ TEXT ·blockedTestSetHashesAVX2(SB), NOSPLIT, $24-104
 	VMOVDQU      blockedLaneBits<>+32(SB), Y3
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
+	CMPQ         (SP), $0x01
+	JNE          blockedTestSetHashesAVX2_any_key
+	CMPQ         8(SP), $0x00
+	JNE          blockedTestSetHashesAVX2_any_key
 
-blockedTestSetHashesAVX2_key:
+blockedTestSetHashesAVX2_k8_key:
 	TESTQ DI, DI
 	JZ    blockedTestSetHashesAVX2_done
 	CMPQ  16(SP), $0x00
-	JE    blockedTestSetHashesAVX2_probe
+	JE    blockedTestSetHashesAVX2_k8_probe
 	CMPQ  DI, 16(SP)
-	JLE   blockedTestSetHashesAVX2_probe
+	JLE   blockedTestSetHashesAVX2_k8_probe
 	MOVQ  16(SP), DX
 	MOVQ  (SI)(DX*8), DX
 	MOVQ  AX, R10
 
-blockedTestSetHashesAVX2_prefetch:
+blockedTestSetHashesAVX2_k8_prefetch:
 	CMPQ       R10, BX
-	JAE        blockedTestSetHashesAVX2_probe
+	JAE        blockedTestSetHashesAVX2_k8_probe
 	MULXQ      (R10), R11, R12
 	SHLQ       $0x06, R12
 	ADDQ       8(R10), R12
 	PREFETCHT0 (R12)
 	ADDQ       $0x10, R10
-	JMP        blockedTestSetHashesAVX2_prefetch
+	JMP        blockedTestSetHashesAVX2_k8_prefetch
 
-blockedTestSetHashesAVX2_probe:
+blockedTestSetHashesAVX2_k8_probe:
 	MOVQ         (SI), DX
-	CMPQ         (SP), $0x01
-	JNE          blockedTestSetHashesAVX2_any
-	CMPQ         8(SP), $0x00
-	JNE          blockedTestSetHashesAVX2_any
 	MOVQ         DX, R10
 	IMULQ        blockedMul<>+0(SB), R10
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
-	VMOVQ        R10, X9
-	VPBROADCASTQ X9, Y9
-	VPSRLVQ      Y0, Y9, Y10
-	VPSRLVQ      Y1, Y9, Y9
-	VPAND        Y4, Y10, Y10
-	VPAND        Y4, Y9, Y9
-	VPSLLVQ      Y10, Y5, Y10
-	VPSLLVQ      Y9, Y5, Y9
-	VPOR         Y10, Y6, Y6
-	VPOR         Y9, Y7, Y7
+	VMOVQ        R10, X2
+	VPBROADCASTQ X2, Y2
+	VPSRLVQ      Y0, Y2, Y3
+	VPSRLVQ      Y1, Y2, Y2
+	VPAND        Y4, Y3, Y3
+	VPAND        Y4, Y2, Y2
+	VPSLLVQ      Y3, Y5, Y3
+	VPSLLVQ      Y2, Y5, Y2
+	VPOR         Y3, Y6, Y6
+	VPOR         Y2, Y7, Y7
 	VPXOR        Y8, Y6, Y6
 	VPXOR        Y8, Y7, Y7
 	MOVQ         AX, R10
 	XORQ         R11, R11
 
-blockedTestSetHashesAVX2_filter_25:
-	MULXQ  (R10), R12, R13
-	SHLQ   $0x06, R13
-	ADDQ   8(R10), R13
-	VPOR   (R13), Y6, Y9
-	VPOR   32(R13), Y7, Y10
-	VPAND  Y9, Y10, Y9
-	VPTEST Y8, Y9
-	ADCQ   $0x00, R11
-	MULXQ  16(R10), R12, R13
-	SHLQ   $0x06, R13
-	ADDQ   24(R10), R13
-	VPOR   (R13), Y6, Y9
-	VPOR   32(R13), Y7, Y10
-	VPAND  Y9, Y10, Y9
-	VPTEST Y8, Y9
-	ADCQ   $0x00, R11
-	ADDQ   $0x00000020, R10
-	CMPQ   R10, CX
-	JB     blockedTestSetHashesAVX2_filter_25
-	TESTQ  R11, R11
-	JMP    blockedTestSetHashesAVX2_answer
+blockedTestSetHashesAVX2_k8_filter_25:
+	MULXQ   (R10), R12, R13
+	SHLQ    $0x06, R13
+	ADDQ    8(R10), R13
+	VPOR    (R13), Y6, Y2
+	VPOR    32(R13), Y7, Y3
+	VPAND   Y2, Y3, Y2
+	VPTEST  Y8, Y2
+	ADCQ    $0x00, R11
+	MULXQ   16(R10), R12, R13
+	SHLQ    $0x06, R13
+	ADDQ    24(R10), R13
+	VPOR    (R13), Y6, Y2
+	VPOR    32(R13), Y7, Y3
+	VPAND   Y2, Y3, Y2
+	VPTEST  Y8, Y2
+	ADCQ    $0x00, R11
+	ADDQ    $0x00000020, R10
+	CMPQ    R10, CX
+	JB      blockedTestSetHashesAVX2_k8_filter_25
+	TESTQ   R11, R11
+	SETNE   DL
+	MOVB    DL, (R8)
+	MOVBQZX DL, DX
+	ADDQ    DX, R9
+	INCQ    R8
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JMP     blockedTestSetHashesAVX2_k8_key
 
-blockedTestSetHashesAVX2_any:
+blockedTestSetHashesAVX2_any_key:
+	TESTQ DI, DI
+	JZ    blockedTestSetHashesAVX2_done
+	CMPQ  16(SP), $0x00
+	JE    blockedTestSetHashesAVX2_any_probe
+	CMPQ  DI, 16(SP)
+	JLE   blockedTestSetHashesAVX2_any_probe
+	MOVQ  16(SP), DX
+	MOVQ  (SI)(DX*8), DX
+	MOVQ  AX, R10
+
+blockedTestSetHashesAVX2_any_prefetch:
+	CMPQ       R10, BX
+	JAE        blockedTestSetHashesAVX2_any_probe
+	MULXQ      (R10), R11, R12
+	SHLQ       $0x06, R12
+	ADDQ       8(R10), R12
+	PREFETCHT0 (R12)
+	ADDQ       $0x10, R10
+	JMP        blockedTestSetHashesAVX2_any_prefetch
+
+blockedTestSetHashesAVX2_any_probe:
+	MOVQ  (SI), DX
 	MOVQ  DX, R10
 	IMULQ blockedMul<>+0(SB), R10
 	VPXOR Y6, Y6, Y6
@@ -1076,29 +1105,27 @@ partial_done_28:
 	MOVQ  AX, R10
 	XORQ  R11, R11
 
-blockedTestSetHashesAVX2_filter_29:
-	MULXQ  (R10), R12, R13
-	SHLQ   $0x06, R13
-	ADDQ   8(R10), R13
-	VPOR   (R13), Y6, Y9
-	VPOR   32(R13), Y7, Y10
-	VPAND  Y9, Y10, Y9
-	VPTEST Y8, Y9
-	ADCQ   $0x00, R11
-	MULXQ  16(R10), R12, R13
-	SHLQ   $0x06, R13
-	ADDQ   24(R10), R13
-	VPOR   (R13), Y6, Y9
-	VPOR   32(R13), Y7, Y10
-	VPAND  Y9, Y10, Y9
-	VPTEST Y8, Y9
-	ADCQ   $0x00, R11
-	ADDQ   $0x00000020, R10
-	CMPQ   R10, CX
-	JB     blockedTestSetHashesAVX2_filter_29
-	TESTQ  R11, R11
-
-blockedTestSetHashesAVX2_answer:
+blockedTestSetHashesAVX2_any_filter_29:
+	MULXQ   (R10), R12, R13
+	SHLQ    $0x06, R13
+	ADDQ    8(R10), R13
+	VPOR    (R13), Y6, Y9
+	VPOR    32(R13), Y7, Y10
+	VPAND   Y9, Y10, Y9
+	VPTEST  Y8, Y9
+	ADCQ    $0x00, R11
+	MULXQ   16(R10), R12, R13
+	SHLQ    $0x06, R13
+	ADDQ    24(R10), R13
+	VPOR    (R13), Y6, Y9
+	VPOR    32(R13), Y7, Y10
+	VPAND   Y9, Y10, Y9
+	VPTEST  Y8, Y9
+	ADCQ    $0x00, R11
+	ADDQ    $0x00000020, R10
+	CMPQ    R10, CX
+	JB      blockedTestSetHashesAVX2_any_filter_29
+	TESTQ   R11, R11
 	SETNE   DL
 	MOVB    DL, (R8)
 	MOVBQZX DL, DX
@@ -1106,7 +1133,7 @@ blockedTestSetHashesAVX2_answer:
 	INCQ    R8
 	ADDQ    $0x08, SI
 	DECQ    DI
-	JMP     blockedTestSetHashesAVX2_key
+	JMP     blockedTestSetHashesAVX2_any_key
 
 blockedTestSetHashesAVX2_done:
 	VZEROUPPER
@@ -4787,34 +4814,34 @@ TEXT ·blockedTestSetHashesAVX512(SB), NOSPLIT, $24-104
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
+	CMPQ         (SP), $0x01
+	JNE          blockedTestSetHashesAVX512_any_key
+	CMPQ         8(SP), $0x00
+	JNE          blockedTestSetHashesAVX512_any_key
 
-blockedTestSetHashesAVX512_key:
+blockedTestSetHashesAVX512_k8_key:
 	TESTQ DI, DI
 	JZ    blockedTestSetHashesAVX512_done
 	CMPQ  16(SP), $0x00
-	JE    blockedTestSetHashesAVX512_probe
+	JE    blockedTestSetHashesAVX512_k8_probe
 	CMPQ  DI, 16(SP)
-	JLE   blockedTestSetHashesAVX512_probe
+	JLE   blockedTestSetHashesAVX512_k8_probe
 	MOVQ  16(SP), DX
 	MOVQ  (SI)(DX*8), DX
 	MOVQ  AX, R10
 
-blockedTestSetHashesAVX512_prefetch:
+blockedTestSetHashesAVX512_k8_prefetch:
 	CMPQ       R10, BX
-	JAE        blockedTestSetHashesAVX512_probe
+	JAE        blockedTestSetHashesAVX512_k8_probe
 	MULXQ      (R10), R11, R12
 	SHLQ       $0x06, R12
 	ADDQ       8(R10), R12
 	PREFETCHT0 (R12)
 	ADDQ       $0x10, R10
-	JMP        blockedTestSetHashesAVX512_prefetch
+	JMP        blockedTestSetHashesAVX512_k8_prefetch
 
-blockedTestSetHashesAVX512_probe:
+blockedTestSetHashesAVX512_k8_probe:
 	MOVQ         (SI), DX
-	CMPQ         (SP), $0x01
-	JNE          blockedTestSetHashesAVX512_any
-	CMPQ         8(SP), $0x00
-	JNE          blockedTestSetHashesAVX512_any
 	MOVQ         DX, R10
 	IMULQ        blockedMul<>+0(SB), R10
 	VPXORQ       Z3, Z3, Z3
@@ -4826,7 +4853,7 @@ blockedTestSetHashesAVX512_probe:
 	MOVQ         AX, R10
 	XORQ         R11, R11
 
-blockedTestSetHashesAVX512_filter_97:
+blockedTestSetHashesAVX512_k8_filter_97:
 	MULXQ    (R10), R12, R13
 	SHLQ     $0x06, R13
 	ADDQ     8(R10), R13
@@ -4841,11 +4868,40 @@ blockedTestSetHashesAVX512_filter_97:
 	ADCQ     $0x00, R11
 	ADDQ     $0x00000020, R10
 	CMPQ     R10, CX
-	JB       blockedTestSetHashesAVX512_filter_97
+	JB       blockedTestSetHashesAVX512_k8_filter_97
 	TESTQ    R11, R11
-	JMP      blockedTestSetHashesAVX512_answer
+	SETNE    DL
+	MOVB     DL, (R8)
+	MOVBQZX  DL, DX
+	ADDQ     DX, R9
+	INCQ     R8
+	ADDQ     $0x08, SI
+	DECQ     DI
+	JMP      blockedTestSetHashesAVX512_k8_key
 
-blockedTestSetHashesAVX512_any:
+blockedTestSetHashesAVX512_any_key:
+	TESTQ DI, DI
+	JZ    blockedTestSetHashesAVX512_done
+	CMPQ  16(SP), $0x00
+	JE    blockedTestSetHashesAVX512_any_probe
+	CMPQ  DI, 16(SP)
+	JLE   blockedTestSetHashesAVX512_any_probe
+	MOVQ  16(SP), DX
+	MOVQ  (SI)(DX*8), DX
+	MOVQ  AX, R10
+
+blockedTestSetHashesAVX512_any_prefetch:
+	CMPQ       R10, BX
+	JAE        blockedTestSetHashesAVX512_any_probe
+	MULXQ      (R10), R11, R12
+	SHLQ       $0x06, R12
+	ADDQ       8(R10), R12
+	PREFETCHT0 (R12)
+	ADDQ       $0x10, R10
+	JMP        blockedTestSetHashesAVX512_any_prefetch
+
+blockedTestSetHashesAVX512_any_probe:
+	MOVQ   (SI), DX
 	MOVQ   DX, R10
 	IMULQ  blockedMul<>+0(SB), R10
 	VPXORQ Z3, Z3, Z3
@@ -4884,7 +4940,7 @@ partial_done_100:
 	MOVQ AX, R10
 	XORQ R11, R11
 
-blockedTestSetHashesAVX512_filter_101:
+blockedTestSetHashesAVX512_any_filter_101:
 	MULXQ    (R10), R12, R13
 	SHLQ     $0x06, R13
 	ADDQ     8(R10), R13
@@ -4901,18 +4957,16 @@ blockedTestSetHashesAVX512_filter_101:
 	ADCQ     $0x00, R11
 	ADDQ     $0x00000020, R10
 	CMPQ     R10, CX
-	JB       blockedTestSetHashesAVX512_filter_101
+	JB       blockedTestSetHashesAVX512_any_filter_101
 	TESTQ    R11, R11
-
-blockedTestSetHashesAVX512_answer:
-	SETNE   DL
-	MOVB    DL, (R8)
-	MOVBQZX DL, DX
-	ADDQ    DX, R9
-	INCQ    R8
-	ADDQ    $0x08, SI
-	DECQ    DI
-	JMP     blockedTestSetHashesAVX512_key
+	SETNE    DL
+	MOVB     DL, (R8)
+	MOVBQZX  DL, DX
+	ADDQ     DX, R9
+	INCQ     R8
+	ADDQ     $0x08, SI
+	DECQ     DI
+	JMP      blockedTestSetHashesAVX512_any_key
 
 blockedTestSetHashesAVX512_done:
 	VZEROUPPER
