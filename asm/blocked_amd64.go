@@ -51,14 +51,14 @@ func blockedTestSetHash(s BlockedSet, h uint64) bool {
 	return blockedTestSetHashGeneric(s.filters, s.k, h)
 }
 
-func blockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
+func blockedTestStrideHash(words []uint64, lines, gens int, h uint64, k uint32) bool {
 	switch level {
 	case AVX512:
-		return blockedTestStrideHashAVX512(words, len(words)/gens/8, gens, h, k)
+		return blockedTestStrideHashAVX512(words, lines, gens, h, k)
 	case AVX2:
-		return blockedTestStrideHashAVX2(words, len(words)/gens/8, gens, h, k)
+		return blockedTestStrideHashAVX2(words, lines, gens, h, k)
 	}
-	return blockedTestStrideHashGeneric(words, gens, h, k)
+	return blockedTestStrideHashGeneric(words, lines, gens, h, k)
 }
 
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {

@@ -73,9 +73,9 @@ func BlockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 // the batch path without assembly (purego, arm64) is the single-key loop
 // itself.
 func blockedTestStrideHashesGeneric(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
-	hits := 0
+	hits, lines := 0, len(words)/gens/8
 	for i, h := range hs {
-		hit := blockedTestStrideHashGeneric(words, gens, h, k)
+		hit := blockedTestStrideHashGeneric(words, lines, gens, h, k)
 		out[i] = hit
 		if hit {
 			hits++

@@ -122,9 +122,10 @@ func compareStride(t testing.TB, words []uint64, fs [][]uint64, gens int, k uint
 	if hits := BlockedTestStrideHashes(words, gens, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%s: BlockedTestStrideHashes(%d words, %d filters, k=%d, n=%d) = %d hits, generic %d", Kernel(), len(words), gens, k, len(hs), hits, wantHits)
 	}
+	lines := len(words) / gens / 8
 	for i, h := range hs {
-		if BlockedTestStrideHash(words, gens, h, k) != want[i] {
-			t.Fatalf("BlockedTestStrideHash(hs[%d]) differs from the batch test", i)
+		if BlockedTestStrideHash(words, gens, h, k) != want[i] || BlockedTestStrideLinesHash(words, lines, gens, h, k) != want[i] {
+			t.Fatalf("BlockedTestStrideHash or BlockedTestStrideLinesHash(hs[%d]) differs from the batch test", i)
 		}
 	}
 	multi := make([]bool, len(hs))
@@ -268,5 +269,24 @@ func FuzzBlockedAddStrideKernels(f *testing.F) {
 		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareStrideAdd(t, words, g, int(gen)%g, kk, hs)
 		})
+	})
+}
+
+// BlockedTestStrideLinesHash trusts no line count: one that does not fit
+// the words, or none, holds no key (and reads nothing past them).
+func TestBlockedStrideLinesBadArgs(t *testing.T) {
+	words := make([]uint64, 3*4*8)
+	for i := range words {
+		words[i] = ^uint64(0) // every key present where the lines are real
+	}
+	forEachLevel(t, func(t *testing.T) {
+		if !BlockedTestStrideLinesHash(words, 4, 3, 12345, 8) {
+			t.Fatal("a full filter misses a key")
+		}
+		for _, c := range []struct{ lines, gens int }{{5, 3}, {0, 3}, {-1, 3}, {4, 0}, {4, 65}, {97, 1}} {
+			if BlockedTestStrideLinesHash(words, c.lines, c.gens, 12345, 8) {
+				t.Errorf("lines %d, gens %d over %d words: a key found", c.lines, c.gens, len(words))
+			}
+		}
 	})
 }

@@ -16,8 +16,8 @@ func blockedTestSetHash(s BlockedSet, h uint64) bool {
 	return blockedTestSetHashGeneric(s.filters, s.k, h)
 }
 
-func blockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
-	return blockedTestStrideHashGeneric(words, gens, h, k)
+func blockedTestStrideHash(words []uint64, lines, gens int, h uint64, k uint32) bool {
+	return blockedTestStrideHashGeneric(words, lines, gens, h, k)
 }
 
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {

@@ -11,21 +11,32 @@ import "math/bits"
 // kernel call (blockedTestStrideHash<ISA>). k in [1, BlockedMaxK]; words
 // without a line (a zero Window) hold no key.
 func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
-	if gens < 1 || gens > BlockedMaxFilters || len(words) < 8*gens {
+	if gens < 1 || gens > BlockedMaxFilters {
+		return false
+	}
+	return BlockedTestStrideLinesHash(words, len(words)/gens/8, gens, h, k)
+}
+
+// BlockedTestStrideLinesHash is BlockedTestStrideHash for a caller that
+// knows each filter's line count (a Window): no division per key. lines
+// and gens must describe at most len(words) words; words without a line
+// hold no key.
+func BlockedTestStrideLinesHash(words []uint64, lines, gens int, h uint64, k uint32) bool {
+	if gens < 1 || gens > BlockedMaxFilters || lines < 1 || lines > len(words)/(8*gens) {
 		return false
 	}
 	if k == 0 || k > BlockedMaxK {
-		return blockedTestStrideHashGeneric(words, gens, h, k) // the kernels take k in [1, 64]
+		return blockedTestStrideHashGeneric(words, lines, gens, h, k) // the kernels take k in [1, 64]
 	}
-	return blockedTestStrideHash(words, gens, h, k)
+	return blockedTestStrideHash(words, lines, gens, h, k)
 }
 
 // blockedTestStrideHashGeneric is the specification of the strided
-// single-key test, for at least one line per filter: each round's
+// single-key test, for filters of lines lines (at least one): each round's
 // inverted probe words are computed once and ORed with the key's line in
 // every filter, and the filters' answers combined without a branch.
-func blockedTestStrideHashGeneric(words []uint64, gens int, h uint64, k uint32) bool {
-	base := int(BlockedLine(h, uint64(len(words)/gens/8))) * gens * 8
+func blockedTestStrideHashGeneric(words []uint64, lines, gens int, h uint64, k uint32) bool {
+	base := int(BlockedLine(h, uint64(lines))) * gens * 8
 	// miss[f] gathers, over the rounds, the probe bits line f lacks.
 	var miss [BlockedMaxFilters]uint64
 	g0 := h * BlockedMul

@@ -331,7 +331,7 @@ func (w *Window) TestHash(h uint64) bool {
 	if w.gens == 0 {
 		return false
 	}
-	hit := asm.BlockedTestStrideHash(w.storage.Words(), w.gens, h, w.k)
+	hit := asm.BlockedTestStrideLinesHash(w.storage.Words(), int(w.lines), w.gens, h, w.k)
 	runtime.KeepAlive(w.storage)
 	return hit
 }
