@@ -1,13 +1,15 @@
 package asm
 
-import "github.com/filterengine/filterengine/engine"
+import (
+	"github.com/filterengine/filterengine/internal/hashing"
+)
 
 // The cache-line-blocked Bloom filter's scheme, shared by the blocked
 // family, its kernels and any family that converts to it. A filter is an
 // array of 64-byte lines of eight 64-bit words; a key with 64-bit hash h
 // and k probes touches exactly one line:
 //
-//	line = engine.Reduce(h, lines)
+//	line = hashing.Reduce(h, lines)
 //	g_0  = h * BlockedMul, g_(r+1) = g_r * BlockedMul
 //	round r < k/8 sets in every word w the bit (g_r >> (58 - 6w)) & 63;
 //	if k%8 != 0, a last round sets that bit of g_(k/8) only in the k%8
@@ -28,7 +30,7 @@ const BlockedMul = 0x9e3779b97f4a7c15
 const BlockedMaxK = 64
 
 // BlockedLine returns the line index of hash h in a filter of lines lines.
-func BlockedLine(h, lines uint64) uint64 { return engine.Reduce(h, lines) }
+func BlockedLine(h, lines uint64) uint64 { return hashing.Reduce(h, lines) }
 
 // BlockedMask returns the bits hash h sets with k probes, word by word of
 // its line. k must be in [1, BlockedMaxK].

@@ -3,7 +3,7 @@ package asm
 import (
 	"unsafe"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // The single-key kernels. blocked.Filter's Test, Add, TestAndAdd and
@@ -26,7 +26,7 @@ type BlockedProbe struct {
 	// Take is BlockedRows(K)'s take table (the last round's window rows)
 	// for a filter with lines, else nil.
 	Take *[8][8]uint64
-	// Seed is the hash seed; Key is engine.Uint64Key(Seed).
+	// Seed is the hash seed; Key is hashing.Uint64Key(Seed).
 	Seed, Key uint64
 	K         uint32
 }
@@ -34,7 +34,7 @@ type BlockedProbe struct {
 // NewBlockedProbe returns the probe of a blocked filter over words
 // (lines*8 of them) with k probes per key and the given seed.
 func NewBlockedProbe(words []uint64, lines uint64, k uint32, seed uint64) BlockedProbe {
-	p := BlockedProbe{Words: words, Lines: lines, Seed: seed, Key: engine.Uint64Key(seed), K: k}
+	p := BlockedProbe{Words: words, Lines: lines, Seed: seed, Key: hashing.Uint64Key(seed), K: k}
 	if lines > 0 && uint64(len(words)) == lines*8 {
 		_, p.Take = BlockedRows(k)
 	}
@@ -67,7 +67,7 @@ func BlockedTestAndAddUint64(p *BlockedProbe, key uint64) bool {
 }
 
 // Hash returns engine.HashSeed(key, p.Seed).
-func (p *BlockedProbe) Hash(key []byte) uint64 { return engine.HashKeyed(key, p.Seed, p.Key) }
+func (p *BlockedProbe) Hash(key []byte) uint64 { return hashing.HashKeyed(key, p.Seed, p.Key) }
 
 // line returns the key's line and round value, for a probe with Take.
 func (p *BlockedProbe) line(h uint64) (*[8]uint64, uint64) {
@@ -119,15 +119,15 @@ func blockedTestAndAddKeyGeneric(p *uint64, key []byte) bool {
 
 func blockedTestUint64Generic(p *uint64, key uint64) bool {
 	q := probeAt[BlockedProbe](p)
-	return q.TestHash(engine.HashUint64Keyed(key, q.Key))
+	return q.TestHash(hashing.HashUint64Keyed(key, q.Key))
 }
 
 func blockedAddUint64Generic(p *uint64, key uint64) {
 	q := probeAt[BlockedProbe](p)
-	q.AddHash(engine.HashUint64Keyed(key, q.Key))
+	q.AddHash(hashing.HashUint64Keyed(key, q.Key))
 }
 
 func blockedTestAndAddUint64Generic(p *uint64, key uint64) bool {
 	q := probeAt[BlockedProbe](p)
-	return q.TestAndAddHash(engine.HashUint64Keyed(key, q.Key))
+	return q.TestAndAddHash(hashing.HashUint64Keyed(key, q.Key))
 }

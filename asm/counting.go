@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // The narrow-block scheme: every key's k positions lie in one block of
@@ -13,7 +14,7 @@ import (
 // the blocked filter of 128- or 64-bit blocks has the same positions.
 // A key with hash h in a filter of blocks blocks:
 //
-//	block = engine.Reduce(h, blocks)
+//	block = hashing.Reduce(h, blocks)
 //	g_0 = h * BlockedMul, g_(r+1) = g_r * BlockedMul
 //	probe i = r*per + j (per = 64/logBits: 9 or 10 slices of g_r) is
 //	position (g_r << (logBits*j)) >> (64 - logBits)
@@ -33,7 +34,7 @@ const NarrowMaxK = engine.MaxK
 func NarrowPer(logBits uint) uint32 { return uint32(64 / logBits) }
 
 // NarrowBlock returns the block of hash h in a filter of blocks blocks.
-func NarrowBlock(h, blocks uint64) uint64 { return engine.Reduce(h, blocks) }
+func NarrowBlock(h, blocks uint64) uint64 { return hashing.Reduce(h, blocks) }
 
 // NarrowPositions returns the k <= NarrowMaxK positions of hash h in its
 // block of 2^logBits positions (logBits 6 or 7), probe by probe. It is

@@ -3,7 +3,7 @@ package asm
 import (
 	"runtime"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // The counting single-key test as a kernel: counting.Filter's Test,
@@ -25,7 +25,7 @@ type CountingProbe struct {
 	// Words holds the counters, Lines lines of CountingLineWords words.
 	Words []uint64
 	Lines uint64
-	// Seed is the hash seed; Key is engine.Uint64Key(Seed).
+	// Seed is the hash seed; Key is hashing.Uint64Key(Seed).
 	Seed, Key uint64
 	K         uint32
 	Wide      bool // 8-bit counters, else 4-bit
@@ -58,7 +58,7 @@ const countingZero = "counting.Filter: zero value, use counting.New"
 // probe. It panics if words holds fewer lines or k is outside [1,
 // NarrowMaxK].
 func NewCountingProbe(words []uint64, lines uint64, k uint32, wide bool, seed uint64) CountingProbe {
-	p := CountingProbe{Seed: seed, Key: engine.Uint64Key(seed)}
+	p := CountingProbe{Seed: seed, Key: hashing.Uint64Key(seed)}
 	if lines == 0 {
 		return p
 	}
@@ -86,7 +86,7 @@ func CountingTestUint64(p *CountingProbe, key uint64) bool {
 func CountingTestHash(p *CountingProbe, h uint64) bool { return countingTestHash(probeAddr(p), h) }
 
 // Hash returns engine.HashSeed(key, p.Seed).
-func (p *CountingProbe) Hash(key []byte) uint64 { return engine.HashKeyed(key, p.Seed, p.Key) }
+func (p *CountingProbe) Hash(key []byte) uint64 { return hashing.HashKeyed(key, p.Seed, p.Key) }
 
 // TestHash reports whether all counters of hash h are nonzero
 // (CountingTest on its line, or Other). It panics on the zero probe with
@@ -116,7 +116,7 @@ func countingTestKeyGeneric(p *uint64, key []byte) bool {
 
 func countingTestUint64Generic(p *uint64, key uint64) bool {
 	q := probeAt[CountingProbe](p)
-	return q.TestHash(engine.HashUint64Keyed(key, q.Key))
+	return q.TestHash(hashing.HashUint64Keyed(key, q.Key))
 }
 
 func countingTestHashGeneric(p *uint64, h uint64) bool {
@@ -234,7 +234,7 @@ func countingAddKeyGeneric(p *uint64, key []byte) {
 
 func countingAddUint64Generic(p *uint64, key uint64) {
 	q := probeAt[CountingProbe](p)
-	q.TestAndAddHash(engine.HashUint64Keyed(key, q.Key))
+	q.TestAndAddHash(hashing.HashUint64Keyed(key, q.Key))
 }
 
 func countingAddHashGeneric(p *uint64, h uint64) { probeAt[CountingProbe](p).TestAndAddHash(h) }
@@ -246,7 +246,7 @@ func countingTestAndAddKeyGeneric(p *uint64, key []byte) bool {
 
 func countingTestAndAddUint64Generic(p *uint64, key uint64) bool {
 	q := probeAt[CountingProbe](p)
-	return q.TestAndAddHash(engine.HashUint64Keyed(key, q.Key))
+	return q.TestAndAddHash(hashing.HashUint64Keyed(key, q.Key))
 }
 
 func countingTestAndAddHashGeneric(p *uint64, h uint64) bool {
@@ -260,7 +260,7 @@ func countingRemoveKeyGeneric(p *uint64, key []byte) bool {
 
 func countingRemoveUint64Generic(p *uint64, key uint64) bool {
 	q := probeAt[CountingProbe](p)
-	return q.RemoveHash(engine.HashUint64Keyed(key, q.Key))
+	return q.RemoveHash(hashing.HashUint64Keyed(key, q.Key))
 }
 
 func countingRemoveHashGeneric(p *uint64, h uint64) bool {

@@ -1,6 +1,8 @@
 package asm
 
-import "github.com/filterengine/filterengine/engine"
+import (
+	"github.com/filterengine/filterengine/internal/hashing"
+)
 
 // Parquet's split-block Bloom filter (SBBF), as parquet-format specifies it
 // (BloomFilter.md, "Technical Approach", github.com/apache/parquet-format):
@@ -124,7 +126,7 @@ func SBBFAddHashes(words []uint64, hs []uint64) {
 	sbbfAddHashes(words, hs)
 }
 
-// XXH64Uint64s sets dst[i] = engine.XXH64Uint64(ks[i]) for every i. dst
+// XXH64Uint64s sets dst[i] = hashing.XXH64Uint64(ks[i]) for every i. dst
 // must be at least as long as ks.
 func XXH64Uint64s(dst, ks []uint64) {
 	if len(dst) < len(ks) {
@@ -137,7 +139,7 @@ func XXH64Uint64s(dst, ks []uint64) {
 // values.
 func xxh64Uint64sGeneric(dst, ks []uint64) {
 	for i, k := range ks {
-		dst[i] = engine.XXH64Uint64(k)
+		dst[i] = hashing.XXH64Uint64(k)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // sbbfWords returns blocks*4 words with each bit set with chance about
@@ -104,7 +104,7 @@ func checkXXH64s(t testing.TB, ks []uint64) {
 	var b [8]byte
 	for i, k := range ks {
 		binary.LittleEndian.PutUint64(b[:], k)
-		if want := engine.XXH64(b[:], 0); got[i] != want {
+		if want := hashing.XXH64(b[:], 0); got[i] != want {
 			t.Fatalf("%s: XXH64Uint64s(n=%d)[%d] key %#x = %#x, want %#x", Kernel(), len(ks), i, k, got[i], want)
 		}
 	}

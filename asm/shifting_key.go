@@ -1,7 +1,7 @@
 package asm
 
 import (
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // The ShBF_M single-key test as a kernel: shifting.Filter's Test and
@@ -21,7 +21,7 @@ type ShiftingProbe struct {
 	// M is the first array's positions; M2 the second array's bits, 0
 	// without one.
 	M, M2, Base2 uint64
-	// Seed is the hash seed; Key is engine.Uint64Key(Seed).
+	// Seed is the hash seed; Key is hashing.Uint64Key(Seed).
 	Seed, Key uint64
 	K         uint32
 }
@@ -41,7 +41,7 @@ func ShiftingTestUint64(p *ShiftingProbe, key uint64) bool {
 }
 
 // Hash returns engine.HashSeed(key, p.Seed).
-func (p *ShiftingProbe) Hash(key []byte) uint64 { return engine.HashKeyed(key, p.Seed, p.Key) }
+func (p *ShiftingProbe) Hash(key []byte) uint64 { return hashing.HashKeyed(key, p.Seed, p.Key) }
 
 // ShiftingRawAt returns the probe value a_j of hash h in closed form,
 // h + j·b_0 + φ·j(j-1)/2 with b_0 = h rotated by 32: the values
@@ -62,7 +62,7 @@ func (p *ShiftingProbe) TestHash(h uint64) bool {
 
 // SecondHas reports whether the second array has the bit of hash h.
 func (p *ShiftingProbe) SecondHas(h uint64) bool {
-	q := engine.Reduce(ShiftingRawAt(h, uint64(p.K/2)+1), p.M2)
+	q := hashing.Reduce(ShiftingRawAt(h, uint64(p.K/2)+1), p.M2)
 	return p.Words[p.Base2+q>>6]&(1<<(q&63)) != 0
 }
 
@@ -73,5 +73,5 @@ func shiftingTestKeyGeneric(p *uint64, key []byte) bool {
 
 func shiftingTestUint64Generic(p *uint64, key uint64) bool {
 	q := probeAt[ShiftingProbe](p)
-	return q.TestHash(engine.HashUint64Keyed(key, q.Key))
+	return q.TestHash(hashing.HashUint64Keyed(key, q.Key))
 }

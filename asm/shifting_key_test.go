@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // shiftingProbeOf returns a probe over random words for m positions, k
@@ -13,7 +14,7 @@ import (
 func shiftingProbeOf(r *rand.Rand, m, m2 uint64, k uint32, fill int, seed uint64) ShiftingProbe {
 	base2 := (m-1)/64 + 2
 	words := randomFilter(r, int(base2+(m2+63)/64+7)/8, fill)[:base2+(m2+63)/64]
-	return ShiftingProbe{Words: words, M: m, M2: m2, Base2: base2, Seed: seed, Key: engine.Uint64Key(seed), K: k}
+	return ShiftingProbe{Words: words, M: m, M2: m2, Base2: base2, Seed: seed, Key: hashing.Uint64Key(seed), K: k}
 }
 
 // compareShiftingKey checks the single-key kernels at the current level

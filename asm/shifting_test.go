@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // randomShiftingArray returns a padded ShBF_M array of m positions whose
@@ -90,7 +90,7 @@ func TestShiftingTestLargeM(t *testing.T) {
 		if i%2 == 0 {
 			a, b := hs[i], hs[i]<<32|hs[i]>>32
 			for range pairs {
-				pos := engine.Reduce(a, m)
+				pos := hashing.Reduce(a, m)
 				words[pos>>6], words[pos>>6+1] = ^uint64(0), ^uint64(0)
 				a += b
 				b += ShiftingPhi

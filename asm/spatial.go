@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"unsafe"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // spatialPad is the number of bytes a spatial cell array must extend past
@@ -22,7 +22,7 @@ const spatialPad = 4
 // least 4 bytes of padding (every cell is read with a 4-byte load from
 // the byte holding its first bit), and starts 4-byte aligned (engine storage is
 // 64-byte aligned); out must be at least as long as hs. Probe i of hash h
-// is cell engine.Reduce(h + i*rotl(h, 32), m). The AVX2 and AVX-512 kernels handle
+// is cell hashing.Reduce(h + i*rotl(h, 32), m). The AVX2 and AVX-512 kernels handle
 // m < 2^32 cells; larger arrays use the generic loop.
 //
 // Other goroutines may raise cells concurrently with 32-bit
@@ -49,7 +49,7 @@ func SpatialCheckHashes(cells []byte, m uint64, k uint32, cellLog uint, hs []uin
 
 // spatialProbe returns the cell index of probe i (0-based) for hash h in
 // an array of m cells: double hashing g = h + i*rotl(h, 32), reduced to
-// [0, m) by the multiply-high of engine.Reduce.
+// [0, m) by the multiply-high of hashing.Reduce.
 func spatialProbe(h uint64, i uint32, m uint64) uint64 {
 	g := h + uint64(i)*bits.RotateLeft64(h, 32)
 	hi, _ := bits.Mul64(g, m)
@@ -106,12 +106,12 @@ const spatialPrefetchDist = 8
 func spatialTouch(words *uint32, m uint64, hs []uint64, j int, cellLog uint) {
 	if uint(j) < uint(len(hs)) {
 		p, _ := bits.Mul64(hs[j], m)
-		engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), p<<cellLog>>3&^3)))
+		store.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), p<<cellLog>>3&^3)))
 	}
 }
 
 // SpatialCheck answers one hash's Check on libSBF's layout: the smallest
-// of the k cells engine.Reduce(h + i*rotl(h, 32), m) of 1 << cellLog
+// of the k cells hashing.Reduce(h + i*rotl(h, 32), m) of 1 << cellLog
 // bits (cellLog 2, 3 or 4) at words, 0 as soon as one is empty. words
 // must point at 4-byte aligned memory holding m cells and 4 bytes of
 // padding; nothing is bounds-checked.
@@ -145,5 +145,5 @@ func spatialCheck(words *uint32, m uint64, k uint32, h uint64, cellLog uint, mas
 // from its aligned word.
 func spatialCell(words *uint32, p uint64, cellLog uint, mask uint32) uint32 {
 	bit := p << cellLog
-	return engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), bit>>3&^3))) >> (bit & 31) & mask
+	return store.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(words), bit>>3&^3))) >> (bit & 31) & mask
 }

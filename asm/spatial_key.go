@@ -1,7 +1,7 @@
 package asm
 
 import (
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // The spatial filter's single-key Check as a kernel: spatial.Filter's
@@ -22,7 +22,7 @@ type SpatialProbe struct {
 	// M is the cells; Lines the 64-byte lines of the line-local layout,
 	// 0 for libSBF's.
 	M, Lines uint64
-	// Seed is the hash seed; Key is engine.Uint64Key(Seed).
+	// Seed is the hash seed; Key is hashing.Uint64Key(Seed).
 	Seed, Key uint64
 	// CellLog is log2 of the cell width in bits: 2, 3 or 4.
 	CellLog uint
@@ -68,7 +68,7 @@ var spatialRows = func() (rows [3][8]SpatialRow) {
 
 // NewSpatialProbe returns the probe of a spatial filter.
 func NewSpatialProbe(words []uint32, m, lines uint64, k uint32, cellLog uint, seed uint64) SpatialProbe {
-	p := SpatialProbe{Words: words, M: m, Lines: lines, Seed: seed, Key: engine.Uint64Key(seed), CellLog: cellLog, K: k}
+	p := SpatialProbe{Words: words, M: m, Lines: lines, Seed: seed, Key: hashing.Uint64Key(seed), CellLog: cellLog, K: k}
 	if lines != 0 && len(words) > 0 && k >= 1 && k <= 8 && cellLog >= 2 && cellLog <= 4 {
 		p.Row = &spatialRows[cellLog-2][k-1]
 	}
@@ -90,7 +90,7 @@ func SpatialCheckUint64(p *SpatialProbe, key uint64) uint32 {
 }
 
 // Hash returns engine.HashSeed(key, p.Seed).
-func (p *SpatialProbe) Hash(key []byte) uint64 { return engine.HashKeyed(key, p.Seed, p.Key) }
+func (p *SpatialProbe) Hash(key []byte) uint64 { return hashing.HashKeyed(key, p.Seed, p.Key) }
 
 // CheckHash is the Check of hash h: SpatialLineCheck or SpatialCheck as
 // the layout is. It panics on a zero filter with its message.
@@ -111,5 +111,5 @@ func spatialCheckKeyGeneric(p *uint64, key []byte) uint32 {
 
 func spatialCheckUint64Generic(p *uint64, key uint64) uint32 {
 	q := probeAt[SpatialProbe](p)
-	return q.CheckHash(engine.HashUint64Keyed(key, q.Key))
+	return q.CheckHash(hashing.HashUint64Keyed(key, q.Key))
 }

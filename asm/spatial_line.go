@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"unsafe"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // The line-local spatial layout puts all k cells of a key in one 64-byte
@@ -72,7 +72,7 @@ func SpatialLineCheck(words *uint32, lines uint64, k uint32, cellLog uint, h uin
 func spatialLineTouch(words *uint32, lines uint64, hs []uint64, j int) {
 	if uint(j) < uint(len(hs)) {
 		lw, _ := spatialLineAt(words, lines, hs[j])
-		engine.LoadLE32(lw)
+		store.LoadLE32(lw)
 	}
 }
 
@@ -92,7 +92,7 @@ func spatialLineAt(words *uint32, lines, h uint64) (*uint32, uint64) {
 func spatialLineMin(lw *uint32, x uint64, k uint32, cellLog uint, mask uint32) uint32 {
 	least := uint32(0xffff)
 	for ; k != 0; k-- {
-		w := engine.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(lw), x>>60*4)))
+		w := store.LoadLE32((*uint32)(unsafe.Add(unsafe.Pointer(lw), x>>60*4)))
 		least = min(least, w>>(x>>55&(32-1<<cellLog))&mask)
 		x <<= 9 - cellLog
 	}

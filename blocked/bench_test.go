@@ -9,6 +9,8 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 const benchBatch = 4096
@@ -159,7 +161,7 @@ func BenchmarkLarge(b *testing.B) {
 		next = (next + window) % probes
 		return lo, lo + window
 	}
-	yard, err := engine.NewStorage(f.SizeBytes()/8, engine.HugePagesAuto)
+	yard, err := store.NewStorage(f.SizeBytes()/8, engine.HugePagesAuto)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func BenchmarkLarge(b *testing.B) {
 		for b.Loop() {
 			lo, hi := win()
 			for _, h := range hs[lo:hi] {
-				sum += words[engine.Reduce(h, nw)]
+				sum += words[hashing.Reduce(h, nw)]
 			}
 		}
 		reportPerKey(b, window)

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // AddHashConcurrent adds a key given its hash and may run on any number of
@@ -41,7 +41,7 @@ func (f *Filter) AddHashesConcurrent(hs []uint64) {
 // AddHashConcurrent.
 func (f *Filter) AddUint64sConcurrent(ks []uint64) {
 	for _, k := range ks {
-		f.AddHashConcurrent(engine.HashUint64Keyed(k, f.p.Key))
+		f.AddHashConcurrent(hashing.HashUint64Keyed(k, f.p.Key))
 	}
 }
 

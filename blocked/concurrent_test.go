@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // Writers on every goroutine add disjoint keys with atomic ORs, half one

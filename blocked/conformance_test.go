@@ -11,7 +11,10 @@ import (
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
-	"github.com/filterengine/filterengine/internal/conformance"
+	"github.com/filterengine/filterengine/internal/testkit/conformance"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // The family contract (engine's package doc), checked at compile time.
@@ -33,7 +36,7 @@ var (
 		Name: "blocked.SBBF",
 		New: func(n uint64, p float64, opts ...engine.Option) (*SBBF, error) {
 			if len(opts) > 0 {
-				return nil, engine.ParamErrorf("SBBF takes no options")
+				return nil, errs.ParamErrorf("SBBF takes no options")
 			}
 			bits, err := engine.OptimalBits(n, p)
 			if err != nil {
@@ -42,13 +45,13 @@ var (
 			if bits > 8*SBBFMaxBytes {
 				// SBBFNumBytes caps the size as arrow does; a filter
 				// for n keys at p must not silently be smaller.
-				return nil, engine.ParamErrorf("n = %d at p = %v needs more than an SBBF's %d bytes", n, p, SBBFMaxBytes)
+				return nil, errs.ParamErrorf("n = %d at p = %v needs more than an SBBF's %d bytes", n, p, SBBFMaxBytes)
 			}
 			return NewSBBF(SBBFNumBytes(n, p))
 		},
 		Decode: func(data []byte, _ ...engine.Option) (*SBBF, error) { return DecodeSBBF(data) },
 		Read:   func(r io.Reader, _ ...engine.Option) (*SBBF, error) { return ReadSBBF(r) },
-		Hash:   func(key []byte, _ uint64) uint64 { return engine.XXH64(key, 0) },
+		Hash:   func(key []byte, _ uint64) uint64 { return hashing.XXH64(key, 0) },
 		NoSeed: true,
 	}
 	scalableFamily = conformance.Family[*Scalable]{Name: "blocked.Scalable", New: NewScalable, Decode: DecodeScalable, Read: ReadScalable}
@@ -231,4 +234,4 @@ func TestJSONGobAndString(t *testing.T) {
 
 type fmtStringer interface{ String() string }
 
-func wordsBytes(w []uint64) []byte { return engine.WordsBytes(w) }
+func wordsBytes(w []uint64) []byte { return store.WordsBytes(w) }

@@ -4,9 +4,9 @@
 // whole 512-bit mask in vector registers and test it with one AND-NOT.
 //
 // Layout. The array is lines*8 little-endian 64-bit words, 64-byte
-// aligned (huge-page memory from 4 MiB up, see engine.Storage). A key with
+// aligned (huge-page memory from 4 MiB up, see store.Storage). A key with
 // hash h = engine.HashSeed(key, seed) lives in line
-// engine.Reduce(h, lines) (multiply-high of the high bits of h). Inside the
+// hashing.Reduce(h, lines) (multiply-high of the high bits of h). Inside the
 // line, g = h*0x9e3779b97f4a7c15 gives every one of the eight words one
 // bit, (g >> (58-6w)) & 63, per round of eight probes; k/8 full rounds
 // (g multiplied again between rounds) and, for k%8 != 0, a last round in
@@ -86,7 +86,7 @@
 // for every table: AppendRocksDBLegacy writes the same bytes (64-byte
 // lines, then k and the line count), RocksDBLegacyMayMatch reads them as
 // Pebble does, and AppendRocksDBLegacyHashes takes keys pre-hashed by
-// engine.RocksDBHash (LevelDB's hash with sign-extended tail bytes). A
+// hashing.RocksDBHash (LevelDB's hash with sign-extended tail bytes). A
 // key's k probes stay in one line but depend on only 18 bits of its hash
 // there, so the rate exceeds the blocked model, increasingly with k:
 // measured on 1e6 random 16-byte non-members after 1e5 members

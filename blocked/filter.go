@@ -9,6 +9,9 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // Filter is a cache-line-blocked Bloom filter. Plain reads (Test and its
@@ -18,7 +21,7 @@ import (
 // A zero Filter holds no key: its reads answer absent, and its writes
 // panic with a message naming New.
 type Filter struct {
-	storage *engine.Storage
+	storage *store.Storage
 	// p holds the bit array (storage.Words(), p.Lines*8 words), k, the
 	// seed and what the single-key kernels precompute from them.
 	p asm.BlockedProbe
@@ -26,10 +29,10 @@ type Filter struct {
 
 var _ engine.Filter = (*Filter)(nil)
 
-func config(opts []engine.Option) (engine.Config, error) {
-	c := engine.Apply(opts)
+func applyOptions(opts []engine.Option) (config.Config, error) {
+	c := config.Apply(opts)
 	for _, v := range c.Family() {
-		return c, engine.UnknownOption("blocked", v)
+		return c, config.UnknownOption("blocked", v)
 	}
 	return c, nil
 }
@@ -38,7 +41,7 @@ func config(opts []engine.Option) (engine.Config, error) {
 // the bits per key come from BitsPerKeyAndK(p), the array is rounded up to
 // whole lines.
 func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
-	if err := engine.CheckNP(n, p); err != nil {
+	if err := errs.CheckNP(n, p); err != nil {
 		return nil, err
 	}
 	bpk, k, err := BitsPerKeyAndK(p)
@@ -47,7 +50,7 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 	}
 	m := math.Ceil(float64(n)*bpk/LineBits) * LineBits
 	if m > engine.MaxBits {
-		return nil, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
+		return nil, errs.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return NewMK(uint64(m), k, opts...)
 }
@@ -55,15 +58,15 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 // NewMK returns a filter of m bits rounded up to whole 512-bit lines with
 // k probes per key, for experiments with a fixed array.
 func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	if err := engine.CheckMK(m, k, asm.BlockedMaxK); err != nil {
+	if err := errs.CheckMK(m, k, asm.BlockedMaxK); err != nil {
 		return nil, err
 	}
-	c, err := config(opts)
+	c, err := applyOptions(opts)
 	if err != nil {
 		return nil, err
 	}
 	lines := (m + LineBits - 1) / LineBits
-	s, err := engine.NewStorage(lines*8, c.HugePages)
+	s, err := store.NewStorage(lines*8, c.HugePages)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +79,7 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 // equivalent blocked filter.
 func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	if len(words) == 0 || len(words)%8 != 0 {
-		return nil, engine.ParamErrorf("%d words are not a whole number of 8-word lines", len(words))
+		return nil, errs.ParamErrorf("%d words are not a whole number of 8-word lines", len(words))
 	}
 	f, err := NewMK(uint64(len(words))*64, k, opts...)
 	if err != nil {
@@ -86,7 +89,7 @@ func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error)
 	return f, nil
 }
 
-func newFilter(s *engine.Storage, lines uint64, k uint32, seed uint64) *Filter {
+func newFilter(s *store.Storage, lines uint64, k uint32, seed uint64) *Filter {
 	f := &Filter{storage: s, p: asm.NewBlockedProbe(s.Words(), lines, k, seed)}
 	if lines > 0 && uint64(len(f.p.Words)) == lines*8 && k <= 8 {
 		_, f.p.Take = asm.BlockedRows(k)
@@ -262,7 +265,7 @@ func (f *Filter) TestKeys(keys [][]byte, out []bool) int {
 // compatible reports why g cannot be combined with f, if it cannot.
 func (f *Filter) compatible(g *Filter) error {
 	if f.p.Lines != g.p.Lines || f.p.K != g.p.K || f.p.Seed != g.p.Seed {
-		return engine.ParamErrorf("blocked filters differ (lines %d/%d, k %d/%d, seed %d/%d)", f.p.Lines, g.p.Lines, f.p.K, g.p.K, f.p.Seed, g.p.Seed)
+		return errs.ParamErrorf("blocked filters differ (lines %d/%d, k %d/%d, seed %d/%d)", f.p.Lines, g.p.Lines, f.p.K, g.p.K, f.p.Seed, g.p.Seed)
 	}
 	return nil
 }
@@ -309,9 +312,9 @@ func (f *Filter) Clone() *Filter {
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
 	}
-	s, err := engine.NewStorage(f.p.Lines*8, mode)
+	s, err := store.NewStorage(f.p.Lines*8, mode)
 	if err != nil && mode != engine.HugePagesNever {
-		s, err = engine.NewStorage(f.p.Lines*8, engine.HugePagesNever)
+		s, err = store.NewStorage(f.p.Lines*8, engine.HugePagesNever)
 	}
 	if err != nil {
 		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))

@@ -8,11 +8,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
 )
 
 func randomKeys(seed uint64, n int) []uint64 {
@@ -42,7 +43,7 @@ func TestConstructorErrors(t *testing.T) {
 		{"k=0", func() error { _, err := NewMK(512, 0); return err }},
 		{"k>cap", func() error { _, err := NewMK(512, asm.BlockedMaxK+1); return err }},
 		{"m>max", func() error { _, err := NewMK(engine.MaxBits+1, 8); return err }},
-		{"unknown option", func() error { _, err := New(10, 0.01, engine.FamilyOption(struct{}{})); return err }},
+		{"unknown option", func() error { _, err := New(10, 0.01, config.FamilyOption(struct{}{})); return err }},
 		{"words not lines", func() error { _, err := FromWords(make([]uint64, 9), 8); return err }},
 		{"no words", func() error { _, err := FromWords(nil, 8); return err }},
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // growQueries returns n query keys, half of them members (drawn from
@@ -142,7 +144,7 @@ func hashUint64(k uint64) uint64 { return engine.HashUint64(k) }
 // as in a batch kernel (caller=sum).
 func BenchmarkScalablePages(b *testing.B) {
 	const words = 42 << 20 / 8
-	st, err := engine.NewStorage(words, engine.HugePagesAuto)
+	st, err := store.NewStorage(words, engine.HugePagesAuto)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -156,17 +158,17 @@ func BenchmarkScalablePages(b *testing.B) {
 		name string
 		load func(h uint64) uint64
 	}{
-		{"lines=1/random", func(h uint64) uint64 { return w[engine.Reduce(h, lines)*8] }},
+		{"lines=1/random", func(h uint64) uint64 { return w[hashing.Reduce(h, lines)*8] }},
 		{"lines=5/random", func(h uint64) uint64 {
 			var a uint64
 			for range 5 {
-				a ^= w[engine.Reduce(h, lines)*8]
+				a ^= w[hashing.Reduce(h, lines)*8]
 				h = bits.RotateLeft64(h, 13) * 0x9e3779b97f4a7c15
 			}
 			return a
 		}},
 		{"lines=5/one-page", func(h uint64) uint64 {
-			p := engine.Reduce(h, pages) * 512
+			p := hashing.Reduce(h, pages) * 512
 			var a uint64
 			for range 5 {
 				a ^= w[p+(h>>58)*8]

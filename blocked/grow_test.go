@@ -11,8 +11,9 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // multi is what Scalable and Window share with the tests.
@@ -292,8 +293,8 @@ func fuzzDecoder[T multi](f *testing.F, seeds [][]byte, decode func([]byte, ...e
 		if bytes.Equal(again, data) {
 			return
 		}
-		was, _, _ := engine.DecodeEnvelope(data)
-		now, _, _ := engine.DecodeEnvelope(again)
+		was, _, _ := store.DecodeEnvelope(data)
+		now, _, _ := store.DecodeEnvelope(again)
 		if was.Version == now.Version || len(again) != len(data) {
 			t.Fatal("re-encoding differs from the accepted input")
 		}

@@ -3,7 +3,7 @@ package blocked
 import (
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/keyforms"
+	"github.com/filterengine/filterengine/internal/testkit/keyforms"
 )
 
 func TestKeyForms(t *testing.T) {

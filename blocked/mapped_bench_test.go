@@ -16,7 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/filetest"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 )
 
 // openMiB sizes the file BenchmarkOpen saves and reopens; issue 16's

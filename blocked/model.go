@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // LineBits is the size of a line, the unit every key touches.
@@ -105,7 +105,7 @@ var sizings sync.Map
 // 9.97 bits per key, at p = 0.1% k = 9 and 15.60 (a standard Bloom filter
 // needs 9.59 and 14.38).
 func BitsPerKeyAndK(p float64) (bitsPerKey float64, k uint32, err error) {
-	if err := engine.CheckNP(1, p); err != nil {
+	if err := errs.CheckNP(1, p); err != nil {
 		return 0, 0, err
 	}
 	if s, ok := sizings.Load(p); ok {
@@ -121,7 +121,7 @@ func BitsPerKeyAndK(p float64) (bitsPerKey float64, k uint32, err error) {
 		}
 	}
 	if bestK == 0 {
-		return 0, 0, engine.ParamErrorf("p = %v is below what a 512-bit line per key reaches", p)
+		return 0, 0, errs.ParamErrorf("p = %v is below what a 512-bit line per key reaches", p)
 	}
 	sizings.Store(p, sizing{best, bestK})
 	return best, bestK, nil

@@ -10,6 +10,9 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // Narrow is a blocked Bloom filter of 128-bit or 64-bit blocks (the
@@ -22,14 +25,14 @@ import (
 // level. Its methods are not safe for concurrent use, except that many
 // goroutines may call the Test forms at once.
 type Narrow struct {
-	storage   *engine.Storage
+	storage   *store.Storage
 	words     []uint64
 	blocks    uint64
 	k         uint32
 	logBits   uint // 6 (64-bit blocks) or 7 (128-bit)
 	blockWord uint // log2 of the words per block: 0 or 1
 	seed      uint64
-	key       uint64 // engine.Uint64Key(seed)
+	key       uint64 // hashing.Uint64Key(seed)
 }
 
 // NewNarrow returns a narrow filter of blockBits-bit blocks (64 or 128)
@@ -37,7 +40,7 @@ type Narrow struct {
 // NarrowBitsPerKeyAndK, rounded up to whole blocks. Options:
 // engine.WithSeed, engine.WithHugePages.
 func NewNarrow(n uint64, p float64, blockBits int, opts ...engine.Option) (*Narrow, error) {
-	if err := engine.CheckNP(n, p); err != nil {
+	if err := errs.CheckNP(n, p); err != nil {
 		return nil, err
 	}
 	bpk, k, err := NarrowBitsPerKeyAndK(p, blockBits)
@@ -46,7 +49,7 @@ func NewNarrow(n uint64, p float64, blockBits int, opts ...engine.Option) (*Narr
 	}
 	m := math.Ceil(float64(n)*bpk/float64(blockBits)) * float64(blockBits)
 	if m > engine.MaxBits {
-		return nil, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
+		return nil, errs.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return NewNarrowMK(uint64(m), k, blockBits, opts...)
 }
@@ -58,15 +61,15 @@ func NewNarrowMK(m uint64, k uint32, blockBits int, opts ...engine.Option) (*Nar
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.CheckMK(m, k, asm.NarrowMaxK); err != nil {
+	if err := errs.CheckMK(m, k, asm.NarrowMaxK); err != nil {
 		return nil, err
 	}
-	c, err := config(opts)
+	c, err := applyOptions(opts)
 	if err != nil {
 		return nil, err
 	}
 	blocks := (m + uint64(blockBits) - 1) / uint64(blockBits)
-	s, err := engine.NewStorage(blocks<<(logBits-6), c.HugePages)
+	s, err := store.NewStorage(blocks<<(logBits-6), c.HugePages)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +86,7 @@ func NarrowFromWords(words []uint64, blockBits int, k uint32, opts ...engine.Opt
 	}
 	per := 1 << (logBits - 6)
 	if len(words) == 0 || len(words)%per != 0 {
-		return nil, engine.ParamErrorf("%d words are not a whole number of %d-bit blocks", len(words), blockBits)
+		return nil, errs.ParamErrorf("%d words are not a whole number of %d-bit blocks", len(words), blockBits)
 	}
 	f, err := NewNarrowMK(uint64(len(words))*64, k, blockBits, opts...)
 	if err != nil {
@@ -93,9 +96,9 @@ func NarrowFromWords(words []uint64, blockBits int, k uint32, opts ...engine.Opt
 	return f, nil
 }
 
-func newNarrow(s *engine.Storage, blocks uint64, k uint32, logBits uint, seed uint64) *Narrow {
+func newNarrow(s *store.Storage, blocks uint64, k uint32, logBits uint, seed uint64) *Narrow {
 	return &Narrow{storage: s, words: s.Words(), blocks: blocks, k: k, logBits: logBits,
-		blockWord: logBits - 6, seed: seed, key: engine.Uint64Key(seed)}
+		blockWord: logBits - 6, seed: seed, key: hashing.Uint64Key(seed)}
 }
 
 // M returns the number of bits, blocks times the block size.
@@ -170,9 +173,9 @@ func (f *Narrow) Clone() *Narrow {
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
 	}
-	s, err := engine.NewStorage(uint64(len(f.words)), mode)
+	s, err := store.NewStorage(uint64(len(f.words)), mode)
 	if err != nil && mode != engine.HugePagesNever {
-		s, err = engine.NewStorage(uint64(len(f.words)), engine.HugePagesNever)
+		s, err = store.NewStorage(uint64(len(f.words)), engine.HugePagesNever)
 	}
 	if err != nil {
 		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))
@@ -281,10 +284,10 @@ func (f *Narrow) Test(key []byte) bool { return f.TestHash(f.hash(key)) }
 func (f *Narrow) TestAndAdd(key []byte) bool { return f.TestAndAddHash(f.hash(key)) }
 
 // AddUint64 adds the 8 little-endian bytes of k.
-func (f *Narrow) AddUint64(k uint64) { f.AddHash(engine.HashUint64Keyed(k, f.key)) }
+func (f *Narrow) AddUint64(k uint64) { f.AddHash(hashing.HashUint64Keyed(k, f.key)) }
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (f *Narrow) TestUint64(k uint64) bool { return f.TestHash(engine.HashUint64Keyed(k, f.key)) }
+func (f *Narrow) TestUint64(k uint64) bool { return f.TestHash(hashing.HashUint64Keyed(k, f.key)) }
 
 // AddString adds the bytes of s without copying them.
 func (f *Narrow) AddString(s string) { f.AddHash(engine.HashStringSeed(s, f.seed)) }
@@ -338,13 +341,13 @@ func (f *Narrow) TestKeys(keys [][]byte, out []bool) int {
 // [bits, k, block bits] and the words in little-endian order.
 const narrowFormatVersion = 2
 
-func (f *Narrow) header() engine.Header {
-	return engine.Header{Family: engine.FamilyBlocked, Version: narrowFormatVersion, Seed: f.seed,
+func (f *Narrow) header() store.Header {
+	return store.Header{Family: store.FamilyBlocked, Version: narrowFormatVersion, Seed: f.seed,
 		Params: []uint64{f.M(), uint64(f.k), uint64(f.BlockBits())}}
 }
 
 // errZeroNarrow is the error of encoding a Narrow without blocks.
-var errZeroNarrow = engine.ParamErrorf("zero blocked.Narrow has no encoding: use blocked.NewNarrow")
+var errZeroNarrow = errs.ParamErrorf("zero blocked.Narrow has no encoding: use blocked.NewNarrow")
 
 // MarshalBinary encodes the filter in the engine envelope. A zero Narrow
 // has no encoding (an error wrapping engine.ErrParam).
@@ -352,7 +355,7 @@ func (f *Narrow) MarshalBinary() ([]byte, error) {
 	if f.blocks == 0 {
 		return nil, errZeroNarrow
 	}
-	out, err := engine.AppendEnvelope(make([]byte, 0, engine.HeaderSize+f.SizeBytes()), f.header(), engine.WordsBytes(f.words))
+	out, err := store.AppendEnvelope(make([]byte, 0, store.HeaderSize+f.SizeBytes()), f.header(), store.WordsBytes(f.words))
 	runtime.KeepAlive(f.storage)
 	return out, err
 }
@@ -362,36 +365,36 @@ func (f *Narrow) WriteTo(w io.Writer) (int64, error) {
 	if f.blocks == 0 {
 		return 0, errZeroNarrow
 	}
-	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.words))
+	n, err := store.WriteEnvelope(w, f.header(), store.WordsBytes(f.words))
 	runtime.KeepAlive(f.storage)
 	return n, err
 }
 
 // MarshalText is MarshalBinary in standard base64.
-func (f *Narrow) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+func (f *Narrow) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into f.
 func (f *Narrow) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, f.UnmarshalBinary)
+	return store.UnmarshalText(text, f.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces f by the narrow filter encoded in data;
 // corrupted, truncated or foreign bytes give an error wrapping
 // engine.ErrFormat and leave f unchanged.
 func (f *Narrow) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, f.decodeWith(nil))
+	return store.Unmarshal(data, f.decodeWith(nil))
 }
 
 // ReadFrom reads one envelope from r and replaces f by its filter.
 func (f *Narrow) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, f.decodeWith(nil))
+	return store.ReadFrom(r, f.decodeWith(nil))
 }
 
 // DecodeNarrow returns the narrow filter encoded in data; opts choose its
 // storage.
 func DecodeNarrow(data []byte, opts ...engine.Option) (*Narrow, error) {
 	f := &Narrow{}
-	if err := engine.Unmarshal(data, f.decodeWith(opts)); err != nil {
+	if err := store.Unmarshal(data, f.decodeWith(opts)); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -400,40 +403,40 @@ func DecodeNarrow(data []byte, opts ...engine.Option) (*Narrow, error) {
 // ReadNarrow reads one narrow filter from r; opts choose its storage.
 func ReadNarrow(r io.Reader, opts ...engine.Option) (*Narrow, error) {
 	f := &Narrow{}
-	if _, err := engine.ReadFrom(r, f.decodeWith(opts)); err != nil {
+	if _, err := store.ReadFrom(r, f.decodeWith(opts)); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-func (f *Narrow) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error {
-		if err := h.Expect(engine.FamilyBlocked, narrowFormatVersion, 3); err != nil {
+func (f *Narrow) decodeWith(opts []engine.Option) func(store.Header, []byte) error {
+	return func(h store.Header, payload []byte) error {
+		if err := h.Expect(store.FamilyBlocked, narrowFormatVersion, 3); err != nil {
 			return err
 		}
 		m, k, blockBits := h.Params[0], h.Params[1], h.Params[2]
 		logBits, err := narrowLogBits(int(min(blockBits, 1<<10)))
 		if err != nil {
-			return engine.FormatErrorf("narrow blocked filter of %d-bit blocks", blockBits)
+			return errs.FormatErrorf("narrow blocked filter of %d-bit blocks", blockBits)
 		}
 		if m == 0 || m%blockBits != 0 || m > engine.MaxBits {
-			return engine.FormatErrorf("narrow blocked filter of %d bits, not a positive multiple of %d up to %d", m, blockBits, uint64(engine.MaxBits))
+			return errs.FormatErrorf("narrow blocked filter of %d bits, not a positive multiple of %d up to %d", m, blockBits, uint64(engine.MaxBits))
 		}
 		if k == 0 || k > asm.NarrowMaxK {
-			return engine.FormatErrorf("narrow blocked filter with k = %d, outside [1, %d]", k, asm.NarrowMaxK)
+			return errs.FormatErrorf("narrow blocked filter with k = %d, outside [1, %d]", k, asm.NarrowMaxK)
 		}
 		if uint64(len(payload)) != m/8 {
-			return engine.FormatErrorf("narrow blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
+			return errs.FormatErrorf("narrow blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)
 		}
-		c, err := config(opts)
+		c, err := applyOptions(opts)
 		if err != nil {
 			return err
 		}
-		s, err := engine.NewStorage(m/64, c.HugePages)
+		s, err := store.NewStorage(m/64, c.HugePages)
 		if err != nil {
 			return err
 		}
-		engine.CopyWords(s.Words(), payload)
+		store.CopyWords(s.Words(), payload)
 		*f = *newNarrow(s, m>>logBits, uint32(k), logBits, h.Seed)
 		return nil
 	}

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // narrowLogBits returns log2 of a narrow block size, or an error for a
@@ -17,7 +17,7 @@ func narrowLogBits(blockBits int) (uint, error) {
 	case 128:
 		return 7, nil
 	}
-	return 0, engine.ParamErrorf("%d-bit blocks; want 64 or 128", blockBits)
+	return 0, errs.ParamErrorf("%d-bit blocks; want 64 or 128", blockBits)
 }
 
 // occupancy holds, for blocks of b bits and k probes per key, the exact
@@ -143,7 +143,7 @@ var narrowSizings sync.Map
 // k = 7 and 24.00 at 0.1% (512-bit lines, BitsPerKeyAndK: 9.97 and
 // 15.60). TestNarrowSizing pins these.
 func NarrowBitsPerKeyAndK(p float64, blockBits int) (bitsPerKey float64, k uint32, err error) {
-	if err := engine.CheckNP(1, p); err != nil {
+	if err := errs.CheckNP(1, p); err != nil {
 		return 0, 0, err
 	}
 	if _, err := narrowLogBits(blockBits); err != nil {
@@ -163,7 +163,7 @@ func NarrowBitsPerKeyAndK(p float64, blockBits int) (bitsPerKey float64, k uint3
 		}
 	}
 	if bestK == 0 {
-		return 0, 0, engine.ParamErrorf("p = %v is below what a %d-bit block per key reaches", p, blockBits)
+		return 0, 0, errs.ParamErrorf("p = %v is below what a %d-bit block per key reaches", p, blockBits)
 	}
 	narrowSizings.Store(key, sizing{best, bestK})
 	return best, bestK, nil

@@ -14,9 +14,10 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 var updateNarrow = flag.Bool("update-narrow", false, "rewrite testdata/narrow*.golden")
@@ -204,12 +205,12 @@ func TestNarrowForms(t *testing.T) {
 		keys := make([][]byte, len(ks))
 		for i := range ks {
 			ks[i] = uint64(i) * 0x9e3779b97f4a7c15
-			keys[i] = engine.WordsBytes([]uint64{ks[i]})
+			keys[i] = store.WordsBytes([]uint64{ks[i]})
 		}
 		f.AddUint64s(ks[:1000])
 		f.AddKeys(keys[1000:2000])
 		for _, k := range ks[2000:] {
-			f.AddString(string(engine.WordsBytes([]uint64{k})))
+			f.AddString(string(store.WordsBytes([]uint64{k})))
 		}
 		data, err := f.MarshalBinary()
 		if err != nil {
@@ -225,7 +226,7 @@ func TestNarrowForms(t *testing.T) {
 				out := make([]bool, len(probe))
 				x.TestUint64s(probe, out)
 				for i, k := range probe {
-					b := engine.WordsBytes([]uint64{k})
+					b := store.WordsBytes([]uint64{k})
 					want := x.Test(b)
 					if out[i] != want || x.TestUint64(k) != want || x.TestString(string(b)) != want || x.TestHash(engine.HashSeed(b, 9)) != want {
 						t.Fatalf("%d-bit: key %d: forms disagree", bb, i)
@@ -238,7 +239,7 @@ func TestNarrowForms(t *testing.T) {
 					lo := len(ks) - n/2 // members, then absent keys
 					part, hs, bs := probe[lo:lo+n], make([]uint64, n), make([][]byte, n)
 					for i, k := range part {
-						bs[i] = engine.WordsBytes([]uint64{k})
+						bs[i] = store.WordsBytes([]uint64{k})
 						hs[i] = engine.HashSeed(bs[i], 9)
 					}
 					want := out[lo : lo+n]
@@ -323,8 +324,8 @@ func TestNarrowDecodeHostile(t *testing.T) {
 		}
 	}
 	for _, p := range [][]uint64{{256, 3, 96}, {256, 3, 512}, {0, 3, 128}, {200, 3, 128}, {256, 0, 128}, {256, 65, 128}, {1 << 60, 3, 64}, {256, 3, 1 << 62}, {512, 3, 128}, {256, 3}} {
-		h := engine.Header{Family: engine.FamilyBlocked, Version: narrowFormatVersion, Params: p}
-		data, _ := engine.AppendEnvelope(nil, h, make([]byte, 32))
+		h := store.Header{Family: store.FamilyBlocked, Version: narrowFormatVersion, Params: p}
+		data, _ := store.AppendEnvelope(nil, h, make([]byte, 32))
 		if _, err := DecodeNarrow(data); !errors.Is(err, engine.ErrFormat) {
 			t.Errorf("params %v: %v", p, err)
 		}

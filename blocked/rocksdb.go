@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // RocksDB's legacy full filter (format_version < 5, "rocksdb.BuiltinBloomFilter"),
@@ -16,8 +16,8 @@ import (
 //	filter = lines[nLines][64] || k || nLines (uint32, little-endian)
 //
 // For n keys, nLines = ceil(n*bitsPerKey / 512) made odd (0 for no keys,
-// and then the 5-byte trailer is all zero), k = engine.LevelDBK(bitsPerKey)
-// (floor(0.69*bitsPerKey) in [1, 30]). A key with h = engine.RocksDBHash(key)
+// and then the 5-byte trailer is all zero), k = hashing.LevelDBK(bitsPerKey)
+// (floor(0.69*bitsPerKey) in [1, 30]). A key with h = hashing.RocksDBHash(key)
 // lives in line h % nLines; its probes are bits h, h+d, ..., h+(k-1)d
 // (mod 2^32) of that line, each taken mod 512, where d = h rotated right by
 // 17. Pebble's writer drops a hash equal to the one before it (so a run of
@@ -35,9 +35,9 @@ import (
 
 // rocksDBLegacyBitsPerKey sanitizes a bits-per-key argument as RocksDB's
 // BloomFilterPolicy does: below 1 it is 1, above
-// engine.LevelDBMaxBitsPerKey it is that cap.
+// hashing.LevelDBMaxBitsPerKey it is that cap.
 func rocksDBLegacyBitsPerKey(bitsPerKey int) int {
-	return min(max(bitsPerKey, 1), engine.LevelDBMaxBitsPerKey)
+	return min(max(bitsPerKey, 1), hashing.LevelDBMaxBitsPerKey)
 }
 
 // rocksDBHashes recycles the hash scratch of AppendRocksDBLegacy.
@@ -54,7 +54,7 @@ func AppendRocksDBLegacy(dst []byte, keys [][]byte, bitsPerKey int) []byte {
 	p := rocksDBHashes.Get().(*[]uint32)
 	hs := slices.Grow((*p)[:0], len(keys))[:len(keys)]
 	for i, key := range keys {
-		hs[i] = engine.RocksDBHash(key)
+		hs[i] = hashing.RocksDBHash(key)
 	}
 	dst = AppendRocksDBLegacyHashes(dst, hs, bitsPerKey)
 	if cap(hs) <= 1<<20 {
@@ -65,7 +65,7 @@ func AppendRocksDBLegacy(dst []byte, keys [][]byte, bitsPerKey int) []byte {
 }
 
 // AppendRocksDBLegacyHashes is AppendRocksDBLegacy for keys already hashed
-// with engine.RocksDBHash, in order (a hash equal to the one before it
+// with hashing.RocksDBHash, in order (a hash equal to the one before it
 // counts once, as in Pebble's writer).
 func AppendRocksDBLegacyHashes(dst []byte, hashes []uint32, bitsPerKey int) []byte {
 	bitsPerKey = rocksDBLegacyBitsPerKey(bitsPerKey)
@@ -86,10 +86,10 @@ func AppendRocksDBLegacyHashes(dst []byte, hashes []uint32, bitsPerKey int) []by
 	if nLines == 0 {
 		return dst
 	}
-	k := engine.LevelDBK(bitsPerKey)
+	k := hashing.LevelDBK(bitsPerKey)
 	dst[start+nBytes] = byte(k)
 	binary.LittleEndian.PutUint32(dst[start+nBytes+1:], uint32(nLines))
-	f := rocksDBLines{unsafe.Pointer(&dst[start]), uint32(nLines), engine.DivMagic32(uint32(nLines))}
+	f := rocksDBLines{unsafe.Pointer(&dst[start]), uint32(nLines), hashing.DivMagic32(uint32(nLines))}
 	// Four keys at a time, their probes interleaved: one key's k
 	// read-modify-writes of bytes in one line otherwise form a chain
 	// whenever two hit the same byte, and the CPU then serializes them.
@@ -128,7 +128,7 @@ type rocksDBLines struct {
 // Pebble computes it; it is a multiple of 512 below 8*nBytes, so the 64
 // bytes are inside the filter.
 func (f rocksDBLines) line(h uint32) *[LineBits / 8]byte {
-	b := engine.FastMod32(h, f.magic, f.lines) * LineBits
+	b := hashing.FastMod32(h, f.magic, f.lines) * LineBits
 	return (*[LineBits / 8]byte)(unsafe.Add(f.bits, b>>3))
 }
 
@@ -146,7 +146,7 @@ func RocksDBLegacyMayMatch(filter, key []byte) bool {
 	}
 	k := filter[n]
 	lines := uint32(filter[n+1]) | uint32(filter[n+2])<<8 | uint32(filter[n+3])<<16 | uint32(filter[n+4])<<24
-	// engine.RocksDBHash written out: Go does not inline it (its cost is
+	// hashing.RocksDBHash written out: Go does not inline it (its cost is
 	// above the inliner's budget), and the call, with the reader's state
 	// saved around it, costs a leaf function's speed.
 	// TestRocksDBLegacyMayMatchHash keeps the two equal.

@@ -9,8 +9,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // rocksDBLegacySpec is Pebble's table-filter writer spelled plainly, with
@@ -18,7 +18,7 @@ import (
 func rocksDBLegacySpec(keys [][]byte, bitsPerKey int) []byte {
 	var hs []uint32
 	for _, key := range keys {
-		h := engine.RocksDBHash(key)
+		h := hashing.RocksDBHash(key)
 		if len(hs) > 0 && hs[len(hs)-1] == h {
 			continue
 		}
@@ -35,7 +35,7 @@ func rocksDBLegacySpec(keys [][]byte, bitsPerKey int) []byte {
 	if nLines == 0 {
 		return f
 	}
-	k := engine.LevelDBK(bitsPerKey)
+	k := hashing.LevelDBK(bitsPerKey)
 	for _, h := range hs {
 		delta := h>>17 | h<<15
 		b := (h % uint32(nLines)) * 512
@@ -63,7 +63,7 @@ func rocksDBLegacyMayMatchSpec(f, key []byte) bool {
 		return true
 	}
 	lineBits := 8 * (uint32(n) / lines)
-	h := engine.RocksDBHash(key)
+	h := hashing.RocksDBHash(key)
 	delta := h>>17 | h<<15
 	b := (h % lines) * lineBits
 	for range k {
@@ -127,8 +127,8 @@ func TestAppendRocksDBLegacyArguments(t *testing.T) {
 		}
 	}
 	for _, bpk := range []int{101, 1 << 30, math.MaxInt} {
-		if f := AppendRocksDBLegacy(nil, keys, bpk); !bytes.Equal(f, rocksDBLegacySpec(keys, engine.LevelDBMaxBitsPerKey)) {
-			t.Errorf("bitsPerKey=%d: want the filter of %d bits per key", bpk, engine.LevelDBMaxBitsPerKey)
+		if f := AppendRocksDBLegacy(nil, keys, bpk); !bytes.Equal(f, rocksDBLegacySpec(keys, hashing.LevelDBMaxBitsPerKey)) {
+			t.Errorf("bitsPerKey=%d: want the filter of %d bits per key", bpk, hashing.LevelDBMaxBitsPerKey)
 		}
 	}
 	if f := AppendRocksDBLegacy(nil, nil, 10); !bytes.Equal(f, make([]byte, 5)) {
@@ -210,7 +210,7 @@ func TestRocksDBLegacyFPR(t *testing.T) {
 		// bits set, cost this format a lot at high k.
 		exact := legacyFPRGivenBits(f)
 		lo, hi := fprstat.BinomialBounds(trials, exact, fprstat.Z999)
-		m, k := 8*uint64(len(f)-5), uint32(engine.LevelDBK(bpk))
+		m, k := 8*uint64(len(f)-5), uint32(hashing.LevelDBK(bpk))
 		t.Logf("bitsPerKey=%d k=%d: measured %.5f, exact given the bits %.5f, blocked model %.5f", bpk, k, float64(fp)/trials, exact, FPR(m, n, k))
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("bitsPerKey=%d: %d false positives outside [%.0f, %.0f] around %.5f", bpk, fp, lo, hi, exact)
@@ -359,7 +359,7 @@ func TestRocksDBLegacyConcurrent(t *testing.T) {
 }
 
 // TestRocksDBLegacyMayMatchHash checks the hash RocksDBLegacyMayMatch
-// writes out against engine.RocksDBHash: keys of every length 0..40 with
+// writes out against hashing.RocksDBHash: keys of every length 0..40 with
 // bytes above 0x7f, probed in a filter about half full (k = 1 over 11
 // lines), where a different hash gives a different answer for about half
 // the keys.

@@ -8,6 +8,9 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // SBBF is Parquet's split-block Bloom filter, bit for bit as
@@ -64,7 +67,7 @@ const (
 
 func checkSBBFBytes(numBytes int64) error {
 	if numBytes < SBBFMinBytes || numBytes > SBBFMaxBytes || numBytes&(numBytes-1) != 0 {
-		return engine.ParamErrorf("SBBF size %d bytes is not a power of two in [%d, %d]", numBytes, SBBFMinBytes, SBBFMaxBytes)
+		return errs.ParamErrorf("SBBF size %d bytes is not a power of two in [%d, %d]", numBytes, SBBFMinBytes, SBBFMaxBytes)
 	}
 	return nil
 }
@@ -75,7 +78,7 @@ func NewSBBF(numBytes int) (*SBBF, error) {
 	if err := checkSBBFBytes(int64(numBytes)); err != nil {
 		return nil, err
 	}
-	s, err := engine.NewStorage(uint64(numBytes)/8, engine.HugePagesNever)
+	s, err := store.NewStorage(uint64(numBytes)/8, engine.HugePagesNever)
 	if err != nil {
 		return nil, err
 	}
@@ -129,14 +132,14 @@ func SBBFFromBitset(bitset []byte) (*SBBF, error) {
 	if err != nil {
 		return nil, err
 	}
-	engine.CopyWords(f.words, bitset)
+	store.CopyWords(f.words, bitset)
 	return f, nil
 }
 
 // Bitset returns the filter's bytes as Parquet stores them after the
 // header. On little-endian hosts it is a view that aliases the filter
 // (writes to either show in both); elsewhere a copy.
-func (f *SBBF) Bitset() []byte { return engine.WordsBytes(f.words) }
+func (f *SBBF) Bitset() []byte { return store.WordsBytes(f.words) }
 
 // NumBytes returns the size of the bitset in bytes.
 func (f *SBBF) NumBytes() int { return int(f.blocks * SBBFBlockBytes) }
@@ -160,7 +163,7 @@ func (f *SBBF) String() string {
 
 // SBBFHash returns the hash Parquet gives a value whose plain encoding is
 // b: XXH64 with seed 0.
-func SBBFHash(b []byte) uint64 { return engine.XXH64(b, 0) }
+func SBBFHash(b []byte) uint64 { return hashing.XXH64(b, 0) }
 
 // errZeroSBBF is the panic of a write to an SBBF not built by a
 // constructor; reads of one answer as an empty filter. It is the message
@@ -189,27 +192,27 @@ func (f *SBBF) TestAndAddHash(h uint64) bool {
 }
 
 // Add adds the value whose plain-encoded bytes are v.
-func (f *SBBF) Add(v []byte) { f.AddHash(engine.XXH64(v, 0)) }
+func (f *SBBF) Add(v []byte) { f.AddHash(hashing.XXH64(v, 0)) }
 
 // Test reports whether the value whose plain-encoded bytes are v may have
 // been added; false is certain.
-func (f *SBBF) Test(v []byte) bool { return f.TestHash(engine.XXH64(v, 0)) }
+func (f *SBBF) Test(v []byte) bool { return f.TestHash(hashing.XXH64(v, 0)) }
 
 // TestAndAdd adds v and reports whether it tested present before.
-func (f *SBBF) TestAndAdd(v []byte) bool { return f.TestAndAddHash(engine.XXH64(v, 0)) }
+func (f *SBBF) TestAndAdd(v []byte) bool { return f.TestAndAddHash(hashing.XXH64(v, 0)) }
 
 // AddString adds a BYTE_ARRAY (string) value, hashing its bytes without
 // copying them.
-func (f *SBBF) AddString(s string) { f.AddHash(engine.XXH64String(s)) }
+func (f *SBBF) AddString(s string) { f.AddHash(hashing.XXH64String(s)) }
 
 // TestString tests a BYTE_ARRAY (string) value.
-func (f *SBBF) TestString(s string) bool { return f.TestHash(engine.XXH64String(s)) }
+func (f *SBBF) TestString(s string) bool { return f.TestHash(hashing.XXH64String(s)) }
 
 // AddUint64 adds an INT64 value (its 8 little-endian bytes).
-func (f *SBBF) AddUint64(k uint64) { f.AddHash(engine.XXH64Uint64(k)) }
+func (f *SBBF) AddUint64(k uint64) { f.AddHash(hashing.XXH64Uint64(k)) }
 
 // TestUint64 tests an INT64 value.
-func (f *SBBF) TestUint64(k uint64) bool { return f.TestHash(engine.XXH64Uint64(k)) }
+func (f *SBBF) TestUint64(k uint64) bool { return f.TestHash(hashing.XXH64Uint64(k)) }
 
 // AddHashes adds every hash with the batch kernel.
 func (f *SBBF) AddHashes(hs []uint64) {
@@ -268,7 +271,7 @@ func (f *SBBF) Clone() *SBBF {
 // Union ORs g into f; both must have the same size.
 func (f *SBBF) Union(g *SBBF) error {
 	if f.blocks != g.blocks {
-		return engine.ParamErrorf("SBBF sizes differ (%d and %d bytes)", f.NumBytes(), g.NumBytes())
+		return errs.ParamErrorf("SBBF sizes differ (%d and %d bytes)", f.NumBytes(), g.NumBytes())
 	}
 	for i, w := range g.words {
 		f.words[i] |= w

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // sbbfBench builds an SBBF sized by SBBFNumBytes(n, 0.01) holding the
@@ -15,8 +15,8 @@ func sbbfBench(n int) (*SBBF, []uint64) {
 	f, _ := NewSBBF(SBBFNumBytes(uint64(n), 0.01))
 	probes := make([]uint64, 2*n)
 	for i := range n {
-		probes[2*i] = engine.XXH64Uint64(uint64(i))
-		probes[2*i+1] = engine.XXH64Uint64(uint64(n + i))
+		probes[2*i] = hashing.XXH64Uint64(uint64(i))
+		probes[2*i+1] = hashing.XXH64Uint64(uint64(n + i))
 		f.AddHash(probes[2*i])
 	}
 	return f, probes

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // sbbfReadChunk is the first read of a bitset; each further read doubles
@@ -38,16 +39,16 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 	}
 	switch {
 	case !h.hasNumBytes:
-		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: numBytes missing")
+		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes missing")
 	case h.algorithm != 1:
-		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: algorithm missing or not BLOCK")
+		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: algorithm missing or not BLOCK")
 	case h.hash != 1:
-		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: hash missing or not XXHASH")
+		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: hash missing or not XXHASH")
 	case h.compression != 1:
-		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
+		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
 	}
 	if err := checkSBBFBytes(int64(h.numBytes)); err != nil {
-		return nil, t.n, engine.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, SBBFMinBytes, SBBFMaxBytes)
+		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, SBBFMinBytes, SBBFMaxBytes)
 	}
 	total := int(h.numBytes)
 	buf := make([]byte, min(total, sbbfReadChunk))
@@ -56,7 +57,7 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 		n, err := io.ReadFull(r, buf[got:])
 		got += n
 		if err != nil {
-			return nil, t.n + int64(got), engine.FormatErrorf("parquet bloom filter: bitset truncated at %d of %d bytes", got, total)
+			return nil, t.n + int64(got), errs.FormatErrorf("parquet bloom filter: bitset truncated at %d of %d bytes", got, total)
 		}
 		if got == total {
 			break
@@ -90,7 +91,7 @@ func (f *SBBF) WriteTo(w io.Writer) (int64, error) {
 
 // errZeroSBBFEncode is the error of encoding an SBBF without a bitset:
 // Parquet's readers (and ReadSBBF) reject an empty one.
-var errZeroSBBFEncode = engine.ParamErrorf("zero blocked.SBBF has no encoding: use blocked.NewSBBF")
+var errZeroSBBFEncode = errs.ParamErrorf("zero blocked.SBBF has no encoding: use blocked.NewSBBF")
 
 // MarshalBinary returns what WriteTo writes: the Parquet form. A zero
 // SBBF has none (an error wrapping engine.ErrParam).
@@ -104,10 +105,10 @@ func (f *SBBF) MarshalBinary() ([]byte, error) {
 
 // MarshalText is MarshalBinary in standard base64, so that encoding/json
 // and other text formats carry the filter.
-func (f *SBBF) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+func (f *SBBF) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into f.
-func (f *SBBF) UnmarshalText(text []byte) error { return engine.UnmarshalText(text, f.UnmarshalBinary) }
+func (f *SBBF) UnmarshalText(text []byte) error { return store.UnmarshalText(text, f.UnmarshalBinary) }
 
 // UnmarshalBinary replaces f by the filter in data, the Parquet form,
 // which must end with the bitset.
@@ -117,7 +118,7 @@ func (f *SBBF) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	if n != int64(len(data)) {
-		return engine.FormatErrorf("parquet bloom filter: %d bytes after the bitset", int64(len(data))-n)
+		return errs.FormatErrorf("parquet bloom filter: %d bytes after the bitset", int64(len(data))-n)
 	}
 	*f = *g
 	return nil

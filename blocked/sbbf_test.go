@@ -16,8 +16,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 var sbbfBatchSizes = []int{0, 1, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65, 1000}
@@ -81,7 +82,7 @@ func TestSBBFBatchesMatchSingle(t *testing.T) {
 				ks := sbbfKeys(uint64(n*nb), n)
 				hs := make([]uint64, n)
 				for i, k := range ks {
-					hs[i] = engine.XXH64Uint64(k)
+					hs[i] = hashing.XXH64Uint64(k)
 					f.AddHash(hs[i])
 				}
 				g.AddUint64s(ks)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 )
 
 // The files in ../testdata/parquet come from apache/parquet-testing; their

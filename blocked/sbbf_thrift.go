@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // A minimal reader and writer of the Thrift compact protocol
@@ -72,9 +72,9 @@ func newThriftReader(r io.Reader) *thriftReader {
 
 func sbbfFormatErr(err error, what string) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return engine.FormatErrorf("parquet bloom filter header: truncated in %s", what)
+		return errs.FormatErrorf("parquet bloom filter header: truncated in %s", what)
 	}
-	return engine.FormatErrorf("parquet bloom filter header: %s: %v", what, err)
+	return errs.FormatErrorf("parquet bloom filter header: %s: %v", what, err)
 }
 
 func (t *thriftReader) byte() (byte, error) {

@@ -11,6 +11,9 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // maxStages bounds the stages of a Scalable: with growth 2 from one key,
@@ -74,7 +77,7 @@ type Scalable struct {
 	p, r   float64
 	growth uint64
 	seed   uint64
-	key    uint64 // engine.Uint64Key(seed)
+	key    uint64 // hashing.Uint64Key(seed)
 	opts   []engine.Option
 
 	stages    []*Filter
@@ -98,11 +101,11 @@ type tightening float64
 
 // WithGrowth sets the factor s by which each stage of a Scalable holds
 // more keys than the one before, from 2 (the default) to 1024.
-func WithGrowth(s int) engine.Option { return engine.FamilyOption(growth(s)) }
+func WithGrowth(s int) engine.Option { return config.FamilyOption(growth(s)) }
 
 // WithTightening sets the ratio r in (0, 1) by which each stage's
 // false-positive rate is below the one before (default 0.85).
-func WithTightening(r float64) engine.Option { return engine.FamilyOption(tightening(r)) }
+func WithTightening(r float64) engine.Option { return config.FamilyOption(tightening(r)) }
 
 const (
 	defaultGrowth     = 2
@@ -112,10 +115,10 @@ const (
 
 func checkGrowth(s uint64, r float64) error {
 	if s < 2 || s > maxGrowth {
-		return engine.ParamErrorf("growth %d outside [2, %d]", s, maxGrowth)
+		return errs.ParamErrorf("growth %d outside [2, %d]", s, maxGrowth)
 	}
 	if !(r > 0 && r < 1) {
-		return engine.ParamErrorf("tightening ratio %v outside (0, 1)", r)
+		return errs.ParamErrorf("tightening ratio %v outside (0, 1)", r)
 	}
 	return nil
 }
@@ -130,7 +133,7 @@ func NewScalable(hint uint64, p float64, opts ...engine.Option) (*Scalable, erro
 		switch v := v.(type) {
 		case growth:
 			if v < 2 || v > maxGrowth {
-				return true, engine.ParamErrorf("growth %d outside [2, %d]", int(v), maxGrowth)
+				return true, errs.ParamErrorf("growth %d outside [2, %d]", int(v), maxGrowth)
 			}
 			s.growth = uint64(v)
 		case tightening:
@@ -143,13 +146,13 @@ func NewScalable(hint uint64, p float64, opts ...engine.Option) (*Scalable, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.CheckNP(hint, p); err != nil {
+	if err := errs.CheckNP(hint, p); err != nil {
 		return nil, err
 	}
 	if err := checkGrowth(s.growth, s.r); err != nil {
 		return nil, err
 	}
-	s.seed, s.key, s.opts = c.Seed, engine.Uint64Key(c.Seed), shared
+	s.seed, s.key, s.opts = c.Seed, hashing.Uint64Key(c.Seed), shared
 	if err := s.grow(); err != nil {
 		return nil, err
 	}
@@ -162,7 +165,7 @@ func (s *Scalable) stageSpec(i int) (capacity, m uint64, k uint32, err error) {
 	for range i {
 		hi, lo := bits.Mul64(capacity, s.growth)
 		if hi != 0 {
-			return 0, 0, 0, engine.ParamErrorf("stage %d would hold more than 2^64 keys", i)
+			return 0, 0, 0, errs.ParamErrorf("stage %d would hold more than 2^64 keys", i)
 		}
 		capacity = lo
 	}
@@ -209,7 +212,7 @@ var bitsAtK sync.Map
 func (s *Scalable) grow() error {
 	if len(s.stages) >= maxStages {
 		s.saturated = true
-		return engine.ParamErrorf("%d stages", maxStages)
+		return errs.ParamErrorf("%d stages", maxStages)
 	}
 	capacity, m, k, err := s.stageSpec(len(s.stages))
 	var f *Filter
@@ -457,14 +460,14 @@ func (s *Scalable) TestString(str string) bool {
 }
 
 // AddUint64 adds the 8 little-endian bytes of k.
-func (s *Scalable) AddUint64(k uint64) { s.AddHash(engine.HashUint64Keyed(k, s.key)) }
+func (s *Scalable) AddUint64(k uint64) { s.AddHash(hashing.HashUint64Keyed(k, s.key)) }
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (s *Scalable) TestUint64(k uint64) bool { return s.TestHash(engine.HashUint64Keyed(k, s.key)) }
+func (s *Scalable) TestUint64(k uint64) bool { return s.TestHash(hashing.HashUint64Keyed(k, s.key)) }
 
 // TestAndAddUint64 is TestAndAdd of the 8 little-endian bytes of k.
 func (s *Scalable) TestAndAddUint64(k uint64) bool {
-	return s.TestAndAddHash(engine.HashUint64Keyed(k, s.key))
+	return s.TestAndAddHash(hashing.HashUint64Keyed(k, s.key))
 }
 
 // AddHashes adds every hash with the newest stage's batch kernel, opening

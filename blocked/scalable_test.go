@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 func TestScalableErrors(t *testing.T) {
@@ -25,7 +27,7 @@ func TestScalableErrors(t *testing.T) {
 		"r=0":            second(NewScalable(10, 0.01, WithTightening(0))),
 		"r=1":            second(NewScalable(10, 0.01, WithTightening(1))),
 		"r=NaN":          second(NewScalable(10, 0.01, WithTightening(math.NaN()))),
-		"unknown option": second(NewScalable(10, 0.01, engine.FamilyOption(struct{}{}))),
+		"unknown option": second(NewScalable(10, 0.01, config.FamilyOption(struct{}{}))),
 		"hint too large": second(NewScalable(math.MaxUint64, 0.01)),
 		"zero marshal":   second(new(Scalable).MarshalBinary()),
 	} {
@@ -250,7 +252,7 @@ func TestScalableCodec(t *testing.T) {
 	}
 	// Well-formed envelopes that no filter has.
 	good, _ := s.MarshalBinary()
-	h, payload, _ := engine.DecodeEnvelope(good)
+	h, payload, _ := store.DecodeEnvelope(good)
 	for i, mutate := range []func(p []uint64, pl []byte){
 		func(p []uint64, _ []byte) { p[0] = 0 },
 		func(p []uint64, _ []byte) { p[1] = math.Float64bits(1.5) },
@@ -281,7 +283,7 @@ func TestScalableCodec(t *testing.T) {
 	} {
 		p, pl := append([]uint64(nil), h.Params...), append([]byte(nil), payload...)
 		mutate(p, pl)
-		bad, _ := engine.AppendEnvelope(nil, engine.Header{Family: h.Family, Version: h.Version, Seed: h.Seed, Params: p}, pl)
+		bad, _ := store.AppendEnvelope(nil, store.Header{Family: h.Family, Version: h.Version, Seed: h.Seed, Params: p}, pl)
 		if _, err := DecodeScalable(bad); !errors.Is(err, engine.ErrFormat) {
 			t.Errorf("mutation %d: error %v", i, err)
 		}

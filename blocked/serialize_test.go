@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -65,13 +66,13 @@ func TestDecodeCorrupted(t *testing.T) {
 	}
 	// Well-formed envelopes with parameters no filter has.
 	for _, p := range [][]uint64{{0, 8}, {500, 8}, {512, 0}, {512, 65}, {1024, 8}} {
-		h := engine.Header{Family: engine.FamilyBlocked, Version: formatVersion, Params: p}
-		b, _ := engine.AppendEnvelope(nil, h, make([]byte, 64))
+		h := store.Header{Family: store.FamilyBlocked, Version: formatVersion, Params: p}
+		b, _ := store.AppendEnvelope(nil, h, make([]byte, 64))
 		if _, err := Decode(b); !errors.Is(err, engine.ErrFormat) {
 			t.Errorf("params %v: error %v", p, err)
 		}
 	}
-	other, _ := engine.AppendEnvelope(nil, engine.Header{Family: engine.FamilyClassic, Version: formatVersion, Params: []uint64{512, 8}}, make([]byte, 64))
+	other, _ := store.AppendEnvelope(nil, store.Header{Family: store.FamilyClassic, Version: formatVersion, Params: []uint64{512, 8}}, make([]byte, 64))
 	if _, err := Decode(other); !errors.Is(err, engine.ErrFormat) {
 		t.Errorf("classic envelope decoded as blocked: %v", err)
 	}
@@ -92,7 +93,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if d.SizeBytes()+engine.HeaderSize != uint64(len(data)) {
+		if d.SizeBytes()+store.HeaderSize != uint64(len(data)) {
 			t.Fatalf("decoded %d bytes of array from %d bytes", d.SizeBytes(), len(data))
 		}
 		again, _ := d.MarshalBinary()

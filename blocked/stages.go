@@ -6,6 +6,9 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // This file holds what Scalable and Window share: a list of blocked
@@ -129,15 +132,15 @@ func testAnyHashes(name string, sets []asm.BlockedSet, hs []uint64, out []bool) 
 // growOptions splits the options of Scalable and Window: their own family
 // options go to own, which reports whether it knew each one; the shared
 // ones are kept for the blocked filters they build.
-func growOptions(family string, opts []engine.Option, own func(v any) (bool, error)) (engine.Config, []engine.Option, error) {
-	c := engine.Apply(opts)
+func growOptions(family string, opts []engine.Option, own func(v any) (bool, error)) (config.Config, []engine.Option, error) {
+	c := config.Apply(opts)
 	for _, v := range c.Family() {
 		ok, err := own(v)
 		if err != nil {
 			return c, nil, err
 		}
 		if !ok {
-			return c, nil, engine.UnknownOption(family, v)
+			return c, nil, config.UnknownOption(family, v)
 		}
 	}
 	return c, []engine.Option{engine.WithSeed(c.Seed), engine.WithHugePages(c.HugePages)}, nil
@@ -146,7 +149,7 @@ func growOptions(family string, opts []engine.Option, own func(v any) (bool, err
 // sizeFor returns the bits (whole lines) and probes of a blocked filter
 // for n keys at p, as New chooses them.
 func sizeFor(n uint64, p float64) (uint64, uint32, error) {
-	if err := engine.CheckNP(n, p); err != nil {
+	if err := errs.CheckNP(n, p); err != nil {
 		return 0, 0, err
 	}
 	bpk, k, err := BitsPerKeyAndK(p)
@@ -155,14 +158,14 @@ func sizeFor(n uint64, p float64) (uint64, uint32, error) {
 	}
 	m := math.Ceil(float64(n)*bpk/LineBits) * LineBits
 	if m > engine.MaxBits {
-		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
+		return 0, 0, errs.ParamErrorf("n = %d, p = %v needs %.3g bits, above the maximum %d", n, p, m, uint64(engine.MaxBits))
 	}
 	return uint64(m), k, nil
 }
 
 // decodeInto adapts a type's decode method, bound to t, to the callback
-// of engine.Unmarshal and engine.ReadFrom: the in-place decoders
+// of store.Unmarshal and store.ReadFrom: the in-place decoders
 // (UnmarshalBinary, ReadFrom) take no options.
-func decodeInto[T any](t *T, decode func(*T, engine.Header, []byte, []engine.Option) error) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error { return decode(t, h, payload, nil) }
+func decodeInto[T any](t *T, decode func(*T, store.Header, []byte, []engine.Option) error) func(store.Header, []byte) error {
+	return func(h store.Header, payload []byte) error { return decode(t, h, payload, nil) }
 }

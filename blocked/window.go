@@ -10,6 +10,9 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // maxGenerations bounds a Window's generations.
@@ -56,14 +59,14 @@ const maxGenerations = 64
 // A zero Window holds no key and tests every key absent; adding to it
 // panics with a message naming NewWindow.
 type Window struct {
-	storage *engine.Storage
+	storage *store.Storage
 	gens    int    // G; 0 in a zero Window
 	lines   uint64 // lines per generation
 	k       uint32
 	n       uint64
 	p       float64
 	seed    uint64
-	key     uint64 // engine.Uint64Key(seed)
+	key     uint64 // hashing.Uint64Key(seed)
 
 	// epoch counts rotations; generation epoch%G is current. count is
 	// the keys added to it. started counts the rotations begun: epoch+1
@@ -85,24 +88,24 @@ func NewWindow(n uint64, p float64, generations int, opts ...engine.Option) (*Wi
 		return nil, err
 	}
 	if generations < 1 || generations > maxGenerations {
-		return nil, engine.ParamErrorf("%d generations outside [1, %d]", generations, maxGenerations)
+		return nil, errs.ParamErrorf("%d generations outside [1, %d]", generations, maxGenerations)
 	}
 	m, k, err := sizeFor(n, p)
 	if err != nil {
 		return nil, err
 	}
 	if m*uint64(generations) > engine.MaxBits {
-		return nil, engine.ParamErrorf("%d generations of %d bits exceed the maximum %d", generations, m, uint64(engine.MaxBits))
+		return nil, errs.ParamErrorf("%d generations of %d bits exceed the maximum %d", generations, m, uint64(engine.MaxBits))
 	}
-	s, err := engine.NewStorage(m/64*uint64(generations), c.HugePages)
+	s, err := store.NewStorage(m/64*uint64(generations), c.HugePages)
 	if err != nil {
 		return nil, err
 	}
 	return newWindow(s, n, p, generations, m/LineBits, k, c.Seed), nil
 }
 
-func newWindow(s *engine.Storage, n uint64, p float64, generations int, lines uint64, k uint32, seed uint64) *Window {
-	return &Window{storage: s, gens: generations, lines: lines, k: k, n: n, p: p, seed: seed, key: engine.Uint64Key(seed)}
+func newWindow(s *store.Storage, n uint64, p float64, generations int, lines uint64, k uint32, seed uint64) *Window {
+	return &Window{storage: s, gens: generations, lines: lines, k: k, n: n, p: p, seed: seed, key: hashing.Uint64Key(seed)}
 }
 
 // line returns the line of hash h in generation gen.
@@ -366,14 +369,14 @@ func (w *Window) AddString(s string) { w.AddHash(engine.HashStringSeed(s, w.seed
 func (w *Window) TestString(s string) bool { return w.TestHash(engine.HashStringSeed(s, w.seed)) }
 
 // AddUint64 adds the 8 little-endian bytes of k.
-func (w *Window) AddUint64(k uint64) { w.AddHash(engine.HashUint64Keyed(k, w.key)) }
+func (w *Window) AddUint64(k uint64) { w.AddHash(hashing.HashUint64Keyed(k, w.key)) }
 
 // TestUint64 is Test of the 8 little-endian bytes of k.
-func (w *Window) TestUint64(k uint64) bool { return w.TestHash(engine.HashUint64Keyed(k, w.key)) }
+func (w *Window) TestUint64(k uint64) bool { return w.TestHash(hashing.HashUint64Keyed(k, w.key)) }
 
 // TestAndAddUint64 is TestAndAdd of the 8 little-endian bytes of k.
 func (w *Window) TestAndAddUint64(k uint64) bool {
-	return w.TestAndAddHash(engine.HashUint64Keyed(k, w.key))
+	return w.TestAndAddHash(hashing.HashUint64Keyed(k, w.key))
 }
 
 // AddHashes adds every hash, rotating whenever the current generation
@@ -435,6 +438,6 @@ func (w *Window) AddHashesConcurrent(hs []uint64) {
 // AddHashConcurrent.
 func (w *Window) AddUint64sConcurrent(ks []uint64) {
 	for _, k := range ks {
-		w.AddHashConcurrent(engine.HashUint64Keyed(k, w.key))
+		w.AddHashConcurrent(hashing.HashUint64Keyed(k, w.key))
 	}
 }

@@ -7,10 +7,13 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // windowVersion is the version of Window's serialized form: an envelope
-// of family engine.FamilyWindow whose parameters are (n, bits of p,
+// of family store.FamilyWindow whose parameters are (n, bits of p,
 // generations, lines per generation, k, epoch, keys in the current
 // generation), and a payload of the storage's words, little-endian, in
 // its order: the generations interleaved line by line, line j of
@@ -22,10 +25,10 @@ const (
 	windowVersionApart = 1
 )
 
-var errZeroWindow = engine.ParamErrorf("zero blocked.Window has no encoding, use blocked.NewWindow")
+var errZeroWindow = errs.ParamErrorf("zero blocked.Window has no encoding, use blocked.NewWindow")
 
-func (w *Window) header() engine.Header {
-	return engine.Header{Family: engine.FamilyWindow, Version: windowVersion, Seed: w.seed,
+func (w *Window) header() store.Header {
+	return store.Header{Family: store.FamilyWindow, Version: windowVersion, Seed: w.seed,
 		Params: []uint64{w.n, math.Float64bits(w.p), uint64(w.gens), w.lines, uint64(w.K()), w.Epoch(), w.Count()}}
 }
 
@@ -33,7 +36,7 @@ func (w *Window) payload() []byte {
 	if w.storage == nil {
 		return nil
 	}
-	return engine.WordsBytes(w.storage.Words())
+	return store.WordsBytes(w.storage.Words())
 }
 
 // MarshalBinary encodes the window in the engine envelope. A zero Window
@@ -42,8 +45,8 @@ func (w *Window) MarshalBinary() ([]byte, error) {
 	if w.gens == 0 {
 		return nil, errZeroWindow
 	}
-	out := make([]byte, 0, engine.HeaderSize+w.SizeBytes())
-	out, err := engine.AppendEnvelope(out, w.header(), w.payload())
+	out := make([]byte, 0, store.HeaderSize+w.SizeBytes())
+	out, err := store.AppendEnvelope(out, w.header(), w.payload())
 	runtime.KeepAlive(w.storage)
 	return out, err
 }
@@ -53,64 +56,64 @@ func (w *Window) WriteTo(wr io.Writer) (int64, error) {
 	if w.gens == 0 {
 		return 0, errZeroWindow
 	}
-	n, err := engine.WriteEnvelope(wr, w.header(), w.payload())
+	n, err := store.WriteEnvelope(wr, w.header(), w.payload())
 	runtime.KeepAlive(w.storage)
 	return n, err
 }
 
 // MarshalText is MarshalBinary in standard base64.
-func (w *Window) MarshalText() ([]byte, error) { return engine.MarshalText(w.MarshalBinary()) }
+func (w *Window) MarshalText() ([]byte, error) { return store.MarshalText(w.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into w.
 func (w *Window) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, w.UnmarshalBinary)
+	return store.UnmarshalText(text, w.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces w by the window encoded in data. Bad bytes give
 // an error wrapping engine.ErrFormat and leave w unchanged.
 func (w *Window) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, decodeInto(w, (*Window).decode))
+	return store.Unmarshal(data, decodeInto(w, (*Window).decode))
 }
 
 // ReadFrom reads one envelope from r and replaces w by its window.
 func (w *Window) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, decodeInto(w, (*Window).decode))
+	return store.ReadFrom(r, decodeInto(w, (*Window).decode))
 }
 
 // DecodeWindow returns the Window encoded in data; opts choose its storage.
 func DecodeWindow(data []byte, opts ...engine.Option) (*Window, error) {
-	return engine.Decode(data, opts, (*Window).decode)
+	return store.Decode(data, opts, (*Window).decode)
 }
 
 // ReadWindow reads one Window from r; opts choose its storage.
 func ReadWindow(r io.Reader, opts ...engine.Option) (*Window, error) {
-	return engine.Read(r, opts, (*Window).decode)
+	return store.Read(r, opts, (*Window).decode)
 }
 
 // maxEpoch is the largest epoch a decoded Window may be at.
 const maxEpoch = 1 << 62
 
-func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) error {
+func (w *Window) decode(h store.Header, payload []byte, opts []engine.Option) error {
 	version := uint16(windowVersion)
 	if h.Version == windowVersionApart {
 		version = windowVersionApart
 	}
-	if err := h.Expect(engine.FamilyWindow, version, 7); err != nil {
+	if err := h.Expect(store.FamilyWindow, version, 7); err != nil {
 		return err
 	}
 	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
-	if engine.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > asm.BlockedMaxK {
-		return engine.FormatErrorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
+	if errs.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > asm.BlockedMaxK {
+		return errs.FormatErrorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
 	}
 	// epoch+1 must not wrap: generation epoch%G is current and the next
 	// rotation clears (epoch+1)%G. No window rotates 2^62 times.
 	if epoch > maxEpoch {
-		return engine.FormatErrorf("blocked.Window at epoch %d, above %d", epoch, uint64(maxEpoch))
+		return errs.FormatErrorf("blocked.Window at epoch %d, above %d", epoch, uint64(maxEpoch))
 	}
 	if lines == 0 || lines > engine.MaxBits/LineBits || lines*64*gens != uint64(len(payload)) {
-		return engine.FormatErrorf("blocked.Window of %d generations of %d lines in a %d-byte payload", gens, lines, len(payload))
+		return errs.FormatErrorf("blocked.Window of %d generations of %d lines in a %d-byte payload", gens, lines, len(payload))
 	}
-	s, err := engine.NewStorage(lines*8*gens, engine.Apply(opts).HugePages)
+	s, err := store.NewStorage(lines*8*gens, config.Apply(opts).HugePages)
 	if err != nil {
 		return err
 	}
@@ -119,11 +122,11 @@ func (w *Window) decode(h engine.Header, payload []byte, opts []engine.Option) e
 		for g := range gens {
 			for j := range lines {
 				off := (g*lines + j) * 64
-				engine.CopyWords(words[(j*gens+g)*8:][:8], payload[off:off+64])
+				store.CopyWords(words[(j*gens+g)*8:][:8], payload[off:off+64])
 			}
 		}
 	} else {
-		engine.CopyWords(s.Words(), payload)
+		store.CopyWords(s.Words(), payload)
 	}
 	d := newWindow(s, n, p, int(gens), lines, uint32(k), h.Seed)
 	d.epoch, d.count, d.started = epoch, count, epoch

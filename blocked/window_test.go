@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 func TestWindowErrors(t *testing.T) {
@@ -311,7 +312,7 @@ func TestWindowCodec(t *testing.T) {
 		t.Error("clone shares bits with the original")
 	}
 	good, _ := w.MarshalBinary()
-	h, payload, _ := engine.DecodeEnvelope(good)
+	h, payload, _ := store.DecodeEnvelope(good)
 	for i, mutate := range []func(p []uint64){
 		func(p []uint64) { p[0] = 0 },
 		func(p []uint64) { p[1] = math.Float64bits(-1) },
@@ -326,7 +327,7 @@ func TestWindowCodec(t *testing.T) {
 	} {
 		p := append([]uint64(nil), h.Params...)
 		mutate(p)
-		bad, _ := engine.AppendEnvelope(nil, engine.Header{Family: h.Family, Version: h.Version, Seed: h.Seed, Params: p}, payload)
+		bad, _ := store.AppendEnvelope(nil, store.Header{Family: h.Family, Version: h.Version, Seed: h.Seed, Params: p}, payload)
 		if _, err := DecodeWindow(bad); !errors.Is(err, engine.ErrFormat) {
 			t.Errorf("mutation %d: error %v", i, err)
 		}
@@ -354,7 +355,7 @@ func TestWindowGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, _, err := engine.DecodeEnvelope(old); err != nil || h.Version != windowVersionApart {
+	if h, _, err := store.DecodeEnvelope(old); err != nil || h.Version != windowVersionApart {
 		t.Fatalf("version 1 golden: version %d, %v", h.Version, err)
 	}
 	v1, err := DecodeWindow(old)

@@ -1,8 +1,8 @@
 package classic
 
 import (
-	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // AddHashes inserts every hash of hs.
@@ -20,13 +20,13 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 // single-key probe key after key, so the batch is never slower than a
 // loop of single-key calls.
 
-func addRange(st *engine.Storage, m uint64, k uint32, hs []uint64) {
+func addRange(st *store.Storage, m uint64, k uint32, hs []uint64) {
 	for _, h := range hs {
 		addHash(st, m, k, h)
 	}
 }
 
-func testRange(st *engine.Storage, m uint64, k uint32, hs []uint64, out []bool) int {
+func testRange(st *store.Storage, m uint64, k uint32, hs []uint64, out []bool) int {
 	hits := 0
 	out = out[:len(hs)]
 	for j, h := range hs {

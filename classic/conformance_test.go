@@ -6,7 +6,7 @@ import (
 
 	"github.com/filterengine/filterengine/classic"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/conformance"
+	"github.com/filterengine/filterengine/internal/testkit/conformance"
 )
 
 var (

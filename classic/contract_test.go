@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/contracttest"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // Decode and Read give the filter MarshalBinary and WriteTo wrote, honour
@@ -27,7 +28,7 @@ func TestDecodeRead(t *testing.T) {
 	if err != nil || !h.Equal(f) {
 		t.Fatalf("Read: %v", err)
 	}
-	if _, err := Decode(data, engine.FamilyOption(struct{}{})); !errors.Is(err, engine.ErrParam) {
+	if _, err := Decode(data, config.FamilyOption(struct{}{})); !errors.Is(err, engine.ErrParam) {
 		t.Fatalf("Decode with a foreign option: %v", err)
 	}
 	if _, err := Decode(data[:len(data)-1]); !errors.Is(err, engine.ErrFormat) {

@@ -61,7 +61,7 @@
 // built-in Bloom filter (and goleveldb's filter.NewBloomFilter) writes for
 // a table's keys, and LevelDBMayMatch reads them with KeyMayMatch's
 // semantics; AppendLevelDBHashes takes keys pre-hashed by
-// engine.LevelDBHash. That format is a standard Bloom filter of
+// hashing.LevelDBHash. That format is a standard Bloom filter of
 // max(64, n*bitsPerKey) bits (whole bytes) and k = floor(0.69*bitsPerKey)
 // in [1, 30] probes by 32-bit double hashing with the second hash a
 // rotation of the first, which costs it against the Bloom model: measured

@@ -8,6 +8,8 @@ import (
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // Dynamic is a Bloom filter for an unknown number of keys with the
@@ -62,13 +64,13 @@ func NewDynamic(nr uint64, p float64, opts ...engine.Option) (*Dynamic, error) {
 // k probes and hold nr keys each.
 func NewDynamicMK(nr, m uint64, k uint32, opts ...engine.Option) (*Dynamic, error) {
 	if nr == 0 {
-		return nil, engine.ParamErrorf("classic: Dynamic with nr = 0 keys per row")
+		return nil, errs.ParamErrorf("classic: Dynamic with nr = 0 keys per row")
 	}
 	first, err := NewMK(m, k, opts...)
 	if err != nil {
 		return nil, err
 	}
-	cfg := engine.Apply(opts)
+	cfg := config.Apply(opts)
 	d := &Dynamic{nr: nr, m: m, k: k, seed: cfg.Seed, hp: cfg.HugePages}
 	d.push(first)
 	return d, nil

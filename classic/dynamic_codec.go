@@ -6,25 +6,28 @@ import (
 	"runtime"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // dynamicVersion is the Dynamic payload format: envelope family
-// engine.FamilyDynamic, params (nr, m, k, rows, keys in the last row),
+// store.FamilyDynamic, params (nr, m, k, rows, keys in the last row),
 // payload the rows' ceil(m/64) words each, little-endian, row after row,
 // bits at m and above zero.
 const dynamicVersion = 1
 
 var errZeroDynamic = errors.New("classic: zero Dynamic, use classic.NewDynamic")
 
-func (d *Dynamic) header() engine.Header {
-	return engine.Header{Family: engine.FamilyDynamic, Version: dynamicVersion, Seed: d.seed,
+func (d *Dynamic) header() store.Header {
+	return store.Header{Family: store.FamilyDynamic, Version: dynamicVersion, Seed: d.seed,
 		Params: []uint64{d.nr, d.m, uint64(d.k), uint64(len(d.rows)), d.active}}
 }
 
 func (d *Dynamic) parts() [][]byte {
 	ps := make([][]byte, len(d.words))
 	for i, w := range d.words {
-		ps[i] = engine.WordsBytes(w)
+		ps[i] = store.WordsBytes(w)
 	}
 	return ps
 }
@@ -34,8 +37,8 @@ func (d *Dynamic) MarshalBinary() ([]byte, error) {
 	if d.nr == 0 {
 		return nil, errZeroDynamic
 	}
-	out := make([]byte, 0, engine.HeaderSize+d.SizeBytes())
-	out, err := engine.AppendEnvelope(out, d.header(), d.parts()...)
+	out := make([]byte, 0, store.HeaderSize+d.SizeBytes())
+	out, err := store.AppendEnvelope(out, d.header(), d.parts()...)
 	runtime.KeepAlive(d)
 	return out, err
 }
@@ -45,17 +48,17 @@ func (d *Dynamic) WriteTo(w io.Writer) (int64, error) {
 	if d.nr == 0 {
 		return 0, errZeroDynamic
 	}
-	n, err := engine.WriteEnvelope(w, d.header(), d.parts()...)
+	n, err := store.WriteEnvelope(w, d.header(), d.parts()...)
 	runtime.KeepAlive(d)
 	return n, err
 }
 
-// MarshalText is MarshalBinary in standard base64 (engine.MarshalText).
-func (d *Dynamic) MarshalText() ([]byte, error) { return engine.MarshalText(d.MarshalBinary()) }
+// MarshalText is MarshalBinary in standard base64 (store.MarshalText).
+func (d *Dynamic) MarshalText() ([]byte, error) { return store.MarshalText(d.MarshalBinary()) }
 
 // UnmarshalText replaces d with the filter of MarshalText's form.
 func (d *Dynamic) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, d.UnmarshalBinary)
+	return store.UnmarshalText(text, d.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces d by the filter encoded in data. Every field is
@@ -65,47 +68,47 @@ func (d *Dynamic) UnmarshalText(text []byte) error {
 // rows, one word each, decodes into about 50 times its size. Bad bytes
 // give an error wrapping engine.ErrFormat and leave d unchanged.
 func (d *Dynamic) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, d.decodeWith(nil))
+	return store.Unmarshal(data, d.decodeWith(nil))
 }
 
 // ReadFrom reads one envelope from r and replaces d by its filter.
 func (d *Dynamic) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, d.decodeWith(nil))
+	return store.ReadFrom(r, d.decodeWith(nil))
 }
 
 // DecodeDynamic returns the Dynamic filter encoded in data; opts choose the
 // rows' storage (engine.WithHugePages).
 func DecodeDynamic(data []byte, opts ...engine.Option) (*Dynamic, error) {
-	return engine.Decode(data, opts, (*Dynamic).decode)
+	return store.Decode(data, opts, (*Dynamic).decode)
 }
 
 // ReadDynamic reads one Dynamic filter from r; opts choose its storage.
 func ReadDynamic(r io.Reader, opts ...engine.Option) (*Dynamic, error) {
-	return engine.Read(r, opts, (*Dynamic).decode)
+	return store.Read(r, opts, (*Dynamic).decode)
 }
 
-func (d *Dynamic) decodeWith(opts []engine.Option) func(engine.Header, []byte) error {
-	return func(h engine.Header, payload []byte) error { return d.decode(h, payload, opts) }
+func (d *Dynamic) decodeWith(opts []engine.Option) func(store.Header, []byte) error {
+	return func(h store.Header, payload []byte) error { return d.decode(h, payload, opts) }
 }
 
-func (d *Dynamic) decode(h engine.Header, payload []byte, opts []engine.Option) error {
-	if err := h.Expect(engine.FamilyDynamic, dynamicVersion, 5); err != nil {
+func (d *Dynamic) decode(h store.Header, payload []byte, opts []engine.Option) error {
+	if err := h.Expect(store.FamilyDynamic, dynamicVersion, 5); err != nil {
 		return err
 	}
 	nr, m, k, rows, active := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
-	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-		return engine.FormatErrorf("classic: Dynamic: %v", err)
+	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+		return errs.FormatErrorf("classic: Dynamic: %v", err)
 	}
 	if nr == 0 || rows == 0 || active > nr {
-		return engine.FormatErrorf("classic: Dynamic with nr = %d, %d rows, %d keys in the last row", nr, rows, active)
+		return errs.FormatErrorf("classic: Dynamic with nr = %d, %d rows, %d keys in the last row", nr, rows, active)
 	}
 	rowBytes := 8 * wordsFor(m)
 	if rows > uint64(len(payload))/rowBytes || rows*rowBytes != uint64(len(payload)) {
-		return engine.FormatErrorf("classic: Dynamic: %d payload bytes for %d rows of %d bytes", len(payload), rows, rowBytes)
+		return errs.FormatErrorf("classic: Dynamic: %d payload bytes for %d rows of %d bytes", len(payload), rows, rowBytes)
 	}
-	cfg := engine.Apply(opts)
+	cfg := config.Apply(opts)
 	for _, v := range cfg.Family() {
-		return engine.UnknownOption("classic", v)
+		return config.UnknownOption("classic", v)
 	}
 	nd := Dynamic{nr: nr, m: m, k: uint32(k), seed: h.Seed, hp: cfg.HugePages, active: active}
 	for r := range rows {
@@ -126,7 +129,7 @@ func decodeRow(b []byte, m uint64, k uint32, seed uint64, hp engine.HugePageMode
 	if err != nil {
 		return nil, err
 	}
-	engine.CopyWords(f.st.Words(), b)
+	store.CopyWords(f.st.Words(), b)
 	if err := checkWords(f.st.Words(), m); err != nil {
 		_ = f.Close()
 		return nil, err

@@ -15,9 +15,11 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 func newDynamic(t testing.TB, nr uint64, p float64, opts ...engine.Option) *Dynamic {
@@ -228,7 +230,7 @@ func TestDynamicErrors(t *testing.T) {
 	if _, err := NewDynamicMK(10, 100, 0); !errors.Is(err, engine.ErrParam) {
 		t.Errorf("k = 0: err = %v", err)
 	}
-	if _, err := NewDynamic(10, 0.01, engine.FamilyOption(1)); !errors.Is(err, engine.ErrParam) {
+	if _, err := NewDynamic(10, 0.01, config.FamilyOption(1)); !errors.Is(err, engine.ErrParam) {
 		t.Errorf("unknown option: err = %v", err)
 	}
 	var z Dynamic
@@ -391,7 +393,7 @@ func TestDynamicRoundTrip(t *testing.T) {
 // format errors, and a claimed huge row count costs no allocation.
 func TestDynamicHostile(t *testing.T) {
 	forge := func(params []uint64, payload int) []byte {
-		return forgeEnvelope(t, engine.FamilyDynamic, dynamicVersion, params, make([]byte, payload))
+		return forgeEnvelope(t, store.FamilyDynamic, dynamicVersion, params, make([]byte, payload))
 	}
 	tail := make([]byte, 8)
 	tail[7] = 0xff
@@ -404,7 +406,7 @@ func TestDynamicHostile(t *testing.T) {
 		"k":         forge([]uint64{10, 64, 1 << 40, 1, 0}, 8),
 		"m":         forge([]uint64{10, 0, 3, 1, 0}, 8),
 		"params":    forge([]uint64{10, 64, 3, 1}, 8),
-		"tail bits": forgeEnvelope(t, engine.FamilyDynamic, dynamicVersion, []uint64{10, 60, 3, 1, 0}, tail),
+		"tail bits": forgeEnvelope(t, store.FamilyDynamic, dynamicVersion, []uint64{10, 60, 3, 1, 0}, tail),
 	} {
 		if _, err := DecodeDynamic(data); !errors.Is(err, engine.ErrFormat) {
 			t.Errorf("%s: err = %v", name, err)
@@ -425,7 +427,7 @@ func TestDynamicHostile(t *testing.T) {
 // and no more than 64 times.
 func TestDynamicDecodeAllocation(t *testing.T) {
 	const rows = 1 << 14
-	data := forgeEnvelope(t, engine.FamilyDynamic, dynamicVersion, []uint64{1, 1, 1, rows, 0}, make([]byte, 8*rows))
+	data := forgeEnvelope(t, store.FamilyDynamic, dynamicVersion, []uint64{1, 1, 1, rows, 0}, make([]byte, 8*rows))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -520,10 +522,10 @@ func benchmarkDynamic(b *testing.B, nr, rows int) {
 
 // forgeEnvelope seals params and payload in a valid envelope, so a test
 // can make a header whose only lie is in its fields.
-func forgeEnvelope(t testing.TB, fam engine.Family, version uint16, params []uint64, payload []byte) []byte {
+func forgeEnvelope(t testing.TB, fam store.Family, version uint16, params []uint64, payload []byte) []byte {
 	t.Helper()
-	h := engine.Header{Family: fam, Version: version, Params: params}
-	data, err := engine.AppendEnvelope(nil, h, payload)
+	h := store.Header{Family: fam, Version: version, Params: params}
+	data, err := store.AppendEnvelope(nil, h, payload)
 	if err != nil {
 		t.Fatal(err)
 	}

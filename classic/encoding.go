@@ -5,95 +5,98 @@ import (
 	"runtime"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // formatVersion is the classic payload format: params (m, k), payload the
 // ceil(m/64) words little-endian, bits at m and above zero.
 const formatVersion = 1
 
-func (f *Filter) header() engine.Header {
-	return engine.Header{Family: engine.FamilyClassic, Version: formatVersion, Seed: f.seed, Params: []uint64{f.m, uint64(f.k)}}
+func (f *Filter) header() store.Header {
+	return store.Header{Family: store.FamilyClassic, Version: formatVersion, Seed: f.seed, Params: []uint64{f.m, uint64(f.k)}}
 }
 
 // MarshalBinary encodes f in the engine envelope.
 func (f *Filter) MarshalBinary() ([]byte, error) {
-	out := make([]byte, 0, engine.HeaderSize+f.SizeBytes())
-	out, err := engine.AppendEnvelope(out, f.header(), engine.WordsBytes(f.words()))
+	out := make([]byte, 0, store.HeaderSize+f.SizeBytes())
+	out, err := store.AppendEnvelope(out, f.header(), store.WordsBytes(f.words()))
 	runtime.KeepAlive(f.st)
 	return out, err
 }
 
 // WriteTo writes the encoding of f to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
-	n, err := engine.WriteEnvelope(w, f.header(), engine.WordsBytes(f.words()))
+	n, err := store.WriteEnvelope(w, f.header(), store.WordsBytes(f.words()))
 	runtime.KeepAlive(f.st)
 	return n, err
 }
 
-// MarshalText is MarshalBinary in standard base64 (engine.MarshalText),
+// MarshalText is MarshalBinary in standard base64 (store.MarshalText),
 // so that encoding/json and other text formats carry f as one string.
-func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+func (f *Filter) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText replaces f with the filter of MarshalText's form.
 func (f *Filter) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, f.UnmarshalBinary)
+	return store.UnmarshalText(text, f.UnmarshalBinary)
 }
 
 // UnmarshalBinary replaces f with the filter encoded in data. Every field
 // is validated before the bit array is allocated; bad bytes give an error
 // wrapping engine.ErrFormat and leave f unchanged.
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, f.decode)
+	return store.Unmarshal(data, f.decode)
 }
 
 // ReadFrom replaces f with the filter read from r; it reads exactly one
 // encoding and allocates in proportion to the bytes actually read.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, f.decode)
+	return store.ReadFrom(r, f.decode)
 }
 
 // Decode returns the filter encoded in data (MarshalBinary's bytes); opts
 // choose its storage (engine.WithHugePages).
 func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
-	return engine.Decode(data, opts, (*Filter).decodeOpts)
+	return store.Decode(data, opts, (*Filter).decodeOpts)
 }
 
 // Read reads one filter from r (WriteTo's bytes); opts choose its
 // storage.
 func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
-	return engine.Read(r, opts, (*Filter).decodeOpts)
+	return store.Read(r, opts, (*Filter).decodeOpts)
 }
 
-func (f *Filter) decode(h engine.Header, payload []byte) error {
-	return f.decodeMode(h, engine.CopySource(payload), engine.HugePagesAuto)
+func (f *Filter) decode(h store.Header, payload []byte) error {
+	return f.decodeMode(h, store.CopySource(payload), engine.HugePagesAuto)
 }
 
-func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
-	cfg := engine.Apply(opts)
+func (f *Filter) decodeOpts(h store.Header, payload []byte, opts []engine.Option) error {
+	cfg := config.Apply(opts)
 	for _, v := range cfg.Family() {
-		return engine.UnknownOption("classic", v)
+		return config.UnknownOption("classic", v)
 	}
-	return f.decodeMode(h, engine.CopySource(payload), cfg.HugePages)
+	return f.decodeMode(h, store.CopySource(payload), cfg.HugePages)
 }
 
 // decodeSource replaces f by the filter of header h whose words come from
 // src: copied, or used in place by Open and View.
-func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+func (f *Filter) decodeSource(h store.Header, src store.Source) error {
 	return f.decodeMode(h, src, engine.HugePagesAuto)
 }
 
 // decodeMode is decodeSource with the placement of a copy.
-func (f *Filter) decodeMode(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
+func (f *Filter) decodeMode(h store.Header, src store.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
-	if err := h.Expect(engine.FamilyClassic, formatVersion, 2); err != nil {
+	if err := h.Expect(store.FamilyClassic, formatVersion, 2); err != nil {
 		return err
 	}
 	m, k := h.Params[0], h.Params[1]
-	if err := engine.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
-		return engine.FormatErrorf("classic: %v", err)
+	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+		return errs.FormatErrorf("classic: %v", err)
 	}
 	if uint64(len(payload)) != 8*wordsFor(m) {
-		return engine.FormatErrorf("classic: %d payload bytes for m = %d, want %d", len(payload), m, 8*wordsFor(m))
+		return errs.FormatErrorf("classic: %d payload bytes for m = %d, want %d", len(payload), m, 8*wordsFor(m))
 	}
 	st, err := src.Storage(0, 8*wordsFor(m), wordsFor(m), mode)
 	if err != nil {
@@ -109,10 +112,10 @@ func (f *Filter) decodeMode(h engine.Header, src engine.Source, mode engine.Huge
 
 func checkWords(words []uint64, m uint64) error {
 	if uint64(len(words)) != wordsFor(m) {
-		return engine.FormatErrorf("classic: %d words for m = %d, want %d", len(words), m, wordsFor(m))
+		return errs.FormatErrorf("classic: %d words for m = %d, want %d", len(words), m, wordsFor(m))
 	}
 	if tail := m % 64; tail != 0 && words[len(words)-1]>>tail != 0 {
-		return engine.FormatErrorf("classic: bits set beyond m = %d", m)
+		return errs.FormatErrorf("classic: bits set beyond m = %d", m)
 	}
 	return nil
 }

@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -120,8 +121,8 @@ func TestCorruptEveryByte(t *testing.T) {
 // A header that claims a huge payload (with valid checksums) over a short
 // stream costs an error and little memory.
 func TestHostileLength(t *testing.T) {
-	h := engine.Header{Family: engine.FamilyClassic, Version: formatVersion, Params: []uint64{1 << 40, 3}}
-	data, err := engine.AppendEnvelope(nil, h, make([]byte, 64))
+	h := store.Header{Family: store.FamilyClassic, Version: formatVersion, Params: []uint64{1 << 40, 3}}
+	data, err := store.AppendEnvelope(nil, h, make([]byte, 64))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,9 @@ import (
 	"sync/atomic"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // Filter is a standard Bloom filter of m bits and k probes per key.
@@ -25,7 +28,7 @@ import (
 // and every method that reads or writes bits panics with a message naming
 // New.
 type Filter struct {
-	st   *engine.Storage
+	st   *store.Storage
 	m    uint64
 	k    uint32
 	seed uint64
@@ -46,14 +49,14 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 
 // NewMK returns a filter of exactly m bits and k probes.
 func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	if err := engine.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, MaxK); err != nil {
 		return nil, err
 	}
-	cfg := engine.Apply(opts)
+	cfg := config.Apply(opts)
 	for _, v := range cfg.Family() {
-		return nil, engine.UnknownOption("classic", v)
+		return nil, config.UnknownOption("classic", v)
 	}
-	st, err := engine.NewStorage(wordsFor(m), cfg.HugePages)
+	st, err := store.NewStorage(wordsFor(m), cfg.HugePages)
 	if err != nil {
 		return nil, err
 	}

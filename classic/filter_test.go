@@ -10,8 +10,9 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // keyBytes is the 8 little-endian bytes of k, the byte form of a uint64 key.
@@ -282,7 +283,7 @@ func TestConstructorErrors(t *testing.T) {
 	add("k above cap", f, err)
 	f, err = NewMK(math.MaxUint64, 3)
 	add("m overflows", f, err)
-	f, err = NewMK(100, 3, engine.FamilyOption(struct{}{}))
+	f, err = NewMK(100, 3, config.FamilyOption(struct{}{}))
 	add("foreign option", f, err)
 	f, err = FromWords(make([]uint64, 1), 100, 3)
 	add("FromWords short", f, err)

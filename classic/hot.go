@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"unsafe"
 
-	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // The single-key probe loops, shared by the scalar methods and the batch
@@ -20,7 +20,7 @@ import (
 // array returns the first word of st's array, or panics with the
 // zero-value message when st is nil (a Filter not made by a constructor):
 // one compare that takes the place of the nil check st.Words() needs.
-func array(st *engine.Storage) unsafe.Pointer {
+func array(st *store.Storage) unsafe.Pointer {
 	if st == nil {
 		zeroFilter()
 	}
@@ -38,7 +38,7 @@ func word(p unsafe.Pointer, i uint64) *uint64 { return (*uint64)(unsafe.Add(p, i
 
 // testHash reports whether all k probes of h are set in the m-bit array
 // of st; it stops at the first clear bit.
-func testHash(st *engine.Storage, m uint64, k uint32, h uint64) bool {
+func testHash(st *store.Storage, m uint64, k uint32, h uint64) bool {
 	p := array(st)
 	a, b := h, second(h)
 	ok := true
@@ -66,7 +66,7 @@ func testHash(st *engine.Storage, m uint64, k uint32, h uint64) bool {
 }
 
 // addHash sets the k probes of h in the m-bit array of st.
-func addHash(st *engine.Storage, m uint64, k uint32, h uint64) {
+func addHash(st *store.Storage, m uint64, k uint32, h uint64) {
 	p := array(st)
 	a, b := h, second(h)
 	if m <= 1<<32 {
@@ -87,7 +87,7 @@ func addHash(st *engine.Storage, m uint64, k uint32, h uint64) {
 
 // testAndAddHash sets the k probes of h and reports whether all were set
 // before.
-func testAndAddHash(st *engine.Storage, m uint64, k uint32, h uint64) bool {
+func testAndAddHash(st *store.Storage, m uint64, k uint32, h uint64) bool {
 	present := testHash(st, m, k, h)
 	if !present {
 		addHash(st, m, k, h)

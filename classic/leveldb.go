@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"unsafe"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // LevelDB's built-in Bloom filter (util/bloom.cc; seeds 001 and 003), the
@@ -13,23 +13,23 @@ import (
 //	filter = bits[nBytes] || k
 //
 // nBytes = ceil(max(n*bitsPerKey, 64) / 8) for n keys, nBits = 8*nBytes, and
-// k = engine.LevelDBK(bitsPerKey) (floor(0.69*bitsPerKey) in [1, 30]). A key
-// with h = engine.LevelDBHash(key) sets or tests bits h, h+d, ..., h+(k-1)d
+// k = hashing.LevelDBK(bitsPerKey) (floor(0.69*bitsPerKey) in [1, 30]). A key
+// with h = hashing.LevelDBHash(key) sets or tests bits h, h+d, ..., h+(k-1)d
 // (mod 2^32), each taken mod nBits, where d = h rotated right by 17; bit i
 // is bit i%8 of byte i/8. This is a standard Bloom filter, so its model
 // false-positive rate is engine.FPR(nBits, n, k): 0.84% at 10 bits per key
 // (k = 6), 0.046% at 16 (k = 11).
 //
 // Both directions compute h % nBits without a division: the constant of
-// engine.FastMod32 is derived once per filter (per call for
+// hashing.FastMod32 is derived once per filter (per call for
 // LevelDBMayMatch, off the hash's critical path), then each probe costs
 // two multiplications.
 
 // levelDBBitsPerKey sanitizes a bits-per-key argument: below 0 it is 0
 // (LevelDB then writes its 64-bit minimum filter, k = 1, as for 0), above
-// engine.LevelDBMaxBitsPerKey it is that cap.
+// hashing.LevelDBMaxBitsPerKey it is that cap.
 func levelDBBitsPerKey(bitsPerKey int) int {
-	return min(max(bitsPerKey, 0), engine.LevelDBMaxBitsPerKey)
+	return min(max(bitsPerKey, 0), hashing.LevelDBMaxBitsPerKey)
 }
 
 // AppendLevelDB appends to dst the LevelDB Bloom filter of keys, exactly
@@ -49,7 +49,7 @@ func AppendLevelDB(dst []byte, keys [][]byte, bitsPerKey int) []byte {
 	for len(keys) > 0 {
 		chunk := keys[:min(len(keys), len(hs))]
 		for i, key := range chunk {
-			hs[i] = engine.LevelDBHash(key)
+			hs[i] = hashing.LevelDBHash(key)
 		}
 		w.setAll(hs[:len(chunk)])
 		keys = keys[len(chunk):]
@@ -62,7 +62,7 @@ func AppendLevelDB(dst []byte, keys [][]byte, bitsPerKey int) []byte {
 const levelDBChunk = 256
 
 // AppendLevelDBHashes is AppendLevelDB for keys already hashed with
-// engine.LevelDBHash, the form a table writer that keeps one hash per key
+// hashing.LevelDBHash, the form a table writer that keeps one hash per key
 // (as goleveldb's generator does) calls.
 func AppendLevelDBHashes(dst []byte, hashes []uint32, bitsPerKey int) []byte {
 	dst, w := appendLevelDB(dst, len(hashes), bitsPerKey)
@@ -84,14 +84,14 @@ type levelDBWriter struct {
 func appendLevelDB(dst []byte, n, bitsPerKey int) ([]byte, levelDBWriter) {
 	bitsPerKey = levelDBBitsPerKey(bitsPerKey)
 	nBytes := (max(n*bitsPerKey, 64) + 7) / 8
-	k := engine.LevelDBK(bitsPerKey)
+	k := hashing.LevelDBK(bitsPerKey)
 	start := len(dst)
 	dst = append(dst, make([]byte, nBytes+1)...)
 	dst[start+nBytes] = byte(k)
 	nBits := 8 * uint64(nBytes)
 	w := levelDBWriter{bits: unsafe.Pointer(&dst[start]), nBits: nBits, k: k, huge: nBits >= 1<<32}
 	if !w.huge {
-		w.magic = engine.DivMagic32(uint32(nBits))
+		w.magic = hashing.DivMagic32(uint32(nBits))
 	}
 	return dst, w
 }
@@ -109,7 +109,7 @@ func (w *levelDBWriter) setAll(hashes []uint32) {
 		delta := h>>17 | h<<15
 		for range w.k {
 			// pos < nBits = 8*nBytes, so the byte is inside the filter.
-			pos := engine.FastMod32(h, magic, nBits)
+			pos := hashing.FastMod32(h, magic, nBits)
 			*(*byte)(unsafe.Add(bits, pos>>3)) |= 1 << (pos & 7)
 			h += delta
 		}
@@ -142,7 +142,7 @@ func LevelDBMayMatch(filter, key []byte) bool {
 	if k > 30 {
 		return true
 	}
-	// engine.LevelDBHash written out: Go does not inline it (its cost is
+	// hashing.LevelDBHash written out: Go does not inline it (its cost is
 	// above the inliner's budget), and the call, with the reader's state
 	// saved around it, costs about 7% per key. TestLevelDBMayMatchHash
 	// keeps the two equal.
@@ -185,12 +185,12 @@ func LevelDBMayMatch(filter, key []byte) bool {
 		return all&1 != 0
 	}
 	nBits := uint32(n) << 3
-	magic := engine.DivMagic32(nBits)
+	magic := hashing.DivMagic32(nBits)
 	// All k probes, no early exit: a non-member's first zero bit comes at
 	// a random probe, and a branch on it mispredicts about once a call.
 	all := byte(1)
 	for range k {
-		pos := engine.FastMod32(h, magic, nBits) // < nBits: inside filter
+		pos := hashing.FastMod32(h, magic, nBits) // < nBits: inside filter
 		all &= *(*byte)(unsafe.Add(bits, pos>>3)) >> (pos & 7)
 		h += delta
 	}

@@ -9,20 +9,21 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // levelDBSpec is LevelDB's CreateFilter as seed 003 spells it, with a
 // division per probe: the reference AppendLevelDB must equal.
 func levelDBSpec(keys [][]byte, bitsPerKey int) []byte {
-	k := engine.LevelDBK(bitsPerKey)
+	k := hashing.LevelDBK(bitsPerKey)
 	nBits := max(len(keys)*bitsPerKey, 64)
 	nBytes := (nBits + 7) / 8
 	nBits = nBytes * 8
 	f := make([]byte, nBytes+1)
 	f[nBytes] = byte(k)
 	for _, key := range keys {
-		h := engine.LevelDBHash(key)
+		h := hashing.LevelDBHash(key)
 		delta := h>>17 | h<<15
 		for range k {
 			pos := uint64(h) % uint64(nBits)
@@ -43,7 +44,7 @@ func levelDBMayMatchSpec(f, key []byte) bool {
 		return true
 	}
 	nBits := uint64(8 * (len(f) - 1))
-	h := engine.LevelDBHash(key)
+	h := hashing.LevelDBHash(key)
 	delta := h>>17 | h<<15
 	for range k {
 		pos := uint64(h) % nBits
@@ -83,7 +84,7 @@ func TestAppendLevelDBMatchesSpec(t *testing.T) {
 			}
 			hs := make([]uint32, n)
 			for i, key := range keys {
-				hs[i] = engine.LevelDBHash(key)
+				hs[i] = hashing.LevelDBHash(key)
 			}
 			if got := AppendLevelDBHashes(nil, hs, bpk); !bytes.Equal(got, want) {
 				t.Fatalf("n=%d bitsPerKey=%d: AppendLevelDBHashes differs from AppendLevelDB", n, bpk)
@@ -115,8 +116,8 @@ func TestAppendLevelDBArguments(t *testing.T) {
 	}
 	// Above the cap counts as the cap: no huge allocation.
 	for _, bpk := range []int{101, 1 << 30, math.MaxInt} {
-		if f := AppendLevelDB(nil, keys, bpk); !bytes.Equal(f, levelDBSpec(keys, engine.LevelDBMaxBitsPerKey)) {
-			t.Errorf("bitsPerKey=%d: %d bytes, want the filter of %d bits per key", bpk, len(f), engine.LevelDBMaxBitsPerKey)
+		if f := AppendLevelDB(nil, keys, bpk); !bytes.Equal(f, levelDBSpec(keys, hashing.LevelDBMaxBitsPerKey)) {
+			t.Errorf("bitsPerKey=%d: %d bytes, want the filter of %d bits per key", bpk, len(f), hashing.LevelDBMaxBitsPerKey)
 		}
 	}
 	// It appends: dst's bytes stay, and stale bytes in its spare capacity
@@ -183,10 +184,10 @@ func TestLevelDBFPR(t *testing.T) {
 		// measures up to about 1.7x that (1.44%). So the model bounds the
 		// rate from below and twice the model from above.
 		m := 8 * uint64(len(f)-1)
-		model := engine.FPR(m, n, uint32(engine.LevelDBK(bpk)))
+		model := engine.FPR(m, n, uint32(hashing.LevelDBK(bpk)))
 		lo, _ := fprstat.BinomialBounds(trials, model, fprstat.Z999)
 		_, hi := fprstat.BinomialBounds(trials, 2*model, fprstat.Z999)
-		t.Logf("bitsPerKey=%d k=%d: measured %.5f, Bloom model %.5f", bpk, engine.LevelDBK(bpk), float64(fp)/trials, model)
+		t.Logf("bitsPerKey=%d k=%d: measured %.5f, Bloom model %.5f", bpk, hashing.LevelDBK(bpk), float64(fp)/trials, model)
 		if float64(fp) < lo || float64(fp) > hi {
 			t.Errorf("bitsPerKey=%d: %d false positives outside [%.0f, %.0f] (the Bloom model %.5f and twice it)", bpk, fp, lo, hi, model)
 		}
@@ -286,7 +287,7 @@ func FuzzAppendLevelDB(f *testing.F) {
 }
 
 // TestLevelDBMayMatchHash checks the hash LevelDBMayMatch writes out
-// against engine.LevelDBHash: keys of every length 0..40 with bytes above
+// against hashing.LevelDBHash: keys of every length 0..40 with bytes above
 // 0x7f, probed in a filter about half full, where a different hash gives a
 // different answer for about half the keys.
 func TestLevelDBMayMatchHash(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/internal/perkey"
+	"github.com/filterengine/filterengine/internal/testkit/perkey"
 )
 
 // BenchmarkPerKey streams n distinct 8-byte keys (n = 1e6, 1e7; p = 1%;

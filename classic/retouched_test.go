@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 func mkRetouched(t testing.TB, n uint64, p float64, opts ...engine.Option) *Retouched {
@@ -298,7 +299,7 @@ func TestRetouchedRoundTrip(t *testing.T) {
 
 func TestRetouchedHostile(t *testing.T) {
 	forge := func(params []uint64, payload int) []byte {
-		return forgeEnvelope(t, engine.FamilyRetouched, retouchedVersion, params, make([]byte, payload))
+		return forgeEnvelope(t, store.FamilyRetouched, retouchedVersion, params, make([]byte, payload))
 	}
 	for name, data := range map[string][]byte{
 		"keys":     forge([]uint64{64, 3, 1 << 60, 0, 0}, 64),

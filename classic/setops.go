@@ -4,14 +4,16 @@ import (
 	"runtime"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 func (f *Filter) compatible(g *Filter) error {
 	if g == nil {
-		return engine.ParamErrorf("classic: a nil *Filter to combine with")
+		return errs.ParamErrorf("classic: a nil *Filter to combine with")
 	}
 	if f.m != g.m || f.k != g.k || f.seed != g.seed {
-		return engine.ParamErrorf("classic filters differ (m %d/%d, k %d/%d, seed %d/%d)", f.m, g.m, f.k, g.k, f.seed, g.seed)
+		return errs.ParamErrorf("classic filters differ (m %d/%d, k %d/%d, seed %d/%d)", f.m, g.m, f.k, g.k, f.seed, g.seed)
 	}
 	return nil
 }
@@ -66,7 +68,7 @@ func (f *Filter) Equal(g *Filter) bool {
 // same automatic rule as New; heap memory when huge pages are refused).
 func (f *Filter) Clone() *Filter {
 	w := f.words()
-	st, err := engine.NewStorage(wordsFor(f.m), engine.HugePagesAuto)
+	st, err := store.NewStorage(wordsFor(f.m), engine.HugePagesAuto)
 	if err != nil {
 		panic(err) // f itself has this size, so it fits
 	}

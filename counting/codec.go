@@ -6,6 +6,10 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // Serialized form: the engine envelope, family counting, version 2, three
@@ -20,12 +24,12 @@ const (
 	formatVersionV1 = 1
 )
 
-func (f *Filter) header() engine.Header {
+func (f *Filter) header() store.Header {
 	v := uint16(formatVersion)
 	if f.v1 {
 		v = formatVersionV1
 	}
-	return engine.Header{Family: engine.FamilyCounting, Version: v, Seed: f.seed,
+	return store.Header{Family: store.FamilyCounting, Version: v, Seed: f.seed,
 		Params: []uint64{uint64(f.CounterBits()), f.lines, uint64(f.k)}}
 }
 
@@ -46,9 +50,9 @@ func (g geometry) lineWords() uint64 {
 }
 
 // decodeGeometry validates the header of a payload of payloadLen bytes.
-func decodeGeometry(h engine.Header, payloadLen uint64) (geometry, error) {
-	v1 := h.Family == engine.FamilyCounting && h.Version == formatVersionV1
-	if err := h.Expect(engine.FamilyCounting, map[bool]uint16{false: formatVersion, true: formatVersionV1}[v1], 3); err != nil {
+func decodeGeometry(h store.Header, payloadLen uint64) (geometry, error) {
+	v1 := h.Family == store.FamilyCounting && h.Version == formatVersionV1
+	if err := h.Expect(store.FamilyCounting, map[bool]uint16{false: formatVersion, true: formatVersionV1}[v1], 3); err != nil {
 		return geometry{}, err
 	}
 	bits, lines, k := h.Params[0], h.Params[1], h.Params[2]
@@ -58,15 +62,15 @@ func decodeGeometry(h engine.Header, payloadLen uint64) (geometry, error) {
 	}
 	switch {
 	case bits != 4 && bits != 8:
-		return geometry{}, engine.FormatErrorf("counting: %d-bit counters", bits)
+		return geometry{}, errs.FormatErrorf("counting: %d-bit counters", bits)
 	case lines == 0 || lines > most:
-		return geometry{}, engine.FormatErrorf("counting: %d lines", lines)
+		return geometry{}, errs.FormatErrorf("counting: %d lines", lines)
 	case k == 0 || k > engine.MaxK || k > maxK:
-		return geometry{}, engine.FormatErrorf("counting: k = %d", k)
+		return geometry{}, errs.FormatErrorf("counting: k = %d", k)
 	}
 	g := geometry{bits == 8, lines, uint32(k), v1}
 	if lineBytes := 8 * g.lineWords(); payloadLen/lineBytes != lines || payloadLen%lineBytes != 0 {
-		return geometry{}, engine.FormatErrorf("counting: %d payload bytes for %d lines", payloadLen, lines)
+		return geometry{}, errs.FormatErrorf("counting: %d payload bytes for %d lines", payloadLen, lines)
 	}
 	return g, nil
 }
@@ -79,63 +83,63 @@ func (f *Filter) snapshot() []byte {
 		w[i] = load(&f.words[i])
 	}
 	runtime.KeepAlive(f.storage)
-	return engine.WordsBytes(w)
+	return store.WordsBytes(w)
 }
 
 // MarshalBinary encodes the filter in the engine envelope.
 func (f *Filter) MarshalBinary() ([]byte, error) {
 	f.mustHaveLines()
-	return engine.AppendEnvelope(make([]byte, 0, engine.HeaderSize+8*len(f.words)), f.header(), f.snapshot())
+	return store.AppendEnvelope(make([]byte, 0, store.HeaderSize+8*len(f.words)), f.header(), f.snapshot())
 }
 
 // WriteTo writes the encoding of the filter to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 	f.mustHaveLines()
-	return engine.WriteEnvelope(w, f.header(), f.snapshot())
+	return store.WriteEnvelope(w, f.header(), f.snapshot())
 }
 
 // UnmarshalBinary replaces f with the filter encoded in data. Hostile or
 // corrupted input is an error; it allocates no more than len(data).
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, f.decode)
+	return store.Unmarshal(data, f.decode)
 }
 
 // ReadFrom replaces f with the filter read from r, reading exactly one
 // envelope.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, f.decode)
+	return store.ReadFrom(r, f.decode)
 }
 
 // MarshalText is MarshalBinary in standard base64, so that JSON and
 // other text formats carry the filter.
-func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+func (f *Filter) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText replaces f with the filter whose MarshalText is text.
 func (f *Filter) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, f.UnmarshalBinary)
+	return store.UnmarshalText(text, f.UnmarshalBinary)
 }
 
 // decode is UnmarshalBinary's and ReadFrom's decoder: the filter keeps
 // huge pages if it had them.
-func (f *Filter) decode(h engine.Header, payload []byte) error {
-	return f.decodeStorage(h, engine.CopySource(payload), f.storage.KeepMode())
+func (f *Filter) decode(h store.Header, payload []byte) error {
+	return f.decodeStorage(h, store.CopySource(payload), f.storage.KeepMode())
 }
 
 // decodeOpts is Decode's and Read's decoder: opts choose the storage
 // (engine.WithHugePages).
-func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
-	return f.decodeStorage(h, engine.CopySource(payload), engine.Apply(opts).HugePages)
+func (f *Filter) decodeOpts(h store.Header, payload []byte, opts []engine.Option) error {
+	return f.decodeStorage(h, store.CopySource(payload), config.Apply(opts).HugePages)
 }
 
 // decodeSource is Open's and View's decoder: the counters used in place
 // (the atomic updates work on a mapping as on memory).
-func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+func (f *Filter) decodeSource(h store.Header, src store.Source) error {
 	return f.decodeStorage(h, src, engine.HugePagesAuto)
 }
 
 // decodeStorage replaces f by the filter of header h whose counters come
 // from src, copied into storage of the given mode or used in place.
-func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
+func (f *Filter) decodeStorage(h store.Header, src store.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	g, err := decodeGeometry(h, uint64(len(payload)))
 	if err != nil {
@@ -147,7 +151,7 @@ func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.H
 		return err
 	}
 	*f = Filter{storage: s, words: s.Words(), lines: g.lines, k: g.k,
-		seed: h.Seed, key: engine.Uint64Key(h.Seed), v1: g.v1, lanes: lanesOf(g.wide)}
+		seed: h.Seed, key: hashing.Uint64Key(h.Seed), v1: g.v1, lanes: lanesOf(g.wide)}
 	f.setProbe()
 	return nil
 }
@@ -157,11 +161,11 @@ func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.H
 // input is an error wrapping engine.ErrFormat; it allocates no more than
 // len(data).
 func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
-	return engine.Decode(data, opts, (*Filter).decodeOpts)
+	return store.Decode(data, opts, (*Filter).decodeOpts)
 }
 
 // Read returns the counting filter read from r, exactly one envelope;
 // opts choose its storage (engine.WithHugePages).
 func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
-	return engine.Read(r, opts, (*Filter).decodeOpts)
+	return store.Read(r, opts, (*Filter).decodeOpts)
 }

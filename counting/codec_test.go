@@ -12,9 +12,10 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/contracttest"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -220,12 +221,12 @@ func TestHostileParams(t *testing.T) {
 		{4, 1, engine.MaxK + 1}, {4, 1 << 60, 3}, {4, 2, 3}, {4, 1, 3, 0}, {4, 4, 3},
 	} {
 		for _, v := range []uint16{formatVersionV1, formatVersion, 3, 0} {
-			h := engine.Header{Family: engine.FamilyCounting, Version: v, Params: p}
+			h := store.Header{Family: store.FamilyCounting, Version: v, Params: p}
 			payload := 256 // one v1 4-bit line, four v2 lines
 			if v == formatVersion {
 				payload = 64
 			}
-			data, err := engine.AppendEnvelope(nil, h, make([]byte, payload))
+			data, err := store.AppendEnvelope(nil, h, make([]byte, payload))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,8 +237,8 @@ func TestHostileParams(t *testing.T) {
 	}
 	// the same parameters are valid in the right version
 	for v, payload := range map[uint16]int{formatVersionV1: 256, formatVersion: 64} {
-		h := engine.Header{Family: engine.FamilyCounting, Version: v, Params: []uint64{4, 1, 3}}
-		data, _ := engine.AppendEnvelope(nil, h, make([]byte, payload))
+		h := store.Header{Family: store.FamilyCounting, Version: v, Params: []uint64{4, 1, 3}}
+		data, _ := store.AppendEnvelope(nil, h, make([]byte, payload))
 		if _, err := Decode(data); err != nil {
 			t.Errorf("version %d, one 4-bit line: %v", v, err)
 		}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // The plain writers and the *Concurrent (CAS) writers are the same

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // levelsAndWidths runs f at every kernel level for 4-bit and 8-bit

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/conformance"
+	"github.com/filterengine/filterengine/internal/testkit/conformance"
 )
 
 var (

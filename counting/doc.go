@@ -8,7 +8,7 @@
 // A key's counters sit in one 64-byte cache line. A line is 8 words:
 // 128 4-bit counters (the default) or 64 8-bit counters with
 // WithCounterBits(8). A key with hash h = engine.HashSeed(key, seed) uses
-// line engine.Reduce(h, lines) and k counters there, drawn as
+// line hashing.Reduce(h, lines) and k counters there, drawn as
 // asm.NarrowPositions says: g = h*0x9e3779b97f4a7c15, probe j is the top
 // 7 bits (4-bit) or 6 bits (8-bit) of g << 7j (6j), a fresh
 // multiplication of g every 9 (10) probes. 4-bit counter q is bits

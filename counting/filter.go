@@ -6,6 +6,10 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // Filter is a counting Bloom filter of 4-bit (default) or 8-bit counters,
@@ -15,12 +19,12 @@ import (
 // Concurrency). The zero Filter holds no counters: its accessors report
 // zeros and every other method panics with a message naming New.
 type Filter struct {
-	storage *engine.Storage
+	storage *store.Storage
 	words   []uint64
 	lines   uint64
 	k       uint32
 	seed    uint64
-	key     uint64 // engine.Uint64Key(seed)
+	key     uint64 // hashing.Uint64Key(seed)
 	v1      bool   // the version-1 layout of a decoded old file (legacy.go)
 	lanes
 	probe asm.CountingProbe // the single-key test kernels' view (setProbe)
@@ -57,10 +61,10 @@ type counterBits int
 // WithCounterBits selects 4-bit (the default, 128 counters a line) or
 // 8-bit counters (64 a line). 8-bit counters cost 2.2x the memory at
 // p = 1%; they only matter when keys are added many times over.
-func WithCounterBits(bits int) engine.Option { return engine.FamilyOption(counterBits(bits)) }
+func WithCounterBits(bits int) engine.Option { return config.FamilyOption(counterBits(bits)) }
 
-func config(opts []engine.Option) (engine.Config, bool, error) {
-	c := engine.Apply(opts)
+func applyOptions(opts []engine.Option) (config.Config, bool, error) {
+	c := config.Apply(opts)
 	wide := false
 	for _, o := range c.Family() {
 		switch v := o.(type) {
@@ -71,10 +75,10 @@ func config(opts []engine.Option) (engine.Config, bool, error) {
 			case 8:
 				wide = true
 			default:
-				return c, false, engine.ParamErrorf("%d-bit counters; want 4 or 8", int(v))
+				return c, false, errs.ParamErrorf("%d-bit counters; want 4 or 8", int(v))
 			}
 		default:
-			return c, false, engine.UnknownOption("counting", v)
+			return c, false, config.UnknownOption("counting", v)
 		}
 	}
 	return c, wide, nil
@@ -89,7 +93,7 @@ func lineCounters(wide bool) uint64 { return 1 << asm.CountingLogBits(wide) }
 // blocked.NarrowBitsPerKeyAndK(p), rounded up to whole lines. Options:
 // engine.WithSeed, engine.WithHugePages, WithCounterBits.
 func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
-	c, wide, err := config(opts)
+	c, wide, err := applyOptions(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -103,27 +107,27 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 // NewMK returns a filter of at least the given number of counters (rounded
 // up to whole lines) and k probes per key, for fixed-size experiments.
 func NewMK(counters uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	c, wide, err := config(opts)
+	c, wide, err := applyOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.CheckMK(counters, k, asm.NarrowMaxK); err != nil {
+	if err := errs.CheckMK(counters, k, asm.NarrowMaxK); err != nil {
 		return nil, err
 	}
 	per := lineCounters(wide)
 	return newFilter((counters+per-1)/per, k, wide, c)
 }
 
-func newFilter(lines uint64, k uint32, wide bool, c engine.Config) (*Filter, error) {
+func newFilter(lines uint64, k uint32, wide bool, c config.Config) (*Filter, error) {
 	if lines == 0 || lines > maxLines(wide) {
-		return nil, engine.ParamErrorf("%d lines outside [1, %d]", lines, maxLines(wide))
+		return nil, errs.ParamErrorf("%d lines outside [1, %d]", lines, maxLines(wide))
 	}
-	s, err := engine.NewStorage(lines*asm.CountingLineWords, c.HugePages)
+	s, err := store.NewStorage(lines*asm.CountingLineWords, c.HugePages)
 	if err != nil {
 		return nil, err
 	}
 	f := &Filter{storage: s, words: s.Words(), lines: lines, k: k,
-		seed: c.Seed, key: engine.Uint64Key(c.Seed), lanes: lanesOf(wide)}
+		seed: c.Seed, key: hashing.Uint64Key(c.Seed), lanes: lanesOf(wide)}
 	f.setProbe()
 	return f, nil
 }
@@ -225,9 +229,9 @@ func (f *Filter) Clone() *Filter {
 	if f.HugePages() {
 		mode = engine.HugePagesAlways
 	}
-	s, err := engine.NewStorage(uint64(len(f.words)), mode)
+	s, err := store.NewStorage(uint64(len(f.words)), mode)
 	if err != nil {
-		if s, err = engine.NewStorage(uint64(len(f.words)), engine.HugePagesNever); err != nil {
+		if s, err = store.NewStorage(uint64(len(f.words)), engine.HugePagesNever); err != nil {
 			panic(err) // plain memory: only out of memory fails
 		}
 	}

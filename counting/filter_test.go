@@ -9,8 +9,10 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -31,7 +33,7 @@ func TestNewErrors(t *testing.T) {
 		{"k>cap", func() (*Filter, error) { return NewMK(1000, engine.MaxK+1) }},
 		{"m>cap", func() (*Filter, error) { return NewMK(engine.MaxBits+1, 3) }},
 		{"counter bits", func() (*Filter, error) { return New(10, 0.01, WithCounterBits(5)) }},
-		{"foreign option", func() (*Filter, error) { return New(10, 0.01, engine.FamilyOption(struct{}{})) }},
+		{"foreign option", func() (*Filter, error) { return New(10, 0.01, config.FamilyOption(struct{}{})) }},
 	}
 	for _, c := range bad {
 		f, err := c.f()
@@ -83,7 +85,7 @@ func TestNoFalseNegatives(t *testing.T) {
 		}
 		f.AddUint64s(ks[:n/2])
 		for _, k := range ks[n/2:] {
-			f.Add(engine.WordsBytes([]uint64{k}))
+			f.Add(store.WordsBytes([]uint64{k}))
 		}
 		f.AddKeys(keys)
 		hs := make([]uint64, n)

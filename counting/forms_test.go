@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/contracttest"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // stringLengths are key lengths across xxh3's size classes, 1 to 4096.
@@ -36,7 +37,7 @@ func TestSingleKeyFormsMatchBytes(t *testing.T) {
 			if i%2 == 0 {
 				f.AddUint64(k)
 			} else {
-				f.Add(engine.WordsBytes([]uint64{k}))
+				f.Add(store.WordsBytes([]uint64{k}))
 			}
 		}
 		for i, s := range strs {
@@ -57,7 +58,7 @@ func TestSingleKeyFormsMatchBytes(t *testing.T) {
 				out := make([]bool, len(ks))
 				x.TestUint64s(ks, out)
 				for i, k := range ks {
-					b := engine.WordsBytes([]uint64{k})
+					b := store.WordsBytes([]uint64{k})
 					want := x.Test(b)
 					if x.TestUint64(k) != want || out[i] != want || x.TestString(string(b)) != want {
 						t.Fatalf("uint64 key %d: forms disagree with Test", i)
@@ -77,7 +78,7 @@ func TestSingleKeyFormsMatchBytes(t *testing.T) {
 		a, b, c := f.Clone(), f.Clone(), f.Clone()
 		keys := make([][]byte, 0, 2*len(ks))
 		for _, k := range ks {
-			keys = append(keys, engine.WordsBytes([]uint64{k}))
+			keys = append(keys, store.WordsBytes([]uint64{k}))
 		}
 		keys = append(keys, keys[:500]...) // some twice
 		out := make([]bool, len(keys))
@@ -137,7 +138,7 @@ func ExampleFilter_RemoveKeys() {
 	f.AddString("a")
 	f.AddUint64(42)
 	out := make([]bool, 3)
-	n := f.RemoveKeys([][]byte{[]byte("a"), []byte("b"), engine.WordsBytes([]uint64{42})}, out)
+	n := f.RemoveKeys([][]byte{[]byte("a"), []byte("b"), store.WordsBytes([]uint64{42})}, out)
 	fmt.Println(n, out, f.TestString("a"), f.TestUint64(42))
 	// Output: 2 [true false true] false false
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/filetest"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 )
 
 func TestOpenViewWriteFile(t *testing.T) {

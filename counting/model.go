@@ -6,6 +6,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // ModelFPR is the false-positive rate model of a counting filter of lines
@@ -24,7 +25,7 @@ func maxLines(wide bool) uint64 { return engine.MaxBits >> asm.CountingLogBits(w
 // size returns the lines and probes blocked.NewNarrow picks for n keys at
 // p in blocks of one line's counters.
 func size(n uint64, p float64, wide bool) (lines uint64, k uint32, err error) {
-	if err := engine.CheckNP(n, p); err != nil {
+	if err := errs.CheckNP(n, p); err != nil {
 		return 0, 0, err
 	}
 	per := lineCounters(wide)
@@ -34,7 +35,7 @@ func size(n uint64, p float64, wide bool) (lines uint64, k uint32, err error) {
 	}
 	l := math.Ceil(float64(n) * bpk / float64(per))
 	if l > float64(maxLines(wide)) {
-		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %.3g lines, above the maximum %d", n, p, l, maxLines(wide))
+		return 0, 0, errs.ParamErrorf("n = %d, p = %v needs %.3g lines, above the maximum %d", n, p, l, maxLines(wide))
 	}
 	return uint64(l), k, nil
 }

@@ -7,14 +7,14 @@ import (
 	"unsafe"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 func load(p *uint64) uint64 { return atomic.LoadUint64(p) }
 
-// hash is engine.HashSeed(key, f.seed) (engine.HashKeyed).
-func (f *Filter) hash(key []byte) uint64 { return engine.HashKeyed(key, f.seed, f.key) }
+// hash is engine.HashSeed(key, f.seed) (hashing.HashKeyed).
+func (f *Filter) hash(key []byte) uint64 { return hashing.HashKeyed(key, f.seed, f.key) }
 
 func popcount(x uint64) int { return bits.OnesCount64(x) }
 

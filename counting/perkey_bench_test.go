@@ -10,7 +10,8 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/perkey"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/testkit/perkey"
 )
 
 // The per-key benchmarks measure what a service does: one call per key,
@@ -204,7 +205,7 @@ func BenchmarkPerKeyFloor(b *testing.B) {
 			var acc uint64
 			for i := range b.N {
 				key := s.key(i % s.n)
-				h := engine.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key)
+				h := hashing.HashUint64Keyed(binary.LittleEndian.Uint64(key), f.key)
 				acc += atomic.LoadUint64(&asm.CountingLine(f.words, h, f.lines)[h>>61])
 			}
 			c.report(b, b.N)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // ToBloom returns the blocked.Narrow filter of 128-bit (4-bit counters)
@@ -46,14 +48,14 @@ func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Narrow, error) {
 // caller's, with this filter's seed last so that it holds. A seed other
 // than this filter's would give a twin that misses every key: an error.
 func (f *Filter) twinOptions(method string, opts []engine.Option) ([]engine.Option, error) {
-	if s := engine.Apply(opts).Seed; s != 0 && s != f.seed {
-		return nil, engine.ParamErrorf("%s keeps the counting filter's seed %d; WithSeed(%d) given", method, f.seed, s)
+	if s := config.Apply(opts).Seed; s != 0 && s != f.seed {
+		return nil, errs.ParamErrorf("%s keeps the counting filter's seed %d; WithSeed(%d) given", method, f.seed, s)
 	}
 	return append(slices.Clone(opts), engine.WithSeed(f.seed)), nil
 }
 
 func errLayout(method, want, other string) error {
-	return engine.ParamErrorf("%s needs a filter of the %s layout; use %s", method, want, other)
+	return errs.ParamErrorf("%s needs a filter of the %s layout; use %s", method, want, other)
 }
 
 // gatherBytes returns the byte whose bit i is bit 8i of x. The multiply

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/filterengine/filterengine/engine"
@@ -24,14 +25,6 @@ func ExampleOptimalBits() {
 	// 0.0100
 }
 
-// ClickHouse's sizing (seed 000): the smallest whole number of bits per
-// key for which some k reaches the target, and the smallest such k.
-func ExampleBitsPerKeyAndK() {
-	bpk, k, err := engine.BitsPerKeyAndK(0.01)
-	fmt.Println(bpk, k, err)
-	// Output: 10 5 <nil>
-}
-
 // An integer key and its 8 little-endian bytes hash alike, so a filter
 // fed AddUint64s answers Test for the same bytes.
 func ExampleHashUint64() {
@@ -45,9 +38,10 @@ func ExampleHashUint64() {
 
 // Bad parameters are errors wrapping ErrParam, never a panic or a silent
 // clamp.
-func ExampleCheckNP() {
-	fmt.Println(engine.CheckNP(1000, 0.01) == nil)
-	fmt.Println(engine.CheckNP(1000, 1.5))
+func ExampleOptimalBits_error() {
+	_, err := engine.OptimalBits(1000, 1.5)
+	fmt.Println(errors.Is(err, engine.ErrParam))
+	fmt.Println(err)
 	// Output:
 	// true
 	// filterengine: invalid parameter: false-positive rate p = 1.5 outside (0, 1)

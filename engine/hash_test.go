@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/filterengine/filterengine/internal/hashing"
+
 	"github.com/zeebo/xxh3"
 )
 
@@ -31,33 +33,6 @@ func TestHashUint64MatchesXXH3(t *testing.T) {
 			if HashSeed(b, s) != xxh3.HashSeed(b, s) {
 				t.Fatal("HashSeed is not seeded XXH3-64")
 			}
-		}
-	}
-}
-
-func TestReduce(t *testing.T) {
-	cases := []struct{ h, n, want uint64 }{
-		{0, 10, 0},
-		{math.MaxUint64, 10, 9},
-		{1 << 63, 10, 5},
-		{math.MaxUint64, 1<<33 + 1, 1 << 33},
-		{1 << 63, math.MaxUint64, 1<<63 - 1},
-	}
-	for _, c := range cases {
-		if got := Reduce(c.h, c.n); got != c.want {
-			t.Errorf("Reduce(%#x, %d) = %d, want %d", c.h, c.n, got, c.want)
-		}
-	}
-	// Uniform hashes fill the buckets evenly: a chi-square-free check that
-	// no bucket of 16 is off by more than 5 sigma over 160000 draws.
-	rng := rand.New(rand.NewPCG(5, 6))
-	var count [16]int
-	for range 160000 {
-		count[Reduce(rng.Uint64(), 16)]++
-	}
-	for b, c := range count {
-		if math.Abs(float64(c)-10000) > 5*math.Sqrt(10000) {
-			t.Errorf("bucket %d got %d of an expected 10000", b, c)
 		}
 	}
 }
@@ -100,7 +75,7 @@ func TestHashSeedEveryLength(t *testing.T) {
 			if got, want := HashSeed(buf[:n], seed), xxh3.HashSeed(buf[:n], seed); got != want {
 				t.Fatalf("HashSeed(%d bytes, %#x) = %#x, XXH3 %#x", n, seed, got, want)
 			}
-			if got, want := HashKeyed(buf[:n], seed, Uint64Key(seed)), xxh3.HashSeed(buf[:n], seed); got != want {
+			if got, want := hashing.HashKeyed(buf[:n], seed, hashing.Uint64Key(seed)), xxh3.HashSeed(buf[:n], seed); got != want {
 				t.Fatalf("HashKeyed(%d bytes, %#x) = %#x, XXH3 %#x", n, seed, got, want)
 			}
 			if seed == 0 && Hash(buf[:n]) != xxh3.Hash(buf[:n]) {

@@ -20,7 +20,7 @@ func TestSizing(t *testing.T) {
 	// At the optimum the FPR is the target.
 	for _, p := range []float64{0.1, 0.01, 0.001, 1e-6} {
 		m := OptimalBitsFloat(1e6, p)
-		k := OptimalKFloat(uint64(m), 1e6)
+		k := m / 1e6 * math.Ln2
 		got := math.Pow(-math.Expm1(-k*1e6/m), k)
 		if !near(got, p, 1e-3) {
 			t.Errorf("p=%v: FPR at the optimum %v", p, got)
@@ -30,8 +30,8 @@ func TestSizing(t *testing.T) {
 
 func TestFPRModels(t *testing.T) {
 	// Exact and approximate agree for large m and differ for tiny m.
-	if a, b := FPR(1e7, 1e6, 7), FPRApprox(1e7, 1e6, 7); !near(a, b, 1e-5) {
-		t.Errorf("FPR %v vs FPRApprox %v at m=1e7", a, b)
+	if a, b := FPR(1e7, 1e6, 7), math.Pow(-math.Expm1(-0.7), 7); !near(a, b, 1e-5) {
+		t.Errorf("FPR %v vs (1-e^(-kn/m))^k %v at m=1e7", a, b)
 	}
 	// m = 2, n = 1, k = 1: the one bit set is hit with probability 1/2.
 	if got := FPR(2, 1, 1); !near(got, 0.5, 1e-12) {
@@ -53,46 +53,6 @@ func TestFPRModels(t *testing.T) {
 	}
 }
 
-func TestBitsPerKeyAndK(t *testing.T) {
-	cases := []struct {
-		p    float64
-		b, k int
-	}{
-		// From (1-e^{-k/b})^k: b=10 reaches 0.819% at k=7 (b=9 bottoms
-		// out at 1.33%), the smallest k at b=10 under 1% is 5 (0.943%).
-		{0.01, 10, 5},
-		{0.1, 5, 3}, // k=2 gives 10.9%, k=3 9.18%
-		{0.001, 15, 8},
-	}
-	for _, c := range cases {
-		b, k, err := BitsPerKeyAndK(c.p)
-		if err != nil || b != c.b || k != c.k {
-			t.Errorf("BitsPerKeyAndK(%v) = %d, %d, %v; want %d, %d", c.p, b, k, err, c.b, c.k)
-		}
-		if got := bitsPerKeyFPR(float64(b), k); got > c.p {
-			t.Errorf("p=%v: chosen b=%d k=%d gives %v", c.p, b, k, got)
-		}
-		for kk := 1; kk <= MaxK; kk++ {
-			if bitsPerKeyFPR(float64(b-1), kk) <= c.p {
-				t.Errorf("p=%v: b-1=%d with k=%d already reaches p", c.p, b-1, kk)
-			}
-		}
-	}
-	for _, p := range []float64{0, 1, math.NaN(), 1e-30} {
-		if _, _, err := BitsPerKeyAndK(p); !errors.Is(err, ErrParam) {
-			t.Errorf("BitsPerKeyAndK(%v) err = %v", p, err)
-		}
-	}
-}
-
-func TestLevelDBK(t *testing.T) {
-	for _, c := range [][2]int{{0, 1}, {1, 1}, {10, 6}, {16, 11}, {44, 30}, {100, 30}} {
-		if got := LevelDBK(c[0]); got != c[1] {
-			t.Errorf("LevelDBK(%d) = %d, want %d", c[0], got, c[1])
-		}
-	}
-}
-
 func TestFillAndCount(t *testing.T) {
 	if got := FPRFromFill(0.5, 3); got != 0.125 {
 		t.Errorf("FPRFromFill(0.5, 3) = %v", got)
@@ -108,17 +68,25 @@ func TestFillAndCount(t *testing.T) {
 	}
 }
 
-func TestParamChecks(t *testing.T) {
-	bad := []error{
-		CheckNP(0, 0.1), CheckNP(1, 0), CheckNP(1, 1), CheckNP(1, -1), CheckNP(1, math.NaN()), CheckNP(1, math.Inf(1)),
-		CheckMK(0, 1, 10), CheckMK(1, 0, 10), CheckMK(1, 11, 10), CheckMK(MaxBits+1, 1, 10),
-	}
-	for i, err := range bad {
-		if !errors.Is(err, ErrParam) {
-			t.Errorf("case %d: err = %v, want ErrParam", i, err)
+// OptimalK stays in [1, MaxK] at the edges, where m/n is 0, infinite or
+// undefined.
+func TestOptimalKEdges(t *testing.T) {
+	cases := []struct {
+		m, n uint64
+		want uint32
+	}{{0, 0, 1}, {0, 5, 1}, {1, 0, MaxK}, {1, 1e9, 1}, {math.MaxUint64, 1, MaxK}, {10, 1, 7}}
+	for _, c := range cases {
+		if got := OptimalK(c.m, c.n); got != c.want {
+			t.Errorf("OptimalK(%d, %d) = %d, want %d", c.m, c.n, got, c.want)
 		}
 	}
+}
+
+func TestOptimalBitsOverflow(t *testing.T) {
 	if _, err := OptimalBits(math.MaxUint64, 1e-9); !errors.Is(err, ErrParam) {
 		t.Errorf("OptimalBits overflow: err = %v", err)
+	}
+	if _, err := OptimalBits(0, 0.01); !errors.Is(err, ErrParam) {
+		t.Errorf("OptimalBits(0 keys): err = %v", err)
 	}
 }

@@ -1,47 +1,38 @@
 package engine
 
-// Option configures any family's constructor. The options shared by every
-// family are defined here; a family defines its own through FamilyOption
-// and rejects any family option it does not know.
-type Option func(*Config)
+import "github.com/filterengine/filterengine/internal/config"
+
+// Option configures a constructor, a decoder or Open of any family.
+// The options shared by every family are defined here; a family defines
+// its own (blocked.WithBlockBits, spatial.WithLineLocal, ...), and a
+// family given an option it does not know returns an error wrapping
+// ErrParam.
+type Option = config.Option
 
 // HugePageMode says whether a filter's bits live in anonymous memory
-// advised for transparent huge pages.
-type HugePageMode uint8
+// advised for transparent huge pages (Linux; elsewhere every array is
+// on the Go heap).
+type HugePageMode = config.HugePageMode
 
 const (
-	// HugePagesAuto uses huge-page memory for arrays of at least
-	// HugePageThreshold bytes: large filters see fewer TLB misses per probe.
-	HugePagesAuto HugePageMode = iota
-	// HugePagesAlways maps every array (Linux; the heap elsewhere).
-	HugePagesAlways
+	// HugePagesAuto, the default, uses huge-page memory for arrays of
+	// at least 4 MiB: random probes over a few MiB already miss the TLB
+	// of 4 KiB pages.
+	HugePagesAuto = config.HugePagesAuto
+	// HugePagesAlways maps every array.
+	HugePagesAlways = config.HugePagesAlways
 	// HugePagesNever keeps every array on the Go heap.
-	HugePagesNever
+	HugePagesNever = config.HugePagesNever
 )
-
-// HugePageThreshold is the array size from which HugePagesAuto maps memory:
-// 4 MiB, two 2 MiB pages. The L2 TLB of a recent core holds 1536 to 4096
-// entries (6 to 16 MiB of 4 KiB pages), shared with everything else the
-// program touches, so random probes over a few MiB already walk the page
-// tables; a huge page costs nothing there, because only the array's whole
-// 2 MiB pages are advised (storage_linux.go), never a padded tail.
-const HugePageThreshold = 4 << 20
-
-// Config is the result of applying options.
-type Config struct {
-	Seed      uint64
-	HugePages HugePageMode
-	// SkipChecksum is set by WithoutChecksum.
-	SkipChecksum bool
-	family       []any
-}
 
 // WithSeed sets the hash seed; filters combine or compare only with
 // filters of the same seed.
-func WithSeed(seed uint64) Option { return func(c *Config) { c.Seed = seed } }
+func WithSeed(seed uint64) Option { return func(c *config.Config) { c.Seed = seed } }
 
 // WithHugePages chooses the storage of the bit array.
-func WithHugePages(mode HugePageMode) Option { return func(c *Config) { c.HugePages = mode } }
+func WithHugePages(mode HugePageMode) Option {
+	return func(c *config.Config) { c.HugePages = mode }
+}
 
 // WithoutChecksum makes Open and View skip the payload checksum. The header
 // (its own checksum, family, version, parameters and the payload length
@@ -53,28 +44,4 @@ func WithHugePages(mode HugePageMode) Option { return func(c *Config) { c.HugePa
 // keys touch them. Use it where the bytes were verified elsewhere (a
 // checksummed store, a file this process wrote). Decode and Read always
 // verify.
-func WithoutChecksum() Option { return func(c *Config) { c.SkipChecksum = true } }
-
-// FamilyOption wraps a family-specific setting; the family reads it back
-// from Config.Family.
-func FamilyOption(v any) Option { return func(c *Config) { c.family = append(c.family, v) } }
-
-// Family returns the family-specific settings in the order given.
-func (c *Config) Family() []any { return c.family }
-
-// Apply folds opts over the defaults (seed 0, HugePagesAuto).
-func Apply(opts []Option) Config {
-	var c Config
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	return c
-}
-
-// UnknownOption is the error a family returns for a family option it does
-// not understand.
-func UnknownOption(family string, v any) error {
-	return paramErr("option %T is not an option of %s", v, family)
-}
+func WithoutChecksum() Option { return func(c *config.Config) { c.SkipChecksum = true } }

@@ -8,6 +8,9 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // Sets says which of the two sets S1, S2 of an Association a key belongs
@@ -78,7 +81,7 @@ const halfOffset = (WBar - 1) / 2
 // S2 - S1. A query reads each of its k windows once and sees all three
 // candidates. Not safe for concurrent use with writers.
 type Association struct {
-	st   *engine.Storage
+	st   *store.Storage
 	m    uint64
 	k    uint32
 	seed uint64
@@ -104,10 +107,10 @@ func NewAssociationMK(m uint64, k uint32, opts ...engine.Option) (*Association, 
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, MaxK); err != nil {
 		return nil, err
 	}
-	st, err := engine.NewStorage(padWords(m), cfg.HugePages)
+	st, err := store.NewStorage(padWords(m), cfg.HugePages)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +147,8 @@ func (a *Association) Close() error {
 
 // associationOffsets returns o1 in [1, 28] and o2 in [o1+1, o1+28].
 func associationOffsets(h uint64, k uint32) (o1, o2 uint64) {
-	o1 = engine.Reduce(asm.ShiftingRawAt(h, uint64(k)), halfOffset) + 1
-	o2 = o1 + engine.Reduce(asm.ShiftingRawAt(h, uint64(k)+1), halfOffset) + 1
+	o1 = hashing.Reduce(asm.ShiftingRawAt(h, uint64(k)), halfOffset) + 1
+	o2 = o1 + hashing.Reduce(asm.ShiftingRawAt(h, uint64(k)+1), halfOffset) + 1
 	return o1, o2
 }
 
@@ -173,7 +176,7 @@ func (a *Association) AddHash(h uint64, s Sets) error {
 	w := a.bits()
 	pa, pb := probeStart(h)
 	for range a.k {
-		setBit(w, engine.Reduce(pa, a.m)+off)
+		setBit(w, hashing.Reduce(pa, a.m)+off)
 		pa, pb = pa+pb, pb+phi
 	}
 	runtime.KeepAlive(a.st)
@@ -193,7 +196,7 @@ func (a *Association) QueryHash(h uint64) Answer {
 	acc, any := ^uint64(0), uint64(1|1<<o1|1<<o2)
 	pa, pb := probeStart(h)
 	for range a.k {
-		acc &= window(w, engine.Reduce(pa, a.m))
+		acc &= window(w, hashing.Reduce(pa, a.m))
 		if acc&any == 0 {
 			break
 		}

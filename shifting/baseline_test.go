@@ -1,6 +1,8 @@
 package shifting
 
-import "github.com/filterengine/filterengine/engine"
+import (
+	"github.com/filterengine/filterengine/internal/hashing"
+)
 
 // The baselines below are minimal structures written for the benchmarks
 // only (families never import each other): they use the same hash, the
@@ -23,7 +25,7 @@ func newBaselineBloom(m uint64, k uint32) *baselineBloom {
 func (f *baselineBloom) addHash(h uint64) {
 	pa, pb := probeStart(h)
 	for range f.k {
-		i := engine.Reduce(pa, f.m)
+		i := hashing.Reduce(pa, f.m)
 		f.w[i>>6] |= 1 << (i & 63)
 		pa, pb = pa+pb, pb+phi
 	}
@@ -32,7 +34,7 @@ func (f *baselineBloom) addHash(h uint64) {
 func (f *baselineBloom) testHash(h uint64) bool {
 	pa, pb := probeStart(h)
 	for range f.k {
-		i := engine.Reduce(pa, f.m)
+		i := hashing.Reduce(pa, f.m)
 		if f.w[i>>6]&(1<<(i&63)) == 0 {
 			return false
 		}
@@ -57,7 +59,7 @@ func newBaselineCounting(m uint64, k uint32) *baselineCounting {
 func (f *baselineCounting) addHash(h uint64, count uint32) {
 	pa, pb := probeStart(h)
 	for range f.k {
-		i := engine.Reduce(pa, f.m)
+		i := hashing.Reduce(pa, f.m)
 		f.c[i] = uint8(min(uint32(f.c[i])+count, 255))
 		pa, pb = pa+pb, pb+phi
 	}
@@ -67,7 +69,7 @@ func (f *baselineCounting) countHash(h uint64) uint32 {
 	pa, pb := probeStart(h)
 	least := uint8(255)
 	for range f.k {
-		least = min(least, f.c[engine.Reduce(pa, f.m)])
+		least = min(least, f.c[hashing.Reduce(pa, f.m)])
 		if least == 0 {
 			break
 		}

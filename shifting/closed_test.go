@@ -3,7 +3,7 @@ package shifting
 import (
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
 )
 
 // A closed Association or Multiplicity is a zero one: its methods panic

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // AddConcurrent inserts key with atomic ORs; safe beside the other
@@ -28,14 +29,14 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 	pa, pb := probeStart(h)
 	present := true
 	for range f.p.K / 2 {
-		pos := engine.Reduce(pa, f.p.M)
+		pos := hashing.Reduce(pa, f.p.M)
 		present = setBitAtomic(w, pos) && present
 		present = setBitAtomic(w, pos+o) && present
 		pa, pb = pa+pb, pb+phi
 	}
 	if f.p.M2 != 0 {
 		pa += pb
-		present = setBitAtomic(w[f.p.Base2:], engine.Reduce(pa, f.p.M2)) && present
+		present = setBitAtomic(w[f.p.Base2:], hashing.Reduce(pa, f.p.M2)) && present
 	}
 	runtime.KeepAlive(f.st)
 	return present
@@ -54,7 +55,7 @@ func (f *Filter) TestHashConcurrent(h uint64) bool {
 	pa, pb := probeStart(h)
 	ok := true
 	for range f.p.K / 2 {
-		if windowAtomic(w, engine.Reduce(pa, f.p.M))&want != want {
+		if windowAtomic(w, hashing.Reduce(pa, f.p.M))&want != want {
 			ok = false
 			break
 		}
@@ -62,7 +63,7 @@ func (f *Filter) TestHashConcurrent(h uint64) bool {
 	}
 	if ok && f.p.M2 != 0 {
 		pa += pb
-		q := engine.Reduce(pa, f.p.M2)
+		q := hashing.Reduce(pa, f.p.M2)
 		ok = atomic.LoadUint64(&w[f.p.Base2+q>>6])&(1<<(q&63)) != 0
 	}
 	runtime.KeepAlive(f.st)

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // TestConcurrentAdd runs writers and readers of the lock-free methods at

@@ -8,6 +8,7 @@ import (
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // The family contract of engine's package doc for the three types: zero
@@ -51,8 +52,8 @@ func zeroMultiplicity() { batch.Zero("shifting.Multiplicity", "shifting.NewMulti
 
 // cloneStorage returns a copy of words in new storage (heap or huge pages
 // by the automatic rule; heap memory when huge pages are refused).
-func cloneStorage(words []uint64) *engine.Storage {
-	st, err := engine.NewStorage(uint64(len(words)), engine.HugePagesAuto)
+func cloneStorage(words []uint64) *store.Storage {
+	st, err := store.NewStorage(uint64(len(words)), engine.HugePagesAuto)
 	if err != nil {
 		panic(err) // words exist, so their size fits
 	}
@@ -60,73 +61,73 @@ func cloneStorage(words []uint64) *engine.Storage {
 	return st
 }
 
-// decodeWith adapts a type's decodeMode to engine.Decode and engine.Read:
+// decodeWith adapts a type's decodeMode to store.Decode and store.Read:
 // the header fixes the geometry, so only the storage options apply.
-func decodeWith[T any](decodeMode func(*T, engine.Header, engine.Source, engine.HugePageMode) error) func(*T, engine.Header, []byte, []engine.Option) error {
-	return func(t *T, h engine.Header, payload []byte, opts []engine.Option) error {
+func decodeWith[T any](decodeMode func(*T, store.Header, store.Source, engine.HugePageMode) error) func(*T, store.Header, []byte, []engine.Option) error {
+	return func(t *T, h store.Header, payload []byte, opts []engine.Option) error {
 		cfg, err := plainConfig("shifting", opts)
 		if err != nil {
 			return err
 		}
-		return decodeMode(t, h, engine.CopySource(payload), cfg.HugePages)
+		return decodeMode(t, h, store.CopySource(payload), cfg.HugePages)
 	}
 }
 
 // Decode returns the ShBF_M filter encoded in data (MarshalBinary's
 // bytes); opts choose its storage (engine.WithHugePages).
 func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
-	return engine.Decode(data, opts, decodeWith((*Filter).decodeMode))
+	return store.Decode(data, opts, decodeWith((*Filter).decodeMode))
 }
 
 // Read reads one ShBF_M filter from r (WriteTo's bytes); opts choose its
 // storage.
 func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
-	return engine.Read(r, opts, decodeWith((*Filter).decodeMode))
+	return store.Read(r, opts, decodeWith((*Filter).decodeMode))
 }
 
 // DecodeAssociation is Decode for ShBF_A bytes.
 func DecodeAssociation(data []byte, opts ...engine.Option) (*Association, error) {
-	return engine.Decode(data, opts, decodeWith((*Association).decodeMode))
+	return store.Decode(data, opts, decodeWith((*Association).decodeMode))
 }
 
 // ReadAssociation is Read for an ShBF_A stream.
 func ReadAssociation(r io.Reader, opts ...engine.Option) (*Association, error) {
-	return engine.Read(r, opts, decodeWith((*Association).decodeMode))
+	return store.Read(r, opts, decodeWith((*Association).decodeMode))
 }
 
 // DecodeMultiplicity is Decode for ShBF_x bytes.
 func DecodeMultiplicity(data []byte, opts ...engine.Option) (*Multiplicity, error) {
-	return engine.Decode(data, opts, decodeWith((*Multiplicity).decodeMode))
+	return store.Decode(data, opts, decodeWith((*Multiplicity).decodeMode))
 }
 
 // ReadMultiplicity is Read for an ShBF_x stream.
 func ReadMultiplicity(r io.Reader, opts ...engine.Option) (*Multiplicity, error) {
-	return engine.Read(r, opts, decodeWith((*Multiplicity).decodeMode))
+	return store.Read(r, opts, decodeWith((*Multiplicity).decodeMode))
 }
 
-// MarshalText is MarshalBinary in standard base64 (engine.MarshalText),
+// MarshalText is MarshalBinary in standard base64 (store.MarshalText),
 // so that encoding/json and other text formats carry f as one string.
-func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+func (f *Filter) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText replaces f with the filter of MarshalText's form.
 func (f *Filter) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, f.UnmarshalBinary)
+	return store.UnmarshalText(text, f.UnmarshalBinary)
 }
 
 // MarshalText is MarshalBinary in standard base64.
-func (a *Association) MarshalText() ([]byte, error) { return engine.MarshalText(a.MarshalBinary()) }
+func (a *Association) MarshalText() ([]byte, error) { return store.MarshalText(a.MarshalBinary()) }
 
 // UnmarshalText replaces a with the filter of MarshalText's form.
 func (a *Association) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, a.UnmarshalBinary)
+	return store.UnmarshalText(text, a.UnmarshalBinary)
 }
 
 // MarshalText is MarshalBinary in standard base64.
-func (x *Multiplicity) MarshalText() ([]byte, error) { return engine.MarshalText(x.MarshalBinary()) }
+func (x *Multiplicity) MarshalText() ([]byte, error) { return store.MarshalText(x.MarshalBinary()) }
 
 // UnmarshalText replaces x with the filter of MarshalText's form.
 func (x *Multiplicity) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, x.UnmarshalBinary)
+	return store.UnmarshalText(text, x.UnmarshalBinary)
 }
 
 // Clone returns an independent copy of f.

@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/contracttest"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // roundTripText round-trips v through encoding/json and encoding/gob (a
@@ -130,7 +131,7 @@ func TestDecodeReadClone(t *testing.T) {
 			t.Fatalf("an update of a copy reached the original: %v", err)
 		}
 	}
-	if _, err := DecodeMultiplicity(xb, engine.FamilyOption(1)); !errors.Is(err, engine.ErrParam) {
+	if _, err := DecodeMultiplicity(xb, config.FamilyOption(1)); !errors.Is(err, engine.ErrParam) {
 		t.Fatalf("DecodeMultiplicity with a foreign option: %v", err)
 	}
 }

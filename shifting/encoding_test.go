@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -143,7 +144,7 @@ func FuzzMembershipDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if again, _ := d.MarshalText(); engine.UnmarshalText(again, new(Filter).UnmarshalBinary) != nil {
+		if again, _ := d.MarshalText(); store.UnmarshalText(again, new(Filter).UnmarshalBinary) != nil {
 			t.Fatal("the text form of a decoded filter does not decode")
 		}
 		if h.SizeBytes() > uint64(len(data)) {

@@ -1,9 +1,12 @@
 package shifting
 
-import "github.com/filterengine/filterengine/engine"
+import (
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
+)
 
 func paramErrorf(format string, args ...any) error {
-	return engine.ParamErrorf("shifting: "+format, args...)
+	return errs.ParamErrorf("shifting: "+format, args...)
 }
 
 func paramErr(n uint64, p float64) error {

@@ -3,8 +3,8 @@ package shifting
 import (
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/filetest"
-	"github.com/filterengine/filterengine/internal/keyforms"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
+	"github.com/filterengine/filterengine/internal/testkit/keyforms"
 )
 
 func TestKeyForms(t *testing.T) {

@@ -3,7 +3,7 @@ package shifting
 import (
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/filetest"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 )
 
 func TestOpenViewWriteFile(t *testing.T) {

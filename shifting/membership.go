@@ -5,6 +5,9 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // MaxK is the largest number of bits per key a membership filter takes
@@ -26,7 +29,7 @@ const MaxK = engine.MaxK
 // The zero Filter has no bits: M, K, SizeBytes and String answer for an
 // empty filter, every other method panics with a message naming New.
 type Filter struct {
-	st *engine.Storage
+	st *store.Storage
 	// p holds m (positions h_i are in [0, m)), the second array's bits
 	// m2 (0 without WithSecondArray) and first word base2, k, the seed
 	// and the storage's words (setStorage), for the single-key kernels.
@@ -57,17 +60,17 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := engine.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, MaxK); err != nil {
 		return nil, err
 	}
 	if k%2 != 0 {
 		return nil, paramErrorf("k = %d bits per key is odd; ShBF_M sets k/2 pairs", k)
 	}
-	f := &Filter{p: asm.ShiftingProbe{M: m, K: k, Seed: cfg.Seed, Key: engine.Uint64Key(cfg.Seed), Base2: padWords(m)}}
+	f := &Filter{p: asm.ShiftingProbe{M: m, K: k, Seed: cfg.Seed, Key: hashing.Uint64Key(cfg.Seed), Base2: padWords(m)}}
 	if second {
 		f.p.M2 = m
 	}
-	st, err := engine.NewStorage(f.words(), cfg.HugePages)
+	st, err := store.NewStorage(f.words(), cfg.HugePages)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +115,7 @@ func (f *Filter) Close() error {
 }
 
 // setStorage makes st the filter's storage, and its words the probe's.
-func (f *Filter) setStorage(st *engine.Storage) {
+func (f *Filter) setStorage(st *store.Storage) {
 	f.st, f.p.Words = st, nil
 	if st != nil {
 		f.p.Words = st.Words()
@@ -143,14 +146,14 @@ func (f *Filter) AddHash(h uint64) {
 	o := membershipOffset(h, f.p.K/2)
 	pa, pb := probeStart(h)
 	for range f.p.K / 2 {
-		pos := engine.Reduce(pa, f.p.M)
+		pos := hashing.Reduce(pa, f.p.M)
 		setBit(w, pos)
 		setBit(w, pos+o)
 		pa, pb = pa+pb, pb+phi
 	}
 	if f.p.M2 != 0 {
 		pa += pb // a_{k/2} gave the offset
-		setBit(w[f.p.Base2:], engine.Reduce(pa, f.p.M2))
+		setBit(w[f.p.Base2:], hashing.Reduce(pa, f.p.M2))
 	}
 	runtime.KeepAlive(f.st)
 }

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/contracttest"
-	"github.com/filterengine/filterengine/internal/fprstat"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -27,7 +28,7 @@ func TestNewErrors(t *testing.T) {
 		{"p>1", 100, 2, nil},
 		{"NaN", 100, math.NaN(), nil},
 		{"overflow", math.MaxUint64, 1e-9, nil},
-		{"unknown option", 100, 0.01, []engine.Option{engine.FamilyOption(42)}},
+		{"unknown option", 100, 0.01, []engine.Option{config.FamilyOption(42)}},
 	} {
 		if _, err := New(c.n, c.p, c.opts...); !errors.Is(err, engine.ErrParam) {
 			t.Errorf("%s: New(%d, %v) error %v, want ErrParam", c.name, c.n, c.p, err)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // zeroFraction is the probability p' = (1 - 1/m)^(kn) that a given bit is
@@ -41,7 +42,7 @@ func FPRSecondArray(m, m2, n uint64, k uint32) float64 {
 // model (FPR, or FPRSecondArray with m2 = m when second is set) of n keys
 // is at most p.
 func Size(n uint64, p float64, second bool) (m uint64, k uint32, err error) {
-	if err := engine.CheckNP(n, p); err != nil {
+	if err := errs.CheckNP(n, p); err != nil {
 		return 0, 0, err
 	}
 	model := func(m uint64, k uint32) float64 {

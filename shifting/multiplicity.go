@@ -6,6 +6,10 @@ import (
 	"runtime"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // MaxCount is the largest multiplicity a Multiplicity can encode: offsets
@@ -18,7 +22,7 @@ type counters struct{}
 // WithCounters gives a Multiplicity the paper's counting variant: an 8-bit
 // counter behind every bit, so that Update can move a key's count down as
 // well as up. It costs 9 bits of memory per bit of the array.
-func WithCounters() engine.Option { return engine.FamilyOption(counters{}) }
+func WithCounters() engine.Option { return config.FamilyOption(counters{}) }
 
 // Multiplicity is ShBF_x, the shifting Bloom filter for multiplicity
 // queries (the paper's section 5): a key occurring c times sets k bits
@@ -27,7 +31,7 @@ func WithCounters() engine.Option { return engine.FamilyOption(counters{}) }
 // count, and reports 0 only for keys never added. Not safe for concurrent
 // use with writers.
 type Multiplicity struct {
-	st       *engine.Storage
+	st       *store.Storage
 	counts   []uint8 // per-bit counters of WithCounters, nil otherwise
 	m        uint64
 	k        uint32
@@ -50,21 +54,21 @@ func NewMultiplicity(n uint64, p float64, maxCount uint32, opts ...engine.Option
 // NewMultiplicityMK returns a multiplicity filter of m positions, k bits
 // per key and counts up to maxCount.
 func NewMultiplicityMK(m uint64, k uint32, maxCount uint32, opts ...engine.Option) (*Multiplicity, error) {
-	cfg := engine.Apply(opts)
+	cfg := config.Apply(opts)
 	withCounters := false
 	for _, v := range cfg.Family() {
 		if _, ok := v.(counters); !ok {
-			return nil, engine.UnknownOption("shifting multiplicity", v)
+			return nil, config.UnknownOption("shifting multiplicity", v)
 		}
 		withCounters = true
 	}
-	if err := engine.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, MaxK); err != nil {
 		return nil, err
 	}
 	if maxCount == 0 || maxCount > MaxCount {
 		return nil, paramErrorf("maximum count %d outside [1, %d]", maxCount, MaxCount)
 	}
-	st, err := engine.NewStorage(padWords(m), cfg.HugePages)
+	st, err := store.NewStorage(padWords(m), cfg.HugePages)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +133,7 @@ func (x *Multiplicity) AddHash(h uint64, count uint32) error {
 	off := uint64(count - 1)
 	pa, pb := probeStart(h)
 	for range x.k {
-		pos := engine.Reduce(pa, x.m) + off
+		pos := hashing.Reduce(pa, x.m) + off
 		pa, pb = pa+pb, pb+phi
 		setBit(w, pos)
 		if x.counts != nil && x.counts[pos] < math.MaxUint8 {
@@ -150,7 +154,7 @@ func (x *Multiplicity) CountHash(h uint64) uint32 {
 	acc := lowBits(uint64(x.maxCount))
 	pa, pb := probeStart(h)
 	for range x.k {
-		acc &= window(w, engine.Reduce(pa, x.m))
+		acc &= window(w, hashing.Reduce(pa, x.m))
 		if acc == 0 {
 			break
 		}
@@ -191,7 +195,7 @@ func (x *Multiplicity) UpdateHash(h uint64, from, to uint32) error {
 		var pos [MaxK]uint64
 		pa, pb := probeStart(h)
 		for i := range x.k {
-			pos[i] = engine.Reduce(pa, x.m) + uint64(from-1)
+			pos[i] = hashing.Reduce(pa, x.m) + uint64(from-1)
 			pa, pb = pa+pb, pb+phi
 			need := 1
 			for _, q := range pos[:i] {

@@ -1,6 +1,9 @@
 package shifting
 
-import "github.com/filterengine/filterengine/engine"
+import (
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+)
 
 // secondArray is the family option of WithSecondArray.
 type secondArray struct{}
@@ -10,15 +13,15 @@ type secondArray struct{}
 // which every key also sets one bit h_{k/2+2}(e) mod m, checked by one more
 // probe. It doubles the memory; see the package doc for what it buys.
 // NewAssociation and NewMultiplicity reject it.
-func WithSecondArray() engine.Option { return engine.FamilyOption(secondArray{}) }
+func WithSecondArray() engine.Option { return config.FamilyOption(secondArray{}) }
 
 // membershipConfig reads the options of New and NewMK.
-func membershipConfig(opts []engine.Option) (engine.Config, bool, error) {
-	cfg := engine.Apply(opts)
+func membershipConfig(opts []engine.Option) (config.Config, bool, error) {
+	cfg := config.Apply(opts)
 	second := false
 	for _, v := range cfg.Family() {
 		if _, ok := v.(secondArray); !ok {
-			return cfg, false, engine.UnknownOption("shifting", v)
+			return cfg, false, config.UnknownOption("shifting", v)
 		}
 		second = true
 	}
@@ -26,10 +29,10 @@ func membershipConfig(opts []engine.Option) (engine.Config, bool, error) {
 }
 
 // plainConfig reads the options of constructors without family options.
-func plainConfig(family string, opts []engine.Option) (engine.Config, error) {
-	cfg := engine.Apply(opts)
+func plainConfig(family string, opts []engine.Option) (config.Config, error) {
+	cfg := config.Apply(opts)
 	for _, v := range cfg.Family() {
-		return cfg, engine.UnknownOption(family, v)
+		return cfg, config.UnknownOption(family, v)
 	}
 	return cfg, nil
 }

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // WBar is w̄ = w - 7 for w = 64-bit loads: a load of 8 bytes at byte
@@ -41,5 +41,5 @@ func probeStart(h uint64) (a, b uint64) { return h, bits.RotateLeft64(h, 32) }
 // membershipOffset is ShBF_M's o(e) = h_{k/2+1}(e) mod (w̄-1) + 1 in
 // [1, WBar-1], taken from the probe value after the k/2 positions.
 func membershipOffset(h uint64, pairs uint32) uint64 {
-	return engine.Reduce(asm.ShiftingRawAt(h, uint64(pairs)), WBar-1) + 1
+	return hashing.Reduce(asm.ShiftingRawAt(h, uint64(pairs)), WBar-1) + 1
 }

@@ -8,11 +8,12 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // bloomBaseline is a minimal standard Bloom filter for the Check
 // benchmark only (families never import each other): m bits, k probes
-// with the same hash, double hashing and engine.Reduce as Filter, so the
+// with the same hash, double hashing and hashing.Reduce as Filter, so the
 // two differ only in cell width and the min over cells. The bench module
 // compares with the real classic package.
 type bloomBaseline struct {
@@ -28,7 +29,7 @@ func newBloomBaseline(m uint64, k uint32) *bloomBaseline {
 func (b *bloomBaseline) add(h uint64) {
 	delta := bits.RotateLeft64(h, 32)
 	for range b.k {
-		p := engine.Reduce(h, b.m)
+		p := hashing.Reduce(h, b.m)
 		b.words[p>>6] |= 1 << (p & 63)
 		h += delta
 	}
@@ -38,7 +39,7 @@ func (b *bloomBaseline) test(key []byte) bool {
 	h := engine.Hash(key)
 	delta := bits.RotateLeft64(h, 32)
 	for range b.k {
-		p := engine.Reduce(h, b.m)
+		p := hashing.Reduce(h, b.m)
 		if b.words[p>>6]&(1<<(p&63)) == 0 {
 			return false
 		}

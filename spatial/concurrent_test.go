@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // TestInsertConcurrent inserts every area from its own goroutine (so

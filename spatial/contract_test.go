@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
 )
 
 // The zero Filter has no cells: every method that answers for keys,

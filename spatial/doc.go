@@ -18,13 +18,13 @@
 // # Layouts
 //
 // libSBF's layout (the default): a key's k cells come from its one 64-bit
-// XXH3 hash by double hashing, probe i being engine.Reduce(h + i*rotl(h,
+// XXH3 hash by double hashing, probe i being hashing.Reduce(h + i*rotl(h,
 // 32), m), anywhere in the array. This is the layout of the papers and of
 // libSBF, so its figures and statistics carry over unchanged.
 //
 // The line-local layout (WithLineLocal): the array is whole 64-byte lines
 // (128 cells of 4 bits, 64 of 8, 32 of 16); a key's line is
-// engine.Reduce(h, lines) and its k cells in that line are drawn, with
+// hashing.Reduce(h, lines) and its k cells in that line are drawn, with
 // replacement, from the top bits of h * 0x9e3779b97f4a7c15 (see
 // asm.SpatialLineProbes). A Check reads one cache line instead of k. It
 // pays in memory for the same FPR, as lines fill unevenly: at p = 1%,

@@ -7,6 +7,9 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // Serialized form: the engine envelope, family spatial, version 2, with
@@ -35,9 +38,9 @@ const nparams = 5
 
 func cellBytesPadded(m uint64, cellLog uint) uint64 { return (cellBytes(m, cellLog) + 7) &^ 7 }
 
-func (f *Filter) header() engine.Header {
-	h := engine.Header{
-		Family: engine.FamilySpatial, Version: formatVersion, Seed: f.p.Seed,
+func (f *Filter) header() store.Header {
+	h := store.Header{
+		Family: store.FamilySpatial, Version: formatVersion, Seed: f.p.Seed,
 		Params: []uint64{f.p.M, uint64(f.p.K), uint64(f.areas), uint64(f.CellBits()), f.counts.collisions()},
 	}
 	if f.p.Lines != 0 {
@@ -63,8 +66,8 @@ func (f *Filter) payloadParts() [][]byte {
 func (f *Filter) MarshalBinary() ([]byte, error) {
 	f.mustHaveCells()
 	parts := f.payloadParts()
-	out := make([]byte, 0, engine.HeaderSize+len(parts[0])+len(parts[1]))
-	out, err := engine.AppendEnvelope(out, f.header(), parts...)
+	out := make([]byte, 0, store.HeaderSize+len(parts[0])+len(parts[1]))
+	out, err := store.AppendEnvelope(out, f.header(), parts...)
 	runtime.KeepAlive(f.storage)
 	return out, err
 }
@@ -72,7 +75,7 @@ func (f *Filter) MarshalBinary() ([]byte, error) {
 // WriteTo writes MarshalBinary's bytes to w.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 	f.mustHaveCells()
-	n, err := engine.WriteEnvelope(w, f.header(), f.payloadParts()...)
+	n, err := store.WriteEnvelope(w, f.header(), f.payloadParts()...)
 	runtime.KeepAlive(f.storage)
 	return n, err
 }
@@ -82,49 +85,49 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 // memory allocated is at most about twice len(data) (an area's counters
 // take 32 bytes in memory against its 16 in the payload).
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	return engine.Unmarshal(data, f.decode)
+	return store.Unmarshal(data, f.decode)
 }
 
 // ReadFrom reads one encoded filter from r into f.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	return engine.ReadFrom(r, f.decode)
+	return store.ReadFrom(r, f.decode)
 }
 
 // MarshalText is MarshalBinary in standard base64, so that JSON and
 // other text formats carry the filter.
-func (f *Filter) MarshalText() ([]byte, error) { return engine.MarshalText(f.MarshalBinary()) }
+func (f *Filter) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText replaces f with the filter whose MarshalText is text.
 func (f *Filter) UnmarshalText(text []byte) error {
-	return engine.UnmarshalText(text, f.UnmarshalBinary)
+	return store.UnmarshalText(text, f.UnmarshalBinary)
 }
 
 // Decode returns the filter encoded in data, in new memory; opts choose
 // its storage (engine.WithHugePages). Any corrupted byte, truncation or
 // inconsistent field is an error wrapping engine.ErrFormat.
 func Decode(data []byte, opts ...engine.Option) (*Filter, error) {
-	return engine.Decode(data, opts, (*Filter).decodeOpts)
+	return store.Decode(data, opts, (*Filter).decodeOpts)
 }
 
 // Read returns the filter read from r, exactly one envelope; opts choose
 // its storage (engine.WithHugePages).
 func Read(r io.Reader, opts ...engine.Option) (*Filter, error) {
-	return engine.Read(r, opts, (*Filter).decodeOpts)
+	return store.Read(r, opts, (*Filter).decodeOpts)
 }
 
 // decode is UnmarshalBinary's and ReadFrom's decoder: the filter keeps
 // huge pages if it had them.
-func (f *Filter) decode(h engine.Header, payload []byte) error {
-	return f.decodeStorage(h, engine.CopySource(payload), f.storage.KeepMode())
+func (f *Filter) decode(h store.Header, payload []byte) error {
+	return f.decodeStorage(h, store.CopySource(payload), f.storage.KeepMode())
 }
 
 // decodeOpts is Decode's and Read's decoder.
-func (f *Filter) decodeOpts(h engine.Header, payload []byte, opts []engine.Option) error {
-	return f.decodeStorage(h, engine.CopySource(payload), engine.Apply(opts).HugePages)
+func (f *Filter) decodeOpts(h store.Header, payload []byte, opts []engine.Option) error {
+	return f.decodeStorage(h, store.CopySource(payload), config.Apply(opts).HugePages)
 }
 
 // decodeSource is Open's and View's decoder: the cells used in place.
-func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
+func (f *Filter) decodeSource(h store.Header, src store.Source) error {
 	return f.decodeStorage(h, src, engine.HugePagesAuto)
 }
 
@@ -132,21 +135,21 @@ func (f *Filter) decodeSource(h engine.Header, src engine.Source) error {
 // from src: copied into storage of the given mode, or used in place by
 // Open and View (the statistics and version 1's byte cells are always
 // copied).
-func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.HugePageMode) error {
+func (f *Filter) decodeStorage(h store.Header, src store.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
 	version, np := uint16(formatVersion), nparams
-	if h.Family == engine.FamilySpatial && (h.Version == 1 || h.Version == formatVersionLine) {
+	if h.Family == store.FamilySpatial && (h.Version == 1 || h.Version == formatVersionLine) {
 		version = h.Version
 	}
 	if version == formatVersionLine {
 		np++
 	}
-	if err := h.Expect(engine.FamilySpatial, version, np); err != nil {
+	if err := h.Expect(store.FamilySpatial, version, np); err != nil {
 		return err
 	}
 	m, k, areas, cellSize, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
 	if m == 0 || m > MaxCells || k == 0 || k > engine.MaxK || areas == 0 || areas > MaxAreas {
-		return engine.FormatErrorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
+		return errs.FormatErrorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
 	}
 	// srcLog is log2 of the stored cell bits, cellLog of the filter's.
 	cellLog := cellLogFor(int(areas))
@@ -154,48 +157,48 @@ func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.H
 	if version == formatVersionLine {
 		lines = h.Params[5]
 		if c := asm.SpatialLineCells(cellLog); lines == 0 || m%c != 0 || m/c != lines {
-			return engine.FormatErrorf("spatial line-local filter of %d lines for %d cells of %d bits", lines, m, 1<<cellLog)
+			return errs.FormatErrorf("spatial line-local filter of %d lines for %d cells of %d bits", lines, m, 1<<cellLog)
 		}
 	}
 	srcLog := cellLog
 	if version == 1 {
 		srcLog = max(cellLog, 3)
 		if cellSize != 1<<(srcLog-3) {
-			return engine.FormatErrorf("spatial version 1 cells of %d bytes for %d areas, want %d", cellSize, areas, 1<<(srcLog-3))
+			return errs.FormatErrorf("spatial version 1 cells of %d bytes for %d areas, want %d", cellSize, areas, 1<<(srcLog-3))
 		}
 	} else if cellSize != 1<<cellLog {
-		return engine.FormatErrorf("spatial cells of %d bits for %d areas, want %d", cellSize, areas, 1<<cellLog)
+		return errs.FormatErrorf("spatial cells of %d bits for %d areas, want %d", cellSize, areas, 1<<cellLog)
 	}
 	ncells := cellBytesPadded(m, srcLog)
 	if uint64(len(payload)) != ncells+16*areas {
-		return engine.FormatErrorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
+		return errs.FormatErrorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
 	}
 	used := cellBytes(m, srcLog)
 	cells, stats := payload[:ncells], payload[ncells:]
 	for _, b := range cells[used:] {
 		if b != 0 {
-			return engine.FormatErrorf("spatial cell padding not zero")
+			return errs.FormatErrorf("spatial cell padding not zero")
 		}
 	}
 	if srcLog == 2 && m%2 == 1 && cells[used-1]>>4 != 0 {
-		return engine.FormatErrorf("spatial cell padding not zero")
+		return errs.FormatErrorf("spatial cell padding not zero")
 	}
 	if c := largestLabel(cells[:used], srcLog); c > areas {
-		return engine.FormatErrorf("spatial cell label %d above %d areas", c, areas)
+		return errs.FormatErrorf("spatial cell label %d above %d areas", c, areas)
 	}
 	var members uint64
 	for i := range areas {
 		n := binary.LittleEndian.Uint64(stats[8*i:])
 		self := binary.LittleEndian.Uint64(stats[8*(areas+i):])
 		if n > 1<<56 || self > k*n {
-			return engine.FormatErrorf("spatial area %d statistics inconsistent", i+1)
+			return errs.FormatErrorf("spatial area %d statistics inconsistent", i+1)
 		}
 		if members += n; members > 1<<56 {
-			return engine.FormatErrorf("spatial member count overflows")
+			return errs.FormatErrorf("spatial member count overflows")
 		}
 	}
 	if collisions > k*members {
-		return engine.FormatErrorf("spatial collisions %d above %d probes", collisions, k*members)
+		return errs.FormatErrorf("spatial collisions %d above %d probes", collisions, k*members)
 	}
 	var g *Filter
 	if srcLog == cellLog {
@@ -203,13 +206,13 @@ func (f *Filter) decodeStorage(h engine.Header, src engine.Source, mode engine.H
 		// in place, zeros in a copy; a probe only reads padding bits.
 		s, err := src.Storage(0, used, cellWords(m, cellLog), mode)
 		if err != nil {
-			return engine.FormatErrorf("spatial filter of %d cells: %v", m, err)
+			return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
 		}
 		g = filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
 	} else {
 		var err error
 		if g, err = newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, mode); err != nil {
-			return engine.FormatErrorf("spatial filter of %d cells: %v", m, err)
+			return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
 		}
 		for i, c := range cells[:used] { // version 1 bytes holding labels <= 15
 			g.cells[i/2] |= c << (4 * (i & 1))

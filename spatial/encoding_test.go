@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fuzzenv"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -99,7 +100,7 @@ func TestGoldenLineLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, _, err := engine.DecodeEnvelope(data)
+	h, _, err := store.DecodeEnvelope(data)
 	if err != nil || h.Version != 3 {
 		t.Fatalf("golden line-local file: version %d, %v", h.Version, err)
 	}
@@ -165,7 +166,7 @@ func encodeV1(t *testing.T, f *Filter) []byte {
 	h := f.header()
 	h.Version = 1
 	h.Params[3] = uint64(size)
-	out, err := engine.AppendEnvelope(nil, h, cells, f.payloadParts()[1])
+	out, err := store.AppendEnvelope(nil, h, cells, f.payloadParts()[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestDecodeV1(t *testing.T) {
 		h := f.header()
 		h.Version = 1
 		h.Params[3] = 3
-		bad, _ := engine.AppendEnvelope(nil, h, data[engine.HeaderSize:])
+		bad, _ := store.AppendEnvelope(nil, h, data[store.HeaderSize:])
 		if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
 			t.Errorf("%d areas: version 1 with 3-byte cells: %v", areas, err)
 		}
@@ -200,12 +201,12 @@ func TestDecodeV1(t *testing.T) {
 	f := mustNew(t, 100, 7, 0.01)
 	insertShuffled(t, f, 10, 0, 5)
 	data := encodeV1(t, f)
-	payload := slices.Clone(data[engine.HeaderSize:])
+	payload := slices.Clone(data[store.HeaderSize:])
 	payload[3] = 9 // above 7 areas, fits a nibble
 	h := f.header()
 	h.Version = 1
 	h.Params[3] = 1
-	bad, _ := engine.AppendEnvelope(nil, h, payload)
+	bad, _ := store.AppendEnvelope(nil, h, payload)
 	if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
 		t.Errorf("version 1 label 9 of 7 areas: %v", err)
 	}
@@ -299,7 +300,7 @@ func TestCorruptedBytes(t *testing.T) {
 // checks are what must reject it.
 func envelope(t *testing.T, version uint16, params []uint64, payload []byte) []byte {
 	t.Helper()
-	data, err := engine.AppendEnvelope(nil, engine.Header{Family: engine.FamilySpatial, Version: version, Params: params}, payload)
+	data, err := store.AppendEnvelope(nil, store.Header{Family: store.FamilySpatial, Version: version, Params: params}, payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +439,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %d cells from %d bytes", d.M(), len(data))
 		}
 		again, err := d.MarshalBinary()
-		if h, _, herr := engine.DecodeEnvelope(data); herr == nil && h.Version == 1 {
+		if h, _, herr := store.DecodeEnvelope(data); herr == nil && h.Version == 1 {
 			// Version 1 re-encodes as version 2, which must decode alike.
 			e, err := Decode(again)
 			if err != nil || !slices.Equal(e.cells, d.cells) || e.Stats().Members != d.Stats().Members {

@@ -9,6 +9,10 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // MaxAreas is the largest number of areas: labels live in 16-bit cells.
@@ -34,7 +38,7 @@ type Filter struct {
 	areas int
 	mask  uint32 // a cell's bits: 0xf, 0xff or 0xffff
 
-	storage *engine.Storage
+	storage *store.Storage
 	cells   []byte // cellBytes(m, cellLog) bytes of little-endian cells plus cellPad, the memory of p.Words
 
 	// counts[a] holds area a's insertions, their probes that found a
@@ -51,7 +55,7 @@ type Filter struct {
 // line-local layout's own model, instead.
 func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error) {
 	size := func() (uint64, uint32, error) { return Size(n, p) }
-	if _, line, _ := config(opts); line {
+	if _, line, _ := applyOptions(opts); line {
 		size = func() (uint64, uint32, error) { return SizeLineLocal(n, areas, p) }
 	}
 	m, k, err := size()
@@ -66,7 +70,7 @@ func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error)
 // with WithLineLocal.
 func NewAreas(counts []uint64, p float64, opts ...engine.Option) (*Filter, error) {
 	size := SizeAreas
-	if _, line, _ := config(opts); line {
+	if _, line, _ := applyOptions(opts); line {
 		size = SizeAreasLineLocal
 	}
 	m, k, err := size(counts, p)
@@ -79,16 +83,16 @@ func NewAreas(counts []uint64, p float64, opts ...engine.Option) (*Filter, error
 // NewMK returns a filter of exactly m cells and k probes per key.
 // With WithLineLocal, m is rounded up to whole lines.
 func NewMK(m uint64, k uint32, areas int, opts ...engine.Option) (*Filter, error) {
-	if err := engine.CheckMK(m, k, engine.MaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	if m > MaxCells {
-		return nil, engine.ParamErrorf("m = %d cells above the maximum %d", m, uint64(MaxCells))
+		return nil, errs.ParamErrorf("m = %d cells above the maximum %d", m, uint64(MaxCells))
 	}
 	if areas < 1 || areas > MaxAreas {
-		return nil, engine.ParamErrorf("%d areas outside [1, %d]", areas, MaxAreas)
+		return nil, errs.ParamErrorf("%d areas outside [1, %d]", areas, MaxAreas)
 	}
-	cfg, lineLocal, err := config(opts)
+	cfg, lineLocal, err := applyOptions(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -108,16 +112,16 @@ type lineLocal struct{}
 // WithLineLocal selects the line-local layout: a key's k cells share one
 // 64-byte line (see the package documentation). New and NewAreas size it
 // by its own model; the default is libSBF's layout.
-func WithLineLocal() engine.Option { return engine.FamilyOption(lineLocal{}) }
+func WithLineLocal() engine.Option { return config.FamilyOption(lineLocal{}) }
 
-// config applies opts and reports whether they ask for the line-local
+// applyOptions applies opts and reports whether they ask for the line-local
 // layout; any other family option is an error.
-func config(opts []engine.Option) (engine.Config, bool, error) {
-	cfg := engine.Apply(opts)
+func applyOptions(opts []engine.Option) (config.Config, bool, error) {
+	cfg := config.Apply(opts)
 	line := false
 	for _, v := range cfg.Family() {
 		if _, ok := v.(lineLocal); !ok {
-			return cfg, false, engine.UnknownOption("spatial", v)
+			return cfg, false, config.UnknownOption("spatial", v)
 		}
 		line = true
 	}
@@ -146,7 +150,7 @@ func cellBytes(m uint64, cellLog uint) uint64 { return (m<<cellLog + 7) >> 3 }
 // tests that compare widths on one workload.
 // lines is 0 for libSBF's layout, else m / asm.SpatialLineCells(cellLog).
 func newFilter(m uint64, k uint32, areas int, cellLog uint, lines, seed uint64, mode engine.HugePageMode) (*Filter, error) {
-	s, err := engine.NewStorage(cellWords(m, cellLog), mode)
+	s, err := store.NewStorage(cellWords(m, cellLog), mode)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +168,7 @@ func cellWords(m uint64, cellLog uint) uint64 {
 }
 
 // filterOn returns a filter whose cells are the words of s.
-func filterOn(s *engine.Storage, m uint64, k uint32, areas int, cellLog uint, lines, seed uint64) *Filter {
+func filterOn(s *store.Storage, m uint64, k uint32, areas int, cellLog uint, lines, seed uint64) *Filter {
 	w := s.Words()
 	f := &Filter{
 		p:       asm.NewSpatialProbe(unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), 2*len(w)), m, lines, k, cellLog, seed),
@@ -241,7 +245,7 @@ func (f *Filter) checkArea(area int) error {
 
 func (f *Filter) areaErr(area int) error {
 	f.mustHaveCells()
-	return engine.ParamErrorf("area %d outside [1, %d]", area, f.areas)
+	return errs.ParamErrorf("area %d outside [1, %d]", area, f.areas)
 }
 
 // Insert adds key to area: each of its k cells becomes max(cell, area).
@@ -284,7 +288,7 @@ func (f *Filter) probes(h uint64, ps *[engine.MaxK]uint64) []uint64 {
 	}
 	delta := bits.RotateLeft64(h, 32)
 	for i := range p {
-		p[i] = engine.Reduce(h, f.p.M)
+		p[i] = hashing.Reduce(h, f.p.M)
 		h += delta
 	}
 	return p
@@ -327,7 +331,7 @@ func (f *Filter) locate(p uint64) (*uint32, uint) {
 // cell returns the label in cell p.
 func (f *Filter) cell(p uint64) uint32 {
 	w, sh := f.locate(p)
-	return engine.LoadLE32(w) >> sh & f.mask
+	return store.LoadLE32(w) >> sh & f.mask
 }
 
 // raise sets cell p to max(cell, area) with compare-and-swap and returns
@@ -336,12 +340,12 @@ func (f *Filter) raise(p uint64, area, raw uint32) uint32 {
 	w, sh := f.locate(p)
 	mask := f.mask
 	for {
-		old := engine.SwapLE32(raw)
+		old := store.SwapLE32(raw)
 		v := old >> sh & mask
 		if v >= area {
 			return v
 		}
-		next := engine.SwapLE32(old&^(mask<<sh) | area<<sh)
+		next := store.SwapLE32(old&^(mask<<sh) | area<<sh)
 		if atomic.CompareAndSwapUint32(w, raw, next) {
 			return v
 		}

@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -30,7 +31,7 @@ func TestNewErrors(t *testing.T) {
 		{"k=0", func() (*Filter, error) { return NewMK(100, 0, 3) }},
 		{"k>MaxK", func() (*Filter, error) { return NewMK(100, engine.MaxK+1, 3) }},
 		{"m>MaxCells", func() (*Filter, error) { return NewMK(MaxCells+1, 3, 3) }},
-		{"unknown option", func() (*Filter, error) { return NewMK(100, 3, 3, engine.FamilyOption(42)) }},
+		{"unknown option", func() (*Filter, error) { return NewMK(100, 3, 3, config.FamilyOption(42)) }},
 		{"SizeAreas none", func() (*Filter, error) { return NewAreas(nil, 0.01) }},
 		{"SizeAreas zero keys", func() (*Filter, error) { return NewAreas([]uint64{0, 0}, 0.01) }},
 		{"SizeAreas overflow", func() (*Filter, error) { return NewAreas([]uint64{math.MaxUint64, 2}, 0.01) }},

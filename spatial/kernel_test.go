@@ -3,7 +3,7 @@ package spatial
 import (
 	"testing"
 
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // TestKernel proves the run used the kernel make test asked for.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/filetest"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 )
 
 func TestOpenViewWriteFile(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // A closed filter is a zero one: every method panics naming New. (Close
@@ -73,13 +73,13 @@ func TestStatsHugeMemberCount(t *testing.T) {
 	for _, lines := range []uint64{1, 3} {
 		f, _ := NewMK(128*lines, 2, 3, WithLineLocal())
 		data, _ := f.MarshalBinary()
-		h, payload, err := engine.DecodeEnvelope(data)
+		h, payload, err := store.DecodeEnvelope(data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		payload = append([]byte(nil), payload...)
 		binary.LittleEndian.PutUint64(payload[64:], 1<<40) // members of area 1
-		forged, err := engine.AppendEnvelope(nil, h, payload)
+		forged, err := store.AppendEnvelope(nil, h, payload)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // The a-priori model (Calderoni, Palmieri, Maio, IEEE TIFS 2018) for m
@@ -211,7 +212,7 @@ func Size(n uint64, p float64) (m uint64, k uint32, err error) {
 		m += max(m/256, 1)
 	}
 	if m > MaxCells {
-		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs %d cells, above the maximum %d", n, p, m, uint64(MaxCells))
+		return 0, 0, errs.ParamErrorf("n = %d, p = %v needs %d cells, above the maximum %d", n, p, m, uint64(MaxCells))
 	}
 	return m, k, nil
 }
@@ -237,12 +238,12 @@ func SizeAreasLineLocal(counts []uint64, p float64) (m uint64, k uint32, err err
 // cells of a line for the line-local one.
 func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err error) {
 	if len(counts) < 1 || len(counts) > MaxAreas {
-		return 0, 0, engine.ParamErrorf("%d areas outside [1, %d]", len(counts), MaxAreas)
+		return 0, 0, errs.ParamErrorf("%d areas outside [1, %d]", len(counts), MaxAreas)
 	}
 	var n uint64
 	for _, c := range counts {
 		if n+c < n {
-			return 0, 0, engine.ParamErrorf("key counts overflow")
+			return 0, 0, errs.ParamErrorf("key counts overflow")
 		}
 		n += c
 	}
@@ -290,7 +291,7 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 // for which the line model's full(n) is at most p.
 func SizeLineLocal(n uint64, areas int, p float64) (m uint64, k uint32, err error) {
 	if areas < 1 || areas > MaxAreas {
-		return 0, 0, engine.ParamErrorf("%d areas outside [1, %d]", areas, MaxAreas)
+		return 0, 0, errs.ParamErrorf("%d areas outside [1, %d]", areas, MaxAreas)
 	}
 	return sizeLine(n, p, asm.SpatialLineCells(cellLogFor(areas)))
 }
@@ -320,7 +321,7 @@ func sizeLine(n uint64, p float64, c uint64) (m uint64, k uint32, err error) {
 		}
 	}
 	if best == 0 || best*c > MaxCells {
-		return 0, 0, engine.ParamErrorf("n = %d, p = %v needs more than %d line-local cells", n, p, uint64(MaxCells))
+		return 0, 0, errs.ParamErrorf("n = %d, p = %v needs more than %d line-local cells", n, p, uint64(MaxCells))
 	}
 	return best * c, k, nil
 }

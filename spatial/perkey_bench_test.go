@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/classic"
-	"github.com/filterengine/filterengine/internal/perkey"
+	"github.com/filterengine/filterengine/internal/testkit/perkey"
 )
 
 // perKeyFixture is the issue-12 workload: n distinct 8-byte keys (the

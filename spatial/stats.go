@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 )
 
 // AreaStats are libSBF's per-area statistics; "a priori" figures come from
@@ -84,7 +84,7 @@ func (f *Filter) histogram() []uint64 {
 	width := uint(1) << f.p.CellLog
 	full := f.p.M / per
 	for i := range full {
-		v := engine.LoadLE32(&f.p.Words[i])
+		v := store.LoadLE32(&f.p.Words[i])
 		for range per {
 			hist[v&mask]++
 			v >>= width

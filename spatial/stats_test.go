@@ -9,7 +9,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 )
 
 // hashFor returns a hash whose two probes in an 8-cell filter are cells p0

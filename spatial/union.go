@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // Union raises every cell of f to max(f, other): the filter of the union
@@ -17,7 +18,7 @@ func (f *Filter) Union(other *Filter) error {
 	f.mustHaveCells()
 	other.mustHaveCells()
 	if f.p.M != other.p.M || f.p.K != other.p.K || f.areas != other.areas || f.p.Seed != other.p.Seed || f.p.Lines != other.p.Lines {
-		return engine.ParamErrorf("union of spatial filters of (m, k, areas, seed, line-local) = (%d, %d, %d, %d, %v) and (%d, %d, %d, %d, %v)", f.p.M, f.p.K, f.areas, f.p.Seed, f.LineLocal(), other.p.M, other.p.K, other.areas, other.p.Seed, other.LineLocal())
+		return errs.ParamErrorf("union of spatial filters of (m, k, areas, seed, line-local) = (%d, %d, %d, %d, %v) and (%d, %d, %d, %d, %v)", f.p.M, f.p.K, f.areas, f.p.Seed, f.LineLocal(), other.p.M, other.p.K, other.areas, other.p.Seed, other.LineLocal())
 	}
 	for p := range f.p.M {
 		if v := other.cell(p); v != 0 {

@@ -10,7 +10,7 @@ import (
 	"github.com/filterengine/filterengine/bench/dataset"
 	"github.com/filterengine/filterengine/bench/filters"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/fprstat"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 )
 
 func TestCheckpoints(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // FormatsParquetRow is one timing of experiment g's Parquet half:
@@ -90,9 +90,9 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []asm.Level) ([]Form
 	members := make([]uint64, n)
 	probes := make([]uint64, 2*n)
 	for i := range n {
-		members[i] = engine.XXH64Uint64(uint64(i))
+		members[i] = hashing.XXH64Uint64(uint64(i))
 		probes[2*i] = members[i]
-		probes[2*i+1] = engine.XXH64Uint64(uint64(n + i))
+		probes[2*i+1] = hashing.XXH64Uint64(uint64(n + i))
 	}
 	numBytes := blocked.SBBFNumBytes(uint64(n), 0.01)
 	ours, err := blocked.NewSBBF(numBytes)

@@ -10,6 +10,7 @@ import (
 	"github.com/filterengine/filterengine/classic"
 	"github.com/filterengine/filterengine/counting"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 	"github.com/filterengine/filterengine/shifting"
 )
 
@@ -135,7 +136,7 @@ func runAssociation(d *driver, c *Config, r *Results, classes []setsClass) error
 		return err
 	}
 	defer f2.Close()
-	key2 := engine.Uint64Key(classicSeed2)
+	key2 := hashing.Uint64Key(classicSeed2)
 	sets := []shifting.Sets{shifting.InS1, shifting.InS2, shifting.InBoth}
 	d.what = "f: inserting S1 and S2"
 	for ci, cl := range classes[:3] {
@@ -146,7 +147,7 @@ func runAssociation(d *driver, c *Config, r *Results, classes []setsClass) error
 					f1.AddHash(h)
 				}
 				if cl.in2 {
-					f2.AddHash(engine.HashUint64Keyed(ks[i], key2))
+					f2.AddHash(hashing.HashUint64Keyed(ks[i], key2))
 				}
 			}
 		}); err != nil {
@@ -223,7 +224,7 @@ func runAssociation(d *driver, c *Config, r *Results, classes []setsClass) error
 			good := 0
 			d.what = "f: " + row.Filter + " " + cl.name
 			row.Ns, err = timedSets(d, c, cl.keys, query, func(k, h uint64) {
-				in1, in2 := f1.TestHash(h), f2.TestHash(engine.HashUint64Keyed(k, key2))
+				in1, in2 := f1.TestHash(h), f2.TestHash(hashing.HashUint64Keyed(k, key2))
 				if cl.in1 && !in1 || cl.in2 && !in2 {
 					row.Wrong++
 				}

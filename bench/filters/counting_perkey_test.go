@@ -9,7 +9,7 @@ import (
 	boom "github.com/tylertreat/BoomFilters"
 
 	"github.com/filterengine/filterengine/counting"
-	"github.com/filterengine/filterengine/internal/perkey"
+	"github.com/filterengine/filterengine/internal/testkit/perkey"
 )
 
 // BenchmarkCountingPerKey compares our counting filter (4-bit) with

@@ -9,7 +9,7 @@ import (
 	"github.com/filterengine/filterengine/bench/dataset"
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/classic"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/shifting"
 )
 
@@ -172,7 +172,7 @@ func TestBytesMatchSerializedTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		table := uint64(len(data) - engine.HeaderSize)
+		table := uint64(len(data) - store.HeaderSize)
 		// Padding words (shifting's tail) may make the table a little
 		// larger than the bits the filter uses, never smaller.
 		if f.Bytes() > table || table > f.Bytes()+64 {

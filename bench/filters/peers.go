@@ -9,6 +9,7 @@ import (
 	boom "github.com/tylertreat/BoomFilters"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // Peers are driven key by key through their own []byte calls: none has a
@@ -20,7 +21,7 @@ func peers() []Entry {
 			Kind:  Peer,
 			About: "github.com/bits-and-blooms/bloom/v3 v3.7.1: NewWithEstimates / New(m, k), Add and Test per key",
 			NewNP: func(n uint64, p float64) (Filter, error) {
-				if err := engine.CheckNP(n, p); err != nil {
+				if err := errs.CheckNP(n, p); err != nil {
 					return nil, err
 				}
 				return bitsAndBloomsFilter(bloom.NewWithEstimates(uint(n), p)), nil
@@ -34,7 +35,7 @@ func peers() []Entry {
 			Kind:  Peer,
 			About: "github.com/tylertreat/BoomFilters BloomFilter (FNV-64), per key; (m, k) reached through (n, p = 2^-k)",
 			NewNP: func(n uint64, p float64) (Filter, error) {
-				if err := engine.CheckNP(n, p); err != nil {
+				if err := errs.CheckNP(n, p); err != nil {
 					return nil, err
 				}
 				return boomClassicFilter(boom.NewBloomFilter(uint(n), p)), nil
@@ -49,7 +50,7 @@ func peers() []Entry {
 			Kind:  Peer,
 			About: "github.com/tylertreat/BoomFilters CountingBloomFilter, 4-bit buckets, per key; (m, k) through (n, p = 2^-k)",
 			NewNP: func(n uint64, p float64) (Filter, error) {
-				if err := engine.CheckNP(n, p); err != nil {
+				if err := errs.CheckNP(n, p); err != nil {
 					return nil, err
 				}
 				return boomCountingFilter(boom.NewCountingBloomFilter(uint(n), 4, p)), nil
@@ -64,7 +65,7 @@ func peers() []Entry {
 			Kind:  Peer,
 			About: "github.com/tylertreat/BoomFilters ScalableBloomFilter(hint n, p, r = 0.8), per key; grows, so it has no (m, k) form",
 			NewNP: func(n uint64, p float64) (Filter, error) {
-				if err := engine.CheckNP(n, p); err != nil {
+				if err := errs.CheckNP(n, p); err != nil {
 					return nil, err
 				}
 				return boomScalableFilter(boom.NewScalableBloomFilter(uint(n), p, 0.8)), nil

@@ -11,7 +11,7 @@ import (
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/classic"
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/perkey"
+	"github.com/filterengine/filterengine/internal/testkit/perkey"
 	"github.com/filterengine/filterengine/shifting"
 )
 

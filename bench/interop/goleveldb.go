@@ -4,7 +4,7 @@ import (
 	"github.com/syndtr/goleveldb/leveldb/filter"
 
 	"github.com/filterengine/filterengine/classic"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // LevelDBFilter is classic's LevelDB filter as goleveldb's filter.Filter,
@@ -32,7 +32,7 @@ type levelDBGenerator struct {
 	buf        []byte
 }
 
-func (g *levelDBGenerator) Add(key []byte) { g.hashes = append(g.hashes, engine.LevelDBHash(key)) }
+func (g *levelDBGenerator) Add(key []byte) { g.hashes = append(g.hashes, hashing.LevelDBHash(key)) }
 
 func (g *levelDBGenerator) Generate(b filter.Buffer) {
 	g.buf = classic.AppendLevelDBHashes(g.buf[:0], g.hashes, g.bitsPerKey)

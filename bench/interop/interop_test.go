@@ -15,7 +15,7 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/classic"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite the library's LevelDB and Pebble golden filters from the peers")
@@ -143,13 +143,13 @@ func TestRocksDBLegacyEqualsPebble(t *testing.T) {
 }
 
 // TestHashesDifferInTheTail pins what the two peers taught: goleveldb's
-// hash is engine.LevelDBHash, and Pebble's single-key filters follow
-// engine.RocksDBHash, which differs exactly when a tail byte is >= 0x80.
+// hash is hashing.LevelDBHash, and Pebble's single-key filters follow
+// hashing.RocksDBHash, which differs exactly when a tail byte is >= 0x80.
 func TestHashesDifferInTheTail(t *testing.T) {
 	for l := 0; l <= 11; l++ {
 		for v := range 256 {
 			key := bytes.Repeat([]byte{byte(v)}, l)
-			if got, want := engine.LevelDBHash(key), util.Hash(key, 0xbc9f1d34); got != want {
+			if got, want := hashing.LevelDBHash(key), util.Hash(key, 0xbc9f1d34); got != want {
 				t.Fatalf("LevelDBHash(%x) = %#x, goleveldb %#x", key, got, want)
 			}
 			// Pebble's hash is unexported; a one-key filter at 512 bits per
@@ -159,7 +159,7 @@ func TestHashesDifferInTheTail(t *testing.T) {
 			if !bytes.Equal(blocked.AppendRocksDBLegacy(nil, keys, 40), pebbleFilter(nil, keys, 40)) {
 				t.Fatalf("one-key filter of %x differs from Pebble", key)
 			}
-			differ := engine.LevelDBHash(key) != engine.RocksDBHash(key)
+			differ := hashing.LevelDBHash(key) != hashing.RocksDBHash(key)
 			if tailHigh := l%4 != 0 && v >= 0x80; differ != tailHigh {
 				t.Fatalf("key %x: hashes differ = %v, want %v (tail byte >= 0x80)", key, differ, tailHigh)
 			}

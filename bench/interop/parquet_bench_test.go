@@ -9,7 +9,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // parquetBenchData is n distinct member hashes (XXH64 of the 8-byte values
@@ -19,9 +19,9 @@ func parquetBenchData(n int) (members, probes []uint64) {
 	members = make([]uint64, n)
 	probes = make([]uint64, 2*n)
 	for i := range n {
-		members[i] = engine.XXH64Uint64(uint64(i))
+		members[i] = hashing.XXH64Uint64(uint64(i))
 		probes[2*i] = members[i]
-		probes[2*i+1] = engine.XXH64Uint64(uint64(n + i))
+		probes[2*i+1] = hashing.XXH64Uint64(uint64(n + i))
 	}
 	return members, probes
 }

@@ -1,6 +1,6 @@
 package interop
 
-// Cross-checks of blocked.SBBF, engine.XXH64 and asm.XXH64Uint64s against
+// Cross-checks of blocked.SBBF, hashing.XXH64 and asm.XXH64Uint64s against
 // the real implementations: github.com/apache/arrow-go/v18's parquet bloom
 // filter (in memory and inside Parquet files written and read by arrow)
 // and github.com/cespare/xxhash/v2, the XXH64 arrow itself uses.
@@ -24,8 +24,8 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
-	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/kerneltest"
+	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // parquetKeySets are the random key sets of the property tests: empty, single,
@@ -82,10 +82,10 @@ func TestXXH64AgainstCespare(t *testing.T) {
 		for i := range b {
 			b[i] = byte(r.Uint32())
 		}
-		if got, want := engine.XXH64(b, 0), xxhash.Sum64(b); got != want {
+		if got, want := hashing.XXH64(b, 0), xxhash.Sum64(b); got != want {
 			t.Fatalf("XXH64(%d bytes) = %#x, cespare %#x", n, got, want)
 		}
-		if got, want := engine.XXH64String(string(b)), xxhash.Sum64String(string(b)); got != want {
+		if got, want := hashing.XXH64String(string(b)), xxhash.Sum64String(string(b)); got != want {
 			t.Fatalf("XXH64String(%d bytes) = %#x, cespare %#x", n, got, want)
 		}
 	}
@@ -101,8 +101,8 @@ func TestXXH64AgainstCespare(t *testing.T) {
 			for i, k := range ks {
 				binary.LittleEndian.PutUint64(b[:], k)
 				want := xxhash.Sum64(b[:])
-				if hs[i] != want || engine.XXH64Uint64(k) != want {
-					t.Fatalf("n=%d: XXH64 of %#x: batch %#x, scalar %#x, cespare %#x", n, k, hs[i], engine.XXH64Uint64(k), want)
+				if hs[i] != want || hashing.XXH64Uint64(k) != want {
+					t.Fatalf("n=%d: XXH64 of %#x: batch %#x, scalar %#x, cespare %#x", n, k, hs[i], hashing.XXH64Uint64(k), want)
 				}
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"github.com/cockroachdb/pebble"
 
 	"github.com/filterengine/filterengine/blocked"
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // PebbleFilterPolicy is blocked's RocksDB legacy filter as Pebble's
@@ -34,7 +34,7 @@ type pebbleWriter struct {
 	hashes     []uint32
 }
 
-func (w *pebbleWriter) AddKey(key []byte) { w.hashes = append(w.hashes, engine.RocksDBHash(key)) }
+func (w *pebbleWriter) AddKey(key []byte) { w.hashes = append(w.hashes, hashing.RocksDBHash(key)) }
 
 func (w *pebbleWriter) Finish(buf []byte) []byte {
 	buf = blocked.AppendRocksDBLegacyHashes(buf, w.hashes, w.bitsPerKey)

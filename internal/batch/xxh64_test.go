@@ -3,7 +3,7 @@ package batch
 import (
 	"testing"
 
-	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 func TestXXH64Forms(t *testing.T) {
@@ -19,7 +19,7 @@ func TestXXH64Forms(t *testing.T) {
 			t.Fatalf("n=%d: XXH64Keys gave %d hashes", n, len(hs))
 		} else {
 			for i, h := range hs {
-				if h != engine.XXH64(keys[i], 0) {
+				if h != hashing.XXH64(keys[i], 0) {
 					t.Fatalf("n=%d: key %d hashed wrong", n, i)
 				}
 			}
@@ -29,7 +29,7 @@ func TestXXH64Forms(t *testing.T) {
 			t.Fatalf("n=%d: XXH64Uint64s gave %d hashes", n, len(hs))
 		}
 		for i, h := range hs {
-			if h != engine.XXH64Uint64(ks[i]) {
+			if h != hashing.XXH64Uint64(ks[i]) {
 				t.Fatalf("n=%d: integer key %d hashed wrong", n, i)
 			}
 		}

@@ -1,6 +1,6 @@
 // Package hashconst holds the constants of the two hash functions the
-// library computes itself, XXH3's 8-byte path (engine.HashUint64Keyed and
-// the batch kernels) and XXH64 (engine.XXH64, Parquet's split-block
+// library computes itself, XXH3's 8-byte path (hashing.HashUint64Keyed and
+// the batch kernels) and XXH64 (hashing.XXH64, Parquet's split-block
 // filter), so that engine and the kernel generators in gen/ take them from
 // one place instead of retyping them.
 package hashconst

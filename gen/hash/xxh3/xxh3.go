@@ -1,5 +1,5 @@
 // Package xxh3 emits the vector form of XXH3-64 of one 8-byte key (the
-// function engine.HashUint64Keyed) for the avo generators: the batch hash
+// function hashing.HashUint64Keyed) for the avo generators: the batch hash
 // kernel in gen/hash and any kernel that fuses hashing with a filter probe.
 package xxh3
 
@@ -31,7 +31,7 @@ func broadcastYMM(v Op) reg.VecVirtual {
 	return y
 }
 
-// NewAVX2 broadcasts key (a GP register holding engine.Uint64Key(seed))
+// NewAVX2 broadcasts key (a GP register holding hashing.Uint64Key(seed))
 // and the constants into YMM registers.
 func NewAVX2(key reg.Register) AVX2 {
 	x := XMM()
@@ -127,7 +127,7 @@ func (c AVX512) Hash(k, t1, t2 reg.VecVirtual) {
 	VPXORQ(t1, k, k)
 }
 
-// Scalar replaces the 8-byte key in k by its hash, engine.HashUint64Keyed
+// Scalar replaces the 8-byte key in k by its hash, hashing.HashUint64Keyed
 // with the per-seed key read from key (a register or memory operand),
 // for single-key kernels.
 func Scalar(k reg.Register, key Op) {

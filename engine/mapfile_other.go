@@ -1,8 +1,0 @@
-//go:build !linux
-
-package engine
-
-import "os"
-
-// mapFile is not wired up off Linux: the caller reads the file instead.
-func mapFile(*os.File, int, bool) ([]byte, bool, error) { return nil, false, nil }

@@ -1,8 +1,0 @@
-//go:build !linux
-
-package engine
-
-// mapHuge keeps arrays on the heap where huge-page advice is not wired up.
-func mapHuge(int) ([]byte, error) { return nil, nil }
-
-func unmapErr([]byte) error { return nil }

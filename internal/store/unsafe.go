@@ -1,0 +1,5 @@
+package store
+
+import "unsafe"
+
+func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
