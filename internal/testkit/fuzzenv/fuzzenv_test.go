@@ -195,7 +195,7 @@ func FuzzSeal(f *testing.F) {
 // sealed hostile envelope is no part of the library.
 func TestImportedOnlyByTests(t *testing.T) {
 	const self = "github.com/filterengine/filterengine/internal/testkit/fuzzenv"
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	files := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
