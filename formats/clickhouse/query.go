@@ -9,9 +9,10 @@ import "math"
 // of bloom_filter), keeps every granule, as ClickHouse's index analysis does
 // for a condition it cannot use.
 type Probe struct {
-	ix  *Index
-	col int
-	use bool
+	ix    *Index
+	col   int
+	use   bool
+	never bool // the condition is false for every row (x = NaN)
 	// text indexes: the (h1, h2) pair of every token of the value; a value
 	// with no token keeps every granule, as ClickHouse's empty query filter
 	// does.
@@ -95,11 +96,19 @@ func (ix *Index) ProbeInt64(col int, v int64) Probe { return ix.ProbeHash(col, H
 // ProbeInt32 prepares column = v for an Int32 column.
 func (ix *Index) ProbeInt32(col int, v int32) Probe { return ix.ProbeHash(col, HashInt32(v)) }
 
-// ProbeFloat64 prepares column = v for a Float64 column.
-func (ix *Index) ProbeFloat64(col int, v float64) Probe { return ix.ProbeHash(col, HashFloat64(v)) }
+// ProbeFloat64 prepares column = v for a Float64 column. A NaN equals no
+// value, and ClickHouse keeps no granule for column = NaN; neither does
+// this probe, whatever the index.
+func (ix *Index) ProbeFloat64(col int, v float64) Probe {
+	if math.IsNaN(v) {
+		return Probe{ix: ix, col: col, never: true}
+	}
+	return ix.ProbeHash(col, HashFloat64(v))
+}
 
-// ProbeFloat32 prepares column = v for a Float32 column.
-func (ix *Index) ProbeFloat32(col int, v float32) Probe { return ix.ProbeHash(col, HashFloat64(float64(v))) }
+// ProbeFloat32 prepares column = v for a Float32 column (NaN as in
+// ProbeFloat64).
+func (ix *Index) ProbeFloat32(col int, v float32) Probe { return ix.ProbeFloat64(col, float64(v)) }
 
 // HashString is the bloom_filter hash of a String value: CityHash64(s).
 func HashString(s []byte) uint64 { return CityHash64(s) }
@@ -120,6 +129,9 @@ func HashFloat64(v float64) uint64 { return IntHash64(math.Float64bits(v)) }
 // MayContain reports whether the granule may hold the probed value: false
 // means ClickHouse's index analysis skips the granule for that condition.
 func (g *Granule) MayContain(p Probe) bool {
+	if p.never {
+		return false
+	}
 	if !p.use || p.ix == nil {
 		return true
 	}
