@@ -83,9 +83,32 @@ func (f *BloomFilter) Add(data []byte) {
 
 func (f *BloomFilter) addPair(h1, h2 uint64) {
 	w := f.words
+	// Probe i is h1 + i·h2 + i², stepped: x(i+1) = x(i) + h2 + 2i + 1.
+	x, step := h1, h2+1
 	for i := uint64(0); i < f.hashes; i++ {
-		p := f.mod.mod(h1 + i*h2 + i*i)
+		p := f.mod.mod(x)
 		w[p>>6] |= 1 << (p & 63)
+		x += step
+		step += 2
+	}
+}
+
+// addHashed adds tokens by c = CityHash64(token) - k2, many per call: the
+// loop has no data-dependent branch but the probe count, so the mixing of
+// consecutive tokens overlaps.
+func (f *BloomFilter) addHashed(cs []uint64) {
+	w := f.words
+	seed, seed2, k := f.seed, f.seed2, f.hashes
+	mod := f.mod
+	for _, c := range cs {
+		x := Hash128to64(c, seed)
+		step := Hash128to64(c, seed2) + 1
+		for i := uint64(0); i < k; i++ {
+			p := mod.mod(x)
+			w[p>>6] |= 1 << (p & 63)
+			x += step
+			step += 2
+		}
 	}
 }
 
@@ -98,11 +121,14 @@ func (f *BloomFilter) Contains(data []byte) bool {
 
 func (f *BloomFilter) containsPair(h1, h2 uint64) bool {
 	w := f.words
+	x, step := h1, h2+1
 	for i := uint64(0); i < f.hashes; i++ {
-		p := f.mod.mod(h1 + i*h2 + i*i)
+		p := f.mod.mod(x)
 		if w[p>>6]&(1<<(p&63)) == 0 {
 			return false
 		}
+		x += step
+		step += 2
 	}
 	return true
 }
