@@ -49,10 +49,10 @@ func corrupt(format string, a ...any) error {
 // included), the uncompressed size (UInt32 little-endian) and the payload.
 // Every block's checksum is checked before it is decompressed.
 type BlockReader struct {
-	r    io.Reader
-	buf  []byte
-	off  int
-	err  error
+	r   io.Reader
+	buf []byte
+	off int
+	err error
 }
 
 // NewBlockReader returns a reader of the uncompressed stream of r.
