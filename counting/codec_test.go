@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
@@ -119,19 +119,8 @@ func TestGolden(t *testing.T) {
 // (lines of 512 counters, never released), and any other, is an error
 // wrapping engine.ErrFormat that names the version.
 func TestOtherVersions(t *testing.T) {
-	for _, v := range []uint16{0, 1, formatVersion + 1, 0xffff} {
-		for _, payload := range []int{64, 256, 512} { // one line of each layout
-			h := store.Header{Family: store.FamilyCounting, Version: v, Params: []uint64{4, 1, 3}}
-			data, err := store.AppendEnvelope(nil, h, make([]byte, payload))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = Decode(data)
-			if !errors.Is(err, engine.ErrFormat) || !strings.Contains(err.Error(), fmt.Sprintf("version %d", v)) {
-				t.Errorf("version %d, %d payload bytes: error %v", v, payload, err)
-			}
-		}
-	}
+	filetest.RunOtherVersions(t, filetest.Encoding{Name: "Filter", Good: goldenFilter(t, 4).MarshalBinary,
+		Decode: func(b []byte) error { _, err := Decode(b); return err }, Superseded: []uint16{1}})
 }
 
 func TestRoundTrip(t *testing.T) {
