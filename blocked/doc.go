@@ -10,8 +10,7 @@
 // line, g = h*0x9e3779b97f4a7c15 gives every one of the eight words one
 // bit, (g >> (58-6w)) & 63, per round of eight probes; k/8 full rounds
 // (g multiplied again between rounds) and, for k%8 != 0, a last round in
-// the k%8 words starting at word (g>>13)&7. Line and Mask expose this
-// scheme; FromWords builds a filter from such words.
+// the k%8 words starting at word (g>>13)&7.
 //
 // False-positive model (Putze, Sanders & Singler 2007): line loads are
 // Poisson with mean lambda = 512n/m, and a line holding i keys answers a
