@@ -222,10 +222,11 @@ func readPadded(f *os.File, size int64) (data, mapping []byte, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		payload, _, err := readPayload(f, h.PayloadLen)
+		payload, release, _, err := readPayload(f, h.PayloadLen)
 		if err != nil {
 			return nil, nil, err
 		}
+		defer release()
 		var one [1]byte
 		if n, _ := f.Read(one[:]); n != 0 {
 			return nil, nil, errs.FormatErrorf("bytes after the envelope's %d", HeaderSize+len(payload))
