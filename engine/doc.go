@@ -115,7 +115,9 @@
 // errors at Open, never faults later; a file another process truncates
 // while it is open is the one case that can fault, as for every mapping.
 // WriteFile saves atomically (temporary file, fsync, rename, directory
-// fsync), so a crash leaves the old file or the new one, whole; words are
+// fsync), so a crash leaves the old file or the new one, whole; onto a
+// symbolic link it replaces the file the link names and keeps the link;
+// words are
 // read atomically, so a family's concurrent writers may run during it.
 //
 // XXH64 (the 64-bit xxHash, not XXH3) is here too for formats that
