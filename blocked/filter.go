@@ -293,7 +293,7 @@ func (f *Filter) Clone() *Filter {
 		s, err = store.NewStorage(f.p.Lines*8, engine.HugePagesNever)
 	}
 	if err != nil {
-		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))
+		panic(fmt.Errorf("blocked: Clone of %d bytes: %w", f.SizeBytes(), err))
 	}
 	g := newFilter(s, f.p.Lines, f.p.K, f.p.Seed)
 	copy(g.p.Words, f.p.Words)

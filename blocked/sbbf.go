@@ -262,7 +262,7 @@ func (f *SBBF) Clone() *SBBF {
 	}
 	g, err := NewSBBF(f.NumBytes())
 	if err != nil {
-		panic(err) // f's size was valid when f was built
+		panic(err) // memory refused: an error wrapping engine.ErrMemory
 	}
 	copy(g.words, f.words)
 	return g

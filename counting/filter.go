@@ -224,7 +224,7 @@ func (f *Filter) Clone() *Filter {
 	s, err := store.NewStorage(uint64(len(f.words)), mode)
 	if err != nil {
 		if s, err = store.NewStorage(uint64(len(f.words)), engine.HugePagesNever); err != nil {
-			panic(err) // plain memory: only out of memory fails
+			panic(err) // memory refused: an error wrapping engine.ErrMemory
 		}
 	}
 	g := *f
