@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -25,15 +26,11 @@ import (
 // 64-bit golden ratio).
 const BlockedMul = 0x9e3779b97f4a7c15
 
-// BlockedMaxK is the largest probe count of a blocked filter: eight full
-// rounds set (at most) 64 bits of a line.
-const BlockedMaxK = 64
-
 // BlockedLine returns the line index of hash h in a filter of lines lines.
 func BlockedLine(h, lines uint64) uint64 { return hashing.Reduce(h, lines) }
 
 // BlockedMask returns the bits hash h sets with k probes, word by word of
-// its line. k must be in [1, BlockedMaxK].
+// its line. k must be in [1, engine.MaxK].
 func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
 	g := h * BlockedMul
 	s := (g >> 13) & 7
@@ -60,7 +57,7 @@ func checkBlocked(words []uint64, k uint32) {
 	if len(words) == 0 {
 		panic(blockedZero)
 	}
-	if len(words)%8 != 0 || k == 0 || k > BlockedMaxK {
+	if len(words)%8 != 0 || k == 0 || k > engine.MaxK {
 		panic("asm: blocked filter needs a whole number of lines and k in [1, 64]")
 	}
 }

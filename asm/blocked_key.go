@@ -80,7 +80,7 @@ func (p *BlockedProbe) TestHash(h uint64) bool {
 		return BlockedTestHash(p.Words, h, p.K)
 	}
 	line, v := p.line(h)
-	return BlockedRoundHas(line, v, &blockedKeep[p.K&7][v>>13&7]) == ^uint64(0)
+	return blockedRoundHas(line, v, &blockedKeep[p.K&7][v>>13&7]) == ^uint64(0)
 }
 
 // AddHash is BlockedAddHash on p's filter.
@@ -90,7 +90,7 @@ func (p *BlockedProbe) AddHash(h uint64) {
 		return
 	}
 	line, v := p.line(h)
-	BlockedRoundSet(line, v, &p.Take[v>>13&7])
+	blockedRoundSet(line, v, &p.Take[v>>13&7])
 }
 
 // TestAndAddHash is BlockedTestAndAddHash on p's filter.

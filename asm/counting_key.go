@@ -3,6 +3,7 @@ package asm
 import (
 	"runtime"
 
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -56,13 +57,13 @@ const countingZero = "counting.Filter: zero value, use counting.New"
 // lines of CountingLineWords words, 8-bit counters if wide) with k
 // probes per key and the given seed; lines 0 gives the zero filter's
 // probe. It panics if words holds fewer lines or k is outside [1,
-// NarrowMaxK].
+// engine.MaxK].
 func NewCountingProbe(words []uint64, lines uint64, k uint32, wide bool, seed uint64) CountingProbe {
 	p := CountingProbe{Seed: seed, Key: hashing.Uint64Key(seed)}
 	if lines == 0 {
 		return p
 	}
-	if uint64(len(words))/CountingLineWords < lines || k == 0 || k > NarrowMaxK {
+	if uint64(len(words))/CountingLineWords < lines || k == 0 || k > engine.MaxK {
 		panic("asm: NewCountingProbe bad filter geometry")
 	}
 	p.Words, p.Lines, p.K, p.Wide = words, lines, k, wide
@@ -101,7 +102,7 @@ func (p *CountingProbe) TestHash(h uint64) bool {
 	line := CountingLine(p.Words, h, p.Lines)
 	var ok bool
 	if p.Round4 != 0 { // one round: CountingTest's loop without the loop
-		ok = CountingRound4(line, h*BlockedMul, p.Round4)>>63 == 0
+		ok = countingRound4(line, h*BlockedMul, p.Round4)>>63 == 0
 	} else {
 		ok = CountingTest(line, h, p.K, p.Wide)
 	}
@@ -217,7 +218,7 @@ func (p *CountingProbe) RemoveHash(h uint64) bool {
 	line := CountingLine(p.Words, h, p.Lines)
 	ok := false
 	if p.Round4 != 0 {
-		if ok = CountingRound4(line, h*BlockedMul, p.Round4)>>63 == 0; ok {
+		if ok = countingRound4(line, h*BlockedMul, p.Round4)>>63 == 0; ok {
 			countingDrop4(line, h*BlockedMul, p.Round4)
 		}
 	} else if ok = CountingTest(line, h, p.K, p.Wide); ok {

@@ -41,7 +41,7 @@ func TestConstructorErrors(t *testing.T) {
 		{"overflow", func() error { _, err := New(math.MaxUint64, 0.01); return err }},
 		{"m=0", func() error { _, err := NewMK(0, 8); return err }},
 		{"k=0", func() error { _, err := NewMK(512, 0); return err }},
-		{"k>cap", func() error { _, err := NewMK(512, asm.BlockedMaxK+1); return err }},
+		{"k>cap", func() error { _, err := NewMK(512, engine.MaxK+1); return err }},
 		{"m>max", func() error { _, err := NewMK(engine.MaxBits+1, 8); return err }},
 		{"unknown option", func() error { _, err := New(10, 0.01, config.FamilyOption(struct{}{})); return err }},
 		{"words not lines", func() error { _, err := FromWords(make([]uint64, 9), 8); return err }},

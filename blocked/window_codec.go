@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
 	"github.com/filterengine/filterengine/internal/errs"
@@ -102,7 +101,7 @@ func (w *Window) decode(h store.Header, payload []byte, opts []engine.Option) er
 		return err
 	}
 	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
-	if errs.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > asm.BlockedMaxK {
+	if errs.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > engine.MaxK {
 		return errs.FormatErrorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
 	}
 	// epoch+1 must not wrap: generation epoch%G is current and the next

@@ -13,13 +13,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/cpulevel"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 func newDynamic(t testing.TB, nr uint64, p float64, opts ...engine.Option) *Dynamic {
@@ -488,8 +488,8 @@ func benchmarkDynamic(b *testing.B, nr, rows int) {
 	defer d.Close()
 	d.AddUint64s(ks)
 	out := make([]bool, batchSize)
-	for _, l := range asm.Available() {
-		restore, _ := asm.UseLevel(l)
+	for _, l := range cpulevel.Available() {
+		restore, _ := cpulevel.Use(l)
 		for _, set := range []struct {
 			name string
 			keys []uint64

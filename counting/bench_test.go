@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // benchSizes are the filter sizes of the targets, at p = 1%.
@@ -136,10 +136,10 @@ func BenchmarkTest(b *testing.B) {
 func BenchmarkTestHashes(b *testing.B) {
 	const batch = 1024
 	for _, n := range benchSizes {
-		for _, l := range asm.Available() {
+		for _, l := range cpulevel.Available() {
 			b.Run(sizeName(n)+"/kernel="+l.String(), func(b *testing.B) {
 				fx := fixture(b, n)
-				restore, err := asm.UseLevel(l)
+				restore, err := cpulevel.Use(l)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -56,9 +56,9 @@ func decodeGeometry(h store.Header, payloadLen uint64) (geometry, error) {
 		return geometry{}, err
 	}
 	bits, lines, k := h.Params[0], h.Params[1], h.Params[2]
-	maxK, most := uint64(asm.NarrowMaxK), maxLines(bits == 8)
+	maxK, most := uint64(engine.MaxK), maxLines(bits == 8)
 	if v1 {
-		maxK, most = asm.BlockedMaxK, engine.MaxBits/v1LineCounters
+		maxK, most = engine.MaxK, engine.MaxBits/v1LineCounters
 	}
 	switch {
 	case bits != 4 && bits != 8:

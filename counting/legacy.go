@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
 )
@@ -52,8 +51,8 @@ func v1ModelFPR(n, lines uint64, k uint32) float64 {
 // the key's line holds the counters marked by the lowest bit in m[i].
 type cellSet struct {
 	n   int
-	idx [asm.BlockedMaxK]uint32
-	m   [asm.BlockedMaxK]uint64
+	idx [engine.MaxK]uint32
+	m   [engine.MaxK]uint64
 }
 
 // v1Cells fills s with h's counters and returns h's line.

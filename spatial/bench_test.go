@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -135,8 +135,8 @@ func BenchmarkCheck(b *testing.B) {
 		})
 		const batch = 1024
 		out := make([]uint16, batch)
-		for _, l := range asm.Available() {
-			restore, err := asm.UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/gen/hash/xxh3"
 	"github.com/filterengine/filterengine/gen/internal/genutil"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // keyKernels emits the single-key tests asm.countingTest{Key,Uint64,Hash},
@@ -92,7 +93,7 @@ type keyRound struct {
 // length than 8 it jumps to the generic label.
 func openKey(name, form, sig, doc string, shifts Mem) (r keyRound) {
 	var p reg.GPVirtual
-	p, r.generic = genutil.SingleKeyFrom(asm.AVX512, name, sig, doc)
+	p, r.generic = genutil.SingleKeyFrom(cpulevel.AVX512, name, sig, doc)
 	r.n = GP32()
 	MOVL(genutil.Field(p, unsafe.Offsetof(probe.Round4)), r.n)
 	TESTL(r.n, r.n)

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 )
 
@@ -295,7 +295,7 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 	// level or machine gets fewer).
 	for round := 0; round < 8; round++ {
 		for _, last := range []string{"TestHashes", "TestKeys", "TestUint64s", "AddHashes"} {
-			if round > 0 && (asm.Current() != asm.Generic || time.Since(start) > hugeBudget) {
+			if round > 0 && (cpulevel.Current() != cpulevel.Generic || time.Since(start) > hugeBudget) {
 				break
 			}
 			clear(out)
