@@ -34,9 +34,6 @@ type Filter struct {
 	seed uint64
 }
 
-// MaxK is the largest probe count NewMK accepts.
-const MaxK = engine.MaxK
-
 // New returns a filter sized for n keys at false-positive rate p:
 // m = ceil(-n ln p / (ln 2)^2) bits and k = round((m/n) ln 2) probes.
 func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
@@ -49,7 +46,7 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 
 // NewMK returns a filter of exactly m bits and k probes.
 func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	if err := errs.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	cfg := config.Apply(opts)

@@ -279,7 +279,7 @@ func TestConstructorErrors(t *testing.T) {
 	add("m=0", f, err)
 	f, err = NewMK(100, 0)
 	add("k=0", f, err)
-	f, err = NewMK(100, MaxK+1)
+	f, err = NewMK(100, engine.MaxK+1)
 	add("k above cap", f, err)
 	f, err = NewMK(math.MaxUint64, 3)
 	add("m overflows", f, err)

@@ -354,7 +354,7 @@ func (r *Retouched) SelectiveClearingHash(h uint64, scheme Clearing) bool {
 		return false
 	}
 	r.index()
-	var pos [MaxK]uint64
+	var pos [engine.MaxK]uint64
 	p := NewProbe(h, r.f.m)
 	for i := range r.f.k {
 		pos[i] = p.Next()

@@ -107,7 +107,7 @@ func NewAssociationMK(m uint64, k uint32, opts ...engine.Option) (*Association, 
 	if err != nil {
 		return nil, err
 	}
-	if err := errs.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	st, err := store.NewStorage(padWords(m), cfg.HugePages)

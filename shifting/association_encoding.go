@@ -61,7 +61,7 @@ func (a *Association) decodeMode(h store.Header, src store.Source, mode engine.H
 		return err
 	}
 	m, k, wbar := h.Params[0], h.Params[1], h.Params[2]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil {
 		return errs.FormatErrorf("shifting association: %v", err)
 	}
 	if wbar != WBar {

@@ -64,7 +64,7 @@ func (f *Filter) decodeMode(h store.Header, src store.Source, mode engine.HugePa
 		return err
 	}
 	m, k, wbar, m2 := h.Params[0], h.Params[1], h.Params[2], h.Params[3]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil || k%2 != 0 {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil || k%2 != 0 {
 		return errs.FormatErrorf("shifting: m = %d, k = %d", m, k)
 	}
 	if wbar != WBar {

@@ -42,7 +42,7 @@ func TestNewErrors(t *testing.T) {
 		{"m=0", 0, 10},
 		{"k=0", 1000, 0},
 		{"k odd", 1000, 7},
-		{"k above cap", 1000, MaxK + 2},
+		{"k above cap", 1000, engine.MaxK + 2},
 		{"m overflow", engine.MaxBits + 1, 10},
 	} {
 		if _, err := NewMK(c.m, c.k); !errors.Is(err, engine.ErrParam) {

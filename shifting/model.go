@@ -51,7 +51,7 @@ func Size(n uint64, p float64, second bool) (m uint64, k uint32, err error) {
 		}
 		return FPR(m, n, k)
 	}
-	for kk := uint32(2); kk <= MaxK; kk += 2 {
+	for kk := uint32(2); kk <= engine.MaxK; kk += 2 {
 		if model(engine.MaxBits, kk) > p {
 			continue
 		}

@@ -67,7 +67,7 @@ func (x *Multiplicity) decodeMode(h store.Header, src store.Source, mode engine.
 		return err
 	}
 	m, k, wbar, maxCount, withCounters := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil {
 		return errs.FormatErrorf("shifting multiplicity: %v", err)
 	}
 	if wbar != WBar || maxCount == 0 || maxCount > MaxCount || withCounters > 1 {
