@@ -111,10 +111,10 @@ func blockedAddHashesGeneric(words []uint64, k uint32, hs []uint64) {
 // The prefetch convention of the blocked and SBBF kernels: every kernel
 // takes dist, the number of keys ahead whose line (block) it prefetches
 // while it works on the current key, 0 for none. prefetchDist chooses it
-// from the filter's size: past the 512 KiB L2 of the machine measured
-// (prefetchBytes), a line costs an L3 or DRAM round trip that a prefetch
-// issued prefetchKeys keys ahead overlaps with work on the keys in
-// between; below it, prefetching only adds instructions.
+// from the filter's size: from prefetchBytes (1 MiB, more than the L2
+// cache of most cores) up, a line costs an L3 or DRAM round trip that a
+// prefetch issued prefetchKeys keys ahead overlaps with work on the keys
+// in between; below it, prefetching only adds work.
 const (
 	prefetchBytes = 1 << 20
 	prefetchKeys  = 16

@@ -16,9 +16,9 @@ import (
 // probe has no bounds check. A service's loop of single-key calls runs
 // as fast as the core keeps several keys' cache misses in flight, which
 // it does when each key's instruction stream is short and only a few of
-// its instructions wait for the line: a round (blockedRoundHas) is 49
-// instructions without a stack frame, 15 of them (an OR per word, an AND
-// per pair) on the line, and for k <= 8 it is the whole probe.
+// its instructions wait for the line: a round (blockedRoundHas) runs
+// without a stack frame, only an OR per word and an AND per pair wait on
+// the line, and for k <= 8 it is the whole probe.
 
 // blockedBit returns the bit, in word w of its line, that a round with
 // value g sets: (g >> BlockedShift(w)) & 63 = (g >> (58 - 6w)) & 63. It is
@@ -78,8 +78,8 @@ func blockedHas(line *[8]uint64, g, keep uint64, w uint) uint64 {
 // with value g sets in the words keep marks ^1: for k <= 8 it is the
 // whole test of a key with g = h*BlockedMul and keep =
 // blockedKeepRow(g, k). It calls nothing, so it runs without a stack
-// frame: six instructions a word, of which only an OR and an AND wait
-// for the line.
+// frame, and of its work on a word only an OR and an AND wait for the
+// line.
 func blockedRoundHas(line *[8]uint64, g uint64, keep *[8]uint64) uint64 {
 	return blockedHas(line, g, keep[0], 0) & blockedHas(line, g, keep[1], 1) &
 		blockedHas(line, g, keep[2], 2) & blockedHas(line, g, keep[3], 3) &

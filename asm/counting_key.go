@@ -14,9 +14,8 @@ import (
 // k <= 9 and an 8-byte key (or a uint64, or a hash) runs one kernel
 // (gen/counting/key.go): the hash, the line, then the first 8 probes
 // of the round in the 8 lanes of one ZMM (the 9th in a second pass),
-// about 50 instructions for k <= 8 against about 125 for the Go path
-// with its call, so a loop of single-key calls keeps more keys' line
-// misses in flight. Other keys, filters, levels and builds run the
+// a shorter instruction stream than the Go path with its call, so a loop
+// of single-key calls keeps more keys' line misses in flight. Other keys, filters, levels and builds run the
 // Generic twins below, which are the specification.
 
 // CountingProbe is what the single-key kernels read of a counting

@@ -1,7 +1,7 @@
 // Package experiment runs the bench's experiments over the filter
 // registry:
 //
-//	a  seed 004's configuration: each data set streamed into each filter of
+//	a  the awesome-bloom-filters evaluation's configuration: each data set streamed into each filter of
 //	   m bits and k = 10 probes, FPR on never-inserted values at
 //	   checkpoints, total time per filter per distribution;
 //	b  FPR and time against k = 2..16 at the same bits per row;
