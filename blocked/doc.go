@@ -10,8 +10,7 @@
 // line, g = h*0x9e3779b97f4a7c15 gives every one of the eight words one
 // bit, (g >> (58-6w)) & 63, per round of eight probes; k/8 full rounds
 // (g multiplied again between rounds) and, for k%8 != 0, a last round in
-// the k%8 words starting at word (g>>13)&7. Line and Mask expose this
-// scheme; FromWords builds a filter from such words.
+// the k%8 words starting at word (g>>13)&7.
 //
 // False-positive model (Putze, Sanders & Singler 2007): line loads are
 // Poisson with mean lambda = 512n/m, and a line holding i keys answers a
@@ -34,9 +33,9 @@
 // single-key kernel (asm.BlockedTestKey and its siblings): on amd64 from
 // avx2 up, for k <= 8 (p = 1% takes k = 6) it hashes an 8-byte key
 // (XXH3's formula for that length, the seed's constant precomputed) and
-// tests or sets its one round with two YMM registers, about 60
-// instructions in all against about 105 for the same probe in Go, which
-// other keys, larger k and the other builds run. The Hash forms (which
+// tests or sets its one round with two YMM registers, a shorter
+// instruction stream than the same probe in Go, which other keys, larger
+// k and the other builds run. The Hash forms (which
 // inline into their caller), call asm.BlockedTestHash / BlockedAddHash.
 // TestAndAdd writes only for a key that tests absent.
 // AddUint64 / TestUint64 answer as the 8 little-endian bytes of the key

@@ -54,7 +54,7 @@ func TestConstructorErrors(t *testing.T) {
 	}
 }
 
-// The space targets, by the model and for filters actually built.
+// The space targets, by the model and for filters actually built.
 func TestBitsPerKey(t *testing.T) {
 	for _, c := range []struct{ p, max float64 }{{0.01, 10.2}, {0.001, 16.0}} {
 		bpk, k, err := BitsPerKeyAndK(c.p)

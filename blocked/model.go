@@ -96,7 +96,7 @@ type sizing struct {
 	k          uint32
 }
 
-// sizings memoises BitsPerKeyAndK (about 2 ms of model evaluations) by p,
+// sizings memoises BitsPerKeyAndK (a scan of the model over every k) by p,
 // since a program builds many filters for few targets.
 var sizings sync.Map
 
