@@ -11,7 +11,7 @@ import (
 	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
-// benchSizes are the filter sizes of the targets, at p = 1%.
+// benchSizes are the filter sizes of the speed targets, at p = 1%.
 var benchSizes = []uint64{1e6, 1e7}
 
 // benchRing is how many distinct hashes a benchmark cycles through; half
@@ -190,7 +190,7 @@ var freshKeys atomic.Uint64
 // when parallel), to a private copy of the n-key fixture, on one
 // goroutine or GOMAXPROCS. Fresh keys keep
 // counters from saturating as a run repeats keys (a saturated counter
-// skips its CAS, which made the parallel form look 2.5x faster than it
+// skips its CAS, which would make the parallel form look faster than it
 // is); the filter grows by b.N keys, as it would in use.
 func addFresh(b *testing.B, n uint64, parallel bool, batch int) {
 	fx := fixture(b, n)

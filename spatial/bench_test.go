@@ -187,6 +187,6 @@ func BenchmarkInsert(b *testing.B) {
 }
 
 // benchSizes are the key counts of BenchmarkCheck: 1e4 (48 KB of 4-bit
-// cells, in L2), 1e5 (0.48 MB, about the 512 KiB L2) and the 1e6
-// (4.8 MB, in L3).
+// cells), 1e5 (0.48 MB) and 1e6 (4.8 MB), from a filter that fits a
+// core's L2 cache to one that needs L3.
 var benchSizes = []int{10_000, 100_000, 1_000_000}

@@ -30,8 +30,7 @@ import (
 // level, and for a key of another length than 8 or a filter that is not
 // one round of 4-bit counters (Round4 == 0: 8-bit counters, K > 9, the
 // zero filter). There is no avx2 body: a scalar BMI2 one (RORX/SHRX from
-// memory a probe) measured no faster than the Go twin at avx2 (commit
-// bd5aee2 has the figures).
+// memory a probe) was no faster than the Go twin at avx2.
 func keyKernels() {
 	shifts := GLOBL("countingKeyShifts", RODATA|NOPTR)
 	for j := range 8 {

@@ -207,9 +207,9 @@ func (s *suite[T]) concurrent(t *testing.T) {
 }
 
 // hugeBudget is how long HugePagesGC goes on calling after its first
-// round of calls at the generic level: most of the suite's time. With a
-// second, the fake without runtime.KeepAlive faulted in 10 runs of 10;
-// with half a second, in 6 of 10 (AMD EPYC VM, 2 shared cores). The
+// round of calls at the generic level: most of the suite's time, long
+// enough that a family missing a runtime.KeepAlive faults (the fake
+// without it is the suite's own check of that). The
 // vector levels get one round: an assembly kernel cannot be preempted,
 // so no collection completes inside one, and the Go around the kernels
 // is the generic level's.
