@@ -285,10 +285,6 @@ func TestConstructorErrors(t *testing.T) {
 	add("m overflows", f, err)
 	f, err = NewMK(100, 3, config.FamilyOption(struct{}{}))
 	add("foreign option", f, err)
-	f, err = FromWords(make([]uint64, 1), 100, 3)
-	add("FromWords short", f, err)
-	f, err = FromWords([]uint64{0, 1 << 40}, 100, 3)
-	add("FromWords high bits", f, err)
 	for _, c := range cases {
 		if !errors.Is(c.err, engine.ErrParam) && !errors.Is(c.err, engine.ErrFormat) {
 			t.Errorf("%s: err = %v, want a parameter error", c.name, c.err)
@@ -316,9 +312,9 @@ func TestAbove32Bits(t *testing.T) {
 		if !f.Test(keyBytes(k)) {
 			t.Fatalf("key %d lost in a 2^33-bit filter", k)
 		}
-		p := NewProbe(engine.HashUint64(k), m)
+		p := newProbe(engine.HashUint64(k), m)
 		for range 4 {
-			if i := p.Next(); i >= 1<<32 {
+			if i := p.next(); i >= 1<<32 {
 				high++
 				if words[i/64]&(1<<(i%64)) == 0 {
 					t.Fatalf("key %d: bit %d above 2^32 not set", k, i)
