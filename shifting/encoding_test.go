@@ -107,7 +107,7 @@ func TestMembershipCorruption(t *testing.T) {
 // bit set where no key can set one.
 func TestMembershipPadding(t *testing.T) {
 	f, _ := NewMK(100, 4)
-	last := f.M() + WBar - 2
+	last := f.M() + wBar - 2
 	for _, bit := range []uint64{last + 1, 64*padWords(f.M()) - 1} {
 		g, _ := NewMK(100, 4)
 		g.st.Words()[bit/64] |= 1 << (bit % 64)
@@ -211,11 +211,11 @@ func TestDecodersCheckPaddingAndCounters(t *testing.T) {
 			t.Errorf("%s: error %v, want a format error", what, err)
 		}
 	}
-	// Association: positions up to m + WBar - 2, as membership's.
+	// Association: positions up to m + wBar - 2, as membership's.
 	for _, c := range []struct {
 		bit uint64
 		ok  bool
-	}{{100 + WBar - 2, true}, {100 + WBar - 1, false}, {64*padWords(100) - 1, false}} {
+	}{{100 + wBar - 2, true}, {100 + wBar - 1, false}, {64*padWords(100) - 1, false}} {
 		a, _ := NewAssociationMK(100, 4)
 		setBit(a.st.Words(), c.bit)
 		data, _ := a.MarshalBinary()

@@ -14,7 +14,7 @@ import (
 
 // MaxCount is the largest multiplicity a Multiplicity can encode: offsets
 // c - 1 in [0, w̄-1] all fit in the window of one load.
-const MaxCount = WBar
+const MaxCount = wBar
 
 // counters is the family option of WithCounters.
 type counters struct{}
