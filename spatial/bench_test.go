@@ -74,7 +74,7 @@ func fixture(b *testing.B, n int) *benchFixture {
 	for area := 1; area <= areas; area++ {
 		keys, _ := keysOf(uint64(area), n/areas)
 		for _, key := range keys {
-			h := f.Hash(key)
+			h := f.hash(key)
 			_ = f.InsertHash(h, area)
 			fx.bloom.add(h)
 		}
@@ -85,7 +85,7 @@ func fixture(b *testing.B, n int) *benchFixture {
 		for _, key := range [][]byte{fx.members[(i*7919)%len(fx.members)], absentKeys[i]} {
 			fx.keys = append(fx.keys, key)
 			fx.ks = append(fx.ks, uint64FromKey(key))
-			fx.hs = append(fx.hs, f.Hash(key))
+			fx.hs = append(fx.hs, f.hash(key))
 		}
 	}
 	_ = absent

@@ -137,7 +137,7 @@ func BenchmarkBatchVsLoop(b *testing.B) {
 		fx := perKeyFill(b, n)
 		hs := make([]uint64, n)
 		for i := range n {
-			hs[i] = fx.f.Hash(fx.members[8*i : 8*i+8])
+			hs[i] = fx.f.hash(fx.members[8*i : 8*i+8])
 		}
 		const batch = 1024
 		out := make([]uint16, batch)
