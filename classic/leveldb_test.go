@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/hashing"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // levelDBSpec is LevelDB's CreateFilter as util/bloom.cc spells it, with a
