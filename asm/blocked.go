@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -25,15 +26,11 @@ import (
 // 64-bit golden ratio).
 const BlockedMul = 0x9e3779b97f4a7c15
 
-// BlockedMaxK is the largest probe count of a blocked filter: eight full
-// rounds set (at most) 64 bits of a line.
-const BlockedMaxK = 64
-
 // BlockedLine returns the line index of hash h in a filter of lines lines.
 func BlockedLine(h, lines uint64) uint64 { return hashing.Reduce(h, lines) }
 
 // BlockedMask returns the bits hash h sets with k probes, word by word of
-// its line. k must be in [1, BlockedMaxK].
+// its line. k must be in [1, engine.MaxK].
 func BlockedMask(h uint64, k uint32) (mask [8]uint64) {
 	g := h * BlockedMul
 	s := (g >> 13) & 7
@@ -60,7 +57,7 @@ func checkBlocked(words []uint64, k uint32) {
 	if len(words) == 0 {
 		panic(blockedZero)
 	}
-	if len(words)%8 != 0 || k == 0 || k > BlockedMaxK {
+	if len(words)%8 != 0 || k == 0 || k > engine.MaxK {
 		panic("asm: blocked filter needs a whole number of lines and k in [1, 64]")
 	}
 }
@@ -114,10 +111,10 @@ func blockedAddHashesGeneric(words []uint64, k uint32, hs []uint64) {
 // The prefetch convention of the blocked and SBBF kernels: every kernel
 // takes dist, the number of keys ahead whose line (block) it prefetches
 // while it works on the current key, 0 for none. prefetchDist chooses it
-// from the filter's size: past the 512 KiB L2 of the machine measured
-// (prefetchBytes), a line costs an L3 or DRAM round trip that a prefetch
-// issued prefetchKeys keys ahead overlaps with work on the keys in
-// between; below it, prefetching only adds instructions.
+// from the filter's size: from prefetchBytes (1 MiB, more than the L2
+// cache of most cores) up, a line costs an L3 or DRAM round trip that a
+// prefetch issued prefetchKeys keys ahead overlaps with work on the keys
+// in between; below it, prefetching only adds work.
 const (
 	prefetchBytes = 1 << 20
 	prefetchKeys  = 16

@@ -12,9 +12,9 @@ func prefetchDist(words []uint64) int {
 
 func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	switch level {
-	case AVX512:
+	case avx512:
 		return blockedTestHashesAVX512(words, hs, out, k, prefetchDist(words))
-	case AVX2:
+	case avx2:
 		return blockedTestHashesAVX2(words, hs, out, k, prefetchDist(words))
 	}
 	return blockedTestHashesGeneric(words, k, hs, out)
@@ -22,9 +22,9 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 
 func blockedAddHashes(words []uint64, k uint32, hs []uint64) {
 	switch level {
-	case AVX512:
+	case avx512:
 		blockedAddHashesAVX512(words, hs, k, prefetchDist(words))
-	case AVX2:
+	case avx2:
 		blockedAddHashesAVX2(words, hs, k, prefetchDist(words))
 	default:
 		blockedAddHashesGeneric(words, k, hs)
@@ -33,9 +33,9 @@ func blockedAddHashes(words []uint64, k uint32, hs []uint64) {
 
 func blockedTestSetHashes(s BlockedSet, hs []uint64, out []bool) int {
 	switch level {
-	case AVX512:
+	case avx512:
 		return blockedTestSetHashesAVX512(s.table, hs, out, s.k, s.npref, prefetchKeys)
-	case AVX2:
+	case avx2:
 		return blockedTestSetHashesAVX2(s.table, hs, out, s.k, s.npref, prefetchKeys)
 	}
 	return blockedTestSetHashesGeneric(s.filters, s.k, hs, out)
@@ -43,9 +43,9 @@ func blockedTestSetHashes(s BlockedSet, hs []uint64, out []bool) int {
 
 func blockedTestSetHash(s BlockedSet, h uint64) bool {
 	switch level {
-	case AVX512:
+	case avx512:
 		return blockedTestSetHashAVX512(s.table, h, s.k)
-	case AVX2:
+	case avx2:
 		return blockedTestSetHashAVX2(s.table, h, s.k)
 	}
 	return blockedTestSetHashGeneric(s.filters, s.k, h)
@@ -53,9 +53,9 @@ func blockedTestSetHash(s BlockedSet, h uint64) bool {
 
 func blockedTestStrideHash(words []uint64, lines, gens int, h uint64, k uint32) bool {
 	switch level {
-	case AVX512:
+	case avx512:
 		return blockedTestStrideHashAVX512(words, lines, gens, h, k)
-	case AVX2:
+	case avx2:
 		return blockedTestStrideHashAVX2(words, lines, gens, h, k)
 	}
 	return blockedTestStrideHashGeneric(words, lines, gens, h, k)
@@ -64,9 +64,9 @@ func blockedTestStrideHash(words []uint64, lines, gens int, h uint64, k uint32) 
 func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, out []bool) int {
 	lines := len(words) / gens / 8
 	switch level {
-	case AVX512:
+	case avx512:
 		return blockedTestStrideHashesAVX512(words, hs, out, k, lines, gens, prefetchDist(words))
-	case AVX2:
+	case avx2:
 		return blockedTestStrideHashesAVX2(words, hs, out, k, lines, gens, prefetchDist(words))
 	}
 	return blockedTestStrideHashesGeneric(words, gens, k, hs, out)
@@ -77,9 +77,9 @@ func blockedTestStrideHashes(words []uint64, gens int, k uint32, hs []uint64, ou
 func blockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64) {
 	lines := len(words) / gens / 8
 	switch level {
-	case AVX512:
+	case avx512:
 		blockedAddStrideHashesAVX512(words[gen*8:], hs, k, lines, gens*64, prefetchDist(words))
-	case AVX2:
+	case avx2:
 		blockedAddStrideHashesAVX2(words[gen*8:], hs, k, lines, gens*64, prefetchDist(words))
 	default:
 		blockedAddStrideHashesGeneric(words, gens, gen, k, hs)

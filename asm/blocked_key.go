@@ -9,11 +9,10 @@ import (
 // The single-key kernels. blocked.Filter's Test, Add, TestAndAdd and
 // their Uint64 forms are each one call to BlockedTestKey and its
 // siblings, which the compiler inlines into the caller's loop. On amd64
-// from avx2 up a key of 8 bytes (or a uint64) runs one AVX2 kernel, for
-// k <= 8 about 60 instructions, hash included
-// (gen/blocked/key.go), against about 105 for the Go probe with its
-// call: a loop of single-key calls keeps more keys' cache misses in
-// flight. Every other case, and the other builds, run the Generic twins
+// from avx2 up a key of 8 bytes (or a uint64) runs one AVX2 kernel,
+// hash included (gen/blocked/key.go), a shorter instruction stream than
+// the Go probe with its call: a loop of single-key calls keeps more
+// keys' cache misses in flight. Every other case, and the other builds, run the Generic twins
 // below, which are the specification.
 
 // BlockedProbe is what the single-key kernels read of a blocked filter.
@@ -80,7 +79,7 @@ func (p *BlockedProbe) TestHash(h uint64) bool {
 		return BlockedTestHash(p.Words, h, p.K)
 	}
 	line, v := p.line(h)
-	return BlockedRoundHas(line, v, &blockedKeep[p.K&7][v>>13&7]) == ^uint64(0)
+	return blockedRoundHas(line, v, &blockedKeep[p.K&7][v>>13&7]) == ^uint64(0)
 }
 
 // AddHash is BlockedAddHash on p's filter.
@@ -90,7 +89,7 @@ func (p *BlockedProbe) AddHash(h uint64) {
 		return
 	}
 	line, v := p.line(h)
-	BlockedRoundSet(line, v, &p.Take[v>>13&7])
+	blockedRoundSet(line, v, &p.Take[v>>13&7])
 }
 
 // TestAndAddHash is BlockedTestAndAddHash on p's filter.

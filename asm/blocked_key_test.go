@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // probeOver returns a probe over a copy of words.
@@ -107,10 +110,10 @@ func FuzzBlockedKey(f *testing.F) {
 	f.Add(uint8(6), uint16(3), uint8(6), uint64(1), []byte("01234567"))
 	f.Add(uint8(9), uint16(1), uint8(8), uint64(0), []byte("x"))
 	f.Fuzz(func(t *testing.T, k8 uint8, lines uint16, fill uint8, seed uint64, key []byte) {
-		k := uint32(k8)%BlockedMaxK + 1
+		k := uint32(k8)%engine.MaxK + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), int(lines%300)+1, int(fill%9))
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,13 +5,13 @@ import (
 	"unsafe"
 )
 
-// BlockedMaxFilters is the most filters a BlockedSet holds, and the most
+// blockedMaxFilters is the most filters a BlockedSet holds, and the most
 // strided filters.
-const BlockedMaxFilters = 64
+const blockedMaxFilters = 64
 
 // checkStride panics on arguments no caller can pass.
 func checkStride(words []uint64, k uint32, gens int) {
-	if gens < 1 || gens > BlockedMaxFilters || len(words)%gens != 0 {
+	if gens < 1 || gens > blockedMaxFilters || len(words)%gens != 0 {
 		panic("asm: strided blocked filters need 1 to 64 filters of one size")
 	}
 	checkBlocked(words[:len(words)/gens], k)
@@ -108,12 +108,12 @@ type BlockedSet struct {
 var blockedNoLine [8]uint64
 
 // NewBlockedSet returns the set of filters (each a whole number of 8-word
-// lines, all with k probes, at most BlockedMaxFilters). It keeps the
+// lines, all with k probes, at most blockedMaxFilters). It keeps the
 // filters slice, not a copy of it. Put the filters most keys are found in
 // first, and the large ones before the small ones: the batch test
 // prefetches the lines of the leading filters of 1 MiB or more.
 func NewBlockedSet(filters [][]uint64, k uint32) BlockedSet {
-	if len(filters) > BlockedMaxFilters {
+	if len(filters) > blockedMaxFilters {
 		panic("asm: more than 64 blocked filters in one set")
 	}
 	s := BlockedSet{filters: filters, k: k, table: make([]uint64, 0, 2*len(filters)+2)}
@@ -188,14 +188,14 @@ func blockedTestSetHashGeneric(filters [][]uint64, k uint32, h uint64) bool {
 		return false
 	}
 	g := h * BlockedMul
-	keep := BlockedKeepRow(g, k)
+	keep := blockedKeepRow(g, k)
 	hit := uint8(0)
 	for _, w := range filters {
-		line, ok := BlockedLineOf(w, h)
+		line, ok := blockedLineOf(w, h)
 		if !ok {
 			continue
 		}
-		hit |= b2u8(BlockedRoundHas(line, g, keep) == ^uint64(0))
+		hit |= b2u8(blockedRoundHas(line, g, keep) == ^uint64(0))
 	}
 	return hit != 0
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/engine"
 )
 
 // randomFilters returns filters of the given line counts, each filled to
@@ -73,7 +75,7 @@ func TestBlockedMultiBadArgs(t *testing.T) {
 	for name, fs := range map[string][][]uint64{
 		"empty filter": {make([]uint64, 8), nil},
 		"partial line": {make([]uint64, 12)},
-		"too many":     slices.Repeat([][]uint64{make([]uint64, 8)}, BlockedMaxFilters+1),
+		"too many":     slices.Repeat([][]uint64{make([]uint64, 8)}, blockedMaxFilters+1),
 	} {
 		func() {
 			defer func() {
@@ -98,7 +100,7 @@ func FuzzBlockedMultiKernels(f *testing.F) {
 	f.Add(uint8(8), uint8(3), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
 	f.Add(uint8(10), uint8(0), uint16(1), uint8(0), []byte{})
 	f.Fuzz(func(t *testing.T, k, nf uint8, lines uint16, fill uint8, data []byte) {
-		kk := uint32(k)%BlockedMaxK + 1
+		kk := uint32(k)%engine.MaxK + 1
 		r := rand.New(rand.NewPCG(uint64(lines), uint64(fill)))
 		ls := make([]int, int(nf)%20)
 		for i := range ls {
@@ -217,7 +219,7 @@ func TestBlockedStrideFound(t *testing.T) {
 func FuzzBlockedStrideKernels(f *testing.F) {
 	f.Add(uint8(6), uint8(4), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
 	f.Fuzz(func(t *testing.T, k, gens uint8, lines uint16, fill uint8, data []byte) {
-		kk := uint32(k)%BlockedMaxK + 1
+		kk := uint32(k)%engine.MaxK + 1
 		g := int(gens)%10 + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), (int(lines%300)+1)*g, int(fill%9))
 		fs := deinterleave(words, g)
@@ -263,7 +265,7 @@ func TestBlockedAddStrideKernels(t *testing.T) {
 func FuzzBlockedAddStrideKernels(f *testing.F) {
 	f.Add(uint8(6), uint8(4), uint8(1), uint16(3), []byte("0123456789abcdef01234567"))
 	f.Fuzz(func(t *testing.T, k, gens, gen uint8, lines uint16, data []byte) {
-		kk := uint32(k)%BlockedMaxK + 1
+		kk := uint32(k)%engine.MaxK + 1
 		g := int(gens)%10 + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(gen))), (int(lines%300)+1)*g, 3)
 		fuzzEachLevel(t, data, func(hs []uint64) {

@@ -16,9 +16,9 @@ import (
 // probe has no bounds check. A service's loop of single-key calls runs
 // as fast as the core keeps several keys' cache misses in flight, which
 // it does when each key's instruction stream is short and only a few of
-// its instructions wait for the line: a round (BlockedRoundHas) is 49
-// instructions without a stack frame, 15 of them (an OR per word, an AND
-// per pair) on the line, and for k <= 8 it is the whole probe.
+// its instructions wait for the line: a round (blockedRoundHas) runs
+// without a stack frame, only an OR per word and an AND per pair wait on
+// the line, and for k <= 8 it is the whole probe.
 
 // blockedBit returns the bit, in word w of its line, that a round with
 // value g sets: (g >> BlockedShift(w)) & 63 = (g >> (58 - 6w)) & 63. It is
@@ -74,23 +74,23 @@ func blockedHas(line *[8]uint64, g, keep uint64, w uint) uint64 {
 	return line[w] | bits.RotateLeft64(keep, int(blockedBit(g, w)))
 }
 
-// BlockedRoundHas is all ones when line holds every bit that a round
+// blockedRoundHas is all ones when line holds every bit that a round
 // with value g sets in the words keep marks ^1: for k <= 8 it is the
 // whole test of a key with g = h*BlockedMul and keep =
-// BlockedKeepRow(g, k). It calls nothing, so it runs without a stack
-// frame: six instructions a word, of which only an OR and an AND wait
-// for the line.
-func BlockedRoundHas(line *[8]uint64, g uint64, keep *[8]uint64) uint64 {
+// blockedKeepRow(g, k). It calls nothing, so it runs without a stack
+// frame, and of its work on a word only an OR and an AND wait for the
+// line.
+func blockedRoundHas(line *[8]uint64, g uint64, keep *[8]uint64) uint64 {
 	return blockedHas(line, g, keep[0], 0) & blockedHas(line, g, keep[1], 1) &
 		blockedHas(line, g, keep[2], 2) & blockedHas(line, g, keep[3], 3) &
 		blockedHas(line, g, keep[4], 4) & blockedHas(line, g, keep[5], 5) &
 		blockedHas(line, g, keep[6], 6) & blockedHas(line, g, keep[7], 7)
 }
 
-// BlockedRoundSet sets in line the bits a round with value g sets in the
-// words take marks 1 (BlockedTakeRow for the last round), without a
+// blockedRoundSet sets in line the bits a round with value g sets in the
+// words take marks 1 (blockedTakeRow for the last round), without a
 // stack frame.
-func BlockedRoundSet(line *[8]uint64, g uint64, take *[8]uint64) {
+func blockedRoundSet(line *[8]uint64, g uint64, take *[8]uint64) {
 	line[0] |= take[0] << blockedBit(g, 0)
 	line[1] |= take[1] << blockedBit(g, 1)
 	line[2] |= take[2] << blockedBit(g, 2)
@@ -102,23 +102,23 @@ func BlockedRoundSet(line *[8]uint64, g uint64, take *[8]uint64) {
 }
 
 // BlockedRows returns the blockedKeep and blockedTake rows of the last
-// round of k probes, one per s: BlockedKeepRow(g0, k) ==
+// round of k probes, one per s: blockedKeepRow(g0, k) ==
 // &keep[g0>>13&7]. A filter with k <= 8 keeps them to find a key's row
 // with one load.
 func BlockedRows(k uint32) (keep, take *[8][8]uint64) {
 	return &blockedKeep[k&7], &blockedTake[k&7]
 }
 
-// BlockedKeepRow is the blockedKeep row of the last round of k probes of
-// a key with g0 = h*BlockedMul; BlockedTakeRow its blockedTake row.
-func BlockedKeepRow(g0 uint64, k uint32) *[8]uint64 { return &blockedKeep[k&7][g0>>13&7] }
+// blockedKeepRow is the blockedKeep row of the last round of k probes of
+// a key with g0 = h*BlockedMul; blockedTakeRow its blockedTake row.
+func blockedKeepRow(g0 uint64, k uint32) *[8]uint64 { return &blockedKeep[k&7][g0>>13&7] }
 
-// BlockedTakeRow is the blockedTake row of the last round of k probes.
-func BlockedTakeRow(g0 uint64, k uint32) *[8]uint64 { return &blockedTake[k&7][g0>>13&7] }
+// blockedTakeRow is the blockedTake row of the last round of k probes.
+func blockedTakeRow(g0 uint64, k uint32) *[8]uint64 { return &blockedTake[k&7][g0>>13&7] }
 
 // BlockedTestHash reports whether the blocked filter words (a whole
 // number of 8-word lines) holds all k bits of hash h; k in [1,
-// BlockedMaxK]. Words without a line (a zero filter) hold no key: the
+// engine.MaxK]. Words without a line (a zero filter) hold no key: the
 // answer is false.
 //
 // The probe is short so that the core runs ahead into the next keys and
@@ -126,44 +126,44 @@ func BlockedTakeRow(g0 uint64, k uint32) *[8]uint64 { return &blockedTake[k&7][g
 // word's test mask is computed from the hash alone (a constant shift, a
 // table load and a rotate; the table, blockedKeep, holds the last
 // round's window), and only an OR with the word and an AND into the
-// result depend on the load (BlockedRoundHas).
+// result depend on the load (blockedRoundHas).
 func BlockedTestHash(words []uint64, h uint64, k uint32) bool {
-	line, ok := BlockedLineOf(words, h)
+	line, ok := blockedLineOf(words, h)
 	if !ok {
 		return false
 	}
 	g := h * BlockedMul
-	last := BlockedKeepRow(g, k)
+	last := blockedKeepRow(g, k)
 	if k <= 8 {
-		return BlockedRoundHas(line, g, last) == ^uint64(0)
+		return blockedRoundHas(line, g, last) == ^uint64(0)
 	}
 	all := ^uint64(0)
 	for n := (k - 1) >> 3; n > 0; n-- {
-		all &= BlockedRoundHas(line, g, &blockedKeep[0][0]) // all eight words
+		all &= blockedRoundHas(line, g, &blockedKeep[0][0]) // all eight words
 		g *= BlockedMul
 	}
-	return all&BlockedRoundHas(line, g, last) == ^uint64(0)
+	return all&blockedRoundHas(line, g, last) == ^uint64(0)
 }
 
 // BlockedAddHash sets the k bits of hash h in the blocked filter words,
 // word by word as BlockedTestHash tests them. Words without a line panic
 // with the message of a zero blocked.Filter.
 func BlockedAddHash(words []uint64, h uint64, k uint32) {
-	line, ok := BlockedLineOf(words, h)
+	line, ok := blockedLineOf(words, h)
 	if !ok {
 		panic(blockedZero)
 	}
 	g := h * BlockedMul
-	last := BlockedTakeRow(g, k)
+	last := blockedTakeRow(g, k)
 	if k <= 8 {
-		BlockedRoundSet(line, g, last)
+		blockedRoundSet(line, g, last)
 		return
 	}
 	for n := (k - 1) >> 3; n > 0; n-- {
-		BlockedRoundSet(line, g, &blockedTake[0][0]) // all eight words
+		blockedRoundSet(line, g, &blockedTake[0][0]) // all eight words
 		g *= BlockedMul
 	}
-	BlockedRoundSet(line, g, last)
+	blockedRoundSet(line, g, last)
 }
 
 // BlockedTestAndAddHash sets the k bits of hash h in the blocked filter
@@ -177,12 +177,12 @@ func BlockedTestAndAddHash(words []uint64, h uint64, k uint32) bool {
 	return present
 }
 
-// BlockedLineOf returns the line of hash h in words (a whole number of
+// blockedLineOf returns the line of hash h in words (a whole number of
 // 8-word lines) as an array pointer, and false when words has no line (a
 // zero filter). Its one comparison stands for the bounds check: the line
 // index is below len(words)/8 by construction, so the pointer is formed
 // without another. It inlines into its caller.
-func BlockedLineOf(words []uint64, h uint64) (*[8]uint64, bool) {
+func blockedLineOf(words []uint64, h uint64) (*[8]uint64, bool) {
 	base := BlockedLine(h, uint64(len(words))/8) * 8
 	if base+8 > uint64(len(words)) {
 		return nil, false

@@ -4,12 +4,14 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/engine"
 )
 
 // blockedMaskTest is the scheme as BlockedMask spells it: the reference
 // the unrolled single-key probe must equal.
 func blockedMaskTest(words []uint64, k uint32, h uint64) bool {
-	line, _ := BlockedLineOf(words, h)
+	line, _ := blockedLineOf(words, h)
 	m := BlockedMask(h, k)
 	var miss uint64
 	for w := range m {
@@ -23,7 +25,7 @@ func blockedMaskTest(words []uint64, k uint32, h uint64) bool {
 // for every k, on lines of every fill.
 func TestBlockedProbeIsMask(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for k := uint32(1); k <= BlockedMaxK; k++ {
+	for k := uint32(1); k <= engine.MaxK; k++ {
 		for _, fill := range []int{0, 4, 6, 7, 8} {
 			words := randomFilter(r, 5, fill)
 			for range 300 {
@@ -63,7 +65,7 @@ func TestBlockedProbeIsMask(t *testing.T) {
 
 // blockedWindow covers k%8 words from s, or all eight.
 func TestBlockedWindow(t *testing.T) {
-	for k := uint32(1); k <= BlockedMaxK; k++ {
+	for k := uint32(1); k <= engine.MaxK; k++ {
 		for s := uint64(0); s < 8; s++ {
 			g := s << 13
 			var want uint64
@@ -87,7 +89,7 @@ func FuzzBlockedProbe(f *testing.F) {
 	f.Add(^uint64(0), uint8(63), uint64(7))
 	f.Add(uint64(0x9e3779b97f4a7c15), uint8(8), uint64(4))
 	f.Fuzz(func(t *testing.T, h uint64, k8 uint8, seed uint64) {
-		k := uint32(k8)%BlockedMaxK + 1
+		k := uint32(k8)%engine.MaxK + 1
 		words := randomFilter(rand.New(rand.NewPCG(seed, 3)), 3, int(seed%9))
 		if got, want := BlockedTestHash(words, h, k), blockedMaskTest(words, k, h); got != want {
 			t.Fatalf("k=%d h=%#x: BlockedTestHash = %v, mask says %v", k, h, got, want)

@@ -1,6 +1,10 @@
 package asm
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/filterengine/filterengine/engine"
+)
 
 // BlockedTestStrideHash reports whether hash h may be in any of the gens
 // strided filters in words (each len(words)/gens words, k probes): the
@@ -8,10 +12,10 @@ import "math/bits"
 // and tested against its line in every filter without a branch on the
 // answers, so the lines' loads all issue at once instead of one after the
 // other behind a branch on the previous answer: at avx2 and avx512 one
-// kernel call (blockedTestStrideHash<ISA>). k in [1, BlockedMaxK]; words
+// kernel call (blockedTestStrideHash<ISA>). k in [1, engine.MaxK]; words
 // without a line (a zero Window) hold no key.
 func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
-	if gens < 1 || gens > BlockedMaxFilters {
+	if gens < 1 || gens > blockedMaxFilters {
 		return false
 	}
 	return BlockedTestStrideLinesHash(words, len(words)/gens/8, gens, h, k)
@@ -22,10 +26,10 @@ func BlockedTestStrideHash(words []uint64, gens int, h uint64, k uint32) bool {
 // and gens must describe at most len(words) words; words without a line
 // hold no key.
 func BlockedTestStrideLinesHash(words []uint64, lines, gens int, h uint64, k uint32) bool {
-	if gens < 1 || gens > BlockedMaxFilters || lines < 1 || lines > len(words)/(8*gens) {
+	if gens < 1 || gens > blockedMaxFilters || lines < 1 || lines > len(words)/(8*gens) {
 		return false
 	}
-	if k == 0 || k > BlockedMaxK {
+	if k == 0 || k > engine.MaxK {
 		return blockedTestStrideHashGeneric(words, lines, gens, h, k) // the kernels take k in [1, 64]
 	}
 	return blockedTestStrideHash(words, lines, gens, h, k)
@@ -38,14 +42,14 @@ func BlockedTestStrideLinesHash(words []uint64, lines, gens int, h uint64, k uin
 func blockedTestStrideHashGeneric(words []uint64, lines, gens int, h uint64, k uint32) bool {
 	base := int(BlockedLine(h, uint64(lines))) * gens * 8
 	// miss[f] gathers, over the rounds, the probe bits line f lacks.
-	var miss [BlockedMaxFilters]uint64
+	var miss [blockedMaxFilters]uint64
 	g0 := h * BlockedMul
 	rounds := (k + 7) >> 3
 	g := g0
 	for r := range rounds {
 		keep := &blockedKeep[0][0] // all eight words
 		if r == rounds-1 {
-			keep = BlockedKeepRow(g0, k) // the last round's words
+			keep = blockedKeepRow(g0, k) // the last round's words
 		}
 		p := blockedProbe(g, keep)
 		g *= BlockedMul

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 var blockedSizes = []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000}
@@ -88,7 +91,7 @@ func TestBlockedBadArgs(t *testing.T) {
 	for _, c := range []struct {
 		words int
 		k     uint32
-	}{{7, 8}, {8, 0}, {8, BlockedMaxK + 1}} {
+	}{{7, 8}, {8, 0}, {8, engine.MaxK + 1}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -130,8 +133,8 @@ func fuzzEachLevel(t *testing.T, data []byte, compare func(hs []uint64)) {
 	for i := range hs {
 		hs[i] = binary.LittleEndian.Uint64(data[8*i:])
 	}
-	for _, l := range Available() {
-		restore, err := UseLevel(l)
+	for _, l := range cpulevel.Available() {
+		restore, err := cpulevel.Use(l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +149,7 @@ func FuzzBlockedKernels(f *testing.F) {
 	f.Add(uint8(8), uint16(3), uint8(6), []byte("0123456789abcdef01234567"))
 	f.Add(uint8(10), uint16(1), uint8(0), []byte{})
 	f.Fuzz(func(t *testing.T, k uint8, lines uint16, fill uint8, data []byte) {
-		kk := uint32(k)%BlockedMaxK + 1
+		kk := uint32(k)%engine.MaxK + 1
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), int(lines%300)+1, int(fill%9))
 		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareBlocked(t, words, kk, hs)
@@ -167,9 +170,9 @@ func benchKernel(b *testing.B, sizes []int, build func(r *rand.Rand, bytes int) 
 			hs[i] = r.Uint64()
 		}
 		out := make([]bool, batch)
-		for _, l := range Available() {
+		for _, l := range cpulevel.Available() {
 			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", size, l), func(b *testing.B) {
-				restore, _ := UseLevel(l)
+				restore, _ := cpulevel.Use(l)
 				defer restore()
 				for b.Loop() {
 					probe(hs, out)

@@ -26,9 +26,6 @@ import (
 // incremented twice). The block comes from the high bits of h, the
 // positions from all of h through the multiply.
 
-// NarrowMaxK is the largest probe count of the narrow-block scheme.
-const NarrowMaxK = engine.MaxK
-
 // NarrowPer is the number of probes one multiplier round yields for
 // blocks of 2^logBits positions: 9 (logBits 7) or 10 (logBits 6).
 func NarrowPer(logBits uint) uint32 { return uint32(64 / logBits) }
@@ -36,14 +33,14 @@ func NarrowPer(logBits uint) uint32 { return uint32(64 / logBits) }
 // NarrowBlock returns the block of hash h in a filter of blocks blocks.
 func NarrowBlock(h, blocks uint64) uint64 { return hashing.Reduce(h, blocks) }
 
-// NarrowPositions returns the k <= NarrowMaxK positions of hash h in its
+// NarrowPositions returns the k <= engine.MaxK positions of hash h in its
 // block of 2^logBits positions (logBits 6 or 7), probe by probe. It is
 // the specification; hot code walks the same slices inline.
-func NarrowPositions(h uint64, k uint32, logBits uint) (pos [NarrowMaxK]uint8) {
+func NarrowPositions(h uint64, k uint32, logBits uint) (pos [engine.MaxK]uint8) {
 	per := NarrowPer(logBits)
 	gr := h * BlockedMul
 	g := gr
-	for i := range min(k, NarrowMaxK) {
+	for i := range min(k, engine.MaxK) {
 		if i > 0 && i%per == 0 {
 			gr *= BlockedMul
 			g = gr
@@ -86,13 +83,13 @@ const countingPrefetchDist = 8
 // (lines lines of 8 words; wide selects 8-bit counters, else 4-bit) and
 // returns the number of true answers. Other goroutines may update words
 // concurrently with atomic operations; each word is read atomically. k
-// must be in [1, NarrowMaxK], words at least lines*8 long and out at
+// must be in [1, engine.MaxK], words at least lines*8 long and out at
 // least as long as hs.
 func CountingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	if len(out) < len(hs) {
 		panic("asm: CountingTestHashes out shorter than hashes")
 	}
-	if lines == 0 || uint64(len(words))/CountingLineWords < lines || k == 0 || k > NarrowMaxK {
+	if lines == 0 || uint64(len(words))/CountingLineWords < lines || k == 0 || k > engine.MaxK {
 		panic("asm: CountingTestHashes bad filter geometry")
 	}
 	return countingTestHashes(words, lines, k, wide, hs, out[:len(hs)])
@@ -151,13 +148,13 @@ func countingMiss8(ln *[CountingLineWords]uint64, g uint64) uint64 {
 	return atomic.LoadUint64(&ln[g>>61])>>(g>>55&56)&0xff - 1
 }
 
-// CountingRound4 returns a word whose top bit is set when one of the
+// countingRound4 returns a word whose top bit is set when one of the
 // n <= 9 4-bit counters of line ln at the slices of the multiplier round
 // g (NarrowPositions) is zero, 0 for n = 0. Straight code for every n, a
 // leaf without a frame: probe j reads the top slice of g << 7j,
 // constant shifts all, one load and one variable shift a probe (the
 // shifted copy lives in CX, which the variable shift needs anyway).
-func CountingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
+func countingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
 	_ = &ln[0] // one nil check for every probe, and no read
 	switch n {
 	case 9:
@@ -190,8 +187,8 @@ func CountingRound4(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uin
 	return miss
 }
 
-// CountingRound8 is CountingRound4 for 8-bit counters and n <= 10.
-func CountingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
+// countingRound8 is countingRound4 for 8-bit counters and n <= 10.
+func countingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uint64) {
 	_ = &ln[0]
 	switch n {
 	case 10:
@@ -228,22 +225,22 @@ func CountingRound8(ln *[CountingLineWords]uint64, g uint64, n uint32) (miss uin
 }
 
 // CountingTest reports whether all k counters of h in its line ln are
-// nonzero: NarrowPositions round by round (CountingRound4/8).
+// nonzero: NarrowPositions round by round (countingRound4/8).
 func CountingTest(ln *[CountingLineWords]uint64, h uint64, k uint32, wide bool) bool {
 	g := h * BlockedMul
 	var miss uint64
 	if wide {
 		for ; k > 10; k -= 10 {
-			miss |= CountingRound8(ln, g, 10)
+			miss |= countingRound8(ln, g, 10)
 			g *= BlockedMul
 		}
-		return (miss|CountingRound8(ln, g, k))>>63 == 0
+		return (miss|countingRound8(ln, g, k))>>63 == 0
 	}
 	for ; k > 9; k -= 9 {
-		miss |= CountingRound4(ln, g, 9)
+		miss |= countingRound4(ln, g, 9)
 		g *= BlockedMul
 	}
-	return (miss|CountingRound4(ln, g, k))>>63 == 0
+	return (miss|countingRound4(ln, g, k))>>63 == 0
 }
 
 // countingTestHashesGeneric is the batch test in Go: the single-key test
@@ -257,13 +254,13 @@ func countingTestHashesGeneric(words []uint64, lines uint64, k uint32, wide bool
 	switch {
 	case !wide && k <= 9:
 		for i, h := range hs {
-			ok := CountingRound4(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
+			ok := countingRound4(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
 			out[i] = ok
 			hits += int(b2u(ok))
 		}
 	case wide && k <= 10:
 		for i, h := range hs {
-			ok := CountingRound8(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
+			ok := countingRound8(CountingLine(words, h, lines), h*BlockedMul, k)>>63 == 0
 			out[i] = ok
 			hits += int(b2u(ok))
 		}

@@ -6,11 +6,11 @@ package asm
 // kernels prefetch the line of the key countingPrefetchDist places ahead.
 func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []uint64, out []bool) int {
 	switch {
-	case len(hs) == 0 || level == Generic:
+	case len(hs) == 0 || level == generic:
 		return countingTestHashesGeneric(words, lines, k, wide, hs, out)
-	case level == AVX512 && wide:
+	case level == avx512 && wide:
 		return countingTestHashes8AVX512(words, hs, out, lines, uint64(k), countingPrefetchDist)
-	case level == AVX512:
+	case level == avx512:
 		return countingTestHashes4AVX512(words, hs, out, lines, uint64(k), countingPrefetchDist)
 	case wide:
 		return countingTestHashes8AVX2(words, hs, out, lines, uint64(k), countingPrefetchDist)
@@ -21,7 +21,7 @@ func countingTestHashes(words []uint64, lines uint64, k uint32, wide bool, hs []
 // countingPrefetchHashes dispatches the prefetch once per call: the
 // scalar BMI2 kernel at both vector levels.
 func countingPrefetchHashes(words []uint64, lines uint64, hs []uint64) {
-	if len(hs) == 0 || level == Generic {
+	if len(hs) == 0 || level == generic {
 		countingPrefetchHashesGeneric(words, lines, hs)
 		return
 	}

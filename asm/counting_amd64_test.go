@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // Every test kernel answers as Generic at every prefetch distance,
@@ -18,7 +20,7 @@ func TestCountingTestKernelsDist(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for name, kernel := range kernels {
 		avx512 := name[1:] == "AVX512"
-		if avx512 && !slices.Contains(Available(), AVX512) || !slices.Contains(Available(), AVX2) {
+		if avx512 && !slices.Contains(cpulevel.Available(), cpulevel.AVX512) || !slices.Contains(cpulevel.Available(), cpulevel.AVX2) {
 			continue
 		}
 		wide := name[0] == '8'

@@ -3,6 +3,7 @@ package asm
 import (
 	"runtime"
 
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -13,9 +14,8 @@ import (
 // k <= 9 and an 8-byte key (or a uint64, or a hash) runs one kernel
 // (gen/counting/key.go): the hash, the line, then the first 8 probes
 // of the round in the 8 lanes of one ZMM (the 9th in a second pass),
-// about 50 instructions for k <= 8 against about 125 for the Go path
-// with its call, so a loop of single-key calls keeps more keys' line
-// misses in flight. Other keys, filters, levels and builds run the
+// a shorter instruction stream than the Go path with its call, so a loop
+// of single-key calls keeps more keys' line misses in flight. Other keys, filters, levels and builds run the
 // Generic twins below, which are the specification.
 
 // CountingProbe is what the single-key kernels read of a counting
@@ -43,13 +43,13 @@ const countingZero = "counting.Filter: zero value, use counting.New"
 // lines of CountingLineWords words, 8-bit counters if wide) with k
 // probes per key and the given seed; lines 0 gives the zero filter's
 // probe. It panics if words holds fewer lines or k is outside [1,
-// NarrowMaxK].
+// engine.MaxK].
 func NewCountingProbe(words []uint64, lines uint64, k uint32, wide bool, seed uint64) CountingProbe {
 	p := CountingProbe{Seed: seed, Key: hashing.Uint64Key(seed)}
 	if lines == 0 {
 		return p
 	}
-	if uint64(len(words))/CountingLineWords < lines || k == 0 || k > NarrowMaxK {
+	if uint64(len(words))/CountingLineWords < lines || k == 0 || k > engine.MaxK {
 		panic("asm: NewCountingProbe bad filter geometry")
 	}
 	p.Words, p.Lines, p.K, p.Wide = words, lines, k, wide
@@ -85,7 +85,7 @@ func (p *CountingProbe) TestHash(h uint64) bool {
 	line := CountingLine(p.Words, h, p.Lines)
 	var ok bool
 	if p.Round4 != 0 { // one round: CountingTest's loop without the loop
-		ok = CountingRound4(line, h*BlockedMul, p.Round4)>>63 == 0
+		ok = countingRound4(line, h*BlockedMul, p.Round4)>>63 == 0
 	} else {
 		ok = CountingTest(line, h, p.K, p.Wide)
 	}
@@ -195,7 +195,7 @@ func (p *CountingProbe) RemoveHash(h uint64) bool {
 	line := CountingLine(p.Words, h, p.Lines)
 	ok := false
 	if p.Round4 != 0 {
-		if ok = CountingRound4(line, h*BlockedMul, p.Round4)>>63 == 0; ok {
+		if ok = countingRound4(line, h*BlockedMul, p.Round4)>>63 == 0; ok {
 			countingDrop4(line, h*BlockedMul, p.Round4)
 		}
 	} else if ok = CountingTest(line, h, p.K, p.Wide); ok {

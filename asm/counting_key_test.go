@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // countingKeyProbe returns the probe of a counting filter of lines lines
@@ -144,13 +147,13 @@ func TestCountingKernelsZero(t *testing.T) {
 }
 
 // NewCountingProbe refuses words shorter than its lines and k outside
-// [1, NarrowMaxK], and takes the kernels' round only for 4-bit counters
+// [1, engine.MaxK], and takes the kernels' round only for 4-bit counters
 // and k <= 9.
 func TestNewCountingProbe(t *testing.T) {
 	for _, bad := range []func(){
 		func() { NewCountingProbe(make([]uint64, 15), 2, 6, false, 0) },
 		func() { NewCountingProbe(make([]uint64, 8), 1, 0, false, 0) },
-		func() { NewCountingProbe(make([]uint64, 8), 1, NarrowMaxK+1, true, 0) },
+		func() { NewCountingProbe(make([]uint64, 8), 1, engine.MaxK+1, true, 0) },
 	} {
 		func() {
 			defer func() {
@@ -203,8 +206,8 @@ func FuzzCountingKey(f *testing.F) {
 			members = [][]byte{key}
 		}
 		p := countingKeyProbe(r, uint64(lines%300)+1, k, wide, seed, members, int(fill%48))
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // countingFilter returns words of a counting filter of lines lines with
@@ -62,7 +65,7 @@ func TestNarrowPositions(t *testing.T) {
 	for range 1000 {
 		h := r.Uint64()
 		for _, logBits := range []uint{6, 7} {
-			k := uint32(r.IntN(NarrowMaxK) + 1)
+			k := uint32(r.IntN(engine.MaxK) + 1)
 			pos := NarrowPositions(h, k, logBits)
 			per := 64 / logBits
 			for i := range uint(k) {
@@ -75,7 +78,7 @@ func TestNarrowPositions(t *testing.T) {
 					t.Fatalf("h %#x logBits %d probe %d: %d, want %d", h, logBits, i, pos[i], want)
 				}
 			}
-			for i := k; i < NarrowMaxK; i++ {
+			for i := k; i < engine.MaxK; i++ {
 				if pos[i] != 0 {
 					t.Fatalf("probe %d past k = %d is %d", i, k, pos[i])
 				}
@@ -88,7 +91,7 @@ func TestNarrowPositions(t *testing.T) {
 func TestCountingGenericMatchesSpec(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, wide := range []bool{false, true} {
-		for _, k := range []uint32{1, 2, 6, 9, 10, 11, 18, 19, 20, 21, 33, NarrowMaxK} {
+		for _, k := range []uint32{1, 2, 6, 9, 10, 11, 18, 19, 20, 21, 33, engine.MaxK} {
 			words := countingFilter(r, 37, k, wide, 37*128/int(k))
 			hs := make([]uint64, 2000)
 			for i := range hs {
@@ -123,7 +126,7 @@ func checkCountingTest(t *testing.T, words []uint64, lines uint64, k uint32, wid
 	gotHits := CountingTestHashes(words, lines, k, wide, hs, got[:len(hs)])
 	if gotHits != wantHits || !slices.Equal(got, want) {
 		t.Fatalf("%v, %d lines, k %d, wide %v, %d hashes: %d hits vs generic %d (answers equal: %v)",
-			Current(), lines, k, wide, len(hs), gotHits, wantHits, slices.Equal(got, want))
+			level, lines, k, wide, len(hs), gotHits, wantHits, slices.Equal(got, want))
 	}
 }
 
@@ -135,7 +138,7 @@ func TestCountingTestMatchesGeneric(t *testing.T) {
 				lines uint64
 				k     uint32
 				keys  int
-			}{{1, 1, 3}, {1, 7, 20}, {3, 9, 10}, {17, 10, 100}, {1000, 18, 5000}, {64, NarrowMaxK, 20}, {5, 16, 50}, {9, 11, 80}, {4096, 6, 40000}, {100, 19, 300}, {100, 20, 300}, {100, 21, 300}} {
+			}{{1, 1, 3}, {1, 7, 20}, {3, 9, 10}, {17, 10, 100}, {1000, 18, 5000}, {64, engine.MaxK, 20}, {5, 16, 50}, {9, 11, 80}, {4096, 6, 40000}, {100, 19, 300}, {100, 20, 300}, {100, 21, 300}} {
 				words := countingFilter(r, c.lines, c.k, wide, c.keys)
 				for _, n := range []int{0, 1, 7, 8, 9, 12, 13, 15, 16, 17, 63, 64, 65, 1000} {
 					hs := make([]uint64, n)
@@ -156,7 +159,7 @@ func TestCountingTestDoesNotAllocate(t *testing.T) {
 		hs := make([]uint64, 100)
 		out := make([]bool, 100)
 		if a := testing.AllocsPerRun(10, func() { CountingTestHashes(words, 100, 8, false, hs, out) }); a != 0 {
-			t.Errorf("%v allocates %.1f times", Current(), a)
+			t.Errorf("%v allocates %.1f times", level, a)
 		}
 	})
 }
@@ -166,7 +169,7 @@ func FuzzCountingTest(f *testing.F) {
 	f.Add(uint64(2), uint64(300), uint8(64), true, 1000, 17)
 	f.Fuzz(func(t *testing.T, seed, lines uint64, k uint8, wide bool, keys, n int) {
 		lines = lines%2048 + 1
-		k = k%NarrowMaxK + 1
+		k = k%engine.MaxK + 1
 		keys, n = keys&4095, n&2047
 		r := rand.New(rand.NewPCG(seed, lines))
 		words := countingFilter(r, lines, uint32(k), wide, keys)
@@ -178,8 +181,8 @@ func FuzzCountingTest(f *testing.F) {
 				hs[i] = rand.New(rand.NewPCG(seed, lines)).Uint64()
 			}
 		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,10 +214,10 @@ func TestCountingPrefetch(t *testing.T) {
 					}
 					CountingPrefetch(words, lines, hs)
 					if !slices.Equal(words, want) {
-						t.Fatalf("%v: prefetch of %d hashes changed the filter", Current(), n)
+						t.Fatalf("%v: prefetch of %d hashes changed the filter", level, n)
 					}
 					if a := testing.AllocsPerRun(5, func() { CountingPrefetch(words, lines, hs) }); a != 0 {
-						t.Errorf("%v allocates %.1f times", Current(), a)
+						t.Errorf("%v allocates %.1f times", level, a)
 					}
 				}
 			}

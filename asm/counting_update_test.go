@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // countingUpdateSpec is a plain update read straight off the layout, probe
@@ -215,8 +217,8 @@ func FuzzCountingUpdate(f *testing.F) {
 		k := uint32(k8)%16 + 1
 		r := rand.New(rand.NewPCG(uint64(lines), uint64(fill)))
 		p := countingUpdateProbe(r, uint64(lines%300)+1, k, wide, seed, float64(fill)/255, [][]byte{key})
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

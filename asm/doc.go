@@ -1,26 +1,43 @@
-// Package asm holds the batch kernels and their dispatch. For each kernel
-// an untagged xxxGeneric function in Go is the specification; on amd64 the
-// avo-generated xxxAVX2 and xxxAVX512 twins (gen/, files *_amd64.s) must
-// return bit-identical results. The level is chosen once at start-up from
-// cpuid: AVX-512 (F, BW, DQ, VL) over AVX2 (with BMI2) over generic.
-// FILTERENGINE_KERNEL=generic|avx2|avx512 caps that choice; an unknown value
-// stops the program at start-up rather than being ignored. Built with
-// -tags purego, or on other architectures, no assembly is compiled.
+// Package asm holds the batch kernels every filter family runs and picks
+// the instruction-set level they run at.
 //
-// Kernels never allocate and branch on the level once per batch. The one
-// exception is the blocked family's single-key kernels
-// (blocked{Test,Add,TestAndAdd}{Key,Uint64}, gen/blocked/key.go): a
-// service calls them once per key, so each checks the level itself and
-// jumps to its Generic twin below avx2 or for a key it does not take,
-// and the exported wrapper inlines into the caller as one call (a Go
-// switch in front measured 12% slower at n = 1e6).
+// What a user needs here:
 //
-// What a user of the library needs here is the level control (Kernel,
-// Available, UseLevel, EnvKernel) and HashUint64s. The other exported
-// names are the building blocks the filter packages call across package
-// lines (the layout keeps the kernels in this one top-level package):
-// they follow each family's format and change with it, and are not an
-// API to build on.
+//   - Kernel() names the level in use: "avx512" (AVX-512 F, BW, DQ and
+//     VL, with AVX2 and BMI2), "avx2" (AVX2 with BMI2) or "generic" (the
+//     Go reference kernels). It is chosen once at start-up, the highest
+//     the CPU supports.
+//   - Available() lists the levels this CPU and build can run, lowest
+//     first; "generic" is always one.
+//   - The environment variable FILTERENGINE_KERNEL=generic|avx2|avx512
+//     caps the choice at start-up; an unknown value stops the program
+//     there rather than being ignored.
+//   - Built with -tags purego, or on architectures other than amd64, no
+//     assembly is compiled and every kernel is the generic one.
+//
+// Every level gives bit-identical answers: a filter built at one level
+// answers alike at every other, and its serialized bytes are the same.
+//
+// HashUint64s hashes integer keys in batch, as engine.HashUint64Seed does
+// one at a time.
+//
+// The other exported names are the building blocks the filter packages
+// call across package lines (the layout keeps the kernels in this one
+// top-level package) and the constants the generators in gen/ build the
+// assembly from. They follow each family's format and change with it;
+// they are not an API to build on.
+//
+// # Layout
+//
+// For each kernel an untagged xxxGeneric function in Go is the
+// specification; on amd64 the avo-generated xxxAVX2 and xxxAVX512 twins
+// (gen/, files *_amd64.s) must return bit-identical results. Kernels never
+// allocate and branch on the level once per batch. The exception is the
+// single-key kernels (blocked, counting, shifting and spatial
+// Test/Add by key or uint64): a service calls them once per key, so each
+// checks the level itself and jumps to its Generic twin below the level
+// its body needs or for a key it does not take, and the exported wrapper
+// inlines into the caller as one call.
 //
 // Names and arguments follow one convention. A kernel is
 // <family><Op>Hashes{Generic,AVX2,AVX512}, behind an exported dispatcher

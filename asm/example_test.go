@@ -2,6 +2,7 @@ package asm_test
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -22,28 +23,11 @@ func ExampleHashUint64s() {
 	// Output: true
 }
 
-// Forcing a lower kernel level, as the tests do to run every path in one
-// process; FILTERENGINE_KERNEL does the same for a whole program.
-func ExampleUseLevel() {
-	restore, err := asm.UseLevel(asm.Generic)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer restore()
-	fmt.Println(asm.Kernel())
-	// Output: generic
-}
-
-// Testing keys against three strided blocked filters (a blocked.Window's
-// generations): a key added to any of them tests present, by the
-// single-key probe and by the batch test.
-func ExampleBlockedTestStrideHash() {
-	const gens, lines, k = 3, 16, 6
-	words := make([]uint64, gens*lines*8)
-	asm.BlockedAddStrideHashes(words, gens, 1, k, []uint64{0xfeed}) // the middle filter
-	out := make([]bool, 2)
-	hits := asm.BlockedTestStrideHashes(words, gens, k, []uint64{0xfeed, 0xbeef}, out)
-	fmt.Println(asm.BlockedTestStrideHash(words, gens, 0xfeed, k), out[0], hits)
-	// Output: true true 1
+// The kernel in use is one of the levels this CPU and build can run, and
+// the generic Go kernels are always among them: FILTERENGINE_KERNEL=generic
+// (or -tags purego) selects them, and every level answers alike.
+func ExampleKernel() {
+	levels := asm.Available()
+	fmt.Println(levels[0], slices.Contains(levels, asm.Kernel()))
+	// Output: generic true
 }

@@ -7,12 +7,12 @@ package asm
 func hashUint64s(dst, ks []uint64, key uint64) {
 	var n int
 	switch level {
-	case AVX512:
+	case avx512:
 		n = len(ks) &^ 7
 		if n > 0 {
 			hashUint64sAVX512(dst[:n], ks[:n], key)
 		}
-	case AVX2:
+	case avx2:
 		n = len(ks) &^ 3
 		if n > 0 {
 			hashUint64sAVX2(dst[:n], ks[:n], key)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // hashSizes surround every vector width and unroll factor.
@@ -92,8 +93,8 @@ func FuzzHashUint64s(f *testing.F) {
 		for i := range ks {
 			ks[i] = binary.LittleEndian.Uint64(data[8*i:])
 		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,9 +110,9 @@ func BenchmarkHashUint64s(b *testing.B) {
 	for i := range ks {
 		ks[i] = uint64(i) * 0x9e3779b97f4a7c15
 	}
-	for _, l := range Available() {
+	for _, l := range cpulevel.Available() {
 		b.Run(fmt.Sprintf("kernel=%v", l), func(b *testing.B) {
-			restore, err := UseLevel(l)
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				b.Fatal(err)
 			}

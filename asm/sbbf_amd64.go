@@ -4,9 +4,9 @@ package asm
 
 func sbbfTestHashes(words []uint64, hs []uint64, out []bool) int {
 	switch level {
-	case AVX512:
+	case avx512:
 		return sbbfTestHashesAVX512(words, hs, out, prefetchDist(words))
-	case AVX2:
+	case avx2:
 		return sbbfTestHashesAVX2(words, hs, out, prefetchDist(words))
 	}
 	return sbbfTestHashesGeneric(words, hs, out)
@@ -14,9 +14,9 @@ func sbbfTestHashes(words []uint64, hs []uint64, out []bool) int {
 
 func sbbfAddHashes(words []uint64, hs []uint64) {
 	switch level {
-	case AVX512:
+	case avx512:
 		sbbfAddHashesAVX512(words, hs, prefetchDist(words))
-	case AVX2:
+	case avx2:
 		sbbfAddHashesAVX2(words, hs, prefetchDist(words))
 	default:
 		sbbfAddHashesGeneric(words, hs)
@@ -29,12 +29,12 @@ func sbbfAddHashes(words []uint64, hs []uint64) {
 func xxh64Uint64s(dst, ks []uint64) {
 	var n int
 	switch level {
-	case AVX512:
+	case avx512:
 		n = len(ks) &^ 7
 		if n > 0 {
 			xxh64Uint64sAVX512(dst[:n], ks[:n])
 		}
-	case AVX2:
+	case avx2:
 		n = len(ks) &^ 3
 		if n > 0 {
 			xxh64Uint64sAVX2(dst[:n], ks[:n])

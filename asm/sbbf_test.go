@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -183,9 +184,9 @@ func BenchmarkXXH64Uint64s(b *testing.B) {
 	for i := range ks {
 		ks[i] = uint64(i) * 0x9e3779b97f4a7c15
 	}
-	for _, l := range Available() {
+	for _, l := range cpulevel.Available() {
 		b.Run(fmt.Sprintf("kernel=%v", l), func(b *testing.B) {
-			restore, _ := UseLevel(l)
+			restore, _ := cpulevel.Use(l)
 			defer restore()
 			for b.Loop() {
 				XXH64Uint64s(dst, ks)

@@ -8,12 +8,12 @@ package asm
 func shiftingTestHashes(words []uint64, m uint64, pairs uint32, hs []uint64, out []bool) int {
 	var n, hits int
 	switch {
-	case level >= AVX512:
+	case level >= avx512:
 		n = len(hs) &^ 7
 		if n > 0 {
 			hits = shiftingTestHashesAVX512(words, hs[:n], out[:n], m, uint64(pairs))
 		}
-	case level >= AVX2:
+	case level >= avx2:
 		n = len(hs) &^ 3
 		if n > 0 {
 			hits = shiftingTestHashesAVX2(words, hs[:n], out[:n], m, uint64(pairs))

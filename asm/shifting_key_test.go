@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -86,8 +87,8 @@ func FuzzShiftingKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, m, m2 uint64, pairs, fill uint8, seed uint64, key []byte) {
 		m, m2 = m%5000+1, m2%300
 		p := shiftingProbeOf(rand.New(rand.NewPCG(m, m2)), m, m2, 2*(uint32(pairs)%16+1), int(fill%9), seed)
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

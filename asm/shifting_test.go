@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -124,8 +125,8 @@ func FuzzShiftingTestHashes(f *testing.F) {
 		for i := range hs {
 			hs[i] = r.Uint64()
 		}
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

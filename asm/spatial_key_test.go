@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // spatialProbeOf returns a probe over random cells: lines 64-byte lines
@@ -102,8 +103,8 @@ func FuzzSpatialKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, lines uint16, line bool, cl, k8, zeros uint8, seed uint64, key []byte) {
 		p := spatialProbeOf(rand.New(rand.NewPCG(uint64(lines), seed)), uint64(lines%2000)+1, line,
 			uint32(k8)%16+1, uint(cl%3)+2, int(zeros%4), seed)
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

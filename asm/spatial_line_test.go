@@ -66,14 +66,14 @@ func checkLineAgainstSpec(t *testing.T, cells []byte, lines uint64, k uint32, ce
 			want++
 		}
 		if out[i] != spec {
-			t.Fatalf("%v lines=%d k=%d cellLog=%d n=%d: out[%d] = %d, spec %d", Current(), lines, k, cellLog, len(hs), i, out[i], spec)
+			t.Fatalf("%v lines=%d k=%d cellLog=%d n=%d: out[%d] = %d, spec %d", level, lines, k, cellLog, len(hs), i, out[i], spec)
 		}
 		if one := SpatialLineCheck(words, lines, k, cellLog, h); uint16(one) != spec {
 			t.Fatalf("lines=%d k=%d cellLog=%d: SpatialLineCheck(%#x) = %d, spec %d", lines, k, cellLog, h, one, spec)
 		}
 	}
 	if hits != want {
-		t.Fatalf("%v lines=%d k=%d cellLog=%d n=%d: hits %d, want %d", Current(), lines, k, cellLog, len(hs), hits, want)
+		t.Fatalf("%v lines=%d k=%d cellLog=%d n=%d: hits %d, want %d", level, lines, k, cellLog, len(hs), hits, want)
 	}
 }
 

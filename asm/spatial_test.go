@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // spatialCellLogs are the cell widths of SpatialCheckHashes (4, 8 and 16
@@ -71,11 +73,11 @@ func checkSpatialAgainstGeneric(t *testing.T, cells []byte, m uint64, k uint32, 
 	gotHits := SpatialCheckHashes(cells, m, k, cellLog, hs, got)
 	wantHits := spatialCheckHashesGeneric(cells, m, k, cellLog, hs, want)
 	if gotHits != wantHits {
-		t.Fatalf("%v m=%d k=%d cellLog=%d n=%d: hits %d, generic %d", Current(), m, k, cellLog, len(hs), gotHits, wantHits)
+		t.Fatalf("%v m=%d k=%d cellLog=%d n=%d: hits %d, generic %d", level, m, k, cellLog, len(hs), gotHits, wantHits)
 	}
 	for i := range hs {
 		if got[i] != want[i] {
-			t.Fatalf("%v m=%d k=%d cellLog=%d n=%d: out[%d] = %d, generic %d", Current(), m, k, cellLog, len(hs), i, got[i], want[i])
+			t.Fatalf("%v m=%d k=%d cellLog=%d n=%d: out[%d] = %d, generic %d", level, m, k, cellLog, len(hs), i, got[i], want[i])
 		}
 	}
 }
@@ -228,8 +230,8 @@ func fuzzSpatialKernel(f *testing.F, mMod uint64, kMod uint32,
 		r := rand.New(rand.NewPCG(seed, m))
 		c := cells(r, m, w.cellLog, w.areas, zeros)
 		hs := randomHashes(r, n)
-		for _, l := range Available() {
-			restore, err := UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

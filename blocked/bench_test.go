@@ -9,6 +9,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 	"github.com/filterengine/filterengine/internal/store"
 )
@@ -17,9 +18,9 @@ const benchBatch = 4096
 
 // eachLevel runs f as a sub-benchmark per kernel level.
 func eachLevel(b *testing.B, f func(b *testing.B)) {
-	for _, l := range asm.Available() {
+	for _, l := range cpulevel.Available() {
 		b.Run("kernel="+l.String(), func(b *testing.B) {
-			restore, err := asm.UseLevel(l)
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				b.Fatal(err)
 			}

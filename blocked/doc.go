@@ -33,9 +33,9 @@
 // single-key kernel (asm.BlockedTestKey and its siblings): on amd64 from
 // avx2 up, for k <= 8 (p = 1% takes k = 6) it hashes an 8-byte key
 // (XXH3's formula for that length, the seed's constant precomputed) and
-// tests or sets its one round with two YMM registers, about 60
-// instructions in all against about 105 for the same probe in Go, which
-// other keys, larger k and the other builds run. The Hash forms (which
+// tests or sets its one round with two YMM registers, a shorter
+// instruction stream than the same probe in Go, which other keys, larger
+// k and the other builds run. The Hash forms (which
 // inline into their caller), call asm.BlockedTestHash / BlockedAddHash.
 // TestAndAdd writes only for a key that tests absent.
 // AddUint64 / TestUint64 answer as the 8 little-endian bytes of the key

@@ -58,7 +58,7 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 // NewMK returns a filter of m bits rounded up to whole 512-bit lines with
 // k probes per key, for experiments with a fixed array.
 func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	if err := errs.CheckMK(m, k, asm.BlockedMaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	c, err := applyOptions(opts)

@@ -41,7 +41,7 @@ func TestConstructorErrors(t *testing.T) {
 		{"overflow", func() error { _, err := New(math.MaxUint64, 0.01); return err }},
 		{"m=0", func() error { _, err := NewMK(0, 8); return err }},
 		{"k=0", func() error { _, err := NewMK(512, 0); return err }},
-		{"k>cap", func() error { _, err := NewMK(512, asm.BlockedMaxK+1); return err }},
+		{"k>cap", func() error { _, err := NewMK(512, engine.MaxK+1); return err }},
 		{"m>max", func() error { _, err := NewMK(engine.MaxBits+1, 8); return err }},
 		{"unknown option", func() error { _, err := New(10, 0.01, config.FamilyOption(struct{}{})); return err }},
 	}
@@ -52,7 +52,7 @@ func TestConstructorErrors(t *testing.T) {
 	}
 }
 
-// The space targets, by the model and for filters actually built.
+// The space targets, by the model and for filters actually built.
 func TestBitsPerKey(t *testing.T) {
 	for _, c := range []struct{ p, max float64 }{{0.01, 10.2}, {0.001, 16.0}} {
 		bpk, k, err := BitsPerKeyAndK(c.p)
@@ -287,74 +287,6 @@ func TestHugePagesAndClose(t *testing.T) {
 	if g.HugePages() {
 		t.Error("HugePagesNever gave mapped memory")
 	}
-}
-
-// hotPaths is the contract's per-key and batch surface that every
-// blocked type offers.
-type hotPaths interface {
-	AddHash(h uint64)
-	TestHash(h uint64) bool
-	Test(key []byte) bool
-	TestString(s string) bool
-	TestUint64(k uint64) bool
-	AddHashes(hs []uint64)
-	TestHashes(hs []uint64, out []bool) int
-	AddUint64s(ks []uint64)
-	TestUint64s(ks []uint64, out []bool) int
-	AddKeys(keys [][]byte)
-	TestKeys(keys [][]byte, out []bool) int
-}
-
-// checkNoAllocs asserts, at every kernel level, that no Test or Add path
-// of f allocates: single keys and batches of 1000 (adds of 10 keys, so a
-// growing filter does not grow while it is measured). f should be filled
-// as the caller wants it measured.
-func checkNoAllocs(t *testing.T, f hotPaths) {
-	ks := randomKeys(5, 1000)
-	hs := make([]uint64, len(ks))
-	asm.HashUint64s(hs, ks, 0)
-	keys := make([][]byte, len(ks))
-	for i, k := range ks {
-		keys[i] = keyBytes(k)
-	}
-	str := string(keys[0])
-	out := make([]bool, len(ks))
-	kerneltest.ForEachLevel(t, func(t *testing.T) {
-		for name, fn := range map[string]func(){
-			"TestHash":    func() { f.TestHash(hs[0]) },
-			"Test":        func() { f.Test(keys[0]) },
-			"TestString":  func() { f.TestString(str) },
-			"TestUint64":  func() { f.TestUint64(ks[0]) },
-			"TestHashes":  func() { f.TestHashes(hs, out) },
-			"TestUint64s": func() { f.TestUint64s(ks, out) },
-			"TestKeys":    func() { f.TestKeys(keys, out) },
-			"AddHash":     func() { f.AddHash(hs[0]) },
-			"AddHashes":   func() { f.AddHashes(hs[:10]) },
-			"AddUint64s":  func() { f.AddUint64s(ks[:10]) },
-			"AddKeys":     func() { f.AddKeys(keys[:10]) },
-		} {
-			if a := testing.AllocsPerRun(20, fn); a != 0 {
-				t.Errorf("%s allocates %v times per call", name, a)
-			}
-		}
-	})
-}
-
-func TestAllocs(t *testing.T) {
-	f, _ := New(10_000, 0.01)
-	t.Run("Filter", func(t *testing.T) { checkNoAllocs(t, f) })
-	s, _ := NewScalable(1000, 0.01)
-	s.AddUint64s(randomKeys(1, 20_000))
-	t.Run("Scalable", func(t *testing.T) { checkNoAllocs(t, s) })
-	w, _ := NewWindow(10_000, 0.01, 4)
-	w.AddUint64s(randomKeys(1, 30_000))
-	t.Run("Window", func(t *testing.T) { checkNoAllocs(t, w) })
-	for _, bb := range []int{64, 128} {
-		n, _ := NewNarrow(10_000, 0.01, bb)
-		t.Run(fmt.Sprintf("Narrow%d", bb), func(t *testing.T) { checkNoAllocs(t, n) })
-	}
-	sb, _ := NewSBBF(SBBFNumBytes(10_000, 0.01))
-	t.Run("SBBF", func(t *testing.T) { checkNoAllocs(t, sb) })
 }
 
 // A zero Filter or Narrow holds no key: its estimated and model FPR are 0

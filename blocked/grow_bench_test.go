@@ -12,7 +12,7 @@ import (
 )
 
 // growQueries returns n query keys, half of them members (drawn from
-// added) and half absent, shuffled: the mix of issue 15's targets.
+// added) and half absent, shuffled: the mix of Scalable's and Window's targets.
 func growQueries(added []uint64, n int) []uint64 {
 	qs := randomKeys(99, n)
 	pick := randomKeys(98, n)
@@ -55,28 +55,6 @@ func streamKeys(b *testing.B, qs []uint64, test func(k uint64) bool) {
 	_ = hits
 }
 
-// eachProbe runs f per kernel level with each of Scalable's probe
-// strategies, re-cutting s's sets for each: the fused multi-filter kernel
-// over all filters, over the first two then the rest, and one kernel
-// pass per filter.
-func eachProbe(b *testing.B, s *Scalable, f func(b *testing.B)) {
-	for _, p := range []struct {
-		name  string
-		fused bool
-		lead  int
-	}{{"probe=fused", true, 0}, {"probe=fused2+rest", true, 2}, {"probe=passes", false, 0}} {
-		b.Run(p.name, func(b *testing.B) {
-			defer func(fused bool, lead int) {
-				probeFused, probeLead = fused, lead
-				s.reorder()
-			}(probeFused, probeLead)
-			probeFused, probeLead = p.fused, p.lead
-			s.reorder()
-			eachLevel(b, f)
-		})
-	}
-}
-
 // The Scalable target: 1e7 keys into NewScalable(1e3, 0.01) (14 stages)
 // beside one blocked filter built for 1e7 keys, tested on 1e6 queries of
 // which half are members; batch and per key.
@@ -95,7 +73,7 @@ func BenchmarkScalable(b *testing.B) {
 	}
 	one.AddUint64s(added)
 	b.Run(fmt.Sprintf("scalable/stages=%d/batch", s.Stages()), func(b *testing.B) {
-		eachProbe(b, s, func(b *testing.B) { streamBatches(b, qs, func(ks []uint64, out []bool) { s.TestUint64s(ks, out) }) })
+		eachLevel(b, func(b *testing.B) { streamBatches(b, qs, func(ks []uint64, out []bool) { s.TestUint64s(ks, out) }) })
 	})
 	b.Run("blocked/batch", func(b *testing.B) {
 		eachLevel(b, func(b *testing.B) { streamBatches(b, qs, func(ks []uint64, out []bool) { one.TestUint64s(ks, out) }) })

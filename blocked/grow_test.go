@@ -98,25 +98,7 @@ func checkMulti(t *testing.T, f multi, ks []uint64, present func(i int) bool) {
 	for i, k := range ks {
 		keys[i] = keyBytes(k)
 	}
-	// A Scalable cuts its sets when its stages change: recut them for
-	// each strategy.
-	recut := func() {
-		if s, ok := f.(*Scalable); ok && s.Stages() > 0 {
-			s.reorder()
-		}
-	}
-	defer func(fused bool, lead int) {
-		probeFused, probeLead = fused, lead
-		recut()
-	}(probeFused, probeLead)
-	for _, p := range []struct {
-		fused bool
-		lead  int
-	}{{true, 0}, {true, 1}, {true, 3}, {false, 0}} {
-		probeFused, probeLead = p.fused, p.lead
-		recut()
-		checkBatches(t, f, ks, hs, keys, want, wantHits)
-	}
+	checkBatches(t, f, ks, hs, keys, want, wantHits)
 }
 
 // checkBatches compares the batch forms, cut at the tail lengths, with
@@ -136,11 +118,11 @@ func checkBatches(t *testing.T, f multi, ks, hs []uint64, keys [][]byte, want []
 			lo = hi
 		}
 		if hits != wantHits {
-			t.Fatalf("%s (fused %v): %d hits, TestHash gives %d", name, probeFused, hits, wantHits)
+			t.Fatalf("%s: %d hits, TestHash gives %d", name, hits, wantHits)
 		}
 		for i := range out {
 			if out[i] != want[i] {
-				t.Fatalf("%s (fused %v): key %d answers %v, TestHash %v", name, probeFused, i, out[i], want[i])
+				t.Fatalf("%s: key %d answers %v, TestHash %v", name, i, out[i], want[i])
 			}
 		}
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/filterengine/filterengine/internal/testkit/filetest"
 )
 
-// openMiB sizes the file BenchmarkOpen saves and reopens; issue 16's
-// targets are stated for 1024 (a 1 GiB file, about 8.6e8 keys at 1%):
+// openMiB sizes the file BenchmarkOpen saves and reopens; Open's targets
+// are stated for 1024 (a 1 GiB file, about 8.6e8 keys at 1%):
 // go test -run '^$' -bench Open -benchtime 5x -openmib 1024 ./blocked
 var openMiB = flag.Int("openmib", 64, "size in MiB of the filter file BenchmarkOpen maps")
 

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/errs"
 )
 
@@ -96,7 +96,7 @@ type sizing struct {
 	k          uint32
 }
 
-// sizings memoises BitsPerKeyAndK (about 2 ms of model evaluations) by p,
+// sizings memoises BitsPerKeyAndK (a scan of the model over every k) by p,
 // since a program builds many filters for few targets.
 var sizings sync.Map
 
@@ -112,7 +112,7 @@ func BitsPerKeyAndK(p float64) (bitsPerKey float64, k uint32, err error) {
 		return s.(sizing).bitsPerKey, s.(sizing).k, nil
 	}
 	best, bestK := math.Inf(1), uint32(0)
-	for k := uint32(1); k <= asm.BlockedMaxK; k++ {
+	for k := uint32(1); k <= engine.MaxK; k++ {
 		b := bitsPerKeyFor(p, k)
 		if b < best {
 			best, bestK = b, k

@@ -61,7 +61,7 @@ func NewNarrowMK(m uint64, k uint32, blockBits int, opts ...engine.Option) (*Nar
 	if err != nil {
 		return nil, err
 	}
-	if err := errs.CheckMK(m, k, asm.NarrowMaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	c, err := applyOptions(opts)
@@ -422,8 +422,8 @@ func (f *Narrow) decodeWith(opts []engine.Option) func(store.Header, []byte) err
 		if m == 0 || m%blockBits != 0 || m > engine.MaxBits {
 			return errs.FormatErrorf("narrow blocked filter of %d bits, not a positive multiple of %d up to %d", m, blockBits, uint64(engine.MaxBits))
 		}
-		if k == 0 || k > asm.NarrowMaxK {
-			return errs.FormatErrorf("narrow blocked filter with k = %d, outside [1, %d]", k, asm.NarrowMaxK)
+		if k == 0 || k > engine.MaxK {
+			return errs.FormatErrorf("narrow blocked filter with k = %d, outside [1, %d]", k, engine.MaxK)
 		}
 		if uint64(len(payload)) != m/8 {
 			return errs.FormatErrorf("narrow blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/errs"
 )
 
@@ -154,7 +154,7 @@ func NarrowBitsPerKeyAndK(p float64, blockBits int) (bitsPerKey float64, k uint3
 		return s.(sizing).bitsPerKey, s.(sizing).k, nil
 	}
 	best, bestK := math.Inf(1), uint32(0)
-	for k := uint32(1); k <= asm.NarrowMaxK; k++ {
+	for k := uint32(1); k <= engine.MaxK; k++ {
 		b := narrowBitsPerKeyFor(p, k, blockBits)
 		if b < best {
 			best, bestK = b, k

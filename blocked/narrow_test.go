@@ -14,10 +14,10 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 var updateNarrow = flag.Bool("update-narrow", false, "rewrite testdata/narrow*.golden")
@@ -92,7 +92,7 @@ func TestNarrowSizing(t *testing.T) {
 		func() (*Narrow, error) { return NewNarrow(10, 1, 128) },
 		func() (*Narrow, error) { return NewNarrowMK(0, 3, 128) },
 		func() (*Narrow, error) { return NewNarrowMK(128, 0, 64) },
-		func() (*Narrow, error) { return NewNarrowMK(128, asm.NarrowMaxK+1, 64) },
+		func() (*Narrow, error) { return NewNarrowMK(128, engine.MaxK+1, 64) },
 		func() (*Narrow, error) { return NarrowFromWords(make([]uint64, 3), 128, 3) },
 		func() (*Narrow, error) { return NarrowFromWords(nil, 64, 3) },
 		func() (*Narrow, error) { return NewNarrow(1<<62, 1e-9, 64) },

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -41,9 +41,9 @@ func BenchmarkSBBFTest(b *testing.B) {
 			}
 			sbbfPerKey(b, len(probes))
 		})
-		for _, l := range asm.Available() {
+		for _, l := range cpulevel.Available() {
 			b.Run(name+"/TestHashes/kernel="+l.String(), func(b *testing.B) {
-				restore, _ := asm.UseLevel(l)
+				restore, _ := cpulevel.Use(l)
 				defer restore()
 				for b.Loop() {
 					for i := 0; i < len(probes); i += len(out) {
@@ -75,9 +75,9 @@ func BenchmarkSBBFAdd(b *testing.B) {
 			}
 			sbbfPerKey(b, len(probes))
 		})
-		for _, l := range asm.Available() {
+		for _, l := range cpulevel.Available() {
 			b.Run(name+"/AddHashes/kernel="+l.String(), func(b *testing.B) {
-				restore, _ := asm.UseLevel(l)
+				restore, _ := cpulevel.Use(l)
 				defer restore()
 				for b.Loop() {
 					f.AddHashes(probes)
@@ -85,7 +85,7 @@ func BenchmarkSBBFAdd(b *testing.B) {
 				sbbfPerKey(b, len(probes))
 			})
 			b.Run(name+"/AddUint64s/kernel="+l.String(), func(b *testing.B) {
-				restore, _ := asm.UseLevel(l)
+				restore, _ := cpulevel.Use(l)
 				defer restore()
 				for b.Loop() {
 					f.AddUint64s(ks)

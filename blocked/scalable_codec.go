@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"runtime"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
 	"github.com/filterengine/filterengine/internal/errs"
@@ -115,7 +114,7 @@ func (s *Scalable) decode(h store.Header, payload []byte, opts []engine.Option) 
 	for i := range nstages {
 		lines, k, capacity, c := binary.LittleEndian.Uint64(table[32*i:]), binary.LittleEndian.Uint64(table[32*i+8:]),
 			binary.LittleEndian.Uint64(table[32*i+16:]), binary.LittleEndian.Uint64(table[32*i+24:])
-		if lines == 0 || lines > uint64(len(rest))/64 || k == 0 || k > asm.BlockedMaxK || capacity != want {
+		if lines == 0 || lines > uint64(len(rest))/64 || k == 0 || k > engine.MaxK || capacity != want {
 			return errs.FormatErrorf("blocked.Scalable stage %d: %d lines, k = %d, capacity %d (want %d) in %d bytes left", i, lines, k, capacity, want, len(rest))
 		}
 		// A stage opens when the one before holds its capacity: only the

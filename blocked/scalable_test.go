@@ -9,9 +9,9 @@ import (
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 func TestScalableErrors(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
 	"github.com/filterengine/filterengine/internal/errs"
@@ -112,8 +111,8 @@ func (f *Filter) decode(h store.Header, src store.Source, mode engine.HugePageMo
 	if m == 0 || m%LineBits != 0 || m > engine.MaxBits {
 		return errs.FormatErrorf("blocked filter of %d bits, not a positive multiple of %d up to %d", m, LineBits, uint64(engine.MaxBits))
 	}
-	if k == 0 || k > asm.BlockedMaxK {
-		return errs.FormatErrorf("blocked filter with k = %d, outside [1, %d]", k, asm.BlockedMaxK)
+	if k == 0 || k > engine.MaxK {
+		return errs.FormatErrorf("blocked filter with k = %d, outside [1, %d]", k, engine.MaxK)
 	}
 	if uint64(len(payload)) != m/8 {
 		return errs.FormatErrorf("blocked payload of %d bytes, want %d for %d bits", len(payload), m/8, m)

@@ -18,36 +18,27 @@ import (
 // chunk, so its index buffers fit the keys of one.
 const stageChunk = batch.Chunk
 
-// Probe strategies of the multi-filter batch tests, switched by
-// benchmarks to compare them (the sets are built by stageSets, so a
-// switch takes effect at the filter's next reorder): with probeFused
-// false every filter is a set of its own, tested over the keys still
-// absent after the filters before it; with probeFused true filters that
-// share k are tested together (asm.BlockedSet: one mask per key, then the
-// key's line in every filter of the set), the first probeLead filters as
-// one set and the rest, over the keys still absent, as another
-// (probeLead 0: all in one set). With Scalable's 14 stages after 1e7
-// keys (BenchmarkScalable, Intel Xeon VM, AVX-512, 3 runs in one
-// process) lead 2 ran 28.4-29.1 ns/key, lead 1 29.4-30.3, lead 3
-// 29.9-30.6, one set 29.6-30.8; one set per stage is about twice as slow.
-var (
-	probeFused = true
-	probeLead  = 2
-)
+// stageLead is how many filters, at the head of the probe order, the
+// batch tests run as a set of their own before the rest.
+const stageLead = 2
 
-// stageSets appends to dst the sets of fs that testAny runs in turn: fs
-// cut as probeFused and probeLead say when the filters share k, else
-// into runs of filters of one k (one filter each without probeFused).
+// stageSets appends to dst the sets of fs that testAny runs in turn.
+// Filters that share k are tested together (asm.BlockedSet: one mask per
+// key, then the key's line in every filter of the set): the first
+// stageLead filters, which hold most members in the probe order, as one
+// set, and the rest, over the keys still absent, as another, so a member
+// found early costs no probe of the later filters. Filters of different k
+// are cut into runs of one k, tested in turn the same way.
 func stageSets(dst []asm.BlockedSet, fs []*Filter) []asm.BlockedSet {
-	if probeFused && len(fs) > 1 && sameK(fs) {
-		if probeLead > 0 && len(fs) > probeLead+1 {
-			return append(dst, newSet(fs[:probeLead]), newSet(fs[probeLead:]))
+	if len(fs) > 1 && sameK(fs) {
+		if len(fs) > stageLead+1 {
+			return append(dst, newSet(fs[:stageLead]), newSet(fs[stageLead:]))
 		}
 		return append(dst, newSet(fs))
 	}
 	for len(fs) > 0 {
 		run := 1
-		for probeFused && run < len(fs) && fs[run].p.K == fs[0].p.K {
+		for run < len(fs) && fs[run].p.K == fs[0].p.K {
 			run++
 		}
 		dst = append(dst, newSet(fs[:run]))

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// BenchmarkWindowTarget is issue 15's Window target, in one process: batch
+// BenchmarkWindowTarget is Window's speed target, in one process: batch
 // TestUint64s of NewWindow(n, 1%, 4) holding 4n keys (every generation
 // full) against batch TestUint64s of one blocked filter New(n, 1%) holding
 // n keys, at n = 1e6 and 1e7, per kernel level. Both stream over 2^20
@@ -16,12 +16,9 @@ import (
 // The ratio rows alternate the two batch calls in one loop, so both see
 // the same machine load, a whole pass over the queries (turn batches) at
 // a time, and report the window's time over the filter's as the metric
-// "x" (the target is x <= 2). Alternation slows the filter: with turns
-// of 16 batches the filter of 1e7 keys measured 8.4-8.7 ns/key, with
-// whole passes 6.7-7.4, where it takes 4.3-4.9 alone (experiment s), so x
-// understates the gap (1.58 with short turns, 1.68-1.90 with passes,
-// against 2.08-2.38 with each filter measured alone; Intel Xeon VM,
-// AVX-512). Experiment s times each filter alone.
+// "x" (the target is x <= 2). Alternation slows the filter more than the
+// window, so x understates the gap; bench/'s experiment s times each
+// filter alone.
 func BenchmarkWindowTarget(b *testing.B) {
 	const g = 4
 	for _, n := range []int{1_000_000, 10_000_000} {

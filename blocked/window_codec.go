@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
 	"github.com/filterengine/filterengine/internal/errs"
@@ -95,7 +94,7 @@ const maxEpoch = 1 << 62
 // lines), at most n keys in the current generation and an epoch whose
 // next rotation does not wrap. It bounds every field String prints.
 func checkWindow(n uint64, p float64, gens, lines, k, epoch, count uint64) error {
-	if errs.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > asm.BlockedMaxK {
+	if errs.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > engine.MaxK {
 		return errs.FormatErrorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
 	}
 	// epoch+1 must not wrap: generation epoch%G is current and the next

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
@@ -415,11 +414,11 @@ func TestWindowStringBound(t *testing.T) {
 	accepted := 0
 	for _, n := range []uint64{math.MaxUint64, 2 * LineBits * lines} {
 		for _, count := range []uint64{math.MaxUint64, n} {
-			if checkWindow(n, p, gens, lines, asm.BlockedMaxK, maxEpoch, count) != nil {
+			if checkWindow(n, p, gens, lines, engine.MaxK, maxEpoch, count) != nil {
 				continue
 			}
 			accepted++
-			w := &Window{gens: int(gens), lines: lines, k: asm.BlockedMaxK, n: n, p: p,
+			w := &Window{gens: int(gens), lines: lines, k: engine.MaxK, n: n, p: p,
 				seed: math.MaxUint64, epoch: maxEpoch, count: count}
 			if s := w.String(); len(s) > 200 {
 				t.Errorf("%d bytes: %s", len(s), s)

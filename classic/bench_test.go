@@ -7,6 +7,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // batchSize is the keys per batch call in the benchmarks: large enough
@@ -33,8 +34,8 @@ func BenchmarkClassic(b *testing.B) {
 		hs := make([]uint64, n)
 		asm.HashUint64s(hs, ks, 0)
 		out := make([]bool, batchSize)
-		for _, l := range asm.Available() {
-			restore, _ := asm.UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, _ := cpulevel.Use(l)
 			b.Run(fmt.Sprintf("n=%d/kernel=%v/AddUint64s", n, l), func(b *testing.B) {
 				g, _ := New(uint64(n), 0.01)
 				keys := 0

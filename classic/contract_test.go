@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
 	"github.com/filterengine/filterengine/internal/testkit/contracttest"
-	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
 // Decode and Read give the filter MarshalBinary and WriteTo wrote, honour
@@ -70,43 +68,4 @@ func TestZeroFilter(t *testing.T) {
 	if err := z.UnmarshalBinary(data); err != nil || !z.Equal(g) {
 		t.Fatalf("UnmarshalBinary into a zero Filter: %v", err)
 	}
-}
-
-// TestHashConcurrent runs AddUint64sConcurrent batches of every tail
-// length beside TestHashConcurrent readers of the keys already added;
-// under -race in make test, at every kernel level.
-func TestHashConcurrent(t *testing.T) {
-	kerneltest.ForEachLevel(t, func(t *testing.T) {
-		const goroutines, per = 4, 4000
-		f, _ := New(goroutines*per, 0.01)
-		var wg sync.WaitGroup
-		for g := range goroutines {
-			wg.Go(func() {
-				ks := make([]uint64, per)
-				for i := range ks {
-					ks[i] = uint64(g*per + i)
-				}
-				done := 0
-				for _, b := range kerneltest.Batches(ks) {
-					f.AddUint64sConcurrent(b)
-					done += len(b)
-					for _, k := range ks[:done] {
-						if !f.TestHashConcurrent(engine.HashUint64(k)) {
-							t.Errorf("goroutine %d: key %d missing after its add", g, k)
-							return
-						}
-					}
-				}
-			})
-		}
-		wg.Wait()
-		out := make([]bool, goroutines*per)
-		ks := make([]uint64, goroutines*per)
-		for i := range ks {
-			ks[i] = uint64(i)
-		}
-		if hits := f.TestUint64s(ks, out); hits != len(ks) {
-			t.Fatalf("%d of %d keys after concurrent adds", hits, len(ks))
-		}
-	})
 }

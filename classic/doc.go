@@ -1,4 +1,4 @@
-// Package classic is the standard Bloom filter of the seed documents: an
+// Package classic is the standard Bloom filter (Bloom 1970): an
 // array of m bits and k probes spread over the whole array. It is the
 // scalar reference every other family is measured against.
 //
@@ -45,7 +45,7 @@
 // little-endian bytes of the key would, AddString / TestString as its
 // bytes, without copying them.
 //
-// Two types build on Filter (after Hadoop's filters of seed 000) and
+// Two types build on Filter (after Hadoop's org.apache.hadoop.util.bloom) and
 // follow the contract where it applies (their codecs are DecodeDynamic,
 // ReadDynamic, DecodeRetouched and ReadRetouched; their zero values test
 // every key absent and panic, naming their constructor, on a write). Dynamic (NewDynamic) is Hadoop's DynamicBloomFilter: rows of

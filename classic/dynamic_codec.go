@@ -96,7 +96,7 @@ func (d *Dynamic) decode(h store.Header, payload []byte, opts []engine.Option) e
 		return err
 	}
 	nr, m, k, rows, active := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil {
 		return errs.FormatErrorf("classic: Dynamic: %v", err)
 	}
 	if nr == 0 || rows == 0 || active > nr {

@@ -92,7 +92,7 @@ func (f *Filter) decodeMode(h store.Header, src store.Source, mode engine.HugePa
 		return err
 	}
 	m, k := h.Params[0], h.Params[1]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil {
 		return errs.FormatErrorf("classic: %v", err)
 	}
 	if uint64(len(payload)) != 8*wordsFor(m) {

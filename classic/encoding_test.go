@@ -2,16 +2,12 @@ package classic
 
 import (
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"flag"
 	"os"
-	"runtime"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -59,89 +55,6 @@ func TestGolden(t *testing.T) {
 		if !f.Test([]byte("key-" + string(rune('0'+i/10)) + string(rune('0'+i%10)))) {
 			t.Fatalf("golden filter lost key %d", i)
 		}
-	}
-}
-
-func TestRoundTrip(t *testing.T) {
-	f, _ := New(50_000, 0.01, engine.WithSeed(9))
-	ks := members(50_000)
-	f.AddUint64s(ks)
-	data, err := f.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g Filter
-	if err := g.UnmarshalBinary(data); err != nil {
-		t.Fatal(err)
-	}
-	if !g.Equal(f) {
-		t.Fatal("UnmarshalBinary(MarshalBinary(f)) != f")
-	}
-	var buf bytes.Buffer
-	n, err := f.WriteTo(&buf)
-	if err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), data) {
-		t.Fatalf("WriteTo wrote %d bytes (err %v), MarshalBinary %d", n, err, len(data))
-	}
-	buf.WriteString("trailing") // ReadFrom must stop at the envelope's end
-	var h Filter
-	if n, err := h.ReadFrom(&buf); err != nil || n != int64(len(data)) {
-		t.Fatalf("ReadFrom read %d bytes, err %v", n, err)
-	}
-	if !h.Equal(f) || buf.String() != "trailing" {
-		t.Fatal("ReadFrom did not restore the filter exactly")
-	}
-	out := make([]bool, len(ks))
-	if hits := h.TestUint64s(ks, out); hits != len(ks) {
-		t.Fatalf("round-tripped filter finds %d of %d keys", hits, len(ks))
-	}
-}
-
-// Any single corrupted byte is an error, never a panic or a wrong filter.
-func TestCorruptEveryByte(t *testing.T) {
-	data, _ := goldenFilter(t).MarshalBinary()
-	for i := range data {
-		bad := bytes.Clone(data)
-		bad[i] ^= 0x20
-		var f Filter
-		if err := f.UnmarshalBinary(bad); !errors.Is(err, engine.ErrFormat) {
-			t.Fatalf("byte %d corrupted: err = %v", i, err)
-		}
-		if _, err := f.ReadFrom(bytes.NewReader(bad)); !errors.Is(err, engine.ErrFormat) {
-			t.Fatalf("byte %d corrupted, ReadFrom: err = %v", i, err)
-		}
-	}
-	for n := range len(data) {
-		var f Filter
-		if err := f.UnmarshalBinary(data[:n]); err == nil {
-			t.Fatalf("truncated to %d bytes: no error", n)
-		}
-	}
-}
-
-// A header that claims a huge payload (with valid checksums) over a short
-// stream costs an error and little memory.
-func TestHostileLength(t *testing.T) {
-	h := store.Header{Family: store.FamilyClassic, Version: formatVersion, Params: []uint64{1 << 40, 3}}
-	data, err := store.AppendEnvelope(nil, h, make([]byte, 64))
-	if err != nil {
-		t.Fatal(err)
-	}
-	binary.LittleEndian.PutUint64(data[24:], 1<<37) // claim 128 GiB of payload
-	// Re-seal the header so only the length lies.
-	resealed := resealHeader(data)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var f Filter
-	_, err = f.ReadFrom(bytes.NewReader(resealed))
-	runtime.ReadMemStats(&after)
-	if !errors.Is(err, engine.ErrFormat) {
-		t.Fatalf("err = %v", err)
-	}
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
-		t.Fatalf("ReadFrom of a %d-byte hostile input allocated %d bytes", len(resealed), grew)
-	}
-	if err := f.UnmarshalBinary(resealed); !errors.Is(err, engine.ErrFormat) {
-		t.Fatalf("UnmarshalBinary: err = %v", err)
 	}
 }
 

@@ -34,9 +34,6 @@ type Filter struct {
 	seed uint64
 }
 
-// MaxK is the largest probe count NewMK accepts.
-const MaxK = engine.MaxK
-
 // New returns a filter sized for n keys at false-positive rate p:
 // m = ceil(-n ln p / (ln 2)^2) bits and k = round((m/n) ln 2) probes.
 func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
@@ -49,7 +46,7 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 
 // NewMK returns a filter of exactly m bits and k probes.
 func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	if err := errs.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	cfg := config.Apply(opts)
@@ -61,22 +58,6 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 		return nil, err
 	}
 	return &Filter{st: st, m: m, k: k, seed: cfg.Seed}, nil
-}
-
-// FromWords returns a filter of m bits and k probes whose bits are a copy
-// of words (len(words) == ceil(m/64), bits at m and above zero). It lets
-// another structure with this family's positions (classic.Probe), such as
-// a counting filter, ship its membership as a plain Bloom filter.
-func FromWords(words []uint64, m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	f, err := NewMK(m, k, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkWords(words, m); err != nil {
-		return nil, err
-	}
-	copy(f.st.Words(), words)
-	return f, nil
 }
 
 func wordsFor(m uint64) uint64 { return (m + 63) / 64 }
@@ -175,9 +156,9 @@ func (f *Filter) AddConcurrent(key []byte) { f.AddHashConcurrent(engine.HashSeed
 // AddHashConcurrent is AddHash made of atomic ORs, lock-free.
 func (f *Filter) AddHashConcurrent(h uint64) {
 	w := f.words()
-	p := NewProbe(h, f.m)
+	p := newProbe(h, f.m)
 	for range f.k {
-		i := p.Next()
+		i := p.next()
 		atomic.OrUint64(&w[i/64], 1<<(i%64))
 	}
 	runtime.KeepAlive(f.st)
@@ -194,9 +175,9 @@ func (f *Filter) TestConcurrent(key []byte) bool {
 // AddConcurrent and its forms.
 func (f *Filter) TestHashConcurrent(h uint64) bool {
 	w := f.words()
-	p := NewProbe(h, f.m)
+	p := newProbe(h, f.m)
 	for range f.k {
-		i := p.Next()
+		i := p.next()
 		if atomic.LoadUint64(&w[i/64])&(1<<(i%64)) == 0 {
 			runtime.KeepAlive(f.st)
 			return false

@@ -13,7 +13,7 @@ import (
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
-// levelDBSpec is LevelDB's CreateFilter as seed 003 spells it, with a
+// levelDBSpec is LevelDB's CreateFilter as util/bloom.cc spells it, with a
 // division per probe: the reference AppendLevelDB must equal.
 func levelDBSpec(keys [][]byte, bitsPerKey int) []byte {
 	k := hashing.LevelDBK(bitsPerKey)
@@ -34,7 +34,7 @@ func levelDBSpec(keys [][]byte, bitsPerKey int) []byte {
 	return f
 }
 
-// levelDBMayMatchSpec is KeyMayMatch as seed 003 spells it.
+// levelDBMayMatchSpec is KeyMayMatch as LevelDB's util/bloom.cc spells it.
 func levelDBMayMatchSpec(f, key []byte) bool {
 	if len(f) < 2 {
 		return false

@@ -6,21 +6,20 @@ import "math/bits"
 // second hash and the step of its quadratic term.
 const phi = 0x9e3779b97f4a7c15
 
-// Probe generates the bit positions of one key: construct it from the
-// key's hash and call Next k times. Position i is the multiply-high
+// probe generates the bit positions of one key: construct it from the
+// key's hash and call next k times. Position i is the multiply-high
 // reduction of a + i·b + φ·i(i-1)/2 (mod 2^64): double hashing with a
 // quadratic term, which breaks up plain double hashing's bad cases (keys
 // whose b has few high bits probe a short run of nearby positions).
-// Counting-filter twins and tests use it to reproduce this family's
-// positions exactly; the filter's own loops spell the same steps out in
-// registers.
-type Probe struct{ a, b, m uint64 }
+// Retouched and the tests use it to reproduce this family's positions
+// exactly; the filter's own loops spell the same steps out in registers.
+type probe struct{ a, b, m uint64 }
 
-// NewProbe starts the probe sequence of hash h over m bits.
-func NewProbe(h, m uint64) Probe { return Probe{a: h, b: second(h), m: m} }
+// newProbe starts the probe sequence of hash h over m bits.
+func newProbe(h, m uint64) probe { return probe{a: h, b: second(h), m: m} }
 
-// Next returns the next position in [0, m).
-func (p *Probe) Next() uint64 {
+// next returns the next position in [0, m).
+func (p *probe) next() uint64 {
 	pos := reduce(p.a, p.m)
 	p.a += p.b
 	p.b += phi

@@ -355,10 +355,10 @@ func (r *Retouched) SelectiveClearingHash(h uint64, scheme Clearing) bool {
 		return false
 	}
 	r.index()
-	var pos [MaxK]uint64
-	p := NewProbe(h, r.f.m)
+	var pos [engine.MaxK]uint64
+	p := newProbe(h, r.f.m)
 	for i := range r.f.k {
-		pos[i] = p.Next()
+		pos[i] = p.next()
 	}
 	ps := pos[:r.f.k]
 	var at uint64
@@ -518,9 +518,9 @@ func (r *Retouched) index() {
 	clear(r.off)
 	for _, set := range [][]uint64{r.keys, r.fps} {
 		for _, h := range set {
-			p := NewProbe(h, m)
+			p := newProbe(h, m)
 			for range k {
-				r.off[p.Next()+1]++
+				r.off[p.next()+1]++
 			}
 		}
 	}
@@ -540,10 +540,10 @@ func (r *Retouched) index() {
 			if s == 1 {
 				e |= fpTag
 			}
-			p := NewProbe(h, m)
+			p := newProbe(h, m)
 			present := true
 			for range k {
-				i := p.Next()
+				i := p.next()
 				r.ent[r.off[i]] = e // off[i] runs from bit i's start to its end
 				r.off[i]++
 				present = present && w[i/64]&(1<<(i%64)) != 0

@@ -91,7 +91,7 @@ func (r *Retouched) decode(h store.Header, payload []byte, opts []engine.Option)
 		return err
 	}
 	m, k, nk, nf, rng := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil {
 		return errs.FormatErrorf("classic: Retouched: %v", err)
 	}
 	words, avail := wordsFor(m), uint64(len(payload))/8

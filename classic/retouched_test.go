@@ -81,7 +81,7 @@ func TestRetouchedIsClassic(t *testing.T) {
 	}
 }
 
-// The target: 1e5 keys at p = 1%, 1e4 recorded false positives
+// The target: 1e5 keys at p = 1%, 1e4 recorded false positives
 // cleared under each scheme. Every cleared key tests absent, the counted
 // false negatives equal a brute-force count, and MinimumFN and Ratio lose
 // fewer keys than Random (Donnet et al. 2006, section 5).

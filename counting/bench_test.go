@@ -7,11 +7,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
-// benchSizes are the filter sizes of the targets, at p = 1%.
+// benchSizes are the filter sizes of the speed targets, at p = 1%.
 var benchSizes = []uint64{1e6, 1e7}
 
 // benchRing is how many distinct hashes a benchmark cycles through; half
@@ -136,10 +136,10 @@ func BenchmarkTest(b *testing.B) {
 func BenchmarkTestHashes(b *testing.B) {
 	const batch = 1024
 	for _, n := range benchSizes {
-		for _, l := range asm.Available() {
+		for _, l := range cpulevel.Available() {
 			b.Run(sizeName(n)+"/kernel="+l.String(), func(b *testing.B) {
 				fx := fixture(b, n)
-				restore, err := asm.UseLevel(l)
+				restore, err := cpulevel.Use(l)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -190,7 +190,7 @@ var freshKeys atomic.Uint64
 // when parallel), to a private copy of the n-key fixture, on one
 // goroutine or GOMAXPROCS. Fresh keys keep
 // counters from saturating as a run repeats keys (a saturated counter
-// skips its CAS, which made the parallel form look 2.5x faster than it
+// skips its CAS, which would make the parallel form look faster than it
 // is); the filter grows by b.N keys, as it would in use.
 func addFresh(b *testing.B, n uint64, parallel bool, batch int) {
 	fx := fixture(b, n)

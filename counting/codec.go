@@ -42,7 +42,7 @@ func decodeGeometry(h store.Header, payloadLen uint64) (geometry, error) {
 		return geometry{}, errs.FormatErrorf("counting: %d-bit counters", bits)
 	case lines == 0 || lines > maxLines(bits == 8):
 		return geometry{}, errs.FormatErrorf("counting: %d lines", lines)
-	case k == 0 || k > engine.MaxK || k > asm.NarrowMaxK:
+	case k == 0 || k > engine.MaxK:
 		return geometry{}, errs.FormatErrorf("counting: k = %d", k)
 	}
 	const lineBytes = 8 * asm.CountingLineWords

@@ -1,4 +1,5 @@
-// Package counting is a counting Bloom filter (Fan et al. 2000; seed 000):
+// Package counting is a counting Bloom filter (Fan, Cao, Almeida and Broder,
+// "Summary Cache", 2000; Hadoop's CountingBloomFilter):
 // small counters instead of bits, so keys can be removed, with lock-free
 // atomic forms of every write so one filter can serve many writing
 // goroutines without a lock.

@@ -110,7 +110,7 @@ func NewMK(counters uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := errs.CheckMK(counters, k, asm.NarrowMaxK); err != nil {
+	if err := errs.CheckMK(counters, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	per := lineCounters(wide)

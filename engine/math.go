@@ -31,7 +31,8 @@ var ErrFormat = errs.ErrFormat
 var ErrMemory = errs.ErrMemory
 
 // OptimalBitsFloat is m = -n ln p / (ln 2)^2, the array size that reaches p
-// for n keys with the optimal k (seed 000, section on sizing).
+// for n keys with the optimal k (Bloom 1970; the standard sizing, as in
+// Broder and Mitzenmacher's survey "Network Applications of Bloom Filters").
 func OptimalBitsFloat(n uint64, p float64) float64 {
 	return -float64(n) * math.Log(p) / (math.Ln2 * math.Ln2)
 }

@@ -73,7 +73,7 @@ func outcomeOf(s Sets) Answer {
 
 // halfOffset is (w̄-1)/2: o1 is in [1, 28] and o2 - o1 in [1, 28], so
 // o2 <= 56 stays inside the window of one load.
-const halfOffset = (WBar - 1) / 2
+const halfOffset = (wBar - 1) / 2
 
 // Association is ShBF_A, the shifting Bloom filter for association queries
 // over two sets S1 and S2 (the paper's section 4): each key sets k bits
@@ -107,7 +107,7 @@ func NewAssociationMK(m uint64, k uint32, opts ...engine.Option) (*Association, 
 	if err != nil {
 		return nil, err
 	}
-	if err := errs.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	st, err := store.NewStorage(padWords(m), cfg.HugePages)

@@ -15,7 +15,7 @@ const associationVersion = 1
 
 func (a *Association) header() store.Header {
 	return store.Header{Family: store.FamilyAssociation, Version: associationVersion, Seed: a.seed,
-		Params: []uint64{a.m, uint64(a.k), WBar}}
+		Params: []uint64{a.m, uint64(a.k), wBar}}
 }
 
 // MarshalBinary encodes a in the engine envelope.
@@ -61,16 +61,16 @@ func (a *Association) decodeMode(h store.Header, src store.Source, mode engine.H
 		return err
 	}
 	m, k, wbar := h.Params[0], h.Params[1], h.Params[2]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil {
 		return errs.FormatErrorf("shifting association: %v", err)
 	}
-	if wbar != WBar {
-		return errs.FormatErrorf("shifting association: w̄ = %d, this reader knows %d", wbar, WBar)
+	if wbar != wBar {
+		return errs.FormatErrorf("shifting association: w̄ = %d, this reader knows %d", wbar, wBar)
 	}
 	if uint64(len(payload)) != 8*padWords(m) {
 		return errs.FormatErrorf("shifting association: %d payload bytes for m = %d, want %d", len(payload), m, 8*padWords(m))
 	}
-	if err := checkPaddingBytes(payload, m+WBar-2); err != nil {
+	if err := checkPaddingBytes(payload, m+wBar-2); err != nil {
 		return err
 	}
 	st, err := src.Storage(0, 8*padWords(m), padWords(m), mode)

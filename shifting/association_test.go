@@ -42,7 +42,7 @@ func TestAssociationErrors(t *testing.T) {
 	for _, c := range []struct {
 		m uint64
 		k uint32
-	}{{0, 4}, {100, 0}, {100, MaxK + 1}, {engine.MaxBits + 1, 4}} {
+	}{{0, 4}, {100, 0}, {100, engine.MaxK + 1}, {engine.MaxBits + 1, 4}} {
 		if _, err := NewAssociationMK(c.m, c.k); !errors.Is(err, engine.ErrParam) {
 			t.Errorf("NewAssociationMK(%d, %d): %v", c.m, c.k, err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // queryCount is the size of the query ring each benchmark cycles through:
@@ -78,9 +79,9 @@ func BenchmarkMembershipTest(b *testing.B) {
 				reportPerKey(b, 1)
 			})
 			out := make([]bool, 1024)
-			for _, l := range asm.Available() {
+			for _, l := range cpulevel.Available() {
 				b.Run(prefix+"/shbf-batch-"+l.String(), func(b *testing.B) {
-					restore, err := asm.UseLevel(l)
+					restore, err := cpulevel.Use(l)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -23,11 +23,12 @@
 //
 // New picks the smallest m over even k for which f <= p: at p = 1% that
 // is 9.69 bits per key with k = 6, measured 0.996% on 1e6 absent keys
-// (TestFPR). At the seed's experiment ratio m/n = 10, k = 10 the model
+// (TestFPR). At the awesome-bloom-filters evaluation's ratio m/n = 10, k = 10 the model
 // says 1.038% and 1e6 absent keys measure 1.021% (1.035% averaged over
 // ten seeds); a classic Bloom filter of the same m, n, k has 1.019%.
 //
-// The improved variant of seed 004 (WithSecondArray) adds a second array
+// The second-array variant (WithSecondArray; the improvement the
+// awesome-bloom-filters project proposes for ShBF_M) adds a second array
 // of m bits in which each key sets one more bit. At m/n = 10, k = 10 it
 // cuts the measured FPR from 1.02% to 0.089% (model 0.099%), a factor of
 // 1/(1 - e^(-n/m)) ≈ 10.5 — for twice the memory. A plain ShBF_M given the

@@ -17,7 +17,7 @@ const membershipVersion = 1
 
 func (f *Filter) header() store.Header {
 	return store.Header{Family: store.FamilyShifting, Version: membershipVersion, Seed: f.p.Seed,
-		Params: []uint64{f.p.M, uint64(f.p.K), WBar, f.p.M2}}
+		Params: []uint64{f.p.M, uint64(f.p.K), wBar, f.p.M2}}
 }
 
 // MarshalBinary encodes f in the engine envelope.
@@ -64,11 +64,11 @@ func (f *Filter) decodeMode(h store.Header, src store.Source, mode engine.HugePa
 		return err
 	}
 	m, k, wbar, m2 := h.Params[0], h.Params[1], h.Params[2], h.Params[3]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil || k%2 != 0 {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil || k%2 != 0 {
 		return errs.FormatErrorf("shifting: m = %d, k = %d", m, k)
 	}
-	if wbar != WBar {
-		return errs.FormatErrorf("shifting: w̄ = %d, this reader knows %d", wbar, WBar)
+	if wbar != wBar {
+		return errs.FormatErrorf("shifting: w̄ = %d, this reader knows %d", wbar, wBar)
 	}
 	if m2 > engine.MaxBits {
 		return errs.FormatErrorf("shifting: second array of %d bits", m2)
@@ -79,7 +79,7 @@ func (f *Filter) decodeMode(h store.Header, src store.Source, mode engine.HugePa
 	}
 	// Bits no key can set (above m+55 in the first array, at or above m2
 	// in the second) must be zero, so that every filter has one encoding.
-	if err := checkPaddingBytes(payload[:8*g.p.Base2], m+WBar-2); err != nil {
+	if err := checkPaddingBytes(payload[:8*g.p.Base2], m+wBar-2); err != nil {
 		return err
 	}
 	if m2 > 0 {

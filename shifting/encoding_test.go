@@ -9,11 +9,10 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
-	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 	"github.com/filterengine/filterengine/internal/store"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -34,80 +33,11 @@ func golden(t *testing.T, name string, data []byte) []byte {
 	return want
 }
 
-func TestMembershipRoundTrip(t *testing.T) {
-	ks := members(memberBase, 5000)
-	for name, f := range newFilters(t) {
-		f.AddUint64s(ks)
-		data, err := f.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var g Filter
-		if err := g.UnmarshalBinary(data); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var buf bytes.Buffer
-		if n, err := f.WriteTo(&buf); err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), data) {
-			t.Fatalf("%s: WriteTo wrote %d bytes, %v; differs from MarshalBinary", name, n, err)
-		}
-		buf.WriteString("trailing")
-		var h Filter
-		if n, err := h.ReadFrom(&buf); err != nil || n != int64(len(data)) {
-			t.Fatalf("%s: ReadFrom read %d, %v", name, n, err)
-		}
-		for _, r := range []*Filter{&g, &h} {
-			if r.M() != f.M() || r.K() != f.K() || r.Seed() != f.Seed() || r.SecondArrayBits() != f.SecondArrayBits() {
-				t.Fatalf("%s: parameters changed in the round trip", name)
-			}
-			kerneltest.ForEachLevel(t, func(t *testing.T) {
-				out := make([]bool, len(ks))
-				if hits := r.TestUint64s(ks, out); hits != len(ks) {
-					t.Fatalf("%s: %d of %d keys after the round trip", name, hits, len(ks))
-				}
-				absent := members(absentBase, 5000)
-				want := make([]bool, len(absent))
-				f.TestUint64s(absent, want)
-				r.TestUint64s(absent, out)
-				for i := range want {
-					if want[i] != out[i] {
-						t.Fatalf("%s: absent key %d answers differently after the round trip", name, absent[i])
-					}
-				}
-			})
-		}
-	}
-}
-
-// TestMembershipCorruption flips every byte of a small encoding in turn;
-// each must be an error.
-func TestMembershipCorruption(t *testing.T) {
-	f, err := NewMK(300, 4, WithSecondArray())
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.AddUint64s(members(memberBase, 20))
-	data, _ := f.MarshalBinary()
-	for i := range data {
-		bad := bytes.Clone(data)
-		bad[i] ^= 0x5a
-		var g Filter
-		if err := g.UnmarshalBinary(bad); !errors.Is(err, engine.ErrFormat) {
-			t.Fatalf("byte %d corrupted: error %v", i, err)
-		}
-	}
-	for n := range len(data) {
-		var g Filter
-		if err := g.UnmarshalBinary(data[:n]); err == nil {
-			t.Fatalf("truncated to %d bytes: no error", n)
-		}
-	}
-}
-
 // TestMembershipPadding rejects an encoding, checksums recomputed, with a
 // bit set where no key can set one.
 func TestMembershipPadding(t *testing.T) {
 	f, _ := NewMK(100, 4)
-	last := f.M() + WBar - 2
+	last := f.M() + wBar - 2
 	for _, bit := range []uint64{last + 1, 64*padWords(f.M()) - 1} {
 		g, _ := NewMK(100, 4)
 		g.st.Words()[bit/64] |= 1 << (bit % 64)
@@ -211,11 +141,11 @@ func TestDecodersCheckPaddingAndCounters(t *testing.T) {
 			t.Errorf("%s: error %v, want a format error", what, err)
 		}
 	}
-	// Association: positions up to m + WBar - 2, as membership's.
+	// Association: positions up to m + wBar - 2, as membership's.
 	for _, c := range []struct {
 		bit uint64
 		ok  bool
-	}{{100 + WBar - 2, true}, {100 + WBar - 1, false}, {64*padWords(100) - 1, false}} {
+	}{{100 + wBar - 2, true}, {100 + wBar - 1, false}, {64*padWords(100) - 1, false}} {
 		a, _ := NewAssociationMK(100, 4)
 		setBit(a.st.Words(), c.bit)
 		data, _ := a.MarshalBinary()

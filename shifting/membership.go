@@ -10,10 +10,6 @@ import (
 	"github.com/filterengine/filterengine/internal/store"
 )
 
-// MaxK is the largest number of bits per key a membership filter takes
-// (MaxK/2 probe pairs).
-const MaxK = engine.MaxK
-
 // Filter is ShBF_M, the shifting Bloom filter for membership queries:
 // m bits (plus padding) where every key sets k/2 pairs of bits h_i and
 // h_i + o, tested with one memory access per pair.
@@ -60,7 +56,7 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := errs.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	if k%2 != 0 {

@@ -42,7 +42,7 @@ func TestNewErrors(t *testing.T) {
 		{"m=0", 0, 10},
 		{"k=0", 1000, 0},
 		{"k odd", 1000, 7},
-		{"k above cap", 1000, MaxK + 2},
+		{"k above cap", 1000, engine.MaxK + 2},
 		{"m overflow", engine.MaxBits + 1, 10},
 	} {
 		if _, err := NewMK(c.m, c.k); !errors.Is(err, engine.ErrParam) {
@@ -186,60 +186,6 @@ func TestBatchMatchesScalar(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestBatchAllocs(t *testing.T) {
-	f, err := New(10000, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks := members(memberBase, 1000)
-	hs := make([]uint64, len(ks))
-	keys := make([][]byte, len(ks))
-	for i, k := range ks {
-		keys[i] = keyOf(k)
-		hs[i] = engine.Hash(keys[i])
-	}
-	out := make([]bool, len(ks))
-	kerneltest.ForEachLevel(t, func(t *testing.T) {
-		for name, fn := range map[string]func(){
-			"AddHashes":   func() { f.AddHashes(hs) },
-			"AddKeys":     func() { f.AddKeys(keys) },
-			"AddUint64s":  func() { f.AddUint64s(ks) },
-			"TestHashes":  func() { f.TestHashes(hs, out) },
-			"TestKeys":    func() { f.TestKeys(keys, out) },
-			"TestUint64s": func() { f.TestUint64s(ks, out) },
-
-			"AddHashesConcurrent":  func() { f.AddHashesConcurrent(hs) },
-			"AddUint64sConcurrent": func() { f.AddUint64sConcurrent(ks) },
-			"AddUint64":            func() { f.AddUint64(ks[0]) },
-			"TestString":           func() { f.TestString("key") },
-			"TestHashConcurrent":   func() { f.TestHashConcurrent(hs[0]) },
-		} {
-			if a := testing.AllocsPerRun(5, fn); a != 0 {
-				t.Errorf("%s: %v allocations", name, a)
-			}
-		}
-	})
-}
-
-func TestTestAndAdd(t *testing.T) {
-	f, err := New(1000, 0.001)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := 0
-	for _, k := range members(memberBase, 1000) {
-		if !f.TestAndAdd(keyOf(k)) {
-			fresh++
-		}
-		if !f.TestAndAdd(keyOf(k)) {
-			t.Fatalf("key %d absent right after TestAndAdd", k)
-		}
-	}
-	if fresh < 990 { // a false positive makes a fresh key look present; p = 0.1%
-		t.Errorf("only %d of 1000 fresh keys tested absent", fresh)
 	}
 }
 

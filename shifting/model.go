@@ -28,7 +28,7 @@ func FPR(m, n uint64, k uint32) float64 {
 	}
 	z := zeroFraction(m, n, k)
 	half := float64(k / 2)
-	return math.Pow(1-z, half) * math.Pow(1-z+z*z/(WBar-1), half)
+	return math.Pow(1-z, half) * math.Pow(1-z+z*z/(wBar-1), half)
 }
 
 // FPRSecondArray is FPR with the seed's second array of m2 bits, where
@@ -51,7 +51,7 @@ func Size(n uint64, p float64, second bool) (m uint64, k uint32, err error) {
 		}
 		return FPR(m, n, k)
 	}
-	for kk := uint32(2); kk <= MaxK; kk += 2 {
+	for kk := uint32(2); kk <= engine.MaxK; kk += 2 {
 		if model(engine.MaxBits, kk) > p {
 			continue
 		}

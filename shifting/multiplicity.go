@@ -14,7 +14,7 @@ import (
 
 // MaxCount is the largest multiplicity a Multiplicity can encode: offsets
 // c - 1 in [0, w̄-1] all fit in the window of one load.
-const MaxCount = WBar
+const MaxCount = wBar
 
 // counters is the family option of WithCounters.
 type counters struct{}
@@ -62,7 +62,7 @@ func NewMultiplicityMK(m uint64, k uint32, maxCount uint32, opts ...engine.Optio
 		}
 		withCounters = true
 	}
-	if err := errs.CheckMK(m, k, MaxK); err != nil {
+	if err := errs.CheckMK(m, k, engine.MaxK); err != nil {
 		return nil, err
 	}
 	if maxCount == 0 || maxCount > MaxCount {
@@ -192,7 +192,7 @@ func (x *Multiplicity) UpdateHash(h uint64, from, to uint32) error {
 		// it (two probes may share a position): else the key was not
 		// recorded with count from, and decrementing would wrap a
 		// counter and clear bits other keys hold.
-		var pos [MaxK]uint64
+		var pos [engine.MaxK]uint64
 		pa, pb := probeStart(h)
 		for i := range x.k {
 			pos[i] = hashing.Reduce(pa, x.m) + uint64(from-1)

@@ -20,7 +20,7 @@ func (x *Multiplicity) header() store.Header {
 		withCounters = 1
 	}
 	return store.Header{Family: store.FamilyMultiplicity, Version: multiplicityVersion, Seed: x.seed,
-		Params: []uint64{x.m, uint64(x.k), WBar, uint64(x.maxCount), withCounters}}
+		Params: []uint64{x.m, uint64(x.k), wBar, uint64(x.maxCount), withCounters}}
 }
 
 // MarshalBinary encodes x in the engine envelope.
@@ -67,10 +67,10 @@ func (x *Multiplicity) decodeMode(h store.Header, src store.Source, mode engine.
 		return err
 	}
 	m, k, wbar, maxCount, withCounters := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
-	if err := errs.CheckMK(m, uint32(min(k, MaxK+1)), MaxK); err != nil {
+	if err := errs.CheckMK(m, uint32(min(k, engine.MaxK+1)), engine.MaxK); err != nil {
 		return errs.FormatErrorf("shifting multiplicity: %v", err)
 	}
-	if wbar != WBar || maxCount == 0 || maxCount > MaxCount || withCounters > 1 {
+	if wbar != wBar || maxCount == 0 || maxCount > MaxCount || withCounters > 1 {
 		return errs.FormatErrorf("shifting multiplicity: w̄ = %d, maximum count %d, counters %d", wbar, maxCount, withCounters)
 	}
 	g := Multiplicity{m: m, k: uint32(k), maxCount: uint32(maxCount), seed: h.Seed}

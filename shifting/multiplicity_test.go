@@ -26,7 +26,7 @@ func TestMultiplicityErrors(t *testing.T) {
 	for _, c := range []struct {
 		m uint64
 		k uint32
-	}{{0, 4}, {100, 0}, {100, MaxK + 1}, {engine.MaxBits + 1, 4}} {
+	}{{0, 4}, {100, 0}, {100, engine.MaxK + 1}, {engine.MaxBits + 1, 4}} {
 		if _, err := NewMultiplicityMK(c.m, c.k, 8); !errors.Is(err, engine.ErrParam) {
 			t.Errorf("NewMultiplicityMK(%d, %d): %v", c.m, c.k, err)
 		}

@@ -8,7 +8,8 @@ import (
 // secondArray is the family option of WithSecondArray.
 type secondArray struct{}
 
-// WithSecondArray adds the improved variant of seed 004 (section 4) to a
+// WithSecondArray adds the second-array variant (the improvement the
+// awesome-bloom-filters project proposes for ShBF_M) to a
 // membership filter: a second bit array of as many bits as the first, in
 // which every key also sets one bit h_{k/2+2}(e) mod m, checked by one more
 // probe. It doubles the memory; see the package doc for what it buys.

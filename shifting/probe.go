@@ -7,15 +7,15 @@ import (
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
-// WBar is w̄ = w - 7 for w = 64-bit loads: a load of 8 bytes at byte
+// wBar is w̄ = w - 7 for w = 64-bit loads: a load of 8 bytes at byte
 // pos/8, shifted right by pos mod 8, holds bits pos .. pos+56 of the array
-// whatever pos is, so every bit a probe needs at offsets 0 .. WBar-1 comes
+// whatever pos is, so every bit a probe needs at offsets 0 .. wBar-1 comes
 // from one memory access (Yang et al. 2016, section 3.1: w̄ <= w + 1 - j
 // for all 1 <= j <= 8).
-const WBar = asm.ShiftingWBar
+const wBar = asm.ShiftingWBar
 
 // padWords returns how many words an array of m probe positions needs so
-// that the 8-byte load at byte (m-1)/8 and the bit (m-1)+WBar-1 stay in
+// that the 8-byte load at byte (m-1)/8 and the bit (m-1)+wBar-1 stay in
 // bounds: the words up to and including word (m-1)/64 + 1. A zero value
 // (m = 0) has none.
 func padWords(m uint64) uint64 {
@@ -39,7 +39,7 @@ const phi = asm.ShiftingPhi
 func probeStart(h uint64) (a, b uint64) { return h, bits.RotateLeft64(h, 32) }
 
 // membershipOffset is ShBF_M's o(e) = h_{k/2+1}(e) mod (w̄-1) + 1 in
-// [1, WBar-1], taken from the probe value after the k/2 positions.
+// [1, wBar-1], taken from the probe value after the k/2 positions.
 func membershipOffset(h uint64, pairs uint32) uint64 {
-	return hashing.Reduce(asm.ShiftingRawAt(h, uint64(pairs)), WBar-1) + 1
+	return hashing.Reduce(asm.ShiftingRawAt(h, uint64(pairs)), wBar-1) + 1
 }

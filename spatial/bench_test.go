@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -74,7 +74,7 @@ func fixture(b *testing.B, n int) *benchFixture {
 	for area := 1; area <= areas; area++ {
 		keys, _ := keysOf(uint64(area), n/areas)
 		for _, key := range keys {
-			h := f.Hash(key)
+			h := f.hash(key)
 			_ = f.InsertHash(h, area)
 			fx.bloom.add(h)
 		}
@@ -85,7 +85,7 @@ func fixture(b *testing.B, n int) *benchFixture {
 		for _, key := range [][]byte{fx.members[(i*7919)%len(fx.members)], absentKeys[i]} {
 			fx.keys = append(fx.keys, key)
 			fx.ks = append(fx.ks, uint64FromKey(key))
-			fx.hs = append(fx.hs, f.Hash(key))
+			fx.hs = append(fx.hs, f.hash(key))
 		}
 	}
 	_ = absent
@@ -135,8 +135,8 @@ func BenchmarkCheck(b *testing.B) {
 		})
 		const batch = 1024
 		out := make([]uint16, batch)
-		for _, l := range asm.Available() {
-			restore, err := asm.UseLevel(l)
+		for _, l := range cpulevel.Available() {
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -187,6 +187,6 @@ func BenchmarkInsert(b *testing.B) {
 }
 
 // benchSizes are the key counts of BenchmarkCheck: 1e4 (48 KB of 4-bit
-// cells, in L2), 1e5 (0.48 MB, about the 512 KiB L2) and the 1e6
-// (4.8 MB, in L3).
+// cells), 1e5 (0.48 MB) and 1e6 (4.8 MB), from a filter that fits a
+// core's L2 cache to one that needs L3.
 var benchSizes = []int{10_000, 100_000, 1_000_000}

@@ -52,7 +52,7 @@
 // engine's package doc where it applies: Decode, Read, Open, View and the
 // Marshal/Unmarshal/WriteTo/ReadFrom/MarshalText/UnmarshalText methods,
 // Clone, M (cells), K, SizeBytes, ModelFPR, Union, and a one-line String
-// (the statistics table is WriteSummary's). The zero Filter has no cells:
+// (the statistics table is Stats().WriteSummary's). The zero Filter has no cells:
 // its accessors report zeros, Close does nothing and every other method
 // panics with a message naming New; a batch out slice shorter than its
 // keys panics with internal/batch's one message.

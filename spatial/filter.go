@@ -204,8 +204,8 @@ func (f *Filter) LineLocal() bool { return f.p.Lines != 0 }
 // Seed returns the hash seed.
 func (f *Filter) Seed() uint64 { return f.p.Seed }
 
-// Hash returns the hash the filter uses for key.
-func (f *Filter) Hash(key []byte) uint64 { return engine.HashSeed(key, f.p.Seed) }
+// hash returns the hash the filter uses for key.
+func (f *Filter) hash(key []byte) uint64 { return engine.HashSeed(key, f.p.Seed) }
 
 // HugePages reports whether the cells live in huge-page-advised memory.
 func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
@@ -252,7 +252,7 @@ func (f *Filter) areaErr(area int) error {
 // The result is the filter the papers build by inserting areas in
 // ascending order, whatever the order here. Area 0 or above Areas() is an
 // error and changes nothing.
-func (f *Filter) Insert(key []byte, area int) error { return f.InsertHash(f.Hash(key), area) }
+func (f *Filter) Insert(key []byte, area int) error { return f.InsertHash(f.hash(key), area) }
 
 // InsertUint64 is Insert for the 8 little-endian bytes of key.
 func (f *Filter) InsertUint64(key uint64, area int) error {

@@ -69,7 +69,7 @@ func TestOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Seed() != 99 || f.Hash([]byte("x")) != engine.HashSeed([]byte("x"), 99) {
+	if f.Seed() != 99 || f.hash([]byte("x")) != engine.HashSeed([]byte("x"), 99) {
 		t.Errorf("WithSeed(99) ignored: seed %d", f.Seed())
 	}
 	g, err := NewMK(1000, 3, 5, engine.WithHugePages(engine.HugePagesNever))
@@ -145,7 +145,7 @@ func insertShuffled(t *testing.T, f *Filter, n int, form int, seed uint64) {
 		default:
 			hs := make([]uint64, n)
 			for j, key := range keys {
-				hs[j] = f.Hash(key)
+				hs[j] = f.hash(key)
 			}
 			err = f.InsertHashes(hs, area)
 		}
@@ -259,7 +259,7 @@ func checkAll(f *Filter, keys [][]byte, ks []uint64, out []uint16, form int) []u
 	default:
 		hs := make([]uint64, len(keys))
 		for i, key := range keys {
-			hs[i] = f.Hash(key)
+			hs[i] = f.hash(key)
 		}
 		hits = f.CheckHashes(hs, out)
 	}
@@ -354,7 +354,7 @@ func TestCheckAllocs(t *testing.T) {
 	keys, ks := keysOf(1, 1000)
 	hs := make([]uint64, len(keys))
 	for i, key := range keys {
-		hs[i] = f.Hash(key)
+		hs[i] = f.hash(key)
 	}
 	out := make([]uint16, len(keys))
 	kerneltest.ForEachLevel(t, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/filterengine/filterengine/internal/testkit/perkey"
 )
 
-// perKeyFixture is the issue-12 workload: n distinct 8-byte keys (the
+// perKeyFixture is the single-key workload: n distinct 8-byte keys (the
 // little-endian bytes of a counter), inserted a quarter each into 4
 // areas of a filter sized for p = 1%, and a classic filter of the same
 // n and p holding the same keys. absent holds n other keys.
@@ -72,7 +72,7 @@ func perKeyRun(b *testing.B, flat []byte, op func(key []byte) int) {
 	reportPerKey(b, 1)
 }
 
-// BenchmarkPerKey is issue 12's single-key comparison in one process:
+// BenchmarkPerKey is the single-key comparison in one process:
 // spatial Check (4 areas, p = 1%) against classic Test (same n and p),
 // each called once per 8-byte []byte key with hashing included, over n
 // distinct member keys and n absent ones; and Insert (classic Add)
@@ -137,7 +137,7 @@ func BenchmarkBatchVsLoop(b *testing.B) {
 		fx := perKeyFill(b, n)
 		hs := make([]uint64, n)
 		for i := range n {
-			hs[i] = fx.f.Hash(fx.members[8*i : 8*i+8])
+			hs[i] = fx.f.hash(fx.members[8*i : 8*i+8])
 		}
 		const batch = 1024
 		out := make([]uint16, batch)

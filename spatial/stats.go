@@ -223,11 +223,8 @@ func fmtRatio(v float64, format string) string {
 	return fmt.Sprintf(format, v)
 }
 
-// WriteSummary writes Stats().WriteSummary(w).
-func (f *Filter) WriteSummary(w io.Writer) error { return f.Stats().WriteSummary(w) }
-
 // String describes the filter in one line of at most 200 bytes; the
-// table of its statistics is WriteSummary's.
+// table of its statistics is Stats().WriteSummary's.
 func (f *Filter) String() string {
 	layout := "libsbf"
 	if f.p.Lines != 0 {

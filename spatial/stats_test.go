@@ -279,11 +279,11 @@ func countZero(out []uint16) int {
 	return n
 }
 
-// summaryOf is f's WriteSummary table.
+// summaryOf is f's Stats().WriteSummary table.
 func summaryOf(t *testing.T, f *Filter) string {
 	t.Helper()
 	var sb strings.Builder
-	if err := f.WriteSummary(&sb); err != nil {
+	if err := f.Stats().WriteSummary(&sb); err != nil {
 		t.Fatal(err)
 	}
 	return sb.String()

@@ -1,4 +1,5 @@
-// Package dataset generates the data sets of seed 004: normal(0, 1),
+// Package dataset generates the data sets of the awesome-bloom-filters
+// evaluation: normal(0, 1),
 // uniform(0, 10) and exponential(rate 100) doubles from seed 2022, in
 // memory and deterministically.
 //

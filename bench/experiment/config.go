@@ -1,14 +1,14 @@
 // Package experiment runs the bench's experiments over the filter
 // registry:
 //
-//	a  seed 004's configuration: each data set streamed into each filter of
+//	a  the awesome-bloom-filters evaluation's configuration: each data set streamed into each filter of
 //	   m bits and k = 10 probes, FPR on never-inserted values at
 //	   checkpoints, total time per filter per distribution;
 //	b  FPR and time against k = 2..16 at the same bits per row;
 //	c  filters sized for n keys at target rate p (the command's default
 //	   cells: 1e6 keys at 1% and 0.1%, 1e7 at 1%): measured FPR, bits per
 //	   key, Add and Test ns/key per family and peer;
-//	d  every kernel level asm.Available() reports against the generic
+//	d  every kernel level asm.Available() names against the generic
 //	   reference, as a ratio;
 //	f  shifting association (ShBF_A) against two classic filters of the
 //	   same bits and k, and shifting multiplicity (ShBF_x) against a

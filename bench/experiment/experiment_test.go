@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/bench/dataset"
 	"github.com/filterengine/filterengine/bench/filters"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 )
 
@@ -114,7 +114,7 @@ func TestRunShapes(t *testing.T) {
 			t.Errorf("c: %s: no per-key timings: %+v", s.Filter, s)
 		}
 	}
-	if want := 2 * len(asm.Available()); len(r.Kernels) != want {
+	if want := 2 * len(cpulevel.Available()); len(r.Kernels) != want {
 		t.Errorf("d: %d rows, want one per level for the hash and for classic (%d)", len(r.Kernels), want)
 	}
 	for _, k := range r.Kernels {

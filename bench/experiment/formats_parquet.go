@@ -8,8 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -62,7 +62,7 @@ const (
 // values, interleaved) is timed through every call, the implementations
 // alternating within each repetition.
 func runFormatsParquet(d *driver, c *Config, r *Results) error {
-	levels := asm.Available()
+	levels := cpulevel.Available()
 	var total float64
 	for _, n := range c.KernelN {
 		total += float64(c.Reps) * float64(n) * 3 * float64(len(levels)+3) // adds over n, tests over 2n
@@ -86,7 +86,7 @@ type parquetTimer struct {
 	hits                  int
 }
 
-func formatsParquetRows(d *driver, c *Config, n int, levels []asm.Level) ([]FormatsParquetRow, error) {
+func formatsParquetRows(d *driver, c *Config, n int, levels []cpulevel.Level) ([]FormatsParquetRow, error) {
 	members := make([]uint64, n)
 	probes := make([]uint64, 2*n)
 	for i := range n {
@@ -163,7 +163,7 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []asm.Level) ([]Form
 		for i, l := range levels {
 			f, _ := blocked.NewSBBF(numBytes)
 			f.AddHashes(members)
-			restore, err := asm.UseLevel(l)
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				return nil, err
 			}
@@ -218,7 +218,7 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []asm.Level) ([]Form
 
 		// Tests over the probe stream, alternating implementations.
 		for i, l := range levels {
-			restore, err := asm.UseLevel(l)
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				return nil, err
 			}

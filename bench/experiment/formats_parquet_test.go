@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // A small run of experiment g's Parquet half: one row per implementation
@@ -17,7 +17,7 @@ func TestFormatsParquetShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	levels := len(asm.Available())
+	levels := len(cpulevel.Available())
 	if want := 2*levels + 6; len(r.FormatsParquet) != want {
 		t.Fatalf("%d rows, want %d", len(r.FormatsParquet), want)
 	}

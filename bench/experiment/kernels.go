@@ -8,6 +8,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/bench/dataset"
 	"github.com/filterengine/filterengine/bench/filters"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // kernelP is experiment d's target rate.
@@ -22,7 +23,7 @@ func runKernels(d *driver, c *Config, r *Results) error {
 			entries = append(entries, e)
 		}
 	}
-	levels := asm.Available()
+	levels := cpulevel.Available()
 	var total float64
 	for _, n := range c.KernelN {
 		total += float64(len(entries)*len(levels)*c.Reps) * repKeys(n, c.SizedProbes)
@@ -48,10 +49,10 @@ func runKernels(d *driver, c *Config, r *Results) error {
 	return nil
 }
 
-func kernelRows(d *driver, c *Config, e filters.Entry, n uint64, levels []asm.Level, members, absent *dataset.Keys) ([]KernelRow, error) {
+func kernelRows(d *driver, c *Config, e filters.Entry, n uint64, levels []cpulevel.Level, members, absent *dataset.Keys) ([]KernelRow, error) {
 	var rows []KernelRow
 	for _, l := range levels {
-		restore, err := asm.UseLevel(l)
+		restore, err := cpulevel.Use(l)
 		if err != nil {
 			return rows, err
 		}
@@ -93,12 +94,12 @@ const HashKernel = "asm.HashUint64s"
 // integer calls start with, at every level; its ns/key sits in the Test
 // member column and the answers are compared through a checksum of the
 // hashes.
-func hashRows(d *driver, c *Config, n uint64, levels []asm.Level, members *dataset.Keys) ([]KernelRow, error) {
+func hashRows(d *driver, c *Config, n uint64, levels []cpulevel.Level, members *dataset.Keys) ([]KernelRow, error) {
 	ks := members.Uint64s(0, members.Len())
 	dst := make([]uint64, c.Batch)
 	var rows []KernelRow
 	for _, l := range levels {
-		restore, err := asm.UseLevel(l)
+		restore, err := cpulevel.Use(l)
 		if err != nil {
 			return rows, err
 		}

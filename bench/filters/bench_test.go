@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/bench/dataset"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // BenchmarkSized runs issue 2's comparison under go test -bench, every
@@ -20,9 +20,9 @@ func BenchmarkSized(b *testing.B) {
 		members := dataset.Integers(0, n)
 		absent := dataset.Integers(1<<62, n)
 		for _, e := range All() {
-			levels := []asm.Level{asm.Current()}
+			levels := []cpulevel.Level{cpulevel.Current()}
 			if e.Kernels {
-				levels = asm.Available()
+				levels = cpulevel.Available()
 			}
 			for _, l := range levels {
 				name := fmt.Sprintf("%s/n=%s/kernel=%v", e.Name, shortN(n), l)
@@ -30,7 +30,7 @@ func BenchmarkSized(b *testing.B) {
 					name = fmt.Sprintf("%s/n=%s", e.Name, shortN(n))
 				}
 				b.Run(name, func(b *testing.B) {
-					restore, err := asm.UseLevel(l)
+					restore, err := cpulevel.Use(l)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -55,7 +55,7 @@ func ours() []Entry {
 		{
 			Name:    "shifting+2nd",
 			Kind:    Ours,
-			About:   "shifting with WithSecondArray, the improved variant of seed 004 section 4: a second m-bit array, one more bit per key (twice the memory at a given m); batch calls",
+			About:   "shifting with WithSecondArray, the second-array variant the awesome-bloom-filters project proposes: a second m-bit array, one more bit per key (twice the memory at a given m); batch calls",
 			Kernels: true,
 			NewNP: func(n uint64, p float64) (Filter, error) {
 				return wrapShifting(shifting.New(n, p, shifting.WithSecondArray()))

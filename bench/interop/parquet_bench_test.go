@@ -7,8 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -46,9 +46,9 @@ func BenchmarkParquetSBBF(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(probes)), "ns/key")
 		}
 		prefix := fmt.Sprintf("n=%d/bytes=%d", n, numBytes)
-		for _, l := range asm.Available() {
+		for _, l := range cpulevel.Available() {
 			b.Run(prefix+"/ours-TestHashes/kernel="+l.String(), func(b *testing.B) {
-				restore, _ := asm.UseLevel(l)
+				restore, _ := cpulevel.Use(l)
 				defer restore()
 				for b.Loop() {
 					for i := 0; i < len(probes); i += len(out) {

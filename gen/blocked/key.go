@@ -7,6 +7,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/gen/hash/xxh3"
 	"github.com/filterengine/filterengine/gen/internal/genutil"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -81,7 +82,7 @@ func keyKernel(op, form string, lshifts Mem) {
 	// common k <= 8 pays one compare for it.
 	CMPL(genutil.Field(p, unsafe.Offsetof(probe.K)), U8(8))
 	JA(LabelRef(name + "_rounds"))
-	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(asm.AVX512)))
+	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(cpulevel.AVX512)))
 	JAE(LabelRef(name + "_one512"))
 	m0, m1 := roundMask(v, Mem{Base: row}, lshifts)
 	finish(op, name+"_one", line, m0, m1)

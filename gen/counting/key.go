@@ -10,6 +10,7 @@ import (
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/gen/hash/xxh3"
 	"github.com/filterengine/filterengine/gen/internal/genutil"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // keyKernels emits the single-key tests asm.countingTest{Key,Uint64,Hash},
@@ -29,8 +30,7 @@ import (
 // level, and for a key of another length than 8 or a filter that is not
 // one round of 4-bit counters (Round4 == 0: 8-bit counters, K > 9, the
 // zero filter). There is no avx2 body: a scalar BMI2 one (RORX/SHRX from
-// memory a probe) measured no faster than the Go twin at avx2 (commit
-// bd5aee2 has the figures).
+// memory a probe) was no faster than the Go twin at avx2.
 func keyKernels() {
 	shifts := GLOBL("countingKeyShifts", RODATA|NOPTR)
 	for j := range 8 {
@@ -92,7 +92,7 @@ type keyRound struct {
 // length than 8 it jumps to the generic label.
 func openKey(name, form, sig, doc string, shifts Mem) (r keyRound) {
 	var p reg.GPVirtual
-	p, r.generic = genutil.SingleKeyFrom(asm.AVX512, name, sig, doc)
+	p, r.generic = genutil.SingleKeyFrom(cpulevel.AVX512, name, sig, doc)
 	r.n = GP32()
 	MOVL(genutil.Field(p, unsafe.Offsetof(probe.Round4)), r.n)
 	TESTL(r.n, r.n)

@@ -23,13 +23,11 @@
 // has neither: the AVX2 kernel emulates each multiply by three VPMULUDQ
 // partial products (lo*lo + (hi*lo + lo*hi) << 32) and each rotate by two
 // shifts and an OR, four values per YMM, two YMM interleaved for the
-// multiplier's latency. That is about three times the scalar code's
-// instructions per value for four values per instruction: on the AMD EPYC
-// (Zen 5) VM it ties the scalar Generic twin (BenchmarkXXH64Uint64s; the
-// figures are in the commit message), where AVX-512 is about nine times
-// faster. It is kept, not replaced by scalar code, because it is never
-// slower there, leaves the scalar multiplier to the probe code around it,
-// and on cores with two vector multiply ports it is the faster of the two.
+// multiplier's latency: several times the scalar code's work per value,
+// for four values at once. It is kept, not replaced by scalar code,
+// because it leaves the scalar multiplier to the probe code around it
+// and, on cores with two vector multiply ports, it outruns the scalar
+// twin (BenchmarkXXH64Uint64s compares them).
 package main
 
 // purego: asm's Go half builds without the stubs this command rewrites.

@@ -1,4 +1,4 @@
-// Command filterbench runs the bench's experiments — seed 004's streaming
+// Command filterbench runs the bench's experiments — the awesome-bloom-filters evaluation's streaming
 // configuration (a), the k sweep (b), sized filters against peers (c) and
 // kernels against the generic reference (d) — and writes a terminal
 // table, report.md, CSV files and SVG/PNG plots to an output directory.

@@ -6,7 +6,7 @@ package genutil
 import (
 	"fmt"
 
-	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -76,12 +76,12 @@ func Field(p reg.Register, off uintptr) Mem { return Mem{Base: p, Disp: int(off)
 // the kernel is to end with TailJump to its Generic twin. It returns p,
 // loaded, and that label.
 func SingleKey(name, sig, doc string) (p reg.GPVirtual, generic string) {
-	return SingleKeyFrom(asm.AVX2, name, sig, doc)
+	return SingleKeyFrom(cpulevel.AVX2, name, sig, doc)
 }
 
 // SingleKeyFrom is SingleKey for a kernel whose body needs level least:
 // below it the kernel jumps to name+"_generic".
-func SingleKeyFrom(least asm.Level, name, sig, doc string) (p reg.GPVirtual, generic string) {
+func SingleKeyFrom(least cpulevel.Level, name, sig, doc string) (p reg.GPVirtual, generic string) {
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
 	Doc(doc)

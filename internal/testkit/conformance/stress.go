@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/internal/config"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 )
 
@@ -207,9 +207,9 @@ func (s *suite[T]) concurrent(t *testing.T) {
 }
 
 // hugeBudget is how long HugePagesGC goes on calling after its first
-// round of calls at the generic level: most of the suite's time. With a
-// second, the fake without runtime.KeepAlive faulted in 10 runs of 10;
-// with half a second, in 6 of 10 (AMD EPYC VM, 2 shared cores). The
+// round of calls at the generic level: most of the suite's time, long
+// enough that a family missing a runtime.KeepAlive faults (the fake
+// without it is the suite's own check of that). The
 // vector levels get one round: an assembly kernel cannot be preempted,
 // so no collection completes inside one, and the Go around the kernels
 // is the generic level's.
@@ -295,7 +295,7 @@ func (s *suite[T]) hugePagesGC(t *testing.T) {
 	// level or machine gets fewer).
 	for round := 0; round < 8; round++ {
 		for _, last := range []string{"TestHashes", "TestKeys", "TestUint64s", "AddHashes"} {
-			if round > 0 && (asm.Current() != asm.Generic || time.Since(start) > hugeBudget) {
+			if round > 0 && (cpulevel.Current() != cpulevel.Generic || time.Since(start) > hugeBudget) {
 				break
 			}
 			clear(out)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
 // EnvRequireKernel names the kernel a test run must have selected. make
@@ -22,17 +23,17 @@ const EnvRequireKernel = "FILTERENGINE_REQUIRE_KERNEL"
 // run at another level would be served from the cache.
 func RequireKernel(t *testing.T) {
 	t.Helper()
-	capped := os.Getenv(asm.EnvKernel)
+	capped := os.Getenv(cpulevel.Env)
 	want, ok := os.LookupEnv(EnvRequireKernel)
 	if !ok || want == "" {
-		t.Skipf("%s not set; kernel in use: %s (%s=%q)", EnvRequireKernel, asm.Kernel(), asm.EnvKernel, capped)
+		t.Skipf("%s not set; kernel in use: %s (%s=%q)", EnvRequireKernel, asm.Kernel(), cpulevel.Env, capped)
 	}
-	l, err := asm.ParseLevel(want)
+	l, err := cpulevel.Parse(want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if asm.Current() != l {
-		t.Fatalf("%s=%s but the kernel in use is %s (%s=%q)", EnvRequireKernel, want, asm.Kernel(), asm.EnvKernel, capped)
+	if cpulevel.Current() != l {
+		t.Fatalf("%s=%s but the kernel in use is %s (%s=%q)", EnvRequireKernel, want, asm.Kernel(), cpulevel.Env, capped)
 	}
 }
 
@@ -40,9 +41,9 @@ func RequireKernel(t *testing.T) {
 // and build can run, with every kernel switched to that level.
 func ForEachLevel(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	for _, l := range asm.Available() {
+	for _, l := range cpulevel.Available() {
 		t.Run(l.String(), func(t *testing.T) {
-			restore, err := asm.UseLevel(l)
+			restore, err := cpulevel.Use(l)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 //go:build amd64 && gc && !purego
 
-package asm
+package cpulevel
 
 import "github.com/klauspost/cpuid/v2"
 

@@ -1,5 +1,5 @@
 //go:build !amd64 || !gc || purego
 
-package asm
+package cpulevel
 
 func detect() Level { return Generic }
