@@ -5,23 +5,19 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
-	"github.com/filterengine/filterengine/internal/testkit/conformance"
-	"github.com/filterengine/filterengine/internal/errs"
-	"github.com/filterengine/filterengine/internal/hashing"
 	"github.com/filterengine/filterengine/internal/store"
+	"github.com/filterengine/filterengine/internal/testkit/conformance"
 )
 
 // The family contract (engine's package doc), checked at compile time.
 var (
 	_ conformance.Membership[*Filter]   = (*Filter)(nil)
 	_ conformance.Membership[*Narrow]   = (*Narrow)(nil)
-	_ conformance.Membership[*SBBF]     = (*SBBF)(nil)
 	_ conformance.Membership[*Scalable] = (*Scalable)(nil)
 	_ conformance.Membership[*Window]   = (*Window)(nil)
 	_ conformance.Concurrent            = (*Filter)(nil)
@@ -31,29 +27,7 @@ var (
 // The families the suite runs: the Filter, Narrow at both block sizes,
 // and the types built on blocked.
 var (
-	filterFamily = conformance.Family[*Filter]{Name: "blocked.Filter", New: New, NewMK: NewMK, Decode: Decode, Read: Read}
-	sbbfFamily   = conformance.Family[*SBBF]{
-		Name: "blocked.SBBF",
-		New: func(n uint64, p float64, opts ...engine.Option) (*SBBF, error) {
-			if len(opts) > 0 {
-				return nil, errs.ParamErrorf("SBBF takes no options")
-			}
-			bits, err := engine.OptimalBits(n, p)
-			if err != nil {
-				return nil, err
-			}
-			if bits > 8*SBBFMaxBytes {
-				// SBBFNumBytes caps the size as arrow does; a filter
-				// for n keys at p must not silently be smaller.
-				return nil, errs.ParamErrorf("n = %d at p = %v needs more than an SBBF's %d bytes", n, p, SBBFMaxBytes)
-			}
-			return NewSBBF(SBBFNumBytes(n, p))
-		},
-		Decode: func(data []byte, _ ...engine.Option) (*SBBF, error) { return DecodeSBBF(data) },
-		Read:   func(r io.Reader, _ ...engine.Option) (*SBBF, error) { return ReadSBBF(r) },
-		Hash:   func(key []byte, _ uint64) uint64 { return hashing.XXH64(key, 0) },
-		NoSeed: true,
-	}
+	filterFamily   = conformance.Family[*Filter]{Name: "blocked.Filter", New: New, NewMK: NewMK, Decode: Decode, Read: Read}
 	scalableFamily = conformance.Family[*Scalable]{Name: "blocked.Scalable", New: NewScalable, Decode: DecodeScalable, Read: ReadScalable}
 	windowFamily   = conformance.Family[*Window]{
 		Name: "blocked.Window",
@@ -86,7 +60,6 @@ func TestConformance(t *testing.T) {
 	t.Run("Filter", func(t *testing.T) { conformance.Run(t, filterFamily) })
 	t.Run("Narrow64", func(t *testing.T) { conformance.Run(t, narrowFamily(64)) })
 	t.Run("Narrow128", func(t *testing.T) { conformance.Run(t, narrowFamily(128)) })
-	t.Run("SBBF", func(t *testing.T) { conformance.Run(t, sbbfFamily) })
 	t.Run("Scalable", func(t *testing.T) { conformance.Run(t, scalableFamily) })
 	t.Run("Window", func(t *testing.T) { conformance.Run(t, windowFamily) })
 }
@@ -153,22 +126,17 @@ func TestFilterZeroValue(t *testing.T) {
 			t.Errorf("%s Filter WriteFile: %v", name, err)
 		}
 	}
-	var p SBBF
-	if got := recovered(func() { p.AddHash(1) }); got != recovered(func() { batch.Zero("blocked.SBBF", "blocked.NewSBBF") }) {
-		t.Errorf("zero SBBF panicked with %v", got)
-	}
 }
 
 // A short out panics with batch.Out's one message, naming the type.
 func TestShortOut(t *testing.T) {
 	f, _ := New(100, 0.01)
 	n, _ := NewNarrow(100, 0.01, 64)
-	p, _ := NewSBBF(1024)
 	s, _ := NewScalable(100, 0.01)
 	w, _ := NewWindow(100, 0.01, 2)
 	out := make([]bool, 2)
 	ks, hs, keys := []uint64{1, 2, 3}, []uint64{1, 2, 3}, [][]byte{{1}, {2}, {3}}
-	for name, fl := range map[string]engine.Filter{"Filter": f, "Narrow": n, "SBBF": p, "Scalable": s, "Window": w} {
+	for name, fl := range map[string]engine.Filter{"Filter": f, "Narrow": n, "Scalable": s, "Window": w} {
 		for op, call := range map[string]func(){
 			"TestHashes":  func() { fl.TestHashes(hs, out) },
 			"TestUint64s": func() { fl.TestUint64s(ks, out) },
@@ -187,7 +155,6 @@ type holder struct {
 	Name   string
 	Filter *Filter
 	Narrow *Narrow
-	SBBF   *SBBF
 }
 
 // Every type round-trips through encoding/json and encoding/gob inside a
@@ -195,13 +162,11 @@ type holder struct {
 func TestJSONGobAndString(t *testing.T) {
 	f, _ := New(1000, 0.01, engine.WithSeed(3))
 	n, _ := NewNarrow(1000, 0.01, 128)
-	p, _ := NewSBBF(SBBFNumBytes(1000, 0.01))
 	for i := range uint64(500) {
 		f.AddUint64(i)
 		n.AddUint64(i)
-		p.AddUint64(i)
 	}
-	in := holder{"x", f, n, p}
+	in := holder{"x", f, n}
 	js, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -219,13 +184,13 @@ func TestJSONGobAndString(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, got := range map[string]holder{"json": fromJSON, "gob": fromGob} {
-		if !got.Filter.Equal(f) || got.Filter.Seed() != 3 || !bytes.Equal(wordsBytes(got.Narrow.words), wordsBytes(n.words)) || !got.SBBF.Equal(p) {
+		if !got.Filter.Equal(f) || got.Filter.Seed() != 3 || !bytes.Equal(wordsBytes(got.Narrow.words), wordsBytes(n.words)) {
 			t.Errorf("%s round trip changed a filter", name)
 		}
 	}
 	big, _ := New(1e6, 1e-9, engine.WithSeed(^uint64(0)))
 	zeroS, zeroW := &Scalable{}, &Window{}
-	for _, s := range []fmtStringer{f, big, &Filter{}, n, &Narrow{}, p, &SBBF{}, zeroS, zeroW} {
+	for _, s := range []fmtStringer{f, big, &Filter{}, n, &Narrow{}, zeroS, zeroW} {
 		if str := s.String(); len(str) > 200 || strings.Contains(str, "\n") || !strings.HasPrefix(str, "blocked.") {
 			t.Errorf("String() = %q: want one line of at most 200 bytes", str)
 		}

@@ -355,8 +355,6 @@ func TestAllocs(t *testing.T) {
 		n, _ := NewNarrow(10_000, 0.01, bb)
 		t.Run(fmt.Sprintf("Narrow%d", bb), func(t *testing.T) { checkNoAllocs(t, n) })
 	}
-	sb, _ := NewSBBF(SBBFNumBytes(10_000, 0.01))
-	t.Run("SBBF", func(t *testing.T) { checkNoAllocs(t, sb) })
 }
 
 // A zero Filter or Narrow holds no key: its estimated and model FPR are 0

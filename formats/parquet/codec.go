@@ -1,4 +1,4 @@
-package blocked
+package parquet
 
 import (
 	"bytes"
@@ -8,11 +8,11 @@ import (
 	"github.com/filterengine/filterengine/internal/store"
 )
 
-// sbbfReadChunk is the first read of a bitset; each further read doubles
+// readChunk is the first read of a bitset; each further read doubles
 // what was delivered, so memory follows the bytes the stream delivers.
-const sbbfReadChunk = 64 << 10
+const readChunk = 64 << 10
 
-// ReadSBBF reads a Parquet bloom filter as a file stores it at a column
+// Read reads a Parquet bloom filter as a file stores it at a column
 // chunk's bloom_filter_offset: the Thrift compact BloomFilterHeader, then
 // numBytes bytes of bitset. It accepts any valid compact encoding of the
 // header (fields in any order, unknown fields of any type skipped) and
@@ -26,16 +26,16 @@ const sbbfReadChunk = 64 << 10
 // header that claims more bytes than the stream holds is an error after
 // at most 64 KiB or twice the delivered bytes, whichever is more, were
 // allocated, never numBytes.
-func ReadSBBF(r io.Reader) (*SBBF, error) {
-	f, _, err := readSBBF(r)
+func Read(r io.Reader) (*Filter, error) {
+	f, _, err := read(r)
 	return f, err
 }
 
-func readSBBF(r io.Reader) (*SBBF, int64, error) {
+func read(r io.Reader) (*Filter, int64, error) {
 	t := newThriftReader(r)
 	h, err := t.header()
 	if err != nil {
-		return nil, t.n, sbbfFormatErr(err, "BloomFilterHeader")
+		return nil, t.n, headerErr(err, "BloomFilterHeader")
 	}
 	switch {
 	case !h.hasNumBytes:
@@ -47,11 +47,11 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 	case h.compression != 1:
 		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
 	}
-	if err := checkSBBFBytes(int64(h.numBytes)); err != nil {
-		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, SBBFMinBytes, SBBFMaxBytes)
+	if err := checkBytes(int64(h.numBytes)); err != nil {
+		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, MinBytes, MaxBytes)
 	}
 	total := int(h.numBytes)
-	buf := make([]byte, min(total, sbbfReadChunk))
+	buf := make([]byte, min(total, readChunk))
 	got := 0
 	for {
 		n, err := io.ReadFull(r, buf[got:])
@@ -66,7 +66,7 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 		copy(next, buf[:got])
 		buf = next
 	}
-	f, err := SBBFFromBitset(buf)
+	f, err := FromBitset(buf)
 	if err != nil {
 		return nil, t.n + int64(got), err
 	}
@@ -76,11 +76,11 @@ func readSBBF(r io.Reader) (*SBBF, int64, error) {
 // WriteTo writes the canonical BloomFilterHeader and the bitset, the bytes
 // a Parquet writer places at bloom_filter_offset (bloom_filter_length is
 // their total).
-func (f *SBBF) WriteTo(w io.Writer) (int64, error) {
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 	if f.blocks == 0 {
-		return 0, errZeroSBBFEncode
+		return 0, errZeroEncode
 	}
-	hdr := appendSBBFHeader(make([]byte, 0, 16), int32(f.NumBytes()))
+	hdr := appendHeader(make([]byte, 0, 16), int32(f.NumBytes()))
 	n, err := w.Write(hdr)
 	if err != nil {
 		return int64(n), err
@@ -89,31 +89,31 @@ func (f *SBBF) WriteTo(w io.Writer) (int64, error) {
 	return int64(n + m), err
 }
 
-// errZeroSBBFEncode is the error of encoding an SBBF without a bitset:
-// Parquet's readers (and ReadSBBF) reject an empty one.
-var errZeroSBBFEncode = errs.ParamErrorf("zero blocked.SBBF has no encoding: use blocked.NewSBBF")
+// errZeroEncode is the error of encoding a Filter without a bitset:
+// Parquet's readers (and Read) reject an empty one.
+var errZeroEncode = errs.ParamErrorf("zero parquet.Filter has no encoding: use parquet.New")
 
 // MarshalBinary returns what WriteTo writes: the Parquet form. A zero
-// SBBF has none (an error wrapping engine.ErrParam).
-func (f *SBBF) MarshalBinary() ([]byte, error) {
+// Filter has none (an error wrapping engine.ErrParam).
+func (f *Filter) MarshalBinary() ([]byte, error) {
 	if f.blocks == 0 {
-		return nil, errZeroSBBFEncode
+		return nil, errZeroEncode
 	}
-	out := appendSBBFHeader(make([]byte, 0, 16+f.NumBytes()), int32(f.NumBytes()))
+	out := appendHeader(make([]byte, 0, 16+f.NumBytes()), int32(f.NumBytes()))
 	return append(out, f.Bitset()...), nil
 }
 
 // MarshalText is MarshalBinary in standard base64, so that encoding/json
 // and other text formats carry the filter.
-func (f *SBBF) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
+func (f *Filter) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into f.
-func (f *SBBF) UnmarshalText(text []byte) error { return store.UnmarshalText(text, f.UnmarshalBinary) }
+func (f *Filter) UnmarshalText(text []byte) error { return store.UnmarshalText(text, f.UnmarshalBinary) }
 
 // UnmarshalBinary replaces f by the filter in data, the Parquet form,
 // which must end with the bitset.
-func (f *SBBF) UnmarshalBinary(data []byte) error {
-	g, n, err := readSBBF(bytes.NewReader(data))
+func (f *Filter) UnmarshalBinary(data []byte) error {
+	g, n, err := read(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -124,9 +124,9 @@ func (f *SBBF) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// ReadFrom replaces f by the filter ReadSBBF reads from r.
-func (f *SBBF) ReadFrom(r io.Reader) (int64, error) {
-	g, n, err := readSBBF(r)
+// ReadFrom replaces f by the filter Read reads from r.
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
+	g, n, err := read(r)
 	if err != nil {
 		return n, err
 	}
@@ -134,9 +134,9 @@ func (f *SBBF) ReadFrom(r io.Reader) (int64, error) {
 	return n, nil
 }
 
-// DecodeSBBF is ReadSBBF over a byte slice holding exactly one filter.
-func DecodeSBBF(data []byte) (*SBBF, error) {
-	f := new(SBBF)
+// Decode is Read over a byte slice holding exactly one filter.
+func Decode(data []byte) (*Filter, error) {
+	f := new(Filter)
 	if err := f.UnmarshalBinary(data); err != nil {
 		return nil, err
 	}
