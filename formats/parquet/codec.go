@@ -108,7 +108,9 @@ func (f *Filter) MarshalBinary() ([]byte, error) {
 func (f *Filter) MarshalText() ([]byte, error) { return store.MarshalText(f.MarshalBinary()) }
 
 // UnmarshalText decodes MarshalText's form into f.
-func (f *Filter) UnmarshalText(text []byte) error { return store.UnmarshalText(text, f.UnmarshalBinary) }
+func (f *Filter) UnmarshalText(text []byte) error {
+	return store.UnmarshalText(text, f.UnmarshalBinary)
+}
 
 // UnmarshalBinary replaces f by the filter in data, the Parquet form,
 // which must end with the bitset.
