@@ -8,8 +8,8 @@ import (
 	"github.com/filterengine/filterengine/internal/store"
 )
 
-// readChunk is the first read of a bitset; each further read doubles
-// what was delivered, so memory follows the bytes the stream delivers.
+// readChunk is the first read of a bitset; each further read is as large
+// as all before it, so memory follows the bytes the stream delivers.
 const readChunk = 64 << 10
 
 // Read reads a Parquet bloom filter as a file stores it at a column
@@ -25,7 +25,7 @@ const readChunk = 64 << 10
 // byte after the bitset. The bitset is read in growing chunks, so a
 // header that claims more bytes than the stream holds is an error after
 // at most 64 KiB or twice the delivered bytes, whichever is more, were
-// allocated, never numBytes.
+// allocated, never numBytes; a whole filter costs twice its bitset.
 func Read(r io.Reader) (*Filter, error) {
 	f, _, err := read(r)
 	return f, err
@@ -50,27 +50,39 @@ func read(r io.Reader) (*Filter, int64, error) {
 	if err := checkBytes(int64(h.numBytes)); err != nil {
 		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, MinBytes, MaxBytes)
 	}
-	total := int(h.numBytes)
-	buf := make([]byte, min(total, readChunk))
+	f, got, err := readBitset(r, int(h.numBytes))
+	return f, t.n + int64(got), err
+}
+
+// readBitset reads a bitset of total bytes (a valid size) into a new
+// Filter. The bytes arrive in chunks, each as large as all the chunks
+// before it (the first readChunk), and are copied into the filter's words
+// once all have arrived: a stream that ends early has cost at most
+// readChunk or twice what it delivered, and a whole bitset twice its size.
+// A buffer that doubled and copied itself would cost four times the
+// delivered bytes (its last doubling plus all the buffers before it).
+func readBitset(r io.Reader, total int) (*Filter, int, error) {
+	var chunks [][]byte
 	got := 0
-	for {
-		n, err := io.ReadFull(r, buf[got:])
+	for got < total {
+		c := make([]byte, min(total-got, max(readChunk, got)))
+		n, err := io.ReadFull(r, c)
 		got += n
 		if err != nil {
-			return nil, t.n + int64(got), errs.FormatErrorf("parquet bloom filter: bitset truncated at %d of %d bytes", got, total)
+			return nil, got, errs.FormatErrorf("parquet bloom filter: bitset truncated at %d of %d bytes", got, total)
 		}
-		if got == total {
-			break
-		}
-		next := make([]byte, min(total, 2*len(buf)))
-		copy(next, buf[:got])
-		buf = next
+		chunks = append(chunks, c)
 	}
-	f, err := FromBitset(buf)
+	f, err := New(total)
 	if err != nil {
-		return nil, t.n + int64(got), err
+		return nil, got, err
 	}
-	return f, t.n + int64(got), nil
+	off := 0
+	for _, c := range chunks {
+		store.CopyWords(f.words[off/8:(off+len(c))/8], c)
+		off += len(c)
+	}
+	return f, got, nil
 }
 
 // WriteTo writes the canonical BloomFilterHeader and the bitset, the bytes
