@@ -30,7 +30,7 @@
 // RemoveUint64, RemoveHash, RemoveHashes, RemoveKeys, RemoveUint64s). Spatial
 // keeps Insert and Check for its areas and follows the same names
 // elsewhere. Shifting's Association and Multiplicity, and the types built
-// on a family (blocked's SBBF, Scalable, Window and Narrow; classic's
+// on a family (blocked's Scalable, Window and Narrow; classic's
 // Dynamic and Retouched), follow the contract where it applies.
 //
 // Concurrency, the one rule: plain reads (Test and its forms) are safe

@@ -1,4 +1,4 @@
-package blocked
+package parquet
 
 import (
 	"errors"
@@ -70,7 +70,7 @@ func newThriftReader(r io.Reader) *thriftReader {
 	return &thriftReader{r: br}
 }
 
-func sbbfFormatErr(err error, what string) error {
+func headerErr(err error, what string) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return errs.FormatErrorf("parquet bloom filter header: truncated in %s", what)
 	}
@@ -263,14 +263,14 @@ func (t *thriftReader) unionMember() (bool, error) {
 	}
 }
 
-// sbbfHeader is the decoded BloomFilterHeader.
-type sbbfHeader struct {
+// bloomHeader is the decoded BloomFilterHeader.
+type bloomHeader struct {
 	numBytes                     int32
 	hasNumBytes                  bool
 	algorithm, hash, compression int8 // 0 absent, 1 the supported member, 2 another member
 }
 
-func (t *thriftReader) header() (h sbbfHeader, err error) {
+func (t *thriftReader) header() (h bloomHeader, err error) {
 	var id int16
 	for {
 		typ, fid, err := t.fieldHeader(id)
@@ -316,10 +316,10 @@ func (t *thriftReader) header() (h sbbfHeader, err error) {
 	}
 }
 
-// sbbfHeaderBytes is the canonical header for numBytes: the four fields
+// appendHeader appends the canonical header for numBytes: the four fields
 // in order with short field headers, each union's member 1 an empty
 // struct, as parquet-mr, parquet-rs and arrow write it.
-func appendSBBFHeader(dst []byte, numBytes int32) []byte {
+func appendHeader(dst []byte, numBytes int32) []byte {
 	dst = append(dst, 0x10|tcI32)
 	u := uint32(numBytes<<1) ^ uint32(numBytes>>31)
 	for u >= 0x80 {

@@ -1,10 +1,9 @@
-package blocked
+package parquet
 
 import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	mbits "math/bits"
@@ -16,36 +15,36 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
 
-var sbbfBatchSizes = []int{0, 1, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65, 1000}
+var batchSizes = []int{0, 1, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65, 1000}
 
-func TestNewSBBFSizes(t *testing.T) {
+func TestNewSizes(t *testing.T) {
 	for _, n := range []int{32, 64, 1024, 1 << 20} {
-		f, err := NewSBBF(n)
+		f, err := New(n)
 		if err != nil {
-			t.Fatalf("NewSBBF(%d): %v", n, err)
+			t.Fatalf("New(%d): %v", n, err)
 		}
 		if f.NumBytes() != n || f.SizeBytes() != uint64(n) || f.M() != uint64(8*n) || f.Blocks() != uint64(n/32) || len(f.Bitset()) != n {
-			t.Errorf("NewSBBF(%d): %v", n, f)
+			t.Errorf("New(%d): %v", n, f)
 		}
 	}
-	for _, n := range []int{-32, 0, 1, 16, 31, 33, 48, 1000, SBBFMaxBytes * 2, math.MaxInt} {
-		if _, err := NewSBBF(n); !errors.Is(err, engine.ErrParam) {
-			t.Errorf("NewSBBF(%d) = %v, want ErrParam", n, err)
+	for _, n := range []int{-32, 0, 1, 16, 31, 33, 48, 1000, MaxBytes * 2, math.MaxInt} {
+		if _, err := New(n); !errors.Is(err, engine.ErrParam) {
+			t.Errorf("New(%d) = %v, want ErrParam", n, err)
 		}
-		if _, err := SBBFFromBitset(make([]byte, max(0, min(n, 1<<20)))); n >= 0 && n < 1<<20 && !errors.Is(err, engine.ErrParam) {
-			t.Errorf("SBBFFromBitset(%d bytes) = %v, want ErrParam", n, err)
+		if _, err := FromBitset(make([]byte, max(0, min(n, 1<<20)))); n >= 0 && n < 1<<20 && !errors.Is(err, engine.ErrParam) {
+			t.Errorf("FromBitset(%d bytes) = %v, want ErrParam", n, err)
 		}
 	}
 }
 
 // arrow's OptimalNumOfBits, figures worked out by hand from its formula
 // m = -8 ndv / ln(1 - fpp^(1/8)) (9.68 bits per value at 1%).
-func TestSBBFNumBytes(t *testing.T) {
+func TestOptimalNumBytes(t *testing.T) {
 	for _, c := range []struct {
 		ndv  uint64
 		fpp  float64
@@ -54,15 +53,15 @@ func TestSBBFNumBytes(t *testing.T) {
 		{0, 0.01, 32}, {1, 0.01, 32}, {26, 0.01, 32}, {27, 0.01, 64},
 		{30, 0.01, 64}, {1000, 0.01, 2048}, {1_000_000, 0.01, 2 << 20},
 		{1_000_000, 0.001, 2 << 20}, {1_000_000, 0.0001, 4 << 20},
-		{1 << 40, 0.01, SBBFMaxBytes}, {1000, 0, 0}, {1000, 1, 0}, {1000, -1, 0},
+		{1 << 40, 0.01, MaxBytes}, {1000, 0, 0}, {1000, 1, 0}, {1000, -1, 0},
 	} {
-		if got := SBBFNumBytes(c.ndv, c.fpp); got != c.want {
-			t.Errorf("SBBFNumBytes(%d, %v) = %d, want %d", c.ndv, c.fpp, got, c.want)
+		if got := OptimalNumBytes(c.ndv, c.fpp); got != c.want {
+			t.Errorf("OptimalNumBytes(%d, %v) = %d, want %d", c.ndv, c.fpp, got, c.want)
 		}
 	}
 }
 
-func sbbfKeys(seed uint64, n int) []uint64 {
+func testValues(seed uint64, n int) []uint64 {
 	r := rand.New(rand.NewPCG(seed, seed^0x5bf))
 	ks := make([]uint64, n)
 	for i := range ks {
@@ -73,13 +72,13 @@ func sbbfKeys(seed uint64, n int) []uint64 {
 
 // Every path answers what TestHash answers, batches with tails at every
 // vector width, and added values are never missed.
-func TestSBBFBatchesMatchSingle(t *testing.T) {
+func TestBatchesMatchSingle(t *testing.T) {
 	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for _, nb := range []int{32, 1024, 1 << 21} {
-			for _, n := range sbbfBatchSizes {
-				f, _ := NewSBBF(nb)
-				g, _ := NewSBBF(nb)
-				ks := sbbfKeys(uint64(n*nb), n)
+			for _, n := range batchSizes {
+				f, _ := New(nb)
+				g, _ := New(nb)
+				ks := testValues(uint64(n*nb), n)
 				hs := make([]uint64, n)
 				for i, k := range ks {
 					hs[i] = hashing.XXH64Uint64(k)
@@ -89,12 +88,12 @@ func TestSBBFBatchesMatchSingle(t *testing.T) {
 				if !f.Equal(g) {
 					t.Fatalf("bytes=%d n=%d: AddUint64s sets other bits than AddHash of XXH64Uint64", nb, n)
 				}
-				h, _ := NewSBBF(nb)
+				h, _ := New(nb)
 				h.AddHashes(hs)
 				if !f.Equal(h) {
 					t.Fatalf("bytes=%d n=%d: AddHashes sets other bits than AddHash", nb, n)
 				}
-				probe := append(slices.Clone(ks), sbbfKeys(uint64(n)+99, n)...)
+				probe := append(slices.Clone(ks), testValues(uint64(n)+99, n)...)
 				out := make([]bool, len(probe))
 				hits := f.TestUint64s(probe, out)
 				want := 0
@@ -117,7 +116,7 @@ func TestSBBFBatchesMatchSingle(t *testing.T) {
 				var b [8]byte
 				for i, k := range probe {
 					binary.LittleEndian.PutUint64(b[:], k)
-					phs[i] = SBBFHash(b[:])
+					phs[i] = Hash(b[:])
 				}
 				out2 := make([]bool, len(probe))
 				if f.TestHashes(phs, out2) != hits || !slices.Equal(out, out2) {
@@ -128,9 +127,9 @@ func TestSBBFBatchesMatchSingle(t *testing.T) {
 	})
 }
 
-func TestSBBFKeysAndStrings(t *testing.T) {
+func TestKeysAndStrings(t *testing.T) {
 	kerneltest.ForEachLevel(t, func(t *testing.T) {
-		f, _ := NewSBBF(4096)
+		f, _ := New(4096)
 		keys := [][]byte{{}, {0}, {0x80, 0xff}, bytes.Repeat([]byte("long "), 100), []byte("dup"), []byte("dup")}
 		f.AddKeys(keys)
 		out := make([]bool, len(keys))
@@ -142,7 +141,7 @@ func TestSBBFKeysAndStrings(t *testing.T) {
 				t.Fatalf("%q missing", k)
 			}
 		}
-		g, _ := NewSBBF(4096)
+		g, _ := New(4096)
 		for _, k := range keys {
 			g.AddString(string(k))
 		}
@@ -160,12 +159,12 @@ func TestSBBFKeysAndStrings(t *testing.T) {
 	})
 }
 
-func TestSBBFFPRModel(t *testing.T) {
+func TestFPRModel(t *testing.T) {
 	const n, trials = 100_000, 1_000_000
-	for _, nb := range []int{SBBFNumBytes(n, 0.01), 64 << 10, 256 << 10} {
-		f, _ := NewSBBF(nb)
-		f.AddUint64s(sbbfKeys(1, n))
-		absent := sbbfKeys(2, trials)
+	for _, nb := range []int{OptimalNumBytes(n, 0.01), 64 << 10, 256 << 10} {
+		f, _ := New(nb)
+		f.AddUint64s(testValues(1, n))
+		absent := testValues(2, trials)
 		out := make([]bool, trials)
 		fp := f.TestUint64s(absent, out)
 		model := f.ModelFPR(n)
@@ -180,9 +179,9 @@ func TestSBBFFPRModel(t *testing.T) {
 	}
 }
 
-func TestSBBFRoundTrip(t *testing.T) {
-	f, _ := NewSBBF(2048)
-	f.AddUint64s(sbbfKeys(3, 300))
+func TestRoundTrip(t *testing.T) {
+	f, _ := New(2048)
+	f.AddUint64s(testValues(3, 300))
 	data, err := f.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -194,11 +193,11 @@ func TestSBBFRoundTrip(t *testing.T) {
 	if n, err := f.WriteTo(&buf); err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), data) {
 		t.Fatalf("WriteTo = %d, %v; bytes equal %v", n, err, bytes.Equal(buf.Bytes(), data))
 	}
-	g, err := ReadSBBF(&buf)
+	g, err := Read(&buf)
 	if err != nil || !g.Equal(f) {
-		t.Fatalf("ReadSBBF: %v", err)
+		t.Fatalf("Read: %v", err)
 	}
-	h := new(SBBF)
+	h := new(Filter)
 	if err := h.UnmarshalBinary(data); err != nil || !h.Equal(f) {
 		t.Fatalf("UnmarshalBinary: %v", err)
 	}
@@ -210,22 +209,22 @@ func TestSBBFRoundTrip(t *testing.T) {
 	if f.TestString("x") && !g.TestString("x") {
 		t.Error("Clone aliases")
 	}
-	if b, _ := SBBFFromBitset(f.Bitset()); !b.Equal(f) {
-		t.Error("SBBFFromBitset(Bitset()) differs")
+	if b, _ := FromBitset(f.Bitset()); !b.Equal(f) {
+		t.Error("FromBitset(Bitset()) differs")
 	}
 	if s := f.String(); len(s) > 200 {
 		t.Errorf("String too long: %q", s)
 	}
 }
 
-// ReadSBBF leaves a reader that is not an io.ByteReader right after the
+// Read leaves a reader that is not an io.ByteReader right after the
 // bitset.
-func TestReadSBBFConsumesExactly(t *testing.T) {
-	f, _ := NewSBBF(64)
+func TestReadConsumesExactly(t *testing.T) {
+	f, _ := New(64)
 	f.AddString("a")
 	data, _ := f.MarshalBinary()
 	r := io.MultiReader(bytes.NewReader(data), bytes.NewReader([]byte("rest")))
-	if _, err := ReadSBBF(r); err != nil {
+	if _, err := Read(r); err != nil {
 		t.Fatal(err)
 	}
 	rest, _ := io.ReadAll(r)
@@ -234,17 +233,17 @@ func TestReadSBBFConsumesExactly(t *testing.T) {
 	}
 }
 
-func TestSBBFZeroValue(t *testing.T) {
-	var f SBBF
+func TestZeroValue(t *testing.T) {
+	var f Filter
 	if f.TestHash(1) || f.Test([]byte("a")) || f.TestUint64s([]uint64{1, 2}, make([]bool, 2)) != 0 {
-		t.Error("zero SBBF answers yes")
+		t.Error("zero Filter answers yes")
 	}
 	if f.FillRatio() != 0 || f.EstimatedCount() != 0 || strings.Contains(f.String(), "NaN") {
-		t.Errorf("zero SBBF: fill %v, estimate %v, %s", f.FillRatio(), f.EstimatedCount(), f.String())
+		t.Errorf("zero Filter: fill %v, estimate %v, %s", f.FillRatio(), f.EstimatedCount(), f.String())
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error("Add on a zero SBBF did not panic")
+			t.Error("Add on a zero Filter did not panic")
 		}
 	}()
 	f.AddHash(1)
@@ -262,7 +261,7 @@ var (
 	bitset1024 = make([]byte, 1024)
 )
 
-func TestReadSBBFEncodings(t *testing.T) {
+func TestReadEncodings(t *testing.T) {
 	nb := cat([]byte{0x15}, zz(1024))
 	good := [][]byte{
 		// canonical
@@ -291,14 +290,14 @@ func TestReadSBBFEncodings(t *testing.T) {
 		"repeated field":   cat(f{0x15}, zz(64), f{0x1c}, emptyUnion, f{0x1c}, emptyUnion, f{0x1c}, emptyUnion, f{0x05}, zz(1), zz(1024), f{0x00}),
 	}
 	for name, hdr := range cases {
-		sb, err := ReadSBBF(bytes.NewReader(cat(hdr, bitset1024)))
+		sb, err := Read(bytes.NewReader(cat(hdr, bitset1024)))
 		if err != nil || sb.NumBytes() != 1024 {
-			t.Errorf("%s: ReadSBBF = %v, %v", name, sb, err)
+			t.Errorf("%s: Read = %v, %v", name, sb, err)
 		}
 	}
 }
 
-func TestReadSBBFRejects(t *testing.T) {
+func TestReadRejects(t *testing.T) {
 	type f = []byte
 	u := emptyUnion
 	other := f{0x2c, 0x00, 0x00} // member 2 only
@@ -331,21 +330,21 @@ func TestReadSBBFRejects(t *testing.T) {
 		"old format":         cat(f{0x00, 0x04, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0, 0}, make(f, 1024)),
 	}
 	for name, data := range cases {
-		if _, err := ReadSBBF(bytes.NewReader(data)); !errors.Is(err, engine.ErrFormat) {
-			t.Errorf("%s: ReadSBBF = %v, want ErrFormat", name, err)
+		if _, err := Read(bytes.NewReader(data)); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("%s: Read = %v, want ErrFormat", name, err)
 		}
 	}
 }
 
 // A header claiming 128 MiB in front of 100 bytes allocates about what
 // the stream delivered, not 128 MiB.
-func TestReadSBBFHostileSizeAllocation(t *testing.T) {
+func TestReadHostileSizeAllocation(t *testing.T) {
 	data := cat([]byte{0x15}, zz(128<<20), []byte{0x1c}, emptyUnion, []byte{0x1c}, emptyUnion, []byte{0x1c}, emptyUnion, []byte{0}, make([]byte, 100))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for range 10 {
-		if _, err := ReadSBBF(bytes.NewReader(data)); err == nil {
+		if _, err := Read(bytes.NewReader(data)); err == nil {
 			t.Fatal("accepted")
 		}
 	}
@@ -355,7 +354,7 @@ func TestReadSBBFHostileSizeAllocation(t *testing.T) {
 	}
 }
 
-func FuzzReadSBBF(f *testing.F) {
+func FuzzRead(f *testing.F) {
 	f.Add(cat([]byte{0x15}, zz(32), []byte{0x1c}, emptyUnion, []byte{0x1c}, emptyUnion, []byte{0x1c}, emptyUnion, []byte{0}, make([]byte, 32)))
 	f.Add(cat([]byte{0x15}, zz(128<<20), []byte{0x1c}, emptyUnion, []byte{0x1c}, emptyUnion, []byte{0x1c}, emptyUnion, []byte{0}, make([]byte, 100)))
 	for _, name := range []string{"bloom_filter.xxhash.bin", "bloom_filter.bin"} {
@@ -364,7 +363,7 @@ func FuzzReadSBBF(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sb, err := ReadSBBF(bytes.NewReader(data))
+		sb, err := Read(bytes.NewReader(data))
 		if err != nil {
 			if !errors.Is(err, engine.ErrFormat) {
 				t.Fatalf("error does not wrap ErrFormat: %v", err)
@@ -375,7 +374,7 @@ func FuzzReadSBBF(f *testing.F) {
 			t.Fatalf("%d-byte filter from %d bytes", sb.NumBytes(), len(data))
 		}
 		out, _ := sb.MarshalBinary()
-		back, err := DecodeSBBF(out)
+		back, err := Decode(out)
 		if err != nil || !back.Equal(sb) {
 			t.Fatalf("re-encoding does not read back: %v", err)
 		}
@@ -384,9 +383,9 @@ func FuzzReadSBBF(f *testing.F) {
 
 // Plain reads are safe from many goroutines (run under -race by make
 // test).
-func TestSBBFConcurrentReads(t *testing.T) {
-	f, _ := NewSBBF(4096)
-	ks := sbbfKeys(4, 500)
+func TestConcurrentReads(t *testing.T) {
+	f, _ := New(4096)
+	ks := testValues(4, 500)
 	f.AddUint64s(ks)
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -409,18 +408,7 @@ func TestSBBFConcurrentReads(t *testing.T) {
 	wg.Wait()
 }
 
-func ExampleSBBF() {
-	f, _ := NewSBBF(SBBFNumBytes(1000, 0.01))
-	f.AddString("hello")
-	f.AddUint64(42) // an INT64 column value
-	var parquet bytes.Buffer
-	f.WriteTo(&parquet) // the bytes a Parquet file stores at bloom_filter_offset
-	g, _ := ReadSBBF(&parquet)
-	fmt.Println(g.NumBytes(), g.TestString("hello"), g.TestUint64(42), g.TestString("absent"))
-	// Output: 2048 true true false
-}
-
-// parquetJavaNumBytes is parquet-java's sizing as the SBBFNumBytes doc
+// parquetJavaNumBytes is parquet-java's sizing as the OptimalNumBytes doc
 // describes it: optimalNumOfBits (m truncated, +255, bit 8 cleared, at
 // least 256 bits), divided by 8, rounded up to a power of two by the
 // BlockSplitBloomFilter constructor.
@@ -438,18 +426,18 @@ func parquetJavaNumBytes(ndv uint64, fpp float64) int {
 
 // The doc's examples, and parquet-java's size is always arrow's, twice it
 // or half of it.
-func TestSBBFNumBytesAgainstParquetJava(t *testing.T) {
+func TestOptimalNumBytesAgainstParquetJava(t *testing.T) {
 	for _, c := range []struct {
 		ndv         uint64
 		arrow, java int
 	}{{30, 64, 128}, {106, 256, 128}, {1000, 2048, 2048}} {
-		if a, j := SBBFNumBytes(c.ndv, 0.01), parquetJavaNumBytes(c.ndv, 0.01); a != c.arrow || j != c.java {
+		if a, j := OptimalNumBytes(c.ndv, 0.01), parquetJavaNumBytes(c.ndv, 0.01); a != c.arrow || j != c.java {
 			t.Errorf("ndv %d: arrow %d, parquet-java %d; the doc says %d and %d", c.ndv, a, j, c.arrow, c.java)
 		}
 	}
 	differ := 0
 	for ndv := uint64(1); ndv < 2_000_000; ndv += 1 + ndv/100 {
-		a, j := SBBFNumBytes(ndv, 0.01), parquetJavaNumBytes(ndv, 0.01)
+		a, j := OptimalNumBytes(ndv, 0.01), parquetJavaNumBytes(ndv, 0.01)
 		if j != a && j != 2*a && 2*j != a {
 			t.Fatalf("ndv %d: arrow %d, parquet-java %d", ndv, a, j)
 		}

@@ -1,4 +1,4 @@
-package blocked
+package parquet
 
 import (
 	"bytes"
@@ -13,10 +13,10 @@ import (
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 )
 
-// The files in ../testdata/parquet come from apache/parquet-testing; their
+// The files in ../../testdata/parquet come from apache/parquet-testing; their
 // README gives provenance, license and what each holds.
 func readTestdata(name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join("..", "testdata", "parquet", name))
+	return os.ReadFile(filepath.Join("..", "..", "testdata", "parquet", name))
 }
 
 // The 14 values of the .parquet files' column, all members.
@@ -29,7 +29,7 @@ func TestParquetMRBloomFilterBin(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := bytes.NewReader(data)
-	f, err := ReadSBBF(r)
+	f, err := Read(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +48,13 @@ func TestParquetMRBloomFilterBin(t *testing.T) {
 		t.Errorf("%d bits set, README says 32", got)
 	}
 	// Our writer reproduces the file byte for byte from the four values.
-	g, _ := NewSBBF(1024)
+	g, _ := New(1024)
 	for _, s := range []string{"hello", "parquet", "bloom", "filter"} {
 		g.AddString(s)
 	}
 	out, _ := g.MarshalBinary()
 	if !bytes.Equal(out, data) {
-		t.Error("NewSBBF + AddString + MarshalBinary differs from parquet-mr's file")
+		t.Error("New + AddString + MarshalBinary differs from parquet-mr's file")
 	}
 }
 
@@ -63,7 +63,7 @@ func TestParquetOldFormatRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadSBBF(bytes.NewReader(data)); !errors.Is(err, engine.ErrFormat) {
+	if _, err := Read(bytes.NewReader(data)); !errors.Is(err, engine.ErrFormat) {
 		t.Fatalf("old-format file: %v, want ErrFormat", err)
 	}
 }
@@ -182,7 +182,7 @@ func TestParquetFilesColumnBloomFilters(t *testing.T) {
 			t.Fatalf("%s: bloom filter locations %v, README says offset %d length %d", c.name, locs, c.offset, c.length)
 		}
 		r := bytes.NewReader(file[locs[0].offset:])
-		f, err := ReadSBBF(r)
+		f, err := Read(r)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
