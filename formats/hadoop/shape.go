@@ -1,0 +1,41 @@
+package hadoop
+
+import "math"
+
+// shape is the part every Hadoop filter shares (org.apache.hadoop.util.
+// bloom.Filter's fields): the vector size, the number of hashes and the
+// hash type.
+type shape struct {
+	vectorSize int32
+	nbHash     int32
+	hash       HashType
+}
+
+// newShape validates the constructor arguments as HashFunction does:
+// vectorSize and nbHash positive Java ints and a known hash type.
+func newShape(vectorSize, nbHash int, h HashType) (shape, error) {
+	if vectorSize <= 0 || vectorSize > math.MaxInt32 {
+		return shape{}, paramErr("vectorSize %d outside [1, 2^31-1]", vectorSize)
+	}
+	if nbHash <= 0 || nbHash > math.MaxInt32 {
+		return shape{}, paramErr("nbHash %d outside [1, 2^31-1]", nbHash)
+	}
+	if !h.valid() {
+		return shape{}, paramErr("unknown hash type %d (want Jenkins 0 or Murmur 1)", h)
+	}
+	return shape{vectorSize: int32(vectorSize), nbHash: int32(nbHash), hash: h}, nil
+}
+
+// same reports whether two filters can be combined. Hadoop checks only
+// vectorSize and nbHash; the hash type is checked here too, since filters
+// hashed differently combine into nonsense.
+func (s shape) same(o shape) bool { return s == o }
+
+// VectorSize, NbHash and HashType are the filter's parameters.
+func (s shape) VectorSize() int { return int(s.vectorSize) }
+
+// NbHash is the number of hash positions per key.
+func (s shape) NbHash() int { return int(s.nbHash) }
+
+// HashType is the hash the filter uses.
+func (s shape) HashType() HashType { return s.hash }
