@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -237,9 +238,12 @@ func (c *goldenCase) bin(t testing.TB) []byte {
 func (c *goldenCase) membershipKeys(t testing.TB, k goldenKeys) [][]byte {
 	switch {
 	case c.MemberKeysNote != "":
-		// "member_added_bits covers add[0..34] followed by add[100..134]"
-		a := k.list(t, *c.AKeys)
-		return append(append([][]byte{}, a...), k.list(t, *c.BKeys)...)
+		var a0, a1, b0, b1 int
+		if _, err := fmt.Sscanf(c.MemberKeysNote, "member_added_bits covers add[%d..%d] followed by add[%d..%d]",
+			&a0, &a1, &b0, &b1); err != nil {
+			t.Fatalf("member_keys_note %q: %v", c.MemberKeysNote, err)
+		}
+		return append(append([][]byte{}, k.Add[a0:a1+1]...), k.Add[b0:b1+1]...)
 	case c.Operation != "":
 		return k.Add[:len(c.MemberAddedBits)]
 	}
