@@ -49,7 +49,7 @@ func (b bitvec) test(s shape, key []byte) bool {
 	seed := int32(0)
 	for i := int32(0); i < s.nbHash; i++ {
 		seed = s.hash.hash32(key, seed)
-		if !b.get(position(seed, s.vectorSize)) {
+		if !b.get(s.position(seed)) {
 			return false
 		}
 	}
@@ -61,7 +61,7 @@ func (b bitvec) add(s shape, key []byte) {
 	seed := int32(0)
 	for i := int32(0); i < s.nbHash; i++ {
 		seed = s.hash.hash32(key, seed)
-		b.set(position(seed, s.vectorSize))
+		b.set(s.position(seed))
 	}
 }
 

@@ -56,7 +56,7 @@ func (f *CountingBloomFilter) Add(key []byte) error {
 	seed := int32(0)
 	for i := int32(0); i < f.nbHash; i++ {
 		seed = f.hash.hash32(key, seed)
-		p := position(seed, f.vectorSize)
+		p := f.position(seed)
 		if v := f.bucket(p); v < bucketMax {
 			f.setBucket(p, v+1)
 		}
@@ -78,7 +78,7 @@ func (f *CountingBloomFilter) Delete(key []byte) error {
 	seed := int32(0)
 	for i := int32(0); i < f.nbHash; i++ {
 		seed = f.hash.hash32(key, seed)
-		p := position(seed, f.vectorSize)
+		p := f.position(seed)
 		if v := f.bucket(p); v >= 1 && v < bucketMax {
 			f.setBucket(p, v-1)
 		}
@@ -102,7 +102,7 @@ func (f *CountingBloomFilter) ApproximateCount(key []byte) int {
 	seed := int32(0)
 	for i := int32(0); i < f.nbHash && least > 0; i++ {
 		seed = f.hash.hash32(key, seed)
-		least = min(least, f.bucket(position(seed, f.vectorSize)))
+		least = min(least, f.bucket(f.position(seed)))
 	}
 	return int(least)
 }

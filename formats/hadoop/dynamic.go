@@ -51,13 +51,29 @@ func (f *DynamicBloomFilter) Add(key []byte) error {
 // key. An empty key is never a member (Hadoop answers true for a null Key
 // and throws for an empty one; a Go slice has no null).
 func (f *DynamicBloomFilter) Test(key []byte) bool {
-	if len(key) == 0 {
+	var buf [32]int
+	return f.test(key, buf[:0])
+}
+
+// test hashes key once, into buf, and looks for a row holding every
+// position: the rows share one shape, so Hadoop's per-row hashing would
+// only repeat the same chain.
+func (f *DynamicBloomFilter) test(key []byte, buf []int) bool {
+	if len(key) == 0 || len(f.rows) == 0 {
 		return false
 	}
+	if len(f.rows) == 1 {
+		return f.rows[0].test(f.shape, key)
+	}
+	h := f.positions(key, buf)
+rows:
 	for _, r := range f.rows {
-		if r.test(f.shape, key) {
-			return true
+		for _, p := range h {
+			if !r.get(p) {
+				continue rows
+			}
 		}
+		return true
 	}
 	return false
 }

@@ -146,3 +146,29 @@ func TestPositionTruncatingRemainder(t *testing.T) {
 		}
 	}
 }
+
+// The division-free position equals Math.abs(raw % vectorSize) for the
+// extreme hashes and sizes and a spread of others.
+func TestFastPosition(t *testing.T) {
+	raws := []int32{0, 1, -1, 2, -2, 1<<31 - 1, -1 << 31, -1<<31 + 1, 1 << 30, -(1 << 30)}
+	sizes := []int{1, 2, 3, 7, 64, 1000, 1021, 65536, 100003, 1<<31 - 1, 1<<31 - 2, 1 << 30, 1<<30 + 1}
+	x := uint32(1)
+	for range 600 {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		raws = append(raws, int32(x))
+		sizes = append(sizes, int(x>>1)%(1<<31-1)+1, int(x>>20)+1)
+	}
+	for _, vs := range sizes {
+		s, err := newShape(vs, 1, Murmur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range raws {
+			if got, want := s.position(raw), position(raw, int32(vs)); got != want {
+				t.Fatalf("vectorSize %d, hash %d: position %d, want %d", vs, raw, got, want)
+			}
+		}
+	}
+}

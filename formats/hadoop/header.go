@@ -31,11 +31,12 @@ func readShape(r *reader) (shape, error) {
 	if r.err != nil {
 		return s, r.err
 	}
-	if _, err := newShape(int(s.vectorSize), int(s.nbHash), s.hash); err != nil {
+	valid, err := newShape(int(s.vectorSize), int(s.nbHash), s.hash)
+	if err != nil {
 		return s, formatErr("header: vectorSize %d, nbHash %d, hash type %d: want positive sizes and type 0 or 1",
 			s.vectorSize, s.nbHash, s.hash)
 	}
-	return s, nil
+	return valid, nil
 }
 
 // bitBytes is the length of a BloomFilter's bit vector on the wire,

@@ -1,5 +1,7 @@
 package hadoop
 
+import "math/bits"
+
 // Positions is org.apache.hadoop.util.bloom.HashFunction.hash: the nbHash
 // bit positions of key in a vector of vectorSize bits. Each position comes
 // from a chain of 32-bit hashes, initval = hash(key, initval) starting from
@@ -20,7 +22,8 @@ func Positions(key []byte, vectorSize, nbHash int, h HashType) ([]int, error) {
 
 var errEmptyKey = paramErr("empty key (Hadoop's HashFunction rejects a key of length 0)")
 
-// position maps one raw hash to its bit, as HashFunction does.
+// position maps one raw hash to its bit, as HashFunction does:
+// Math.abs(raw % vectorSize).
 func position(raw int32, vectorSize int32) int {
 	p := raw % vectorSize
 	if p < 0 {
@@ -29,12 +32,24 @@ func position(raw int32, vectorSize int32) int {
 	return int(p)
 }
 
+// position is position(raw, s.vectorSize) without a division: with a
+// positive divisor, |raw % d| is |raw| mod d, and Lemire's fastmod computes
+// a 32-bit remainder exactly from the 64-bit reciprocal.
+func (s shape) position(raw int32) int {
+	a := uint32(raw)
+	if raw < 0 {
+		a = -a // |MinInt32| is 2^31, exact as a uint32
+	}
+	hi, _ := bits.Mul64(s.reciprocal*uint64(a), uint64(s.vectorSize))
+	return int(hi)
+}
+
 // positions appends the nbHash positions of a non-empty key to dst.
 func (s shape) positions(key []byte, dst []int) []int {
 	seed := int32(0)
 	for i := int32(0); i < s.nbHash; i++ {
 		seed = s.hash.hash32(key, seed)
-		dst = append(dst, position(seed, s.vectorSize))
+		dst = append(dst, s.position(seed))
 	}
 	return dst
 }

@@ -103,7 +103,7 @@ func (r *RetouchedBloomFilter) eachPosition(key []byte, fn func(p int)) {
 	seed := int32(0)
 	for i := int32(0); i < s.nbHash; i++ {
 		seed = s.hash.hash32(key, seed)
-		fn(position(seed, s.vectorSize))
+		fn(s.position(seed))
 	}
 }
 

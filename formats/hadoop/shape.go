@@ -9,6 +9,9 @@ type shape struct {
 	vectorSize int32
 	nbHash     int32
 	hash       HashType
+	// reciprocal is ceil(2^64 / vectorSize), for position without a
+	// division.
+	reciprocal uint64
 }
 
 // newShape validates the constructor arguments as HashFunction does:
@@ -23,7 +26,8 @@ func newShape(vectorSize, nbHash int, h HashType) (shape, error) {
 	if !h.valid() {
 		return shape{}, paramErr("unknown hash type %d (want Jenkins 0 or Murmur 1)", h)
 	}
-	return shape{vectorSize: int32(vectorSize), nbHash: int32(nbHash), hash: h}, nil
+	return shape{vectorSize: int32(vectorSize), nbHash: int32(nbHash), hash: h,
+		reciprocal: ^uint64(0)/uint64(vectorSize) + 1}, nil
 }
 
 // same reports whether two filters can be combined. Hadoop checks only
