@@ -43,13 +43,10 @@ func (f *BloomFilter) Test(key []byte) bool {
 }
 
 func (f *BloomFilter) combinable(o *BloomFilter, op string) error {
-	if f.bits == nil || o == nil || o.bits == nil {
-		return paramErr("BloomFilter.%s: zero value or nil filter", op)
+	if o == nil {
+		o = &BloomFilter{}
 	}
-	if !f.same(o.shape) {
-		return paramErr("BloomFilter.%s: filters differ in vectorSize, nbHash or hash type", op)
-	}
-	return nil
+	return f.shape.combinable(o.shape, f.bits != nil && o.bits != nil, "BloomFilter", op)
 }
 
 // And keeps the bits set in both f and o (Hadoop's and). The filters must

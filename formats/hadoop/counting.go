@@ -108,13 +108,10 @@ func (f *CountingBloomFilter) ApproximateCount(key []byte) int {
 }
 
 func (f *CountingBloomFilter) combinable(o *CountingBloomFilter, op string) error {
-	if f.buckets == nil || o == nil || o.buckets == nil {
-		return paramErr("CountingBloomFilter.%s: zero value or nil filter", op)
+	if o == nil {
+		o = &CountingBloomFilter{}
 	}
-	if !f.same(o.shape) {
-		return paramErr("CountingBloomFilter.%s: filters differ in vectorSize, nbHash or hash type", op)
-	}
-	return nil
+	return f.shape.combinable(o.shape, f.buckets != nil && o.buckets != nil, "CountingBloomFilter", op)
 }
 
 // And is Hadoop's and: the bitwise AND of the packed counter words, so

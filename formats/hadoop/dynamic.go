@@ -88,11 +88,14 @@ func (f *DynamicBloomFilter) NR() int { return int(f.nr) }
 func (f *DynamicBloomFilter) CurrentNbRecord() int { return int(f.current) }
 
 func (f *DynamicBloomFilter) combinable(o *DynamicBloomFilter, op string) error {
-	if f.rows == nil || o == nil || o.rows == nil {
-		return paramErr("DynamicBloomFilter.%s: zero value or nil filter", op)
+	if o == nil {
+		o = &DynamicBloomFilter{}
 	}
-	if !f.same(o.shape) || f.nr != o.nr || len(f.rows) != len(o.rows) {
-		return paramErr("DynamicBloomFilter.%s: filters differ in shape, nr or row count", op)
+	if err := f.shape.combinable(o.shape, f.rows != nil && o.rows != nil, "DynamicBloomFilter", op); err != nil {
+		return err
+	}
+	if f.nr != o.nr || len(f.rows) != len(o.rows) {
+		return paramErr("DynamicBloomFilter.%s: filters differ in nr or row count", op)
 	}
 	return nil
 }

@@ -1,22 +1,9 @@
 package hadoop
 
-import (
-	"bytes"
-	"testing"
-)
+import "testing"
 
 func goldenCounting(t *testing.T, c *goldenCase, k goldenKeys, n *tally) {
-	want := c.bin(t)
-	f, err := ReadCountingBloomFilter(bytes.NewReader(want))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.VectorSize() != c.VectorSize || f.NbHash() != c.NbHash || f.HashType() != c.HashType {
-		t.Fatalf("read shape (%d, %d, %v), Hadoop (%d, %d, %v)", f.VectorSize(), f.NbHash(), f.HashType(),
-			c.VectorSize, c.NbHash, c.HashType)
-	}
-	read := sameBytes(t, "written back", written(t, f), want)
-	checkAnswers(t, f, c, k)
+	f, want, read := readGolden(t, c, k, ReadCountingBloomFilter)
 	for _, p := range c.Probes {
 		if p.ApproximateCount == nil {
 			t.Fatalf("probe %s: no approximateCount", p.Source)
@@ -37,8 +24,7 @@ func goldenCounting(t *testing.T, c *goldenCase, k goldenKeys, n *tally) {
 	}
 
 	g := rebuildCounting(t, c, k)
-	rebuilt := sameBytes(t, "rebuilt", written(t, g), want)
-	n.add(t, read, true, rebuilt)
+	n.add(t, read, true, sameBytes(t, "rebuilt", written(t, g), want))
 }
 
 func newCountingT(t *testing.T, c *goldenCase, keys [][]byte, times int) *CountingBloomFilter {
@@ -48,11 +34,7 @@ func newCountingT(t *testing.T, c *goldenCase, keys [][]byte, times int) *Counti
 		t.Fatal(err)
 	}
 	for range times {
-		for _, key := range keys {
-			if err := f.Add(key); err != nil {
-				t.Fatal(err)
-			}
-		}
+		addAll(t, f.Add, keys)
 	}
 	return f
 }

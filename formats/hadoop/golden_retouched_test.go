@@ -9,17 +9,7 @@ import (
 )
 
 func goldenRetouched(t *testing.T, c *goldenCase, k goldenKeys, n *tally) {
-	want := c.bin(t)
-	f, err := ReadRetouchedBloomFilter(bytes.NewReader(want))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.VectorSize() != c.VectorSize || f.NbHash() != c.NbHash || f.HashType() != c.HashType {
-		t.Fatalf("read shape (%d, %d, %v), Hadoop (%d, %d, %v)", f.VectorSize(), f.NbHash(), f.HashType(),
-			c.VectorSize, c.NbHash, c.HashType)
-	}
-	read := sameBytes(t, "written back", written(t, f), want)
-	checkAnswers(t, f, c, k)
+	f, want, read := readGolden(t, c, k, ReadRetouchedBloomFilter)
 	if c.MemberFPBits != "" {
 		fps := make([][]byte, len(c.FalsePositives))
 		for i, fp := range c.FalsePositives {
@@ -29,8 +19,7 @@ func goldenRetouched(t *testing.T, c *goldenCase, k goldenKeys, n *tally) {
 	}
 
 	g := rebuildRetouched(t, c, k)
-	rebuilt := sameBytes(t, "rebuilt", written(t, g), want)
-	n.add(t, read, true, rebuilt)
+	n.add(t, read, true, sameBytes(t, "rebuilt", written(t, g), want))
 }
 
 func rebuildRetouched(t *testing.T, c *goldenCase, k goldenKeys) *RetouchedBloomFilter {

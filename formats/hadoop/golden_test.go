@@ -378,3 +378,76 @@ func TestGolden(t *testing.T) {
 		t.Errorf("want all %d cases read, answered and rebuilt", goldenCases)
 	}
 }
+
+// goldenFilter is what every type offers the golden checks.
+type goldenFilter interface {
+	tester
+	io.WriterTo
+	VectorSize() int
+	NbHash() int
+	HashType() HashType
+}
+
+// readGolden decodes a case's input (its .bin, or the old-layout stream it
+// names) with read, checks the shape, that writing it back gives Hadoop's
+// .bin, and every recorded membership answer. It returns the filter,
+// Hadoop's bytes and whether the written bytes matched.
+func readGolden[F goldenFilter](t *testing.T, c *goldenCase, k goldenKeys, read func(io.Reader) (F, error)) (F, []byte, bool) {
+	t.Helper()
+	want := c.bin(t)
+	input := want
+	if c.InputBin != "" {
+		input = testdata(t, c.InputBin)
+	}
+	f, err := read(bytes.NewReader(input))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.VectorSize() != c.VectorSize || f.NbHash() != c.NbHash || f.HashType() != c.HashType {
+		t.Fatalf("read shape (%d, %d, %v), Hadoop (%d, %d, %v)", f.VectorSize(), f.NbHash(), f.HashType(),
+			c.VectorSize, c.NbHash, c.HashType)
+	}
+	same := sameBytes(t, "written back", written(t, f), want)
+	checkAnswers(t, f, c, k)
+	return f, want, same
+}
+
+// setOps are the operations BloomFilter and DynamicBloomFilter share.
+type setOps[T any] interface {
+	And(T) error
+	Or(T) error
+	Xor(T) error
+	Not()
+}
+
+// applyOp performs an ops case's operation on a, with b built on demand.
+func applyOp[T setOps[T]](t *testing.T, op string, a T, b func() T) T {
+	t.Helper()
+	var err error
+	switch op {
+	case "A.and(B)":
+		err = a.And(b())
+	case "A.or(B)":
+		err = a.Or(b())
+	case "A.xor(B)":
+		err = a.Xor(b())
+	case "A.not()":
+		a.Not()
+	default:
+		t.Fatalf("unknown operation %q", op)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// addAll adds keys with add, failing the test on an error.
+func addAll(t *testing.T, add func([]byte) error, keys [][]byte) {
+	t.Helper()
+	for _, key := range keys {
+		if err := add(key); err != nil {
+			t.Fatalf("Add %x: %v", key, err)
+		}
+	}
+}

@@ -30,10 +30,19 @@ func newShape(vectorSize, nbHash int, h HashType) (shape, error) {
 		reciprocal: ^uint64(0)/uint64(vectorSize) + 1}, nil
 }
 
-// same reports whether two filters can be combined. Hadoop checks only
-// vectorSize and nbHash; the hash type is checked here too, since filters
-// hashed differently combine into nonsense.
-func (s shape) same(o shape) bool { return s == o }
+// combinable checks the operands of a set operation: two initialized
+// filters (ready reports that) of one shape. Hadoop checks only vectorSize
+// and nbHash; the hash type is checked here too, since filters hashed
+// differently combine into nonsense.
+func (s shape) combinable(o shape, ready bool, class, op string) error {
+	if !ready {
+		return paramErr("%s.%s: zero value or nil filter", class, op)
+	}
+	if s != o {
+		return paramErr("%s.%s: filters differ in vectorSize, nbHash or hash type", class, op)
+	}
+	return nil
+}
 
 // VectorSize, NbHash and HashType are the filter's parameters.
 func (s shape) VectorSize() int { return int(s.vectorSize) }
