@@ -16,20 +16,16 @@ func checkOut(keys [][]byte, out []bool) {
 	}
 }
 
-// testPacked answers membership for keys over a vector of packed fields of
-// 1<<logWidth bits each (1 for a BloomFilter's bits, 4 for a
-// CountingBloomFilter's counters): a key is a member if the field at every
-// one of its positions is non-zero.
-func testPacked(words []uint64, logWidth uint, s shape, keys [][]byte, out []bool) int {
+// testKeys answers membership for keys over the bits of s: a key is a
+// member if the bit at every one of its positions is set.
+func (b bitvec) testKeys(s shape, keys [][]byte, out []bool) int {
 	checkOut(keys, out)
 	out = out[:len(keys)]
 	clear(out)
-	if len(words) == 0 {
+	if len(b) == 0 {
 		return 0
 	}
-	logPer := 6 - logWidth
-	perMask := 1<<logPer - 1
-	fieldMask := uint64(1)<<(1<<logWidth) - 1
+	murmur := s.hash == Murmur
 	hits := 0
 	for base := 0; base < len(keys); base += lanes {
 		group := keys[base:min(base+lanes, len(keys))]
@@ -45,11 +41,14 @@ func testPacked(words []uint64, logWidth uint, s shape, keys [][]byte, out []boo
 		for i := int32(0); i < s.nbHash && n > 0; i++ {
 			m := 0
 			for _, j := range live[:n] {
-				seed[j] = s.hash.hash32(group[j], seed[j])
+				if murmur { // the same branch for every key: predicted
+					seed[j] = MurmurHash(group[j], seed[j])
+				} else {
+					seed[j] = JenkinsHash(group[j], seed[j])
+				}
 				p := s.position(seed[j])
-				field := words[p>>logPer] >> ((p & perMask) << logWidth) & fieldMask
 				live[m] = j
-				m += int((field | -field) >> 63) // 1 if the field is non-zero
+				m += int(b[p>>6] >> (p & 63) & 1)
 			}
 			n = m
 		}
@@ -64,13 +63,21 @@ func testPacked(words []uint64, logWidth uint, s shape, keys [][]byte, out []boo
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true. It
 // panics if out is shorter than keys.
 func (f *BloomFilter) TestKeys(keys [][]byte, out []bool) int {
-	return testPacked(f.bits, 0, f.shape, keys, out)
+	return f.bits.testKeys(f.shape, keys, out)
 }
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true. It
 // panics if out is shorter than keys.
 func (f *CountingBloomFilter) TestKeys(keys [][]byte, out []bool) int {
-	return testPacked(f.buckets, 2, f.shape, keys, out)
+	checkOut(keys, out)
+	hits := 0
+	for i, key := range keys {
+		out[i] = f.Test(key)
+		if out[i] {
+			hits++
+		}
+	}
+	return hits
 }
 
 // TestKeys sets out[i] to Test(keys[i]) and returns how many are true. It
