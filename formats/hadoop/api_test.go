@@ -11,6 +11,13 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
+// over31 is 2^31, one past the largest Java int, where int has 64 bits; a
+// variable, so that the tests build where int has 32 (it is then negative,
+// and just as invalid).
+var over31 = one << 31
+
+var one = 1
+
 func isParam(t *testing.T, what string, err error) {
 	t.Helper()
 	if !errors.Is(err, engine.ErrParam) {
@@ -19,7 +26,7 @@ func isParam(t *testing.T, what string, err error) {
 }
 
 func TestConstructorErrors(t *testing.T) {
-	for _, c := range []struct{ vs, k int }{{0, 1}, {-1, 1}, {1 << 31, 1}, {10, 0}, {10, -2}, {10, 1 << 31}} {
+	for _, c := range []struct{ vs, k int }{{0, 1}, {-1, 1}, {over31, 1}, {10, 0}, {10, -2}, {10, over31}} {
 		_, err := NewBloomFilter(c.vs, c.k, Murmur)
 		isParam(t, "NewBloomFilter", err)
 		_, err = NewCountingBloomFilter(c.vs, c.k, Murmur)
@@ -31,7 +38,7 @@ func TestConstructorErrors(t *testing.T) {
 	}
 	_, err := NewBloomFilter(10, 1, 2)
 	isParam(t, "hash type 2", err)
-	for _, nr := range []int{0, -1, 1 << 31} {
+	for _, nr := range []int{0, -1, over31} {
 		_, err = NewDynamicBloomFilter(10, 1, Jenkins, nr)
 		isParam(t, "nr", err)
 	}

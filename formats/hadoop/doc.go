@@ -68,7 +68,10 @@
 //     can follow each other in a stream. It allocates only as the bytes
 //     arrive: a header declaring 2^31 bits in a 20-byte stream fails
 //     without allocating the vector. It accepts any positive nbHash, as
-//     Hadoop does, and Test costs up to nbHash hashes.
+//     Hadoop does, and Test costs up to nbHash hashes. Because it never
+//     reads ahead, it reads in small pieces: give it a bufio.Reader over
+//     a file or connection, as Hadoop's DataInputStream is given a
+//     buffered stream.
 //   - WriteTo writes Hadoop's canonical bytes: NaN weights and ratios as
 //     Java's canonical NaN, no bits past vectorSize. A stream Hadoop
 //     wrote is written back byte for byte.

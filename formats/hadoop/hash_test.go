@@ -119,7 +119,7 @@ func TestPositionsErrors(t *testing.T) {
 		{[]byte{}, 10, 1, Murmur},
 		{[]byte{1}, 0, 1, Jenkins},
 		{[]byte{1}, -5, 1, Jenkins},
-		{[]byte{1}, 1 << 31, 1, Jenkins},
+		{[]byte{1}, over31, 1, Jenkins},
 		{[]byte{1}, 10, 0, Jenkins},
 		{[]byte{1}, 10, 1, 2},
 		{[]byte{1}, 10, 1, -1},
