@@ -55,21 +55,22 @@ func (f *DynamicBloomFilter) Test(key []byte) bool {
 	return f.test(key, buf[:0])
 }
 
-// test hashes key once, into buf, and looks for a row holding every
-// position: the rows share one shape, so Hadoop's per-row hashing would
-// only repeat the same chain.
-func (f *DynamicBloomFilter) test(key []byte, buf []int) bool {
-	if len(key) == 0 || len(f.rows) == 0 {
+// test looks for a row holding every position of key. The rows share one
+// shape, so each position is hashed once, when a row first needs it, and
+// reused by the rows after (Hadoop hashes the key again for every row).
+func (f *DynamicBloomFilter) test(key []byte, h []int) bool {
+	if len(key) == 0 {
 		return false
 	}
-	if len(f.rows) == 1 {
-		return f.rows[0].test(f.shape, key)
-	}
-	h := f.positions(key, buf)
+	seed := int32(0)
 rows:
 	for _, r := range f.rows {
-		for _, p := range h {
-			if !r.get(p) {
+		for i := range int(f.nbHash) {
+			if i == len(h) {
+				seed = f.hash.hash32(key, seed)
+				h = append(h, f.position(seed))
+			}
+			if !r.get(h[i]) {
 				continue rows
 			}
 		}
@@ -162,7 +163,8 @@ func (f *DynamicBloomFilter) WriteTo(w io.Writer) (int64, error) {
 }
 
 // ReadDynamicBloomFilter reads what DynamicBloomFilter.write wrote, and
-// nothing past it. Beyond what Hadoop checks, it requires at least one
+// nothing past it. It accepts any nr, as Hadoop does (with nr < 1 every
+// Add opens a row). Beyond what Hadoop checks, it requires at least one
 // row, a non-negative record count and rows of the filter's own shape,
 // which is all Hadoop ever writes.
 func ReadDynamicBloomFilter(r io.Reader) (*DynamicBloomFilter, error) {
