@@ -77,8 +77,6 @@ func readBitvec(r *reader, s shape) (bitvec, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	// words pads to 8-byte words; the vector holds 64-bit words exactly.
-	b = b[:(int(s.vectorSize)+63)/64]
 	b.trim(s.vectorSize)
 	return b, nil
 }
