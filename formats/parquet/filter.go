@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
@@ -24,12 +25,14 @@ import (
 // Concurrency: reads (Test*) are safe from many goroutines; a writer needs
 // exclusive use.
 type Filter struct {
-	// words is numBlocks*4 words on the Go heap (64-byte aligned); 32-bit
-	// word i of block b is half i&1 of words[4b+i/2]. Heap memory, unlike
-	// blocked.Filter's huge-page mappings, stays alive through the slice,
-	// so the single-key methods need no KeepAlive and no frame.
-	words  []uint64
-	blocks uint64
+	// words is numBlocks*4 words of storage (64-byte aligned); 32-bit
+	// word i of block b is half i&1 of words[4b+i/2]. A large array is
+	// mapped memory, which the words slice alone does not keep alive:
+	// every method that hands words to a kernel ends with
+	// runtime.KeepAlive(f.storage).
+	words   []uint64
+	blocks  uint64
+	storage *store.Storage
 }
 
 // Bitset size bounds, the ones parquet-java, parquet-rs and arrow enforce.
@@ -56,7 +59,7 @@ func New(numBytes int) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Filter{words: s.Words(), blocks: uint64(numBytes) / BlockBytes}, nil
+	return &Filter{words: s.Words(), blocks: uint64(numBytes) / BlockBytes, storage: s}, nil
 }
 
 // OptimalNumBytes returns the bitset size for ndv distinct values at
@@ -112,6 +115,7 @@ func FromBitset(bitset []byte) (*Filter, error) {
 
 // Bitset returns the filter's bytes as Parquet stores them after the
 // header. On little-endian hosts it is a view that aliases the filter
+// and is valid only while the filter is reachable
 // (writes to either show in both); elsewhere a copy.
 func (f *Filter) Bitset() []byte { return store.WordsBytes(f.words) }
 
@@ -151,10 +155,15 @@ func (f *Filter) AddHash(h uint64) {
 		panic(errZero)
 	}
 	asm.SBBFAddHash(f.words, h)
+	runtime.KeepAlive(f.storage)
 }
 
 // TestHash reports whether the value with hash h may have been added.
-func (f *Filter) TestHash(h uint64) bool { return asm.SBBFTestHash(f.words, h) }
+func (f *Filter) TestHash(h uint64) bool {
+	hit := asm.SBBFTestHash(f.words, h)
+	runtime.KeepAlive(f.storage)
+	return hit
+}
 
 // TestAndAddHash adds h and reports whether it tested present before.
 func (f *Filter) TestAndAddHash(h uint64) bool {
@@ -194,6 +203,7 @@ func (f *Filter) AddHashes(hs []uint64) {
 		panic(errZero)
 	}
 	asm.SBBFAddHashes(f.words, hs)
+	runtime.KeepAlive(f.storage)
 }
 
 // TestHashes sets out[i] = TestHash(hs[i]) with the batch kernel and
@@ -204,7 +214,9 @@ func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 		clear(out)
 		return 0
 	}
-	return asm.SBBFTestHashes(f.words, hs, out)
+	hits := asm.SBBFTestHashes(f.words, hs, out)
+	runtime.KeepAlive(f.storage)
+	return hits
 }
 
 // AddUint64s adds INT64 values, hashed in batch.
@@ -257,6 +269,7 @@ func (f *Filter) Clone() *Filter {
 		panic(err) // memory refused: an error wrapping engine.ErrMemory
 	}
 	copy(g.words, f.words)
+	runtime.KeepAlive(f.storage)
 	return g
 }
 
@@ -268,6 +281,8 @@ func (f *Filter) Union(g *Filter) error {
 	for i, w := range g.words {
 		f.words[i] |= w
 	}
+	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(g.storage)
 	return nil
 }
 
@@ -276,17 +291,22 @@ func (f *Filter) Equal(g *Filter) bool {
 	if f.blocks != g.blocks {
 		return false
 	}
+	eq := true
 	for i, w := range g.words {
 		if f.words[i] != w {
-			return false
+			eq = false
+			break
 		}
 	}
-	return true
+	runtime.KeepAlive(f.storage)
+	runtime.KeepAlive(g.storage)
+	return eq
 }
 
 // Reset clears every bit.
 func (f *Filter) Reset() {
 	clear(f.words)
+	runtime.KeepAlive(f.storage)
 }
 
 func (f *Filter) setBits() uint64 {
@@ -294,6 +314,7 @@ func (f *Filter) setBits() uint64 {
 	for _, w := range f.words {
 		n += uint64(bits.OnesCount64(w))
 	}
+	runtime.KeepAlive(f.storage)
 	return n
 }
 
