@@ -14,20 +14,22 @@ FUZZTIME ?= 30s
 BENCHFLAGS ?=
 
 .PHONY: test vet tidy test-default test-kernels test-purego test-race test-bench test-gen \
-        generate check-generate bench bench-go fuzz
+        generate check-generate bench bench-go fuzz test-clickhouse interop-clickhouse
 
-test: vet tidy check-generate test-default test-kernels test-purego test-race test-bench test-gen
+test: vet tidy check-generate test-default test-kernels test-purego test-race test-bench test-gen test-clickhouse
 
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags purego ./...
 	GOARCH=arm64 $(GO) vet ./...
+	cd formats/clickhouse && $(GO) vet ./...
 
 # go.mod and go.sum of all three modules are exactly what the code needs.
 tidy:
 	$(GO) mod tidy -diff
 	cd bench && $(GO) mod tidy -diff
 	cd gen && $(GO) mod tidy -diff
+	cd formats/clickhouse && $(GO) mod tidy -diff
 
 # The default build must select the best kernel the CPU has, and prove it
 # in every package (TestKernel).
@@ -86,3 +88,28 @@ fuzz:
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; done
+
+# formats/clickhouse is a module of its own (its requirements stay out of
+# ../go.mod); ./... above skips it. Its tests, then the live cross-check.
+test-clickhouse:
+	cd formats/clickhouse && $(GOTEST) ./...
+	@$(MAKE) -s interop-clickhouse
+
+# Against a real ClickHouse: chdb (an in-process ClickHouse, ~550 MB) is
+# installed once into CHDB_DIR, outside the repository, then live.js writes
+# parts and asks queries, and TestLive compares everything.
+CHDB_DIR     ?= $(HOME)/.cache/filterengine/chdb
+CHDB_VERSION := 3.4.0
+interop-clickhouse:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "== interop-clickhouse: SKIPPED, node and npm are needed"; exit 0; fi; \
+	set -eo pipefail; \
+	if ! grep -qs '"version": "$(CHDB_VERSION)"' "$(CHDB_DIR)/node_modules/chdb/package.json"; then \
+		echo "== interop-clickhouse: installing chdb@$(CHDB_VERSION) into $(CHDB_DIR)"; \
+		mkdir -p "$(CHDB_DIR)"; \
+		test -f "$(CHDB_DIR)/package.json" || echo '{"name":"filterengine-chdb","private":true}' > "$(CHDB_DIR)/package.json"; \
+		(cd "$(CHDB_DIR)" && npm install --no-audit --no-fund --loglevel=error chdb@$(CHDB_VERSION)); fi; \
+	out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	echo "== interop-clickhouse: chdb $(CHDB_VERSION)"; \
+	CHDB_DIR="$(CHDB_DIR)" node formats/clickhouse/interop/live.js "$$out" $(LIVE_SEED); \
+	cd formats/clickhouse && CLICKHOUSE_LIVE_DIR="$$out" $(GOTEST) -run '^TestLive$$' -v .

@@ -32,19 +32,6 @@ type CountingProbe struct {
 	// Round4 is K when the kernels take the filter (4-bit counters,
 	// one multiplier round: K <= 9, and lines), else 0.
 	Round4 uint32
-	// Other, when set, is a filter of another layout (counting's
-	// version-1 files), whose operations the Generic twins call instead
-	// of reading Words; its probe has no Lines.
-	Other CountingLayout
-}
-
-// CountingLayout is the single-key operations of a counting filter of
-// another layout than the one-line one (CountingProbe.Other): TestHash,
-// TestAndAddHash and RemoveHash as CountingProbe's, by plain stores.
-type CountingLayout interface {
-	TestHash(h uint64) bool
-	TestAndAddHash(h uint64) bool
-	RemoveHash(h uint64) bool
 }
 
 // countingZero is the panic of a test of the zero counting.Filter, the
@@ -89,13 +76,10 @@ func CountingTestHash(p *CountingProbe, h uint64) bool { return countingTestHash
 func (p *CountingProbe) Hash(key []byte) uint64 { return hashing.HashKeyed(key, p.Seed, p.Key) }
 
 // TestHash reports whether all counters of hash h are nonzero
-// (CountingTest on its line, or Other). It panics on the zero probe with
+// (CountingTest on its line). It panics on the zero probe with
 // the zero Filter's message.
 func (p *CountingProbe) TestHash(h uint64) bool {
 	if p.Lines == 0 {
-		if p.Other != nil {
-			return p.Other.TestHash(h)
-		}
 		panic(countingZero)
 	}
 	line := CountingLine(p.Words, h, p.Lines)
@@ -182,14 +166,11 @@ func CountingRemoveHash(p *CountingProbe, h uint64) bool {
 }
 
 // TestAndAddHash increments the k counters of hash h by plain stores
-// (CountingUpdate's CountingAdd, or Other's) and reports whether all
+// (CountingUpdate's CountingAdd) and reports whether all
 // were nonzero before. It panics on the zero probe with the zero
 // Filter's message.
 func (p *CountingProbe) TestAndAddHash(h uint64) bool {
 	if p.Lines == 0 {
-		if p.Other != nil {
-			return p.Other.TestAndAddHash(h)
-		}
 		panic(countingZero)
 	}
 	line := CountingLine(p.Words, h, p.Lines)
@@ -204,14 +185,11 @@ func (p *CountingProbe) TestAndAddHash(h uint64) bool {
 }
 
 // RemoveHash decrements the k counters of hash h by plain stores
-// (CountingUpdate's CountingRemove, or Other's) and reports true, or
+// (CountingUpdate's CountingRemove) and reports true, or
 // reports false and changes nothing when one of them is zero. It panics
 // on the zero probe with the zero Filter's message.
 func (p *CountingProbe) RemoveHash(h uint64) bool {
 	if p.Lines == 0 {
-		if p.Other != nil {
-			return p.Other.RemoveHash(h)
-		}
 		panic(countingZero)
 	}
 	line := CountingLine(p.Words, h, p.Lines)

@@ -3,7 +3,6 @@ package asm
 import (
 	"encoding/binary"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
@@ -123,12 +122,9 @@ func TestCountingKeyKernels(t *testing.T) {
 }
 
 // The zero probe panics with the zero Filter's message at every level,
-// whatever the key, from every test and update kernel; a probe with
-// Other and no lines hands every one of them to Other, with the key's
-// hash.
-func TestCountingKernelsZeroAndOther(t *testing.T) {
+// whatever the key, from every test and update kernel.
+func TestCountingKernelsZero(t *testing.T) {
 	key := []byte("12345678")
-	k64 := binary.LittleEndian.Uint64(key)
 	forEachLevel(t, func(t *testing.T) {
 		var p CountingProbe
 		for _, call := range []func(){
@@ -147,43 +143,8 @@ func TestCountingKernelsZeroAndOther(t *testing.T) {
 				call()
 			}()
 		}
-		o := NewCountingProbe(nil, 0, 6, false, 3)
-		rec := &recordingLayout{}
-		o.Other = rec
-		h := o.Hash(key)
-		odd := h&1 == 1
-		got := []bool{
-			CountingTestKey(&o, key), CountingTestUint64(&o, k64), CountingTestHash(&o, h+1),
-			CountingTestAndAddKey(&o, key), CountingTestAndAddUint64(&o, k64), CountingTestAndAddHash(&o, h+1),
-			CountingRemoveKey(&o, key), CountingRemoveUint64(&o, k64), CountingRemoveHash(&o, h+1),
-		}
-		CountingAddKey(&o, key)
-		CountingAddUint64(&o, k64)
-		CountingAddHash(&o, h+1)
-		want := []bool{!odd, !odd, odd, !odd, !odd, odd, !odd, !odd, odd}
-		asked := []string{"test", "test", "test", "add", "add", "add", "remove", "remove", "remove", "add", "add", "add"}
-		hashes := []uint64{h, h, h + 1, h, h, h + 1, h, h, h + 1, h, h, h + 1}
-		if !slices.Equal(got, want) || !slices.Equal(rec.ops, asked) || !slices.Equal(rec.hashes, hashes) {
-			t.Fatalf("a probe with Other answered %v (want %v) and asked %v of %x (want %v of %x)", got, want, rec.ops, rec.hashes, asked, hashes)
-		}
 	})
 }
-
-// recordingLayout is a CountingLayout that records what it is asked and
-// answers true for even hashes.
-type recordingLayout struct {
-	ops    []string
-	hashes []uint64
-}
-
-func (r *recordingLayout) ask(op string, h uint64) bool {
-	r.ops, r.hashes = append(r.ops, op), append(r.hashes, h)
-	return h&1 == 0
-}
-
-func (r *recordingLayout) TestHash(h uint64) bool       { return r.ask("test", h) }
-func (r *recordingLayout) TestAndAddHash(h uint64) bool { return r.ask("add", h) }
-func (r *recordingLayout) RemoveHash(h uint64) bool     { return r.ask("remove", h) }
 
 // NewCountingProbe refuses words shorter than its lines and k outside
 // [1, engine.MaxK], and takes the kernels' round only for 4-bit counters

@@ -4,7 +4,7 @@ import "github.com/filterengine/filterengine/internal/batch"
 
 // keyBatch is the package's one "hash a chunk of keys on the stack, hand
 // it to the type's hash form" helper, behind the Uint64s and Keys batch
-// forms of every type: Filter, Narrow, SBBF, Scalable and Window. It
+// forms of every type: Filter, Narrow, Scalable and Window. It
 // names its type with one non-nil field and reaches the type's AddHashes
 // and TestHashes through a switch, not an interface or a type parameter:
 // a call through either would move the chunk buffer to the heap, one
@@ -12,7 +12,6 @@ import "github.com/filterengine/filterengine/internal/batch"
 type keyBatch struct {
 	f  *Filter
 	n  *Narrow
-	p  *SBBF
 	sc *Scalable
 	w  *Window
 }
@@ -24,8 +23,6 @@ func (t keyBatch) name() string {
 		return "blocked.Filter"
 	case t.n != nil:
 		return "blocked.Narrow"
-	case t.p != nil:
-		return "blocked.SBBF"
 	case t.sc != nil:
 		return "blocked.Scalable"
 	}
@@ -37,11 +34,6 @@ func (t keyBatch) name() string {
 func (t keyBatch) hash(b *batch.Hashes, ints []uint64, bytes [][]byte, base int) []uint64 {
 	var seed uint64
 	switch {
-	case t.p != nil: // Parquet's hash: XXH64, seed 0
-		if bytes != nil {
-			return b.XXH64Keys(bytes[base:])
-		}
-		return b.XXH64Uint64s(ints[base:])
 	case t.f != nil:
 		seed = t.f.p.Seed
 	case t.n != nil:
@@ -63,8 +55,6 @@ func (t keyBatch) addHashes(hs []uint64) {
 		t.f.AddHashes(hs)
 	case t.n != nil:
 		t.n.AddHashes(hs)
-	case t.p != nil:
-		t.p.AddHashes(hs)
 	case t.sc != nil:
 		t.sc.AddHashes(hs)
 	default:
@@ -78,8 +68,6 @@ func (t keyBatch) testHashes(hs []uint64, out []bool) int {
 		return t.f.TestHashes(hs, out)
 	case t.n != nil:
 		return t.n.TestHashes(hs, out)
-	case t.p != nil:
-		return t.p.TestHashes(hs, out)
 	case t.sc != nil:
 		return t.sc.TestHashes(hs, out)
 	}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -16,9 +17,9 @@ func (f *Filter) AddHashConcurrent(h uint64) {
 	if f.p.Lines == 0 {
 		zeroFilter()
 	}
-	base := Line(h, f.p.Lines) * 8
+	base := asm.BlockedLine(h, f.p.Lines) * 8
 	line := f.p.Words[base : base+8 : base+8]
-	m := Mask(h, f.p.K)
+	m := asm.BlockedMask(h, f.p.K)
 	for w := range m {
 		if m[w] != 0 {
 			atomic.OrUint64(&line[w], m[w])
@@ -52,9 +53,9 @@ func (f *Filter) TestHashConcurrent(h uint64) bool {
 	if f.p.Lines == 0 {
 		return false
 	}
-	base := Line(h, f.p.Lines) * 8
+	base := asm.BlockedLine(h, f.p.Lines) * 8
 	line := f.p.Words[base : base+8 : base+8]
-	m := Mask(h, f.p.K)
+	m := asm.BlockedMask(h, f.p.K)
 	var miss uint64
 	for w := range m {
 		if m[w] != 0 {

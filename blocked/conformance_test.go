@@ -2,13 +2,10 @@ package blocked
 
 import (
 	"errors"
-	"io"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
-	"github.com/filterengine/filterengine/internal/errs"
-	"github.com/filterengine/filterengine/internal/hashing"
 	"github.com/filterengine/filterengine/internal/testkit/conformance"
 )
 
@@ -16,7 +13,6 @@ import (
 var (
 	_ conformance.Membership[*Filter]   = (*Filter)(nil)
 	_ conformance.Membership[*Narrow]   = (*Narrow)(nil)
-	_ conformance.Membership[*SBBF]     = (*SBBF)(nil)
 	_ conformance.Membership[*Scalable] = (*Scalable)(nil)
 	_ conformance.Membership[*Window]   = (*Window)(nil)
 	_ conformance.Concurrent            = (*Filter)(nil)
@@ -26,29 +22,7 @@ var (
 // The families the suite runs: the Filter, Narrow at both block sizes,
 // and the types built on blocked.
 var (
-	filterFamily = conformance.Family[*Filter]{Name: "blocked.Filter", New: New, NewMK: NewMK, Decode: Decode, Read: Read}
-	sbbfFamily   = conformance.Family[*SBBF]{
-		Name: "blocked.SBBF",
-		New: func(n uint64, p float64, opts ...engine.Option) (*SBBF, error) {
-			if len(opts) > 0 {
-				return nil, errs.ParamErrorf("SBBF takes no options")
-			}
-			bits, err := engine.OptimalBits(n, p)
-			if err != nil {
-				return nil, err
-			}
-			if bits > 8*SBBFMaxBytes {
-				// SBBFNumBytes caps the size as arrow does; a filter
-				// for n keys at p must not silently be smaller.
-				return nil, errs.ParamErrorf("n = %d at p = %v needs more than an SBBF's %d bytes", n, p, SBBFMaxBytes)
-			}
-			return NewSBBF(SBBFNumBytes(n, p))
-		},
-		Decode: func(data []byte, _ ...engine.Option) (*SBBF, error) { return DecodeSBBF(data) },
-		Read:   func(r io.Reader, _ ...engine.Option) (*SBBF, error) { return ReadSBBF(r) },
-		Hash:   func(key []byte, _ uint64) uint64 { return hashing.XXH64(key, 0) },
-		NoSeed: true,
-	}
+	filterFamily   = conformance.Family[*Filter]{Name: "blocked.Filter", New: New, NewMK: NewMK, Decode: Decode, Read: Read}
 	scalableFamily = conformance.Family[*Scalable]{Name: "blocked.Scalable", New: NewScalable, Decode: DecodeScalable, Read: ReadScalable}
 	windowFamily   = conformance.Family[*Window]{
 		Name: "blocked.Window",
@@ -81,7 +55,6 @@ func TestConformance(t *testing.T) {
 	t.Run("Filter", func(t *testing.T) { conformance.Run(t, filterFamily) })
 	t.Run("Narrow64", func(t *testing.T) { conformance.Run(t, narrowFamily(64)) })
 	t.Run("Narrow128", func(t *testing.T) { conformance.Run(t, narrowFamily(128)) })
-	t.Run("SBBF", func(t *testing.T) { conformance.Run(t, sbbfFamily) })
 	t.Run("Scalable", func(t *testing.T) { conformance.Run(t, scalableFamily) })
 	t.Run("Window", func(t *testing.T) { conformance.Run(t, windowFamily) })
 }
@@ -118,9 +91,5 @@ func TestFilterZeroValue(t *testing.T) {
 		if err := f.WriteFile(t.TempDir() + "/f"); !errors.Is(err, engine.ErrParam) {
 			t.Errorf("%s Filter WriteFile: %v", name, err)
 		}
-	}
-	var p SBBF
-	if got := recovered(func() { p.AddHash(1) }); got != recovered(func() { batch.Zero("blocked.SBBF", "blocked.NewSBBF") }) {
-		t.Errorf("zero SBBF panicked with %v", got)
 	}
 }

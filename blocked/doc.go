@@ -46,9 +46,9 @@
 // (purego, arm64) they run the single-key code key after key, and on
 // every kernel they answer exactly what the single-key forms answer.
 //
-// Contract. Filter, and where they apply Narrow, SBBF, Scalable and
-// Window, hold the family contract of engine's package doc: New/NewMK,
-// Decode/Read (DecodeNarrow, ReadSBBF, ... for the derived types), the
+// Contract. Filter, and where they apply Narrow, Scalable and Window,
+// hold the family contract of engine's package doc: New/NewMK,
+// Decode/Read (DecodeNarrow, ReadScalable, ... for the derived types), the
 // binary, stream and text codecs (MarshalText is the binary form in
 // base64, so encoding/json and encoding/gob carry a filter inside a
 // struct), Clone, M, K, SizeBytes, EstimatedCount, ModelFPR, TestAndAdd,
@@ -56,14 +56,6 @@
 // reads answer absent and its writes panic with a message naming the
 // constructor; encoding one is an error wrapping engine.ErrParam. A batch
 // out slice shorter than the keys panics with one readable message.
-//
-// Parquet. SBBF is a second, separate type: Parquet's split-block Bloom
-// filter, bit for bit as parquet-format specifies it (256-bit blocks of
-// eight 32-bit words, XXH64 of the plain-encoded value, eight salted bits
-// per value), read and written in the form a Parquet file stores at a
-// column chunk's bloom_filter_offset (ReadSBBF, WriteTo). Its batch
-// kernels are asm's SBBF kernels; its serialized form is Parquet's, not
-// Filter's envelope. See the SBBF type.
 //
 // Growing and aging: Scalable (the scalable Bloom filter of Almeida et
 // al., stages of blocked filters whose compound FPR stays below p for any

@@ -73,22 +73,6 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 	return newFilter(s, lines, k, c.Seed), nil
 }
 
-// FromWords returns a filter over a copy of words, which must hold a whole
-// number of lines laid out as Line and Mask say, with k probes. It is the
-// constructor for another structure that converts itself into an
-// equivalent blocked filter.
-func FromWords(words []uint64, k uint32, opts ...engine.Option) (*Filter, error) {
-	if len(words) == 0 || len(words)%8 != 0 {
-		return nil, errs.ParamErrorf("%d words are not a whole number of 8-word lines", len(words))
-	}
-	f, err := NewMK(uint64(len(words))*64, k, opts...)
-	if err != nil {
-		return nil, err
-	}
-	copy(f.p.Words, words)
-	return f, nil
-}
-
 func newFilter(s *store.Storage, lines uint64, k uint32, seed uint64) *Filter {
 	f := &Filter{storage: s, p: asm.NewBlockedProbe(s.Words(), lines, k, seed)}
 	if lines > 0 && uint64(len(f.p.Words)) == lines*8 && k <= 8 {
@@ -96,14 +80,6 @@ func newFilter(s *store.Storage, lines uint64, k uint32, seed uint64) *Filter {
 	}
 	return f
 }
-
-// Line returns the index of the line a key with hash h occupies in a
-// filter of lines lines.
-func Line(h, lines uint64) uint64 { return asm.BlockedLine(h, lines) }
-
-// Mask returns the bits a key with hash h sets in its line, word by word,
-// with k probes (the layout in the package doc).
-func Mask(h uint64, k uint32) [8]uint64 { return asm.BlockedMask(h, k) }
 
 // M returns the number of bits, a multiple of 512.
 func (f *Filter) M() uint64 { return f.p.Lines * LineBits }
@@ -317,7 +293,7 @@ func (f *Filter) Clone() *Filter {
 		s, err = store.NewStorage(f.p.Lines*8, engine.HugePagesNever)
 	}
 	if err != nil {
-		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))
+		panic(fmt.Errorf("blocked: Clone of %d bytes: %w", f.SizeBytes(), err))
 	}
 	g := newFilter(s, f.p.Lines, f.p.K, f.p.Seed)
 	copy(g.p.Words, f.p.Words)

@@ -43,8 +43,6 @@ func TestConstructorErrors(t *testing.T) {
 		{"k>cap", func() error { _, err := NewMK(512, engine.MaxK+1); return err }},
 		{"m>max", func() error { _, err := NewMK(engine.MaxBits+1, 8); return err }},
 		{"unknown option", func() error { _, err := New(10, 0.01, config.FamilyOption(struct{}{})); return err }},
-		{"words not lines", func() error { _, err := FromWords(make([]uint64, 9), 8); return err }},
-		{"no words", func() error { _, err := FromWords(nil, 8); return err }},
 	}
 	for _, c := range bad {
 		if err := c.err(); !errors.Is(err, engine.ErrParam) {

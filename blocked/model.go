@@ -6,6 +6,7 @@ import (
 
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/poisson"
 )
 
 // LineBits is the size of a line, the unit every key touches.
@@ -35,39 +36,10 @@ func FPR(m, n uint64, k uint32) float64 {
 	return min(1, poissonAverage(lambda, func(i float64) float64 { return lineFPR(i, k) }))
 }
 
-// poissonSpread is the mean above which poissonAverage takes f at the
-// mean: the loads spread by sqrt(lambda), under 0.1% of it, and walking
-// them term by term would lose precision (and, from 2^53 on, never end).
-const poissonSpread = 1e6
-
-// poissonAverage returns sum over i of Poisson(i; lambda) f(i), walking out
-// from the mode until the terms no longer matter.
+// poissonAverage returns sum over i of Poisson(i; lambda) f(i)
+// (poisson.Average).
 func poissonAverage(lambda float64, f func(float64) float64) float64 {
-	if lambda == 0 {
-		return f(0)
-	}
-	if lambda > poissonSpread {
-		return f(lambda)
-	}
-	mode := math.Floor(lambda)
-	lg, _ := math.Lgamma(mode + 1)
-	p0 := math.Exp(mode*math.Log(lambda) - lambda - lg)
-	sum := p0 * f(mode)
-	for i, p := mode+1, p0; ; i++ {
-		p *= lambda / i
-		sum += p * f(i)
-		if p < 1e-17 && i > lambda {
-			break
-		}
-	}
-	for i, p := mode, p0; i > 0; i-- {
-		p *= i / lambda
-		sum += p * f(i-1)
-		if p < 1e-17 {
-			break
-		}
-	}
-	return sum
+	return poisson.Average(lambda, f)
 }
 
 // bitsPerKeyFor returns the bits per key at which k probes reach p by

@@ -178,7 +178,7 @@ func (f *Narrow) Clone() *Narrow {
 		s, err = store.NewStorage(uint64(len(f.words)), engine.HugePagesNever)
 	}
 	if err != nil {
-		panic(fmt.Sprintf("blocked: Clone of %d bytes: %v", f.SizeBytes(), err))
+		panic(fmt.Errorf("blocked: Clone of %d bytes: %w", f.SizeBytes(), err))
 	}
 	g := newNarrow(s, f.blocks, f.k, f.logBits, f.seed)
 	copy(g.words, f.words)

@@ -52,7 +52,8 @@ const maxStages = 64
 // With the defaults at p = 1%, NewScalable(1e3, 0.01) holds 1e7 keys in
 // 14 stages. The bound holds until the next stage cannot be built: it
 // would exceed engine.MaxBits, its rate p_i is below what a line per key
-// reaches, or there are 64 stages. From then on the newest stage takes
+// reaches, there are 64 stages, or the system refuses its memory
+// (engine.ErrMemory). From then on the newest stage takes
 // every further key and the rate climbs as ModelFPR says.
 //
 // Add counts every call (Count); a key added twice fills its stage twice.

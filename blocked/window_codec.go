@@ -16,19 +16,15 @@ import (
 // generations, lines per generation, k, epoch, keys in the current
 // generation), and a payload of the storage's words, little-endian, in
 // its order: the generations interleaved line by line, line j of
-// generation g at word (j*G + g)*8 (generation epoch%G is current).
-// Version 1, still read, had the same parameters and the generations one
-// after another, generation g at word g*lines*8.
-const (
-	windowVersion      = 2
-	windowVersionApart = 1
-)
+// generation g at word (j*G + g)*8 (generation epoch%G is current). Any
+// other version is an error.
+const windowVersion = 2
 
 var errZeroWindow = errs.ParamErrorf("zero blocked.Window has no encoding, use blocked.NewWindow")
 
 func (w *Window) header() store.Header {
 	return store.Header{Family: store.FamilyWindow, Version: windowVersion, Seed: w.seed,
-		Params: []uint64{w.n, math.Float64bits(w.p), uint64(w.gens), w.lines, uint64(w.K()), w.Epoch(), w.Count()}}
+		Params: []uint64{w.n, math.Float64bits(w.p), uint64(w.gens), w.lines, uint64(w.K()), w.Epoch(), min(w.Count(), w.n)}}
 }
 
 func (w *Window) payload() []byte {
@@ -92,15 +88,12 @@ func ReadWindow(r io.Reader, opts ...engine.Option) (*Window, error) {
 // maxEpoch is the largest epoch a decoded Window may be at.
 const maxEpoch = 1 << 62
 
-func (w *Window) decode(h store.Header, payload []byte, opts []engine.Option) error {
-	version := uint16(windowVersion)
-	if h.Version == windowVersionApart {
-		version = windowVersionApart
-	}
-	if err := h.Expect(store.FamilyWindow, version, 7); err != nil {
-		return err
-	}
-	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
+// checkWindow validates a Window's parameters as NewWindow and Add keep
+// them: n and p valid, lines and k within the caps, lines for n keys
+// (New's sizing gives between 0.5 and 512 bits a key: n/1024 to n
+// lines), at most n keys in the current generation and an epoch whose
+// next rotation does not wrap. It bounds every field String prints.
+func checkWindow(n uint64, p float64, gens, lines, k, epoch, count uint64) error {
 	if errs.CheckNP(n, p) != nil || gens == 0 || gens > maxGenerations || k == 0 || k > engine.MaxK {
 		return errs.FormatErrorf("blocked.Window with n %d, p %v, %d generations, k = %d", n, p, gens, k)
 	}
@@ -109,24 +102,34 @@ func (w *Window) decode(h store.Header, payload []byte, opts []engine.Option) er
 	if epoch > maxEpoch {
 		return errs.FormatErrorf("blocked.Window at epoch %d, above %d", epoch, uint64(maxEpoch))
 	}
-	if lines == 0 || lines > engine.MaxBits/LineBits || lines*64*gens != uint64(len(payload)) {
+	if lines == 0 || lines > engine.MaxBits/LineBits/gens {
+		return errs.FormatErrorf("blocked.Window of %d generations of %d lines", gens, lines)
+	}
+	if lines > n || n/(2*LineBits) > lines || n/(2*LineBits) == lines && n%(2*LineBits) != 0 {
+		return errs.FormatErrorf("blocked.Window of %d lines a generation sized for n = %d keys", lines, n)
+	}
+	if count > n {
+		return errs.FormatErrorf("blocked.Window with %d keys in a generation of %d", count, n)
+	}
+	return nil
+}
+
+func (w *Window) decode(h store.Header, payload []byte, opts []engine.Option) error {
+	if err := h.Expect(store.FamilyWindow, windowVersion, 7); err != nil {
+		return err
+	}
+	n, p, gens, lines, k, epoch, count := h.Params[0], math.Float64frombits(h.Params[1]), h.Params[2], h.Params[3], h.Params[4], h.Params[5], h.Params[6]
+	if err := checkWindow(n, p, gens, lines, k, epoch, count); err != nil {
+		return err
+	}
+	if lines*64*gens != uint64(len(payload)) {
 		return errs.FormatErrorf("blocked.Window of %d generations of %d lines in a %d-byte payload", gens, lines, len(payload))
 	}
 	s, err := store.NewStorage(lines*8*gens, config.Apply(opts).HugePages)
 	if err != nil {
 		return err
 	}
-	if version == windowVersionApart {
-		words := s.Words()
-		for g := range gens {
-			for j := range lines {
-				off := (g*lines + j) * 64
-				store.CopyWords(words[(j*gens+g)*8:][:8], payload[off:off+64])
-			}
-		}
-	} else {
-		store.CopyWords(s.Words(), payload)
-	}
+	store.CopyWords(s.Words(), payload)
 	d := newWindow(s, n, p, int(gens), lines, uint32(k), h.Seed)
 	d.epoch, d.count, d.started = epoch, count, epoch
 	w.storage, w.gens, w.lines, w.k, w.n, w.p, w.seed, w.key, w.epoch, w.count, w.started = d.storage, d.gens, d.lines, d.k, d.n, d.p, d.seed, d.key, d.epoch, d.count, d.started

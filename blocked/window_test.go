@@ -1,21 +1,21 @@
 package blocked
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 func TestWindowErrors(t *testing.T) {
@@ -336,8 +336,7 @@ func TestWindowCodec(t *testing.T) {
 
 // The golden Window: keys 0..2499 (8 little-endian bytes) added one by one
 // to NewWindow(1000, 0.01, 2, WithSeed(2024)): epoch 2, keys 1000..2499
-// live. The version 1 file (generations one after another), written by the
-// previous layout from the same keys, decodes to the same window.
+// live.
 func TestWindowGolden(t *testing.T) {
 	build := func() *Window {
 		w, _ := NewWindow(1000, 0.01, 2, engine.WithSeed(2024))
@@ -346,37 +345,87 @@ func TestWindowGolden(t *testing.T) {
 		}
 		return w
 	}
-	g := checkGolden(t, "window_v2_n1000_p1_g2_n2500_seed2024.bin", build, DecodeWindow)
+	g := checkGolden(t, "window_n1000_p1_g2_n2500_seed2024.bin", build, DecodeWindow)
 	if g.Epoch() != 2 || g.Count() != 500 {
 		t.Errorf("golden: %v", g)
 	}
 	checkGoldenFP(t, g, 1000, 2500, 963)
-	old, err := os.ReadFile(filepath.Join("testdata", "window_v1_n1000_p1_g2_n2500_seed2024.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h, _, err := store.DecodeEnvelope(old); err != nil || h.Version != windowVersionApart {
-		t.Fatalf("version 1 golden: version %d, %v", h.Version, err)
-	}
-	v1, err := DecodeWindow(old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := v1.MarshalBinary()
-	want, _ := g.MarshalBinary()
-	if !bytes.Equal(got, want) {
-		t.Error("the version 1 golden decodes to a window other than the version 2 one")
-	}
-	checkGoldenFP(t, v1, 1000, 2500, 963)
 }
 
 func FuzzDecodeWindow(f *testing.F) {
 	w, _ := NewWindow(20, 0.01, 3)
 	w.AddUint64s(randomKeys(1, 50))
 	good, _ := w.MarshalBinary()
-	v1, err := os.ReadFile(filepath.Join("testdata", "window_v1_n1000_p1_g2_n2500_seed2024.bin"))
+	golden, err := os.ReadFile(filepath.Join("testdata", "window_n1000_p1_g2_n2500_seed2024.bin"))
 	if err != nil {
 		f.Fatal(err)
 	}
-	fuzzDecoder(f, [][]byte{good, v1}, DecodeWindow)
+	fuzzDecoder(f, [][]byte{good, golden}, DecodeWindow)
+}
+
+// A decoded Window holds what NewWindow could have built: at most n keys
+// in the current generation, and lines for n keys (between one line for
+// n keys and one key per bit, the sizing's bounds); other envelopes, with
+// valid checksums, are errors wrapping engine.ErrFormat.
+func TestWindowDecodeGeometry(t *testing.T) {
+	w, _ := NewWindow(300, 0.02, 3, engine.WithSeed(6))
+	w.AddUint64s(randomKeys(14, 100))
+	good, _ := w.MarshalBinary()
+	h, payload, _ := store.DecodeEnvelope(good)
+	lines := h.Params[3]
+	for name, mutate := range map[string]func(p []uint64){
+		"count above n":          func(p []uint64) { p[6] = p[0] + 1 },
+		"count at 2^64-1":        func(p []uint64) { p[6] = math.MaxUint64 },
+		"n above a key per bit":  func(p []uint64) { p[0] = 2*LineBits*lines + 1 },
+		"n at 2^64-1":            func(p []uint64) { p[0] = math.MaxUint64 },
+		"n below a line per key": func(p []uint64) { p[0] = lines - 1 },
+	} {
+		p := slices.Clone(h.Params)
+		mutate(p)
+		bad, _ := store.AppendEnvelope(nil, store.Header{Family: h.Family, Version: h.Version, Seed: h.Seed, Params: p}, payload)
+		if d, err := DecodeWindow(bad); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("%s: error %v (decoded %v)", name, err, d)
+		}
+	}
+	for name, mutate := range map[string]func(p []uint64){
+		"count = n":                     func(p []uint64) { p[6] = p[0] },
+		"n at a key per bit":            func(p []uint64) { p[0] = 2 * LineBits * lines },
+		"n at a line per key":           func(p []uint64) { p[0], p[6] = lines, lines },
+		"largest epoch, count, p, seed": func(p []uint64) { p[5], p[6], p[1] = maxEpoch, p[0], math.Float64bits(0.12345678901234568) },
+	} {
+		p := slices.Clone(h.Params)
+		mutate(p)
+		ok, _ := store.AppendEnvelope(nil, store.Header{Family: h.Family, Version: h.Version, Seed: math.MaxUint64, Params: p}, payload)
+		if _, err := DecodeWindow(ok); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// String stays within 200 bytes for every Window the decoder accepts:
+// the longest value of every field the decoder's checks let through at
+// once (a p of 17 significant digits and a 3-digit exponent, the largest
+// seed, epoch, generations and lines; n and the count as large as the
+// checks allow, or 2^64-1 if they allow that).
+func TestWindowStringBound(t *testing.T) {
+	gens := uint64(maxGenerations)
+	lines := engine.MaxBits / LineBits / gens
+	p := 1.2345678901234567e-300
+	accepted := 0
+	for _, n := range []uint64{math.MaxUint64, 2 * LineBits * lines} {
+		for _, count := range []uint64{math.MaxUint64, n} {
+			if checkWindow(n, p, gens, lines, engine.MaxK, maxEpoch, count) != nil {
+				continue
+			}
+			accepted++
+			w := &Window{gens: int(gens), lines: lines, k: engine.MaxK, n: n, p: p,
+				seed: math.MaxUint64, epoch: maxEpoch, count: count}
+			if s := w.String(); len(s) > 200 {
+				t.Errorf("%d bytes: %s", len(s), s)
+			}
+		}
+	}
+	if accepted == 0 {
+		t.Fatal("the decoder accepts none of the longest values")
+	}
 }

@@ -18,7 +18,10 @@ import (
 //
 // Add puts a key into the active (last) row; a new row opens when a key
 // arrives and the active row already holds nr keys, so 1e6 keys with
-// nr = 1e5 make exactly 10 rows. Test asks every row. Every row has the
+// nr = 1e5 make exactly 10 rows. A row whose memory the system refuses
+// (engine.ErrMemory) does not open: the keys go to the full row, whose
+// false-positive rate rises above the model, and each later Add tries
+// again. Test asks every row. Every row has the
 // same m, k and seed, so a key's probe positions are the same in every row:
 // the batch tests hash each key once and probe its positions in all rows
 // together (probe-major: the first position in every row, then the second
@@ -47,6 +50,9 @@ type Dynamic struct {
 	seed   uint64
 	hp     engine.HugePageMode
 	active uint64 // keys added to the last row
+	// spilled counts keys added to a full row because the system refused
+	// the next row's memory; a saved filter does not keep it.
+	spilled uint64
 }
 
 // NewDynamic returns a Dynamic filter whose rows hold nr keys each at
@@ -92,19 +98,32 @@ func (d *Dynamic) mustInit() {
 //go:noinline
 func zeroDynamic() { batch.Zero("classic.Dynamic", "classic.NewDynamic") }
 
-// activeRow returns the row the next key goes to, opening a new one when
-// the active row already holds nr keys (Hadoop's rule).
-func (d *Dynamic) activeRow() *Filter {
+// activeRow returns the row the next keys go to and how many it takes
+// before the next row opens: a new row opens when the active row already
+// holds nr keys (Hadoop's rule). If the system refuses the new row's
+// memory (engine.ErrMemory), the keys go to the full row, room is 0 and
+// the next call tries again: the filter stays usable, no key is lost,
+// and its false-positive rate rises above the model until a row opens.
+func (d *Dynamic) activeRow() (f *Filter, room uint64) {
 	d.mustInit()
 	if d.active >= d.nr {
 		f, err := NewMK(d.m, d.k, engine.WithSeed(d.seed), engine.WithHugePages(d.hp))
 		if err != nil {
-			panic(err) // the first row had these parameters
+			return d.rows[len(d.rows)-1], 0
 		}
 		d.push(f)
 		d.active = 0
 	}
-	return d.rows[len(d.rows)-1]
+	return d.rows[len(d.rows)-1], d.nr - d.active
+}
+
+// added counts c keys added to the row activeRow returned with room.
+func (d *Dynamic) added(room, c uint64) {
+	if room == 0 {
+		d.spilled += c
+	} else {
+		d.active += c
+	}
 }
 
 // Rows returns the number of rows.
@@ -119,7 +138,7 @@ func (d *Dynamic) Count() uint64 {
 	if len(d.rows) == 0 {
 		return 0
 	}
-	return uint64(len(d.rows)-1)*d.nr + d.active
+	return uint64(len(d.rows)-1)*d.nr + d.active + d.spilled
 }
 
 // M returns the total number of bits, Rows() times the bits per row.
@@ -202,17 +221,21 @@ func (d *Dynamic) AddUint64(k uint64) { d.AddHash(engine.HashUint64Seed(k, d.see
 
 // AddHash inserts a key by its hash (engine.HashSeed with d's seed).
 func (d *Dynamic) AddHash(h uint64) {
-	d.activeRow().AddHash(h)
-	d.active++
+	f, room := d.activeRow()
+	f.AddHash(h)
+	d.added(room, 1)
 }
 
 // AddHashes inserts every hash of hs, filling rows in order.
 func (d *Dynamic) AddHashes(hs []uint64) {
 	for len(hs) > 0 {
-		f := d.activeRow()
-		c := hs[:min(uint64(len(hs)), d.nr-d.active)]
+		f, room := d.activeRow()
+		c := hs
+		if room > 0 {
+			c = hs[:min(uint64(len(hs)), room)]
+		}
 		f.AddHashes(c)
-		d.active += uint64(len(c))
+		d.added(room, uint64(len(c)))
 		hs = hs[len(c):]
 	}
 }

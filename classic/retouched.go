@@ -67,11 +67,12 @@ var Clearings = []Clearing{ClearRandom, ClearMinimumFN, ClearMaximumFP, ClearRat
 // New(n, p)); the 64-bit hash of every added key and of every recorded
 // false positive (8 bytes each, kept and serialized); and, built on the
 // first SelectiveClearing after keys were added, an index from each bit to
-// the keys and false positives probing it: 4(m+1) bytes of offsets and 4k
+// the keys and false positives probing it: 8(m+1) bytes of offsets and 8k
 // bytes per key and per false positive, plus a bit per key and per false
 // positive for "tests absent". At p = 1% (m = 9.59 bits and k = 7 per key)
-// that is 1.2 + 8 + 38.4 + 28 = 76 bytes per key and 36 per false
-// positive; Hadoop keeps a list per bit of references to the key objects.
+// that is 1.2 + 8 + 76.7 + 56 = 142 bytes per key and 64 per false
+// positive (SizeBytes counts them); Hadoop keeps a list per bit of
+// references to the key objects.
 // A live count (keys or false positives probing a bit that still test
 // present) is a scan of that bit's short list, kn/m = ln 2 entries on
 // average. Rebuilding the index costs O(m + k(keys + false positives)),
@@ -163,13 +164,13 @@ func (r *Retouched) Seed() uint64 {
 }
 
 // SizeBytes returns the bytes held: the bits, the key and false-positive
-// hashes, and the clearing index when built.
+// hashes, and the clearing index when built (every slot the slices hold,
+// used or not, all 8 bytes wide).
 func (r *Retouched) SizeBytes() uint64 {
 	if r.f == nil {
 		return 0
 	}
-	return r.f.SizeBytes() + 8*uint64(len(r.keys)+len(r.fps)+len(r.lost)+len(r.gone)) +
-		4*uint64(len(r.off)+len(r.ent))
+	return r.f.SizeBytes() + 8*uint64(cap(r.keys)+cap(r.fps)+cap(r.lost)+cap(r.gone)+cap(r.off)+cap(r.ent))
 }
 
 // Filter returns the classic filter holding the bits (shared, not a copy):

@@ -70,7 +70,7 @@ func (f *Filter) Clone() *Filter {
 	w := f.words()
 	st, err := store.NewStorage(wordsFor(f.m), engine.HugePagesAuto)
 	if err != nil {
-		panic(err) // f itself has this size, so it fits
+		panic(err) // memory refused: an error wrapping engine.ErrMemory
 	}
 	copy(st.Words(), w)
 	runtime.KeepAlive(f.st)

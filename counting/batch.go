@@ -21,7 +21,7 @@ const prefetchDist = 8
 // key's line is requested between prefetchDist and 2*prefetchDist keys
 // before its update.
 func (f *Filter) prefetch(hs []uint64, i int) {
-	if f.v1 || i%prefetchDist != 0 {
+	if i%prefetchDist != 0 {
 		return
 	}
 	lo := i + prefetchDist
@@ -55,14 +55,6 @@ func (f *Filter) addHashes(hs []uint64, o op) {
 func (f *Filter) TestHashes(hs []uint64, out []bool) int {
 	out = batch.Out("counting", out, len(hs))
 	f.mustHaveLines()
-	if f.v1 {
-		n := 0
-		for i, h := range hs {
-			out[i] = f.v1Test(h)
-			n += int(b2i(out[i]))
-		}
-		return n
-	}
 	if len(hs) == 0 {
 		return 0
 	}

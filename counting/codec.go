@@ -16,20 +16,11 @@ import (
 // parameters [counter bits (4 or 8), lines, k] and the words in
 // little-endian order: lines lines of 8 words laid out as asm/counting.go
 // says (128 4-bit or 64 8-bit counters a line, counter q at the bit q of
-// the block of blocked.Narrow's twin). Version 1, with the same
-// parameters, holds lines of 512 counters mirroring 512-bit blocked lines
-// (legacy.go); it still decodes, and such a filter encodes as version 1.
-const (
-	formatVersion   = 2
-	formatVersionV1 = 1
-)
+// the block of blocked.Narrow's twin). Any other version is an error.
+const formatVersion = 2
 
 func (f *Filter) header() store.Header {
-	v := uint16(formatVersion)
-	if f.v1 {
-		v = formatVersionV1
-	}
-	return store.Header{Family: store.FamilyCounting, Version: v, Seed: f.seed,
+	return store.Header{Family: store.FamilyCounting, Version: formatVersion, Seed: f.seed,
 		Params: []uint64{uint64(f.CounterBits()), f.lines, uint64(f.k)}}
 }
 
@@ -38,41 +29,27 @@ type geometry struct {
 	wide  bool
 	lines uint64
 	k     uint32
-	v1    bool
-}
-
-// lineWords is the words of one line of the geometry.
-func (g geometry) lineWords() uint64 {
-	if g.v1 {
-		return v1LineWords(g.wide)
-	}
-	return asm.CountingLineWords
 }
 
 // decodeGeometry validates the header of a payload of payloadLen bytes.
 func decodeGeometry(h store.Header, payloadLen uint64) (geometry, error) {
-	v1 := h.Family == store.FamilyCounting && h.Version == formatVersionV1
-	if err := h.Expect(store.FamilyCounting, map[bool]uint16{false: formatVersion, true: formatVersionV1}[v1], 3); err != nil {
+	if err := h.Expect(store.FamilyCounting, formatVersion, 3); err != nil {
 		return geometry{}, err
 	}
 	bits, lines, k := h.Params[0], h.Params[1], h.Params[2]
-	maxK, most := uint64(engine.MaxK), maxLines(bits == 8)
-	if v1 {
-		maxK, most = engine.MaxK, engine.MaxBits/v1LineCounters
-	}
 	switch {
 	case bits != 4 && bits != 8:
 		return geometry{}, errs.FormatErrorf("counting: %d-bit counters", bits)
-	case lines == 0 || lines > most:
+	case lines == 0 || lines > maxLines(bits == 8):
 		return geometry{}, errs.FormatErrorf("counting: %d lines", lines)
-	case k == 0 || k > engine.MaxK || k > maxK:
+	case k == 0 || k > engine.MaxK:
 		return geometry{}, errs.FormatErrorf("counting: k = %d", k)
 	}
-	g := geometry{bits == 8, lines, uint32(k), v1}
-	if lineBytes := 8 * g.lineWords(); payloadLen/lineBytes != lines || payloadLen%lineBytes != 0 {
+	const lineBytes = 8 * asm.CountingLineWords
+	if payloadLen/lineBytes != lines || payloadLen%lineBytes != 0 {
 		return geometry{}, errs.FormatErrorf("counting: %d payload bytes for %d lines", payloadLen, lines)
 	}
-	return g, nil
+	return geometry{bits == 8, lines, uint32(k)}, nil
 }
 
 // snapshot copies the counters, each word read atomically, so a filter
@@ -145,13 +122,13 @@ func (f *Filter) decodeStorage(h store.Header, src store.Source, mode engine.Hug
 	if err != nil {
 		return err
 	}
-	nwords := g.lines * g.lineWords()
+	nwords := g.lines * asm.CountingLineWords
 	s, err := src.Storage(0, 8*nwords, nwords, mode)
 	if err != nil {
 		return err
 	}
 	*f = Filter{storage: s, words: s.Words(), lines: g.lines, k: g.k,
-		seed: h.Seed, key: hashing.Uint64Key(h.Seed), v1: g.v1, lanes: lanesOf(g.wide)}
+		seed: h.Seed, key: hashing.Uint64Key(h.Seed), lanes: lanesOf(g.wide)}
 	f.setProbe()
 	return nil
 }

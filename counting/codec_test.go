@@ -12,10 +12,11 @@ import (
 
 	"github.com/filterengine/filterengine/blocked"
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/contracttest"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -78,12 +79,10 @@ func goldenKeysAnswer(t *testing.T, g *Filter, bits int, twin func([]uint64, []b
 	}
 }
 
-// The version-2 goldens pin today's encoding; the version-1 goldens
-// (written before the one-line layout) still decode, answer, update and
-// re-encode byte for byte.
+// The goldens pin today's encoding.
 func TestGolden(t *testing.T) {
 	for _, bits := range []int{4, 8} {
-		name := filepath.Join("testdata", fmt.Sprintf("counting%d_v2.golden", bits))
+		name := filepath.Join("testdata", fmt.Sprintf("counting%d.golden", bits))
 		f := goldenFilter(t, bits)
 		data, err := f.MarshalBinary()
 		if err != nil {
@@ -103,65 +102,25 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.K() != f.K() || g.Lines() != f.Lines() || g.Seed() != 7 || g.CounterBits() != bits || g.v1 {
+		if g.K() != f.K() || g.Lines() != f.Lines() || g.Seed() != 7 || g.CounterBits() != bits {
 			t.Errorf("decoded geometry k %d lines %d seed %d bits %d", g.K(), g.Lines(), g.Seed(), g.CounterBits())
 		}
 		gb, err := g.ToBloom()
 		if err != nil {
 			t.Fatal(err)
 		}
-		goldenKeysAnswer(t, g, bits, gb.TestUint64s)
-		if _, err := g.ToBlocked(); !errors.Is(err, engine.ErrParam) {
-			t.Errorf("ToBlocked of a version-2 filter: %v", err)
-		}
+		kerneltest.ForEachLevel(t, func(t *testing.T) {
+			goldenKeysAnswer(t, g, bits, gb.TestUint64s)
+		})
 	}
 }
 
-func TestGoldenV1(t *testing.T) {
-	for _, bits := range []int{4, 8} {
-		name := filepath.Join("testdata", fmt.Sprintf("counting%d.golden", bits))
-		old, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := Decode(old)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !g.v1 || g.Seed() != 7 || g.CounterBits() != bits || g.M() != g.Lines()*512 {
-			t.Fatalf("%s: v1 %v seed %d bits %d", name, g.v1, g.Seed(), g.CounterBits())
-		}
-		again, err := g.MarshalBinary()
-		if err != nil || !bytes.Equal(again, old) {
-			t.Fatalf("%s does not re-encode to itself: %v", name, err)
-		}
-		twin, err := g.ToBlocked()
-		if err != nil {
-			t.Fatal(err)
-		}
-		kerneltest.ForEachLevel(t, func(t *testing.T) {
-			goldenKeysAnswer(t, g, bits, twin.TestUint64s)
-		})
-		if _, err := g.ToBloom(); !errors.Is(err, engine.ErrParam) {
-			t.Errorf("ToBloom of a version-1 filter: %v", err)
-		}
-		if g.ModelFPR(500) <= 0 || g.ModelFPR(500) >= 0.01 {
-			t.Errorf("version-1 model FPR %v", g.ModelFPR(500))
-		}
-		// updates keep working in the old layout
-		key := []byte("added to an old file")
-		if g.TestAndAdd(key) || !g.Test(key) || g.Count(key) != 1 || !g.Remove(key) || g.Test(key) {
-			t.Error("Add, Test, Count, Remove on a version-1 filter")
-		}
-		out := make([]bool, 3)
-		g.AddUint64s([]uint64{1 << 40, 1 << 41, 1 << 42})
-		if g.RemoveUint64s([]uint64{1 << 40, 1 << 41, 1 << 42}, out) != 3 {
-			t.Error("batch Add and Remove on a version-1 filter")
-		}
-		if again, _ := g.MarshalBinary(); !bytes.Equal(again, old) {
-			t.Error("adding and removing keys changed a version-1 filter")
-		}
-	}
+// Only the current format version decodes: the superseded version 1
+// (lines of 512 counters, never released), and any other, is an error
+// wrapping engine.ErrFormat that names the version.
+func TestOtherVersions(t *testing.T) {
+	filetest.RunOtherVersions(t, filetest.Encoding{Name: "Filter", Good: goldenFilter(t, 4).MarshalBinary,
+		Decode: func(b []byte) error { _, err := Decode(b); return err }, Superseded: []uint16{1}})
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -220,28 +179,20 @@ func TestHostileParams(t *testing.T) {
 		{4, 0, 3}, {8, 3, 3}, {2, 1, 3}, {1, 1, 3}, {0, 1, 3}, {16, 1, 3}, {4, 1, 0},
 		{4, 1, engine.MaxK + 1}, {4, 1 << 60, 3}, {4, 2, 3}, {4, 1, 3, 0}, {4, 4, 3},
 	} {
-		for _, v := range []uint16{formatVersionV1, formatVersion, 3, 0} {
-			h := store.Header{Family: store.FamilyCounting, Version: v, Params: p}
-			payload := 256 // one v1 4-bit line, four v2 lines
-			if v == formatVersion {
-				payload = 64
-			}
-			data, err := store.AppendEnvelope(nil, h, make([]byte, payload))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := Decode(data); !errors.Is(err, engine.ErrFormat) {
-				t.Errorf("version %d params %v: error %v", v, p, err)
-			}
+		h := store.Header{Family: store.FamilyCounting, Version: formatVersion, Params: p}
+		data, err := store.AppendEnvelope(nil, h, make([]byte, 64))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(data); !errors.Is(err, engine.ErrFormat) {
+			t.Errorf("params %v: error %v", p, err)
 		}
 	}
-	// the same parameters are valid in the right version
-	for v, payload := range map[uint16]int{formatVersionV1: 256, formatVersion: 64} {
-		h := store.Header{Family: store.FamilyCounting, Version: v, Params: []uint64{4, 1, 3}}
-		data, _ := store.AppendEnvelope(nil, h, make([]byte, payload))
-		if _, err := Decode(data); err != nil {
-			t.Errorf("version %d, one 4-bit line: %v", v, err)
-		}
+	// the same envelope with valid parameters decodes
+	h := store.Header{Family: store.FamilyCounting, Version: formatVersion, Params: []uint64{4, 1, 3}}
+	data, _ := store.AppendEnvelope(nil, h, make([]byte, 64))
+	if _, err := Decode(data); err != nil {
+		t.Errorf("one 4-bit line: %v", err)
 	}
 }
 
@@ -255,8 +206,8 @@ func FuzzDecode(f *testing.F) {
 	data, _ = wide.MarshalBinary()
 	seeds = append(seeds, data)
 	for _, name := range []string{"counting4.golden", "counting8.golden"} {
-		if old, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
-			seeds = append(seeds, old)
+		if golden, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			seeds = append(seeds, golden)
 		}
 	}
 	// A mutated envelope fails its checksums; the sealed form of each

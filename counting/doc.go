@@ -21,11 +21,6 @@
 // exactly as this one does in a quarter (4-bit) or an eighth (8-bit) of
 // the memory.
 //
-// Files of format version 1 (lines of 512 counters that mirrored 512-bit
-// blocked lines, written before the one-line layout) still decode; such
-// a filter keeps that layout, updates and encodes as before, and
-// ToBlocked gives its *blocked.Filter twin.
-//
 // # False-positive model
 //
 // ModelFPR is blocked.NarrowFPR of the twin: line loads are Poisson with
@@ -42,9 +37,7 @@
 //	8-bit      1%     5   12.14          12.14        0.988%  (model 1.000%)
 //	8-bit      0.1%   7   24.00          24.00        0.093%  (model 0.100%)
 //
-// (TestFPRWithinModel, 1e5 keys for 1%, 5e4 for 0.1%). The version-1
-// layout needed 9.97 counters per key at 1% and 15.61 at 0.1%, but a key
-// touched three or four cache lines of its 256-byte line.
+// (TestFPRWithinModel, 1e5 keys for 1%, 5e4 for 0.1%).
 //
 // # Contract
 //

@@ -25,7 +25,6 @@ type Filter struct {
 	k       uint32
 	seed    uint64
 	key     uint64 // hashing.Uint64Key(seed)
-	v1      bool   // the version-1 layout of a decoded old file (legacy.go)
 	lanes
 	probe asm.CountingProbe // the single-key test kernels' view (setProbe)
 }
@@ -143,15 +142,11 @@ func (f *Filter) Reset() {
 // K is the number of probes per key.
 func (f *Filter) K() uint32 { return f.k }
 
-// Lines is the number of lines (64 bytes each; a filter decoded from a
-// version-1 file has lines of 512 counters, 256 or 512 bytes).
+// Lines is the number of lines, 64 bytes each.
 func (f *Filter) Lines() uint64 { return f.lines }
 
 // M is the number of counters.
 func (f *Filter) M() uint64 {
-	if f.v1 {
-		return f.lines * v1LineCounters
-	}
 	return f.lines * lineCounters(f.wide)
 }
 
@@ -176,9 +171,6 @@ func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePag
 // model of ToBloom's twin (package doc).
 func (f *Filter) ModelFPR(n uint64) float64 {
 	f.mustHaveLines()
-	if f.v1 {
-		return v1ModelFPR(n, f.lines, f.k)
-	}
 	return ModelFPR(n, f.lines, f.k, f.CounterBits())
 }
 
@@ -232,7 +224,7 @@ func (f *Filter) Clone() *Filter {
 	s, err := store.NewStorage(uint64(len(f.words)), mode)
 	if err != nil {
 		if s, err = store.NewStorage(uint64(len(f.words)), engine.HugePagesNever); err != nil {
-			panic(err) // plain memory: only out of memory fails
+			panic(err) // memory refused: an error wrapping engine.ErrMemory
 		}
 	}
 	g := *f
@@ -253,7 +245,7 @@ func (f *Filter) Close() error {
 	}
 	// A closed filter is a zero one: every method takes the zero value's
 	// path (mustHaveLines), none computes a line from the nil words.
-	f.words, f.lines, f.v1 = nil, 0, false
+	f.words, f.lines = nil, 0
 	f.setProbe()
 	return f.storage.Close()
 }

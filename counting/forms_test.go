@@ -213,7 +213,7 @@ func zeroCalls(t *testing.T, f *Filter) map[string]func() {
 		"WriteTo": func() { _, _ = f.WriteTo(io.Discard) }, "WriteFile": func() { _ = f.WriteFile(t.TempDir() + "/f") },
 		"Clone": func() { f.Clone() }, "ModelFPR": func() { f.ModelFPR(10) },
 		"EstimatedCount": func() { f.EstimatedCount() }, "Reset": func() { f.Reset() },
-		"ToBloom": func() { _, _ = f.ToBloom() }, "ToBlocked": func() { _, _ = f.ToBlocked() },
+		"ToBloom": func() { _, _ = f.ToBloom() },
 	}
 }
 

@@ -56,9 +56,6 @@ func zeroFilter() { batch.Zero("counting.Filter", "counting.New") }
 // addAtomic increments h's counters by CAS and reports whether all were
 // nonzero before, each judged at the moment of its own CAS.
 func (f *Filter) addAtomic(h uint64) bool {
-	if f.v1 {
-		return f.v1TestAndAdd(h)
-	}
 	return f.update(h, opAddAtomic)>>63 == 0
 }
 
@@ -137,9 +134,6 @@ func (f *Filter) removeHash(h uint64, o op) bool {
 	if o == opRemove {
 		return asm.CountingRemoveHash(&f.probe, h)
 	}
-	if f.v1 {
-		return f.v1Remove(h)
-	}
 	f.mustHaveLines()
 	ln := asm.CountingLine(f.words, h, f.lines)
 	if !asm.CountingTest(ln, h, f.k, f.wide) {
@@ -157,8 +151,5 @@ func (f *Filter) Count(key []byte) uint32 { return f.CountHash(f.hash(key)) }
 
 // CountHash is Count of a hash.
 func (f *Filter) CountHash(h uint64) uint32 {
-	if f.v1 {
-		return f.v1Count(h)
-	}
 	return uint32(f.update(h, opLeast))
 }

@@ -19,16 +19,12 @@ import (
 // (engine.WithHugePages); the seed is the counting filter's (another
 // seed is an error wrapping engine.ErrParam). Under
 // concurrent updates it reflects some interleaving of them, each word
-// read atomically. A filter decoded from a version-1 file has ToBlocked
-// instead and gets an error wrapping engine.ErrParam.
+// read atomically.
 func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Narrow, error) {
 	f.mustHaveLines()
 	opts, err := f.twinOptions("ToBloom", opts)
 	if err != nil {
 		return nil, err
-	}
-	if f.v1 {
-		return nil, errLayout("ToBloom", "one-line", "ToBlocked")
 	}
 	per := lineCounters(f.wide)
 	words := make([]uint64, f.lines*per/64)
@@ -44,7 +40,7 @@ func (f *Filter) ToBloom(opts ...engine.Option) (*blocked.Narrow, error) {
 	return blocked.NarrowFromWords(words, int(per), f.k, opts...)
 }
 
-// twinOptions returns the options of a twin (ToBloom, ToBlocked): the
+// twinOptions returns the options of ToBloom's twin: the
 // caller's, with this filter's seed last so that it holds. A seed other
 // than this filter's would give a twin that misses every key: an error.
 func (f *Filter) twinOptions(method string, opts []engine.Option) ([]engine.Option, error) {
@@ -52,10 +48,6 @@ func (f *Filter) twinOptions(method string, opts []engine.Option) ([]engine.Opti
 		return nil, errs.ParamErrorf("%s keeps the counting filter's seed %d; WithSeed(%d) given", method, f.seed, s)
 	}
 	return append(slices.Clone(opts), engine.WithSeed(f.seed)), nil
-}
-
-func errLayout(method, want, other string) error {
-	return errs.ParamErrorf("%s needs a filter of the %s layout; use %s", method, want, other)
 }
 
 // gatherBytes returns the byte whose bit i is bit 8i of x. The multiply

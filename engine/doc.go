@@ -34,7 +34,7 @@
 // RemoveUint64, RemoveHash, RemoveHashes, RemoveKeys, RemoveUint64s). Spatial
 // keeps Insert and Check for its areas and follows the same names
 // elsewhere. Shifting's Association and Multiplicity, and the types built
-// on a family (blocked's SBBF, Scalable, Window and Narrow; classic's
+// on a family (blocked's Scalable, Window and Narrow; classic's
 // Dynamic and Retouched), follow the contract where it applies.
 //
 // Concurrency, the one rule: plain reads (Test and its forms) are safe
@@ -54,6 +54,26 @@
 // ErrParam and bad bytes errors wrapping ErrFormat; neither ever
 // panics.
 //
+// Memory: a filter whose array the system will not provide is an error
+// wrapping ErrMemory, never the Go runtime's fatal out-of-memory, which no
+// recover catches. Arrays of 4 MiB and more (any size with
+// HugePagesAlways) are anonymous memory mapped for the filter alone, on
+// Linux and the other Unix systems, advised for transparent huge pages on
+// Linux unless HugePagesNever; a mapping the system refuses (over the
+// commit limit, an address-space limit such as ulimit -v) fails the call
+// that asked for it: every constructor, decoder (Decode, Read,
+// UnmarshalBinary, ReadFrom), Open and View, with the receiver of a
+// failed UnmarshalBinary or ReadFrom unchanged. A growth step does not
+// fail the write that triggers it: a Scalable whose next stage, or a
+// Dynamic whose next row, is refused keeps adding to its newest stage or
+// row, so no key is lost and only the false-positive rate climbs above
+// the model (Window allocates all its generations at construction).
+// Clone, which has no error result, panics with the error wrapping
+// ErrMemory. Smaller arrays live on the Go heap, as does every array on
+// systems without mmap. Physical pages come as the array is written, so
+// on a machine whose memory is overcommitted the kernel's OOM killer may
+// still end a process that touches them, as for any program.
+//
 // Hashing: a key is a []byte and its hash is XXH3-64 with the filter's seed
 // (0 by default). Every family derives all probe positions from that one
 // 64-bit hash, so AddHash/TestHash take pre-hashed keys and batch kernels
@@ -69,7 +89,9 @@
 //   - Open(path) maps the file copy-on-write and uses the payload in
 //     place: a few system calls plus, unless WithoutChecksum, one checksum
 //     pass over the file; writes go to private pages and never reach the
-//     file. Close unmaps. Off Linux the file is read instead.
+//     file. The mapping is not charged against the system's commit limit
+//     up front (only the pages written are), so a file larger than memory
+//     and swap opens. Close unmaps. Off Linux the file is read instead.
 //   - View(data) uses a caller's bytes in place when the payload is
 //     8-byte aligned, and copies them otherwise.
 //
@@ -97,6 +119,8 @@
 // errors at Open, never faults later; a file another process truncates
 // while it is open is the one case that can fault, as for every mapping.
 // WriteFile saves atomically (temporary file, fsync, rename, directory
-// fsync), so a crash leaves the old file or the new one, whole; words are
+// fsync), so a crash leaves the old file or the new one, whole; onto a
+// symbolic link it replaces the file the link names and keeps the link;
+// words are
 // read atomically, so a family's concurrent writers may run during it.
 package engine

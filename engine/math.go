@@ -24,6 +24,12 @@ var ErrParam = errs.ErrParam
 // format version.
 var ErrFormat = errs.ErrFormat
 
+// ErrMemory is wrapped by every error for memory the system refuses: a
+// constructor, decoder, Open, View or growth step whose array cannot be
+// had returns it instead of ending the process (see the package doc's
+// Memory). A Clone whose copy cannot be had panics with it.
+var ErrMemory = errs.ErrMemory
+
 // OptimalBitsFloat is m = -n ln p / (ln 2)^2, the array size that reaches p
 // for n keys with the optimal k (Bloom 1970; the standard sizing, as in
 // Broder and Mitzenmacher's survey "Network Applications of Bloom Filters").

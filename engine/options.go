@@ -10,8 +10,9 @@ import "github.com/filterengine/filterengine/internal/config"
 type Option = config.Option
 
 // HugePageMode says whether a filter's bits live in anonymous memory
-// advised for transparent huge pages (Linux; elsewhere every array is
-// on the Go heap).
+// advised for transparent huge pages (Linux; elsewhere no array gets the
+// advice). Arrays of at least 4 MiB are mapped memory in every mode where
+// the system has mmap (the package doc's Memory).
 type HugePageMode = config.HugePageMode
 
 const (
@@ -21,7 +22,8 @@ const (
 	HugePagesAuto = config.HugePagesAuto
 	// HugePagesAlways maps every array.
 	HugePagesAlways = config.HugePagesAlways
-	// HugePagesNever keeps every array on the Go heap.
+	// HugePagesNever gives no array huge pages: arrays below 4 MiB live
+	// on the Go heap, larger ones in mapped memory advised against them.
 	HugePagesNever = config.HugePagesNever
 )
 

@@ -55,7 +55,7 @@ func zeroMultiplicity() { batch.Zero("shifting.Multiplicity", "shifting.NewMulti
 func cloneStorage(words []uint64) *store.Storage {
 	st, err := store.NewStorage(uint64(len(words)), engine.HugePagesAuto)
 	if err != nil {
-		panic(err) // words exist, so their size fits
+		panic(err) // memory refused: an error wrapping engine.ErrMemory
 	}
 	copy(st.Words(), words)
 	return st

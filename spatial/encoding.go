@@ -12,8 +12,8 @@ import (
 	"github.com/filterengine/filterengine/internal/store"
 )
 
-// Serialized form: the engine envelope, family spatial, version 2, with
-// parameters (m, k, areas, cell bits, collisions) and the payload
+// Serialized form: the engine envelope, family spatial, version 3, with
+// parameters (m, k, areas, cell bits, collisions, lines) and the payload
 //
 //	cells            m cells of 4, 8 or 16 bits packed little-endian (two
 //	                 4-bit cells a byte, the lower-numbered in the low
@@ -21,33 +21,21 @@ import (
 //	members          areas x uint64, area 1 first
 //	self-collisions  areas x uint64
 //
-// The cells come first so they start 64-byte aligned in a file. Version
-// 3 is the line-local layout (WithLineLocal): the same payload with a
-// sixth parameter, the number of 64-byte lines (m = lines * cells per
-// line). libSBF's layout is still written as version 2, so readers that
-// predate version 3 read it. Version 1, written before 4-bit cells, is
-// still read: its parameter 3 is the cell size in bytes (1 up to 255
-// areas, else 2) and its cells are whole bytes, so filters of up to 15
-// areas are repacked into nibbles.
-const (
-	formatVersion     = 2
-	formatVersionLine = 3
-)
+// The cells come first so they start 64-byte aligned in a file. lines is
+// 0 for libSBF's layout and the number of 64-byte lines of the
+// line-local layout (WithLineLocal; m = lines * cells per line). Any
+// other version is an error.
+const formatVersion = 3
 
-const nparams = 5
+const nparams = 6
 
 func cellBytesPadded(m uint64, cellLog uint) uint64 { return (cellBytes(m, cellLog) + 7) &^ 7 }
 
 func (f *Filter) header() store.Header {
-	h := store.Header{
+	return store.Header{
 		Family: store.FamilySpatial, Version: formatVersion, Seed: f.p.Seed,
-		Params: []uint64{f.p.M, uint64(f.p.K), uint64(f.areas), uint64(f.CellBits()), f.counts.collisions()},
+		Params: []uint64{f.p.M, uint64(f.p.K), uint64(f.areas), uint64(f.CellBits()), f.counts.collisions(), f.p.Lines},
 	}
-	if f.p.Lines != 0 {
-		h.Version = formatVersionLine
-		h.Params = append(h.Params, f.p.Lines)
-	}
-	return h
 }
 
 // payloadParts returns the payload; the cells alias the filter.
@@ -133,57 +121,38 @@ func (f *Filter) decodeSource(h store.Header, src store.Source) error {
 
 // decodeStorage replaces f by the filter of header h whose cells come
 // from src: copied into storage of the given mode, or used in place by
-// Open and View (the statistics and version 1's byte cells are always
-// copied).
+// Open and View (the statistics are always copied).
 func (f *Filter) decodeStorage(h store.Header, src store.Source, mode engine.HugePageMode) error {
 	payload := src.Bytes()
-	version, np := uint16(formatVersion), nparams
-	if h.Family == store.FamilySpatial && (h.Version == 1 || h.Version == formatVersionLine) {
-		version = h.Version
-	}
-	if version == formatVersionLine {
-		np++
-	}
-	if err := h.Expect(store.FamilySpatial, version, np); err != nil {
+	if err := h.Expect(store.FamilySpatial, formatVersion, nparams); err != nil {
 		return err
 	}
-	m, k, areas, cellSize, collisions := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4]
+	m, k, areas, cellBits, collisions, lines := h.Params[0], h.Params[1], h.Params[2], h.Params[3], h.Params[4], h.Params[5]
 	if m == 0 || m > MaxCells || k == 0 || k > engine.MaxK || areas == 0 || areas > MaxAreas {
 		return errs.FormatErrorf("spatial parameters m = %d, k = %d, areas = %d out of range", m, k, areas)
 	}
-	// srcLog is log2 of the stored cell bits, cellLog of the filter's.
 	cellLog := cellLogFor(int(areas))
-	var lines uint64
-	if version == formatVersionLine {
-		lines = h.Params[5]
-		if c := asm.SpatialLineCells(cellLog); lines == 0 || m%c != 0 || m/c != lines {
-			return errs.FormatErrorf("spatial line-local filter of %d lines for %d cells of %d bits", lines, m, 1<<cellLog)
-		}
+	if cellBits != 1<<cellLog {
+		return errs.FormatErrorf("spatial cells of %d bits for %d areas, want %d", cellBits, areas, 1<<cellLog)
 	}
-	srcLog := cellLog
-	if version == 1 {
-		srcLog = max(cellLog, 3)
-		if cellSize != 1<<(srcLog-3) {
-			return errs.FormatErrorf("spatial version 1 cells of %d bytes for %d areas, want %d", cellSize, areas, 1<<(srcLog-3))
-		}
-	} else if cellSize != 1<<cellLog {
-		return errs.FormatErrorf("spatial cells of %d bits for %d areas, want %d", cellSize, areas, 1<<cellLog)
+	if c := asm.SpatialLineCells(cellLog); lines != 0 && (m%c != 0 || m/c != lines) {
+		return errs.FormatErrorf("spatial line-local filter of %d lines for %d cells of %d bits", lines, m, 1<<cellLog)
 	}
-	ncells := cellBytesPadded(m, srcLog)
+	ncells := cellBytesPadded(m, cellLog)
 	if uint64(len(payload)) != ncells+16*areas {
 		return errs.FormatErrorf("spatial payload of %d bytes, want %d", len(payload), ncells+16*areas)
 	}
-	used := cellBytes(m, srcLog)
+	used := cellBytes(m, cellLog)
 	cells, stats := payload[:ncells], payload[ncells:]
 	for _, b := range cells[used:] {
 		if b != 0 {
 			return errs.FormatErrorf("spatial cell padding not zero")
 		}
 	}
-	if srcLog == 2 && m%2 == 1 && cells[used-1]>>4 != 0 {
+	if cellLog == 2 && m%2 == 1 && cells[used-1]>>4 != 0 {
 		return errs.FormatErrorf("spatial cell padding not zero")
 	}
-	if c := largestLabel(cells[:used], srcLog); c > areas {
+	if c := largestLabel(cells[:used], cellLog); c > areas {
 		return errs.FormatErrorf("spatial cell label %d above %d areas", c, areas)
 	}
 	var members uint64
@@ -200,24 +169,13 @@ func (f *Filter) decodeStorage(h store.Header, src store.Source, mode engine.Hug
 	if collisions > k*members {
 		return errs.FormatErrorf("spatial collisions %d above %d probes", collisions, k*members)
 	}
-	var g *Filter
-	if srcLog == cellLog {
-		// The cells' words and their padding: the statistics after them
-		// in place, zeros in a copy; a probe only reads padding bits.
-		s, err := src.Storage(0, used, cellWords(m, cellLog), mode)
-		if err != nil {
-			return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
-		}
-		g = filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
-	} else {
-		var err error
-		if g, err = newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, mode); err != nil {
-			return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
-		}
-		for i, c := range cells[:used] { // version 1 bytes holding labels <= 15
-			g.cells[i/2] |= c << (4 * (i & 1))
-		}
+	// The cells' words and their padding: the statistics after them in
+	// place, zeros in a copy; a probe only reads padding bits.
+	s, err := src.Storage(0, used, cellWords(m, cellLog), mode)
+	if err != nil {
+		return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
 	}
+	g := filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
 	for i := range areas {
 		g.counts[i+1].members.Store(binary.LittleEndian.Uint64(stats[8*i:]))
 		g.counts[i+1].self.Store(binary.LittleEndian.Uint64(stats[8*(areas+i):]))

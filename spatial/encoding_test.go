@@ -11,8 +11,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 	"github.com/filterengine/filterengine/internal/store"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
+	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -33,14 +34,14 @@ func goldenFilter(t testing.TB, areas int) *Filter {
 	return f
 }
 
-// TestGolden decodes the version 2 golden files, 5 areas in 4-bit cells
+// TestGolden decodes the golden files of libSBF's layout, 5 areas in 4-bit cells
 // and 20 in 8-bit cells, checks their answers and statistics, and
 // requires this code to encode the same filters to the same bytes.
 func TestGolden(t *testing.T) {
 	for _, c := range []struct {
 		file            string
 		areas, cellBits int
-	}{{"golden-v2-4bit.sbf", 5, 4}, {"golden-v2-8bit.sbf", 20, 8}} {
+	}{{"golden-4bit.sbf", 5, 4}, {"golden-8bit.sbf", 20, 8}} {
 		path := filepath.Join("testdata", c.file)
 		built, err := goldenFilter(t, c.areas).MarshalBinary()
 		if err != nil {
@@ -72,11 +73,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestGoldenLineLocal pins format version 3, the line-local layout: 1000
+// TestGoldenLineLocal pins the line-local layout: 1000
 // keys over 5 areas in 4-bit cells, seed 7, sized by SizeLineLocal for
 // 1%; it decodes, answers, keeps its statistics and re-encodes the same.
 func TestGoldenLineLocal(t *testing.T) {
-	path := filepath.Join("testdata", "golden-v3-line-4bit.sbf")
+	path := filepath.Join("testdata", "golden-line-4bit.sbf")
 	g, err := New(1000, 5, 0.01, engine.WithSeed(7), WithLineLocal())
 	if err != nil {
 		t.Fatal(err)
@@ -101,8 +102,8 @@ func TestGoldenLineLocal(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, _, err := store.DecodeEnvelope(data)
-	if err != nil || h.Version != 3 {
-		t.Fatalf("golden line-local file: version %d, %v", h.Version, err)
+	if err != nil || h.Version != formatVersion || h.Params[5] != g.M()/128 {
+		t.Fatalf("golden line-local file: version %d, params %v, %v", h.Version, h.Params, err)
 	}
 	f, err := Decode(data)
 	if err != nil {
@@ -120,96 +121,19 @@ func TestGoldenLineLocal(t *testing.T) {
 	}
 }
 
-// TestGoldenV1 reads the version 1 golden file (the same 5-area filter
-// as golden-v2-4bit.sbf, written with one byte per cell before 4-bit
-// cells existed): it decodes to that filter, cells and statistics, and
-// re-encodes to the version 2 golden bytes.
-func TestGoldenV1(t *testing.T) {
-	v1, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf"))
+// Only the current format version decodes: the superseded ones (1, byte
+// cells; 2, libSBF's layout without the lines parameter; never
+// released) and any other are errors wrapping engine.ErrFormat that name
+// the version.
+func TestOtherVersions(t *testing.T) {
+	line, err := NewMK(1280, 3, 5, WithLineLocal())
 	if err != nil {
 		t.Fatal(err)
 	}
-	v2, err := os.ReadFile(filepath.Join("testdata", "golden-v2-4bit.sbf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Decode(v1)
-	if err != nil {
-		t.Fatalf("version 1 golden: %v", err)
-	}
-	if f.CellBits() != 4 {
-		t.Errorf("version 1 filter of 5 areas decoded to %d-bit cells, want 4", f.CellBits())
-	}
-	checkMembers(t, f, 200)
-	again, err := f.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(again, v2) {
-		t.Error("the version 1 golden filter re-encodes differently from golden-v2-4bit.sbf")
-	}
-}
-
-// encodeV1 writes f in version 1's layout: whole-byte cells (1 byte up to
-// 255 areas, 2 above) and the cell size in bytes as parameter 3.
-func encodeV1(t *testing.T, f *Filter) []byte {
-	t.Helper()
-	size := max(f.CellBits(), 8) / 8
-	cells := make([]byte, (f.M()*uint64(size)+7)&^7)
-	for p := range f.M() {
-		c := f.cell(p)
-		cells[p*uint64(size)] = byte(c)
-		if size == 2 {
-			cells[2*p+1] = byte(c >> 8)
-		}
-	}
-	h := f.header()
-	h.Version = 1
-	h.Params[3] = uint64(size)
-	out, err := store.AppendEnvelope(nil, h, cells, f.payloadParts()[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// Version 1 files of every width decode to the filter that wrote them;
-// a version 1 label above the area count, or a cell size that does not
-// match the areas, is an ErrFormat.
-func TestDecodeV1(t *testing.T) {
-	for _, areas := range []int{3, 15, 16, 255, 256, 700} {
-		f := mustNew(t, 2001, areas, 0.01)
-		insertShuffled(t, f, max(1, 2001/areas), 0, 5)
-		data := encodeV1(t, f)
-		g, err := Decode(data)
-		if err != nil {
-			t.Fatalf("%d areas: %v", areas, err)
-		}
-		if !slices.Equal(g.cells, f.cells) || g.CellBits() != f.CellBits() || g.Stats().Members != f.Stats().Members {
-			t.Errorf("%d areas: the version 1 file decodes to another filter", areas)
-		}
-		checkMembers(t, g, max(1, 2001/areas))
-
-		h := f.header()
-		h.Version = 1
-		h.Params[3] = 3
-		bad, _ := store.AppendEnvelope(nil, h, data[store.HeaderSize:])
-		if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
-			t.Errorf("%d areas: version 1 with 3-byte cells: %v", areas, err)
-		}
-	}
-	f := mustNew(t, 100, 7, 0.01)
-	insertShuffled(t, f, 10, 0, 5)
-	data := encodeV1(t, f)
-	payload := slices.Clone(data[store.HeaderSize:])
-	payload[3] = 9 // above 7 areas, fits a nibble
-	h := f.header()
-	h.Version = 1
-	h.Params[3] = 1
-	bad, _ := store.AppendEnvelope(nil, h, payload)
-	if _, err := Decode(bad); !errors.Is(err, engine.ErrFormat) {
-		t.Errorf("version 1 label 9 of 7 areas: %v", err)
-	}
+	decode := func(b []byte) error { _, err := Decode(b); return err }
+	filetest.RunOtherVersions(t,
+		filetest.Encoding{Name: "libSBF", Good: goldenFilter(t, 5).MarshalBinary, Decode: decode, Superseded: []uint16{1, 2}},
+		filetest.Encoding{Name: "line-local", Good: line.MarshalBinary, Decode: decode, Superseded: []uint16{1, 2}})
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -316,7 +240,7 @@ func TestDecodeRejectsInconsistent(t *testing.T) {
 		p[8], p[16], p[24] = 1, 1, 1
 		return p
 	}
-	params := []uint64{8, 2, 3, 4, 1}
+	params := []uint64{8, 2, 3, 4, 1, 0}
 	v := uint16(formatVersion)
 	if _, err := Decode(envelope(t, v, params, good())); err != nil {
 		t.Fatalf("consistent filter rejected: %v", err)
@@ -331,32 +255,28 @@ func TestDecodeRejectsInconsistent(t *testing.T) {
 	p = good()
 	p[32] = 3
 	cases["self-collisions above k*members"] = envelope(t, v, params, p)
-	cases["collisions above probes"] = envelope(t, v, []uint64{8, 2, 3, 4, 7}, good())
-	cases["8-bit cells for 3 areas"] = envelope(t, v, []uint64{8, 2, 3, 8, 1}, good())
-	cases["cell bytes (version 1 parameter)"] = envelope(t, v, []uint64{8, 2, 3, 1, 1}, good())
-	cases["4-bit cells for 20 areas"] = envelope(t, v, []uint64{8, 2, 20, 4, 1}, append(good()[:8], make([]byte, 320)...))
-	cases["version 1 label above areas"] = envelope(t, 1, []uint64{8, 2, 3, 1, 1}, append([]byte{1, 2, 4, 0, 0, 0, 0, 0}, good()[8:]...))
-	cases["version 1 with 4-bit cell bits"] = envelope(t, 1, []uint64{8, 2, 3, 4, 1}, good())
-	cases["version 3 with 5 parameters"] = envelope(t, 3, params, good())
-	cases["version 3 with no lines"] = envelope(t, 3, append(slices.Clone(params), 0), good())
-	cases["version 3 line of 8 cells"] = envelope(t, 3, append(slices.Clone(params), 1), good())
+	cases["collisions above probes"] = envelope(t, v, []uint64{8, 2, 3, 4, 7, 0}, good())
+	cases["8-bit cells for 3 areas"] = envelope(t, v, []uint64{8, 2, 3, 8, 1, 0}, good())
+	cases["cell bytes, not bits"] = envelope(t, v, []uint64{8, 2, 3, 1, 1, 0}, good())
+	cases["4-bit cells for 20 areas"] = envelope(t, v, []uint64{8, 2, 20, 4, 1, 0}, append(good()[:8], make([]byte, 320)...))
+	cases["5 parameters"] = envelope(t, v, params[:5], good())
+	cases["line of 8 cells"] = envelope(t, v, []uint64{8, 2, 3, 4, 1, 1}, good())
 	line := append(append(slices.Clone(good()[:8]), make([]byte, 56)...), good()[8:]...) // 128 cells, one line
-	cases["version 3 with 2 lines of 128 cells"] = envelope(t, 3, []uint64{128, 2, 3, 4, 1, 2}, line)
-	cases["version 3 lines overflowing m"] = envelope(t, 3, []uint64{128, 2, 3, 4, 1, 1 + 1<<57}, line)
-	cases["version 4"] = envelope(t, 4, append(slices.Clone(params), 1), good())
-	cases["k = 0"] = envelope(t, v, []uint64{8, 0, 3, 4, 1}, good())
-	cases["k > MaxK"] = envelope(t, v, []uint64{8, engine.MaxK + 1, 3, 4, 1}, good())
-	cases["m = 0"] = envelope(t, v, []uint64{0, 2, 3, 4, 1}, good())
-	cases["areas = 0"] = envelope(t, v, []uint64{8, 2, 0, 4, 1}, good())
+	cases["2 lines of 128 cells"] = envelope(t, v, []uint64{128, 2, 3, 4, 1, 2}, line)
+	cases["lines overflowing m"] = envelope(t, v, []uint64{128, 2, 3, 4, 1, 1 + 1<<57}, line)
+	cases["k = 0"] = envelope(t, v, []uint64{8, 0, 3, 4, 1, 0}, good())
+	cases["k > MaxK"] = envelope(t, v, []uint64{8, engine.MaxK + 1, 3, 4, 1, 0}, good())
+	cases["m = 0"] = envelope(t, v, []uint64{0, 2, 3, 4, 1, 0}, good())
+	cases["areas = 0"] = envelope(t, v, []uint64{8, 2, 0, 4, 1, 0}, good())
 	cases["short payload"] = envelope(t, v, params, good()[:50])
-	cases["huge m"] = envelope(t, v, []uint64{1 << 42, 2, 3, 4, 1}, good())
+	cases["huge m"] = envelope(t, v, []uint64{1 << 42, 2, 3, 4, 1, 0}, good())
 	cases["params"] = envelope(t, v, params[:4], good())
 	p = good()
 	p[7] = 9
 	cases["padding byte"] = envelope(t, v, params, p)
 	p = good()
 	p[3] = 0x10
-	cases["padding nibble of odd m"] = envelope(t, v, []uint64{7, 2, 3, 4, 1}, p)
+	cases["padding nibble of odd m"] = envelope(t, v, []uint64{7, 2, 3, 4, 1, 0}, p)
 	for name, data := range cases {
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -370,12 +290,12 @@ func TestDecodeRejectsInconsistent(t *testing.T) {
 			t.Errorf("%s: decoding %d bytes allocated %d", name, len(data), grew)
 		}
 	}
-	if f, err := Decode(envelope(t, 3, []uint64{128, 2, 3, 4, 1, 1}, line)); err != nil || !f.LineLocal() {
+	if f, err := Decode(envelope(t, v, []uint64{128, 2, 3, 4, 1, 1}, line)); err != nil || !f.LineLocal() {
 		t.Errorf("one line of 128 4-bit cells rejected: %v", err)
 	}
 	// The same cells read as 7 cells (the eighth, a zero nibble, becomes
 	// padding) are accepted.
-	if _, err := Decode(envelope(t, v, []uint64{7, 2, 3, 4, 1}, good())); err != nil {
+	if _, err := Decode(envelope(t, v, []uint64{7, 2, 3, 4, 1, 0}, good())); err != nil {
 		t.Errorf("7 cells of 4 bits with a zero padding nibble rejected: %v", err)
 	}
 }
@@ -397,10 +317,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	seed, _ = bytewide.MarshalBinary()
 	seeds = append(seeds, seed)
-	if v1, err := os.ReadFile(filepath.Join("testdata", "golden-v1.sbf")); err == nil {
-		seeds = append(seeds, v1) // version 1, repacked into nibbles
-	}
-	for _, areas := range []int{3, 40, 300} { // version 3, line-local, each width
+	for _, areas := range []int{3, 40, 300} { // line-local, each width
 		line, _ := NewMK(100, 3, areas, WithLineLocal())
 		for area := 1; area <= areas; area += 5 {
 			_ = line.Insert(keyOf(uint64(area), 2), area)
@@ -409,24 +326,9 @@ func FuzzDecode(f *testing.F) {
 		seeds = append(seeds, seed)
 	}
 	// A mutated envelope fails its checksums; the sealed form of each
-	// input reaches the decoder, as the first seed's kind (version 2)
-	// and as each other version's (1 when its golden file is there, and
-	// 3, line-local), whose parameters differ.
+	// input, as the first seed's kind, reaches the decoder (both layouts
+	// share the version and the parameters).
 	env := fuzzenv.AddSeeds(f, seeds...)
-	others := []fuzzenv.Template{}
-	for _, s := range seeds[3:] {
-		tmpl, corpus, err := fuzzenv.Corpus(s)
-		if err != nil || tmpl.Version == env.Version || slices.ContainsFunc(others, func(o fuzzenv.Template) bool { return o.Version == tmpl.Version }) {
-			continue
-		}
-		others = append(others, tmpl)
-		for _, c := range corpus {
-			f.Add(c)
-		}
-	}
-	if len(others) == 0 {
-		f.Fatal("no seed of another version than 2 to seal as")
-	}
 	check := func(t *testing.T, data []byte) {
 		d, err := Decode(data)
 		if err != nil {
@@ -439,13 +341,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %d cells from %d bytes", d.M(), len(data))
 		}
 		again, err := d.MarshalBinary()
-		if h, _, herr := store.DecodeEnvelope(data); herr == nil && h.Version == 1 {
-			// Version 1 re-encodes as version 2, which must decode alike.
-			e, err := Decode(again)
-			if err != nil || !slices.Equal(e.cells, d.cells) || e.Stats().Members != d.Stats().Members {
-				t.Fatalf("version 1 filter re-encodes to another filter (%v)", err)
-			}
-		} else if err != nil || !bytes.Equal(again, data) {
+		if err != nil || !bytes.Equal(again, data) {
 			t.Fatalf("decoded filter re-encodes differently (%v)", err)
 		}
 		_ = d.Stats()
@@ -453,10 +349,8 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		check(t, data)
-		for _, tmpl := range append([]fuzzenv.Template{env}, others...) {
-			if sealed := tmpl.Seal(data); sealed != nil {
-				check(t, sealed)
-			}
+		if sealed := env.Seal(data); sealed != nil {
+			check(t, sealed)
 		}
 	})
 }

@@ -44,7 +44,7 @@ func (f *Filter) Clone() *Filter {
 	g, err := newFilter(f.p.M, f.p.K, f.areas, f.p.CellLog, f.p.Lines, f.p.Seed, mode)
 	if err != nil {
 		if g, err = newFilter(f.p.M, f.p.K, f.areas, f.p.CellLog, f.p.Lines, f.p.Seed, engine.HugePagesNever); err != nil {
-			panic(err) // plain memory: only out of memory fails
+			panic(err) // memory refused: an error wrapping engine.ErrMemory
 		}
 	}
 	for i := range g.p.Words {

@@ -8,14 +8,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
-	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/formats/parquet"
 	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // FormatsParquetRow is one timing of experiment g's Parquet half:
-// blocked.SBBF against github.com/apache/arrow-go/v18's block-split bloom
-// filter on the same hashes, both sized by SBBFNumBytes(n, 0.01).
+// parquet.Filter against github.com/apache/arrow-go/v18's block-split bloom
+// filter on the same hashes, both sized by OptimalNumBytes(n, 0.01).
 type FormatsParquetRow struct {
 	Op    string // "test" or "add"
 	Impl  string // e.g. "ours TestHashes", "arrow CheckHash"
@@ -67,7 +67,7 @@ func runFormatsParquet(d *driver, c *Config, r *Results) error {
 	for _, n := range c.KernelN {
 		total += float64(c.Reps) * float64(n) * 3 * float64(len(levels)+3) // adds over n, tests over 2n
 	}
-	c.Progress.Phase(fmt.Sprintf("g: Parquet SBBF against arrow-go, n = %v, fpp = 0.01, levels %v, %d reps", c.KernelN, levels, c.Reps), total)
+	c.Progress.Phase(fmt.Sprintf("g: Parquet split-block filter against arrow-go, n = %v, fpp = 0.01, levels %v, %d reps", c.KernelN, levels, c.Reps), total)
 	for _, n := range c.KernelN {
 		rows, err := formatsParquetRows(d, c, int(n), levels)
 		r.FormatsParquet = append(r.FormatsParquet, rows...)
@@ -94,8 +94,8 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []cpulevel.Level) ([
 		probes[2*i] = members[i]
 		probes[2*i+1] = hashing.XXH64Uint64(uint64(n + i))
 	}
-	numBytes := blocked.SBBFNumBytes(uint64(n), 0.01)
-	ours, err := blocked.NewSBBF(numBytes)
+	numBytes := parquet.OptimalNumBytes(uint64(n), 0.01)
+	ours, err := parquet.New(numBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []cpulevel.Level) ([
 		// once untimed (the first touch of fresh pages is the kernel's
 		// cost, not the filter's), then the timed pass adds them again.
 		for i, l := range levels {
-			f, _ := blocked.NewSBBF(numBytes)
+			f, _ := parquet.New(numBytes)
 			f.AddHashes(members)
 			restore, err := cpulevel.Use(l)
 			if err != nil {
@@ -175,7 +175,7 @@ func formatsParquetRows(d *driver, c *Config, n int, levels []cpulevel.Level) ([
 			addBatchT[i].ns = append(addBatchT[i].ns, ns)
 			ours = f
 		}
-		f, _ := blocked.NewSBBF(numBytes)
+		f, _ := parquet.New(numBytes)
 		f.AddHashes(members)
 		ns, _, err := chunks(members, "g: ours AddHash, "+tag, func(p []uint64) int {
 			for _, h := range p {

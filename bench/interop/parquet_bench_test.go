@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
-	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/formats/parquet"
 	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
@@ -26,8 +26,8 @@ func parquetBenchData(n int) (members, probes []uint64) {
 	return members, probes
 }
 
-// BenchmarkParquetSBBF compares blocked.SBBF with arrow-go's block-split
-// bloom filter on the same hashes, both sized by SBBFNumBytes(n, 0.01) (2
+// BenchmarkParquetSBBF compares parquet.Filter with arrow-go's block-split
+// bloom filter on the same hashes, both sized by OptimalNumBytes(n, 0.01) (2
 // MiB at n = 1e6): per-key calls against per-key calls, and our batch
 // kernels (one sub-benchmark per level) against arrow's per-key CheckHash,
 // which is what the target compares. ns/key covers the whole
@@ -35,8 +35,8 @@ func parquetBenchData(n int) (members, probes []uint64) {
 func BenchmarkParquetSBBF(b *testing.B) {
 	for _, n := range []int{10_000, 1_000_000} {
 		members, probes := parquetBenchData(n)
-		numBytes := blocked.SBBFNumBytes(uint64(n), 0.01)
-		ours, _ := blocked.NewSBBF(numBytes)
+		numBytes := parquet.OptimalNumBytes(uint64(n), 0.01)
+		ours, _ := parquet.New(numBytes)
 		ours.AddHashes(members)
 		theirs := metadata.NewBloomFilter(uint32(numBytes), uint32(numBytes), memory.DefaultAllocator)
 		theirs.InsertBulk(members)
@@ -111,7 +111,7 @@ func BenchmarkParquetSBBF(b *testing.B) {
 			perKey(b)
 		})
 		b.Run(prefix+"/ours-AddHashes", func(b *testing.B) {
-			f, _ := blocked.NewSBBF(numBytes)
+			f, _ := parquet.New(numBytes)
 			for b.Loop() {
 				f.AddHashes(probes)
 			}

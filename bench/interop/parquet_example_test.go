@@ -8,19 +8,19 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
+	arrowpq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/formats/parquet"
 )
 
 // Probing the bloom filter of a Parquet column chunk: the footer gives the
-// chunk's bloom_filter_offset, ReadSBBF reads the header and bitset there,
+// chunk's bloom_filter_offset, Read reads the header and bitset there,
 // and the filter answers for values hashed as Parquet hashes them (XXH64
 // of the plain-encoded bytes). A "false" means the row group can be
 // skipped without reading it.
-func ExampleReadSBBF_parquetColumnChunk() {
+func Example_parquetColumnChunk() {
 	// A Parquet file with a bloom-filtered string column, written by arrow.
 	schema := arrow.NewSchema([]arrow.Field{{Name: "city", Type: arrow.BinaryTypes.String}}, nil)
 	b := array.NewStringBuilder(memory.DefaultAllocator)
@@ -28,7 +28,7 @@ func ExampleReadSBBF_parquetColumnChunk() {
 	col := b.NewArray()
 	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
 	tbl := array.NewTableFromRecords(schema, []arrow.RecordBatch{rec})
-	props := parquet.NewWriterProperties(parquet.WithBloomFilterEnabledFor("city", true), parquet.WithBloomFilterNDVFor("city", 4))
+	props := arrowpq.NewWriterProperties(arrowpq.WithBloomFilterEnabledFor("city", true), arrowpq.WithBloomFilterNDVFor("city", 4))
 	var buf bytes.Buffer
 	if err := pqarrow.WriteTable(tbl, &buf, 1024, props, pqarrow.DefaultWriterProps()); err != nil {
 		panic(err)
@@ -46,8 +46,8 @@ func ExampleReadSBBF_parquetColumnChunk() {
 	}
 	off := chunk.BloomFilterOffset()
 
-	// ReadSBBF reads the Thrift header and the bitset from there.
-	f, err := blocked.ReadSBBF(io.NewSectionReader(data, off, data.Size()-off))
+	// Read reads the Thrift header and the bitset from there.
+	f, err := parquet.Read(io.NewSectionReader(data, off, data.Size()-off))
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,6 @@
 package interop
 
-// Cross-checks of blocked.SBBF, hashing.XXH64 and asm.XXH64Uint64s against
+// Cross-checks of parquet.Filter, hashing.XXH64 and asm.XXH64Uint64s against
 // the real implementations: github.com/apache/arrow-go/v18's parquet bloom
 // filter (in memory and inside Parquet files written and read by arrow)
 // and github.com/cespare/xxhash/v2, the XXH64 arrow itself uses.
@@ -16,14 +16,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
+	arrowpq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/formats/parquet"
 	"github.com/filterengine/filterengine/internal/hashing"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 )
@@ -115,8 +115,8 @@ func TestXXH64AgainstCespare(t *testing.T) {
 func TestSBBFAgainstArrowInMemory(t *testing.T) {
 	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for name, keys := range parquetKeySets(3) {
-			for _, numBytes := range []int{32, 1024, blocked.SBBFNumBytes(uint64(len(keys)), 0.01), 1 << 20} {
-				ours, err := blocked.NewSBBF(numBytes)
+			for _, numBytes := range []int{32, 1024, parquet.OptimalNumBytes(uint64(len(keys)), 0.01), 1 << 20} {
+				ours, err := parquet.New(numBytes)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -131,7 +131,7 @@ func TestSBBFAgainstArrowInMemory(t *testing.T) {
 					t.Fatalf("%s, %d bytes: AddKeys and arrow's InsertHash give different bits", name, numBytes)
 				}
 				// Our batch add into a fresh filter, then arrow reading ours.
-				batch, _ := blocked.NewSBBF(numBytes)
+				batch, _ := parquet.New(numBytes)
 				batch.AddHashes(hs)
 				if !batch.Equal(ours) {
 					t.Fatalf("%s: AddHashes differs from AddKeys", name)
@@ -152,13 +152,13 @@ func TestSBBFAgainstArrowInMemory(t *testing.T) {
 			}
 		}
 	})
-	// Sizing: SBBFNumBytes is arrow's choice (its writer's, below 1 MiB of
+	// Sizing: OptimalNumBytes is arrow's choice (its writer's, below 1 MiB of
 	// maximum), seen through the filter NewBloomFilterFromNDVAndFPP builds.
 	for _, ndv := range []uint32{0, 1, 26, 27, 30, 1000, 12345, 1 << 20, 1e7} {
 		for _, fpp := range []float64{0.5, 0.1, 0.01, 0.001, 1e-6} {
-			b := metadata.NewBloomFilterFromNDVAndFPP(ndv, fpp, blocked.SBBFMaxBytes, memory.DefaultAllocator)
-			if got := blocked.SBBFNumBytes(uint64(ndv), fpp); int64(got) != b.Size() {
-				t.Errorf("SBBFNumBytes(%d, %v) = %d, arrow %d", ndv, fpp, got, b.Size())
+			b := metadata.NewBloomFilterFromNDVAndFPP(ndv, fpp, parquet.MaxBytes, memory.DefaultAllocator)
+			if got := parquet.OptimalNumBytes(uint64(ndv), fpp); int64(got) != b.Size() {
+				t.Errorf("OptimalNumBytes(%d, %v) = %d, arrow %d", ndv, fpp, got, b.Size())
 			}
 			b.Release()
 		}
@@ -181,10 +181,10 @@ func arrowWriteParquet(t testing.TB, values [][]byte, ndv int64) []byte {
 	defer rec.Release()
 	tbl := array.NewTableFromRecords(schema, []arrow.RecordBatch{rec})
 	defer tbl.Release()
-	props := parquet.NewWriterProperties(
-		parquet.WithBloomFilterEnabledFor("v", true),
-		parquet.WithBloomFilterNDVFor("v", ndv),
-		parquet.WithBloomFilterFPPFor("v", 0.01),
+	props := arrowpq.NewWriterProperties(
+		arrowpq.WithBloomFilterEnabledFor("v", true),
+		arrowpq.WithBloomFilterNDVFor("v", ndv),
+		arrowpq.WithBloomFilterFPPFor("v", 0.01),
 	)
 	var buf bytes.Buffer
 	if err := pqarrow.WriteTable(tbl, &buf, int64(max(1, len(values))), props, pqarrow.DefaultWriterProps()); err != nil {
@@ -241,17 +241,17 @@ func TestSBBFAgainstArrowParquetFiles(t *testing.T) {
 			t.Fatalf("%s: no bloom_filter_offset", name)
 		}
 		r := bytes.NewReader(data[off:])
-		ours, err := blocked.ReadSBBF(r)
+		ours, err := parquet.Read(r)
 		if err != nil {
-			t.Fatalf("%s: ReadSBBF at %d: %v", name, off, err)
+			t.Fatalf("%s: Read at %d: %v", name, off, err)
 		}
 		if length > 0 && int64(len(data))-off-int64(r.Len()) != int64(length) {
-			t.Errorf("%s: ReadSBBF consumed %d bytes, bloom_filter_length %d", name, int64(len(data))-off-int64(r.Len()), length)
+			t.Errorf("%s: Read consumed %d bytes, bloom_filter_length %d", name, int64(len(data))-off-int64(r.Len()), length)
 		}
-		if ours.NumBytes() != blocked.SBBFNumBytes(uint64(ndv), 0.01) {
-			t.Errorf("%s: arrow wrote %d bytes, SBBFNumBytes says %d", name, ours.NumBytes(), blocked.SBBFNumBytes(uint64(ndv), 0.01))
+		if ours.NumBytes() != parquet.OptimalNumBytes(uint64(ndv), 0.01) {
+			t.Errorf("%s: arrow wrote %d bytes, OptimalNumBytes says %d", name, ours.NumBytes(), parquet.OptimalNumBytes(uint64(ndv), 0.01))
 		}
-		want, _ := blocked.NewSBBF(ours.NumBytes())
+		want, _ := parquet.New(ours.NumBytes())
 		want.AddKeys(keys)
 		if !want.Equal(ours) {
 			t.Fatalf("%s: the file's filter is not the one we build from the same values", name)
@@ -291,9 +291,9 @@ func TestReadSBBFTruncatedArrowFile(t *testing.T) {
 	data := arrowWriteParquet(t, parquetKeySets(4)["random"], 5000)
 	off, _ := arrowBloomLocation(t, data)
 	enc := data[off:]
-	total := 16 + blocked.SBBFNumBytes(5000, 0.01)
+	total := 16 + parquet.OptimalNumBytes(5000, 0.01)
 	for _, n := range []int{0, 1, 5, 15, 16, 17, total / 2, total - 1} {
-		if _, err := blocked.ReadSBBF(io.LimitReader(bytes.NewReader(enc), int64(n))); err == nil {
+		if _, err := parquet.Read(io.LimitReader(bytes.NewReader(enc), int64(n))); err == nil {
 			t.Errorf("accepted the first %d bytes of a %d-byte filter", n, total)
 		}
 	}

@@ -20,8 +20,8 @@ func writeFormatsParquetCSV(write func(string, []string, [][]string) error, rows
 // FormatsParquetTable is the Parquet half of experiment g.
 func FormatsParquetTable(rows []experiment.FormatsParquetRow) Table {
 	t := Table{
-		Title: "g. Parquet split-block Bloom filter: blocked.SBBF against arrow-go's block-split bloom filter",
-		Note: "Both sized by SBBFNumBytes(n, 0.01) (arrow's own sizing) and filled with XXH64 of the INT64 values 0..n-1; " +
+		Title: "g. Parquet split-block Bloom filter: parquet.Filter against arrow-go's block-split bloom filter",
+		Note: "Both sized by OptimalNumBytes(n, 0.01) (arrow's own sizing) and filled with XXH64 of the INT64 values 0..n-1; " +
 			"tests stream 2n distinct hashes (n members, n absent, interleaved); adds time a second pass of the n members into a filter that holds them (the first touches fresh pages); ns/key is the median over the repetitions, " +
 			"the implementations alternating within each. Per-key loops store every answer (no branch on it) in the same loop for both libraries. " +
 			"x peer = the peer's ns/key over this row's; target = the issue's minimum (batch TestHashes >= 5x and single-key TestHash >= 1.5x arrow's per-key CheckHash). " +

@@ -6,7 +6,7 @@ import (
 )
 
 // The XXH64 forms, for formats that prescribe XXH64 with seed 0 rather
-// than the library's XXH3 (Parquet's split-block Bloom filter, blocked.SBBF).
+// than the library's XXH3 (Parquet's split-block Bloom filter, parquet.Filter).
 
 // XXH64Keys hashes the first min(len(keys), Chunk) keys with
 // hashing.XXH64(key, 0) and returns those hashes.

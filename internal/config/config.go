@@ -20,11 +20,14 @@ const (
 	HugePagesAuto HugePageMode = iota
 	// HugePagesAlways maps every array (Linux; the heap elsewhere).
 	HugePagesAlways
-	// HugePagesNever keeps every array on the Go heap.
+	// HugePagesNever gives no array huge pages: arrays below
+	// HugePageThreshold live on the Go heap, larger ones in mapped memory
+	// advised against them (store.NewStorage).
 	HugePagesNever
 )
 
-// HugePageThreshold is the array size from which HugePagesAuto maps memory:
+// HugePageThreshold is the array size from which every mode maps memory
+// (HugePagesAuto advised for huge pages):
 // 4 MiB, two 2 MiB pages. The L2 TLB of a recent core holds 1536 to 4096
 // entries (6 to 16 MiB of 4 KiB pages), shared with everything else the
 // program touches, so random probes over a few MiB already walk the page

@@ -1,4 +1,4 @@
-// Package errs holds the two sentinel errors every family wraps, the
+// Package errs holds the sentinel errors every family wraps, the
 // helpers that wrap them, and the parameter checks every constructor
 // shares. engine re-exports the sentinels; families use the helpers.
 package errs
@@ -22,6 +22,16 @@ var ErrParam = errors.New("filterengine: invalid parameter")
 
 // ErrFormat is wrapped by every decoding error.
 var ErrFormat = errors.New("filterengine: invalid serialized filter")
+
+// ErrMemory is wrapped by every error for an array the system refuses to
+// provide: valid parameters whose memory this process cannot have now.
+var ErrMemory = errors.New("filterengine: out of memory")
+
+// MemoryErrorf returns an error wrapping ErrMemory and cause (an errno
+// from mmap): the one helper for memory the system refused.
+func MemoryErrorf(cause error, format string, args ...any) error {
+	return fmt.Errorf("%w: "+format+": %w", append(append([]any{ErrMemory}, args...), cause)...)
+}
 
 // ParamErrorf returns a parameter error wrapping ErrParam: the one helper
 // every family uses for arguments it rejects.

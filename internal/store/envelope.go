@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/filterengine/filterengine/internal/config"
 	"github.com/filterengine/filterengine/internal/errs"
@@ -217,54 +218,90 @@ func DecodeEnvelope(data []byte) (Header, []byte, error) {
 const readChunk = 1 << 20
 
 // readPayload reads want bytes from r into a buffer that grows, doubling
-// from readChunk, only as they arrive; it returns them and how many it
-// read.
-func readPayload(r io.Reader, want uint64) ([]byte, int64, error) {
+// from readChunk, only as they arrive; it returns them, the function that
+// frees them once they are no longer used, and how many bytes it read.
+// The buffer is placed as NewStorage places an array, so a payload larger
+// than the memory the process may have is an error wrapping ErrMemory.
+func readPayload(r io.Reader, want uint64) (payload []byte, release func(), read int64, err error) {
 	if want > errs.MaxBits {
-		return nil, 0, errs.FormatErrorf("payload length %d too large", want)
+		return nil, nil, 0, errs.FormatErrorf("payload length %d too large", want)
 	}
-	var read int64
-	payload := make([]byte, 0, min(want, readChunk))
-	for uint64(len(payload)) < want {
-		if len(payload) == cap(payload) {
-			grown := make([]byte, len(payload), min(want, uint64(2*cap(payload))))
-			copy(grown, payload)
-			payload = grown
+	var buf readBuffer
+	if err := buf.grow(min(want, readChunk)); err != nil {
+		return nil, nil, 0, err
+	}
+	for uint64(len(buf.b)) < want {
+		if len(buf.b) == cap(buf.b) {
+			if err := buf.grow(min(want, uint64(2*cap(buf.b)))); err != nil {
+				buf.release()
+				return nil, nil, read, err
+			}
 		}
-		n, err := io.ReadFull(r, payload[len(payload):cap(payload)])
-		payload = payload[:len(payload)+n]
+		n, err := io.ReadFull(r, buf.b[len(buf.b):cap(buf.b)])
+		buf.b = buf.b[:len(buf.b)+n]
 		read += int64(n)
 		if err != nil {
-			return nil, read, errs.FormatErrorf("payload truncated after %d of %d bytes: %v", len(payload), want, err)
+			buf.release()
+			return nil, nil, read, errs.FormatErrorf("payload truncated after %d of %d bytes: %v", len(buf.b), want, err)
 		}
 	}
-	return payload, read, nil
+	return buf.b, buf.release, read, nil
+}
+
+// readBuffer is readPayload's growing buffer: its bytes b lie in st.
+type readBuffer struct {
+	st *Storage
+	b  []byte
+}
+
+// grow moves the bytes into new storage of capacity n and frees the old.
+func (g *readBuffer) grow(n uint64) error {
+	st, err := NewStorage((n+7)/8, config.HugePagesAuto)
+	if err != nil {
+		return err
+	}
+	w := st.Words()
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 8*len(w))[:len(g.b):n]
+	copy(b, g.b)
+	g.release()
+	g.st, g.b = st, b
+	return nil
+}
+
+func (g *readBuffer) release() {
+	if g.st != nil {
+		_ = g.st.Close()
+		g.st, g.b = nil, nil
+	}
 }
 
 // ReadEnvelope reads one envelope from r. Whatever length the header
 // claims, it allocates as the bytes arrive: a buffer that doubles from 1
 // MiB, at most about four times the bytes r delivered plus 1 MiB in all.
-// It reads nothing past the envelope.
-func ReadEnvelope(r io.Reader) (Header, []byte, int64, error) {
+// It reads nothing past the envelope. release frees the payload's memory
+// (which may be mapped, not the Go heap): call it once the payload is no
+// longer used.
+func ReadEnvelope(r io.Reader) (h Header, payload []byte, release func(), read int64, err error) {
 	var hb [HeaderSize]byte
 	n, err := io.ReadFull(r, hb[:])
-	read := int64(n)
+	read = int64(n)
 	if err != nil {
-		return Header{}, nil, read, errs.FormatErrorf("reading header: %v", err)
+		return Header{}, nil, nil, read, errs.FormatErrorf("reading header: %v", err)
 	}
-	h, err := decodeHeader(hb[:])
+	h, err = decodeHeader(hb[:])
 	if err != nil {
-		return h, nil, read, err
+		return h, nil, nil, read, err
 	}
-	payload, n64, err := readPayload(r, h.PayloadLen)
+	payload, release, n64, err := readPayload(r, h.PayloadLen)
 	read += n64
 	if err != nil {
-		return h, nil, read, err
+		return h, nil, nil, read, err
 	}
 	if sum, _ := payloadChecksum([][]byte{payload}); sum != binary.LittleEndian.Uint64(hb[96:]) {
-		return h, nil, read, errs.FormatErrorf("payload checksum mismatch")
+		release()
+		return h, nil, nil, read, errs.FormatErrorf("payload checksum mismatch")
 	}
-	return h, payload, read, nil
+	return h, payload, release, read, nil
 }
 
 // Expect checks that h is the given family at the given version with
@@ -295,10 +332,11 @@ func Unmarshal(data []byte, decode func(Header, []byte) error) error {
 // ReadFrom reads one envelope from r and hands its header and payload to
 // decode: every family's io.ReaderFrom. It returns the bytes read.
 func ReadFrom(r io.Reader, decode func(Header, []byte) error) (int64, error) {
-	h, payload, n, err := ReadEnvelope(r)
+	h, payload, release, n, err := ReadEnvelope(r)
 	if err != nil {
 		return n, err
 	}
+	defer release()
 	return n, decode(h, payload)
 }
 

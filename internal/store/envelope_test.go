@@ -41,7 +41,7 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 		t.Fatalf("WriteEnvelope: %d bytes, %v", n, err)
 	}
 	buf.WriteString("next")
-	got2, payload2, n, err := ReadEnvelope(&buf)
+	got2, payload2, _, n, err := ReadEnvelope(&buf)
 	if err != nil || n != int64(len(data)) || !bytes.Equal(payload2, payload) || got2.Seed != h.Seed {
 		t.Fatalf("ReadEnvelope: %d bytes, %v", n, err)
 	}
@@ -68,7 +68,7 @@ func TestEnvelopeCorruption(t *testing.T) {
 			if _, _, err := DecodeEnvelope(bad); !errors.Is(err, errs.ErrFormat) {
 				t.Fatalf("byte %d ^ %#x: DecodeEnvelope err = %v", i, flip, err)
 			}
-			if _, _, _, err := ReadEnvelope(bytes.NewReader(bad)); !errors.Is(err, errs.ErrFormat) {
+			if _, _, _, _, err := ReadEnvelope(bytes.NewReader(bad)); !errors.Is(err, errs.ErrFormat) {
 				t.Fatalf("byte %d ^ %#x: ReadEnvelope err = %v", i, flip, err)
 			}
 		}
@@ -77,7 +77,7 @@ func TestEnvelopeCorruption(t *testing.T) {
 		if _, _, err := DecodeEnvelope(data[:n]); err == nil {
 			t.Fatalf("truncated to %d bytes: no error", n)
 		}
-		if _, _, _, err := ReadEnvelope(bytes.NewReader(data[:n])); err == nil {
+		if _, _, _, _, err := ReadEnvelope(bytes.NewReader(data[:n])); err == nil {
 			t.Fatalf("ReadEnvelope truncated to %d bytes: no error", n)
 		}
 	}
@@ -102,7 +102,7 @@ func TestReadEnvelopeBoundedAllocation(t *testing.T) {
 	reseal(data)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, _, _, err := ReadEnvelope(bytes.NewReader(data))
+	_, _, _, _, err := ReadEnvelope(bytes.NewReader(data))
 	runtime.ReadMemStats(&after)
 	if !errors.Is(err, errs.ErrFormat) {
 		t.Fatalf("err = %v", err)
@@ -128,7 +128,7 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	f.Add(data[:HeaderSize])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, payload, err := DecodeEnvelope(data)
-		h2, payload2, n, err2 := ReadEnvelope(bytes.NewReader(data))
+		h2, payload2, _, n, err2 := ReadEnvelope(bytes.NewReader(data))
 		// ReadEnvelope takes one envelope from a stream and may leave
 		// bytes after it; DecodeEnvelope takes exactly one envelope.
 		if err2 == nil {

@@ -7,11 +7,14 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/filterengine/filterengine/internal/errs"
 )
 
 // mapFile maps the size bytes of f copy-on-write (MAP_PRIVATE, readable
 // and writable: a write copies its page privately and never reaches the
-// file, and never faults), followed by at least MapTail zero bytes of
+// file, and never faults; pages are charged against the commit limit as
+// writes copy them, not up front), followed by at least MapTail zero bytes of
 // anonymous memory, so a kernel's padded load past the payload stays
 // inside the mapping. ok is false where the file cannot be mapped (a
 // pipe, a special file): the caller then reads it.
@@ -37,16 +40,30 @@ func mapFile(f *os.File, size int, populate bool) (m []byte, ok bool, err error)
 	page := os.Getpagesize()
 	fileLen := (size + page - 1) &^ (page - 1)
 	total := uintptr(fileLen + (MapTail+page-1)&^(page-1))
+	// The window is reserved inaccessible, which costs no commit charge;
+	// only the tail is made writable memory of its own.
 	raw, _, errno := unix.Syscall6(sysMmap, 0, total+hugePageSize,
-		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS, ^uintptr(0), 0)
+		unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE, ^uintptr(0), 0)
 	if errno != 0 {
-		return nil, false, errno
+		return nil, false, errs.MemoryErrorf(errno, "reserving %d bytes to map %s", total, f.Name())
 	}
 	start := alignTrim(raw, total)
+	// MAP_NORESERVE: a private writable file mapping is otherwise charged
+	// against the commit limit for its whole size, as if every page were
+	// about to be copied, and a file larger than memory and swap could
+	// not be opened at all. Pages are charged as writes copy them.
 	if _, _, errno := unix.Syscall6(sysMmap, start, uintptr(size),
-		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_FIXED, f.Fd(), 0); errno != 0 {
+		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_FIXED|unix.MAP_NORESERVE, f.Fd(), 0); errno != 0 {
 		_ = munmap(start, total)
+		if errno == unix.ENOMEM {
+			return nil, false, errs.MemoryErrorf(errno, "mapping %s (%d bytes)", f.Name(), size)
+		}
 		return nil, false, nil
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_MPROTECT, start+uintptr(fileLen), total-uintptr(fileLen),
+		unix.PROT_READ|unix.PROT_WRITE); errno != 0 {
+		_ = munmap(start, total)
+		return nil, false, errs.MemoryErrorf(errno, "mapping the tail of %s", f.Name())
 	}
 	// The mapping is outside the Go heap, so the address may become a pointer.
 	all := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&start))), total)

@@ -59,7 +59,7 @@ func (s Source) Storage(off, nbytes, nwords uint64, mode config.HugePageMode) (*
 			// them reachable; a file mapping is unmapped by the Storage.
 			st := &Storage{words: unsafe.Slice((*uint64)(start), nwords)}
 			if m.file.mapping != nil {
-				st.mapping, st.file = m.file.mapping, true
+				st.mapping, st.file = m.file.mapping, !m.file.anon
 				st.cleanup = runtime.AddCleanup(st, unmap, m.file.mapping)
 			}
 			return st, nil
@@ -97,6 +97,7 @@ type Mapped struct {
 // into memory.
 type mappedFile struct {
 	mapping []byte
+	anon    bool // mapping is anonymous memory the file was read into
 	taken   atomic.Bool
 }
 
@@ -182,11 +183,22 @@ func OpenEnvelope(path string, opts ...config.Option) (*Mapped, error) {
 			return m, nil
 		}
 	}
-	data, err := readPadded(f, size)
+	data, mapping, err := readPadded(f, size)
 	if err != nil {
 		return nil, err
 	}
-	return validate(data, cap(data)-len(data), cfg)
+	m, err := validate(data, cap(data)-len(data), cfg)
+	if err != nil {
+		if mapping != nil {
+			unmap(mapping)
+		}
+		return nil, err
+	}
+	if mapping != nil {
+		m.file.mapping, m.file.anon = mapping, true
+		m.cleanup = runtime.AddCleanup(m, (*mappedFile).release, m.file)
+	}
+	return m, nil
 }
 
 // readPadded reads the whole file into 64-byte aligned memory followed by
@@ -195,39 +207,66 @@ func OpenEnvelope(path string, opts ...config.Option) (*Mapped, error) {
 // the buffer growing only as the bytes arrive, and nothing may follow;
 // a stream that is no envelope (/dev/zero) is rejected at its header
 // instead of read to an end it never reaches.
-func readPadded(f *os.File, size int64) ([]byte, error) {
+//
+// A buffer of at least config.HugePageThreshold bytes is anonymous mapped
+// memory (returned as mapping too, for the caller to unmap), so a file
+// larger than memory is an error wrapping ErrMemory, not the runtime's
+// fatal out-of-memory.
+func readPadded(f *os.File, size int64) (data, mapping []byte, err error) {
 	if size < 0 {
 		var hb [HeaderSize]byte
 		if _, err := io.ReadFull(f, hb[:]); err != nil {
-			return nil, errs.FormatErrorf("reading header: %v", err)
+			return nil, nil, errs.FormatErrorf("reading header: %v", err)
 		}
 		h, err := decodeHeader(hb[:])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		payload, _, err := readPayload(f, h.PayloadLen)
+		payload, release, _, err := readPayload(f, h.PayloadLen)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		defer release()
 		var one [1]byte
 		if n, _ := f.Read(one[:]); n != 0 {
-			return nil, errs.FormatErrorf("bytes after the envelope's %d", HeaderSize+len(payload))
+			return nil, nil, errs.FormatErrorf("bytes after the envelope's %d", HeaderSize+len(payload))
 		}
-		buf := alignedBytes(HeaderSize + len(payload) + MapTail)
+		buf, mapping, err := paddedBuffer(HeaderSize + len(payload))
+		if err != nil {
+			return nil, nil, err
+		}
 		copy(buf, hb[:])
 		copy(buf[HeaderSize:], payload)
-		return buf[:HeaderSize+len(payload)], nil
+		return buf, mapping, nil
 	}
-	buf := alignedBytes(int(size) + MapTail)
-	if _, err := io.ReadFull(f, buf[:size]); err != nil {
-		return nil, errs.FormatErrorf("reading %d bytes: %v", size, err)
+	buf, mapping, err := paddedBuffer(int(size))
+	if err != nil {
+		return nil, nil, err
 	}
-	return buf[:size], nil
+	if _, err := io.ReadFull(f, buf); err != nil {
+		if mapping != nil {
+			unmap(mapping)
+		}
+		return nil, nil, errs.FormatErrorf("reading %d bytes: %v", size, err)
+	}
+	return buf, mapping, nil
 }
 
-func alignedBytes(n int) []byte {
-	w := alignedWords((n + 7) / 8)
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 8*len(w))[:n]
+// paddedBuffer returns n bytes, 64-byte aligned and followed by MapTail
+// zero bytes, placed as NewStorage places an array; mapping is the memory
+// to unmap, nil for the heap.
+func paddedBuffer(n int) (buf, mapping []byte, err error) {
+	st, err := NewStorage(uint64(n+MapTail+7)/8, config.HugePagesAuto)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := st.Words()
+	buf = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 8*len(w))[:n]
+	if st.mapping == nil {
+		return buf, nil, nil
+	}
+	st.cleanup.Stop() // the caller owns the mapping now
+	return buf, st.mapping, nil
 }
 
 // ViewEnvelope validates data as one envelope whose payload a family may

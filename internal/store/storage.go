@@ -13,37 +13,48 @@ import (
 // array NewStorage allocates is 64-byte aligned, so a 512-bit line never
 // straddles two cache lines; an array used in place from a file or
 // caller's bytes (Source.Storage) is only 8-byte aligned, and the kernels
-// use unaligned vector loads for both. Arrays of at least config.HugePageThreshold bytes (or
-// any size with config.HugePagesAlways) live on Linux in anonymous memory advised
-// for transparent huge pages; that memory goes back to the system on Close
-// or when the Storage becomes garbage.
+// use unaligned vector loads for both.
+//
+// Where it lives: an array of at least config.HugePageThreshold bytes (any
+// size with config.HugePagesAlways) is anonymous memory of its own, mapped
+// by the system (Linux and the other Unix systems), so that memory the
+// system refuses is an error wrapping errs.ErrMemory and never the Go
+// runtime's fatal out-of-memory, which no recover catches. On Linux that
+// memory is advised for transparent huge pages, or against them with
+// config.HugePagesNever. Smaller arrays, and every array on systems
+// without mmap, live on the Go heap. Mapped memory goes back to the system
+// on Close or when the Storage becomes garbage.
 //
 // A family keeps the *Storage reachable for as long as it reads Words:
 // mapped memory is not the Go heap, so a words slice alone does not keep
 // it alive. Methods that loop over Words end with runtime.KeepAlive.
 type Storage struct {
 	words   []uint64
-	mapping []byte // memory Close unmaps: huge-page memory or a mapped file
+	mapping []byte // memory Close unmaps: anonymous memory or a mapped file
 	file    bool   // words are a mapped file's pages, copy-on-write
+	huge    bool   // mapping is anonymous memory advised for huge pages
 	cleanup runtime.Cleanup
 }
 
-// NewStorage returns nwords zeroed words placed according to mode.
+// NewStorage returns nwords zeroed words placed according to mode (see
+// Storage). A count whose bytes overflow is an error wrapping ErrParam;
+// mapped memory the system refuses (mmap's ENOMEM, an address-space
+// limit) is an error wrapping ErrMemory.
 func NewStorage(nwords uint64, mode config.HugePageMode) (*Storage, error) {
 	if nwords > math.MaxInt/8-8 || nwords > errs.MaxBits/64+64 {
 		return nil, errs.ParamErrorf("%d words do not fit in memory", nwords)
 	}
 	nbytes := int(nwords) * 8
 	s := &Storage{}
-	if nwords > 0 && (mode == config.HugePagesAlways || mode == config.HugePagesAuto && nbytes >= config.HugePageThreshold) {
-		if m, err := mapHuge(nbytes); err == nil && m != nil {
-			s.mapping = m
-			s.words = unsafe.Slice((*uint64)(unsafe.Pointer(&m[0])), nwords)
-			s.cleanup = runtime.AddCleanup(s, unmap, m)
-			return s, nil
+	if nwords > 0 && canMap && (mode == config.HugePagesAlways || nbytes >= config.HugePageThreshold) {
+		m, huge, err := mapAnon(nbytes, mode != config.HugePagesNever)
+		if err != nil {
+			return nil, errs.MemoryErrorf(err, "mapping %d bytes", nbytes)
 		}
-		// A failed mapping (no mmap, address space limits) falls back to
-		// the heap: the filter is correct either way, only slower.
+		s.mapping, s.huge = m, huge
+		s.words = unsafe.Slice((*uint64)(unsafe.Pointer(&m[0])), nwords)
+		s.cleanup = runtime.AddCleanup(s, unmap, m)
+		return s, nil
 	}
 	s.words = alignedWords(int(nwords))
 	return s, nil
@@ -66,9 +77,9 @@ func alignedWords(n int) []uint64 {
 // Words returns the array. It is nil after Close.
 func (s *Storage) Words() []uint64 { return s.words }
 
-// HugePages reports whether the array lives in huge-page-advised mapped
-// memory rather than on the Go heap.
-func (s *Storage) HugePages() bool { return s.mapping != nil && !s.file }
+// HugePages reports whether the array lives in anonymous memory advised
+// for huge pages.
+func (s *Storage) HugePages() bool { return s.huge }
 
 // Mapped reports whether the array is a mapped file used in place (see
 // OpenEnvelope): its pages are private copies once written.
@@ -84,7 +95,7 @@ func (s *Storage) Close() error {
 	}
 	s.cleanup.Stop()
 	m := s.mapping
-	s.mapping, s.words = nil, nil
+	s.mapping, s.words, s.huge = nil, nil, false
 	return unmapErr(m)
 }
 

@@ -1,8 +1,11 @@
-//go:build !linux
+//go:build !unix
 
 package store
 
-// mapHuge keeps arrays on the heap where huge-page advice is not wired up.
-func mapHuge(int) ([]byte, error) { return nil, nil }
+// canMap is false where no mmap is wired up: every array lives on the Go
+// heap.
+const canMap = false
+
+func mapAnon(int, bool) ([]byte, bool, error) { panic("store: no mmap here") }
 
 func unmapErr([]byte) error { return nil }

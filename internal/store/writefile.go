@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/zeebo/xxh3"
 )
@@ -68,7 +69,17 @@ const tempBase = 255 - 1 - 5 - 20
 // takes no second copy of a large filter. The file gets mode 0644 (set
 // by chmod, so the umask does not narrow it); an error removes the
 // temporary file.
+//
+// A path that is a symbolic link is written through: the file it points
+// to (following a chain of links, and created if the last link dangles)
+// is replaced atomically in its own directory, and the link stays a
+// link, as a user who links a well-known name to a versioned file
+// expects.
 func WriteFile(path string, h Header, parts ...Part) (err error) {
+	path, err = followLinks(path)
+	if err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -168,4 +179,30 @@ func syncDir(dir string) error {
 		err = cerr
 	}
 	return err
+}
+
+// maxLinks is how many symbolic links followLinks follows before it gives
+// up, as the kernel's ELOOP does (40 on Linux).
+const maxLinks = 40
+
+// followLinks returns the file that path names after its last component's
+// symbolic links are followed: path itself unless it is a link, the
+// target of a dangling link. Links among the directories need no
+// following: the rename goes through them.
+func followLinks(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path, nil // no file yet, or not a link
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", &os.PathError{Op: "writefile", Path: path, Err: syscall.ELOOP}
 }

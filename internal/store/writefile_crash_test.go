@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,9 @@ import (
 // envSaveChild makes the test binary a child that saves two envelopes
 // alternately to the named path until it is killed.
 const envSaveChild = "FILTERENGINE_TEST_SAVE_CHILD"
+
+// childSaved is the line the child prints after its first whole save.
+const childSaved = "saved\n"
 
 // crashEnvelopes are the two payloads the child saves in turn: 8 MiB
 // each, so a save takes long enough to be interrupted in its middle.
@@ -37,6 +41,9 @@ func TestWriteFileKilled(t *testing.T) {
 			if err := WriteFile(path, h, WordsPart(ws[i%2])); err != nil {
 				os.Exit(3)
 			}
+			if i == 0 {
+				os.Stdout.WriteString(childSaved)
+			}
 		}
 	}
 	if testing.Short() {
@@ -56,18 +63,20 @@ func TestWriteFileKilled(t *testing.T) {
 	for round := range 8 {
 		cmd := exec.Command(exe, "-test.run=^TestWriteFileKilled$")
 		cmd.Env = append(os.Environ(), envSaveChild+"="+path)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Wait for the first whole save, then kill at a random moment.
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
-			if _, err := os.Stat(path); err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				_ = cmd.Process.Kill()
-				t.Fatal("the child saved nothing in 20 s")
-			}
+		// Wait for the child to say its first save is whole (however
+		// long a loaded machine takes), then kill at a random moment.
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if line != childSaved {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("the child did not save: %q, %v", line, err)
 		}
 		time.Sleep(time.Duration(r.IntN(40_000)) * time.Microsecond)
 		if err := cmd.Process.Kill(); err != nil {

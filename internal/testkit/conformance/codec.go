@@ -358,7 +358,7 @@ const envelopeMagic = "\x89FLTENG\n"
 func isEnvelope(data []byte) bool { return bytes.HasPrefix(data, []byte(envelopeMagic)) }
 
 // corruptionUnchecked is the corruption check of a format without
-// checksums (blocked.SBBF's Parquet form): a changed byte may decode, but
+// checksums (parquet.Filter's Parquet form): a changed byte may decode, but
 // never panics, and an error wraps engine.ErrFormat; every truncation is
 // an error.
 func (s *suite[T]) corruptionUnchecked(t *testing.T, l loaded[T], ds []decoder[T]) {

@@ -99,11 +99,11 @@ type Family[T Membership[T]] struct {
 	Options []engine.Option
 
 	// Hash, when set, is the hash AddHash and TestHash take for a key
-	// under a seed; nil means engine.HashSeed. (blocked.SBBF hashes with
+	// under a seed; nil means engine.HashSeed. (parquet.Filter hashes with
 	// XXH64, as Parquet prescribes.)
 	Hash func(key []byte, seed uint64) uint64
 
-	// NoSeed says the type takes no engine.WithSeed (blocked.SBBF, whose
+	// NoSeed says the type takes no engine.WithSeed (parquet.Filter, whose
 	// format fixes the seed): the suite then skips its seeded variants.
 	NoSeed bool
 

@@ -70,7 +70,7 @@ import (
 //     byte, UnmarshalBinary on the rest), every truncation and an
 //     appended byte are errors wrapping engine.ErrFormat, never a panic,
 //     and a failed UnmarshalBinary leaves its filter unchanged. A format
-//     without engine's envelope and its checksums (SBBF's Parquet form)
+//     without engine's envelope and its checksums (parquet.Filter's Parquet form)
 //     may accept a changed byte, never panicking;
 //   - Hostile: headers claiming huge payloads or odd parameters are
 //     rejected (or accepted) without a large allocation or a panic;
