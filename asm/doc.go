@@ -17,6 +17,9 @@
 //
 // Every level gives bit-identical answers: a filter built at one level
 // answers alike at every other, and its serialized bytes are the same.
+// Kernel, Available and every kernel are safe to call from many
+// goroutines at once; a kernel that writes a filter needs the exclusive
+// use, or the atomic forms, that the filter's family documents.
 //
 // HashUint64s hashes integer keys in batch, as engine.HashUint64Seed does
 // one at a time.

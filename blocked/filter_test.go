@@ -11,7 +11,6 @@ import (
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/config"
 )
@@ -76,85 +75,18 @@ func TestBitsPerKey(t *testing.T) {
 	}
 }
 
-// addAll adds ks through one of the add paths, chosen by how.
-func addAll(f *Filter, how int, ks []uint64) {
-	switch how {
-	case 0:
-		for _, k := range ks {
-			f.Add(keyBytes(k))
-		}
-	case 1:
-		hs := make([]uint64, len(ks))
-		asm.HashUint64s(hs, ks, f.Seed())
-		f.AddHashes(hs)
-	case 2:
-		f.AddUint64s(ks)
-	case 3:
-		keys := make([][]byte, len(ks))
-		for i, k := range ks {
-			keys[i] = keyBytes(k)
-		}
-		f.AddKeys(keys)
-	case 4:
-		for _, k := range ks {
-			f.AddConcurrent(keyBytes(k))
-		}
-	}
-}
-
-// checkAnswers asserts that every test path answers like TestHash for
-// every key and that inserted keys (the first nIn) test true.
-func checkAnswers(t *testing.T, f *Filter, ks []uint64, nIn int) {
-	t.Helper()
-	want := make([]bool, len(ks))
-	wantHits := 0
-	for i, k := range ks {
-		want[i] = f.TestHash(engine.HashUint64Seed(k, f.Seed()))
-		if want[i] != f.Test(keyBytes(k)) || want[i] != f.TestConcurrent(keyBytes(k)) {
-			t.Fatalf("key %d: TestHash, Test and TestConcurrent disagree", i)
-		}
-		if i < nIn && !want[i] {
-			t.Fatalf("false negative: added key %d (%#x) tests absent", i, k)
-		}
-		if want[i] {
-			wantHits++
-		}
-	}
-	hs := make([]uint64, len(ks))
-	asm.HashUint64s(hs, ks, f.Seed())
-	keys := make([][]byte, len(ks))
-	for i, k := range ks {
-		keys[i] = keyBytes(k)
-	}
-	for name, test := range map[string]func(out []bool) int{
-		"TestHashes":  func(out []bool) int { return f.TestHashes(hs, out) },
-		"TestUint64s": func(out []bool) int { return f.TestUint64s(ks, out) },
-		"TestKeys":    func(out []bool) int { return f.TestKeys(keys, out) },
-	} {
-		out := make([]bool, len(ks))
-		if hits := test(out); hits != wantHits {
-			t.Fatalf("%s: %d hits, TestHash gives %d", name, hits, wantHits)
-		}
-		for i := range out {
-			if out[i] != want[i] {
-				t.Fatalf("%s: key %d answers %v, TestHash %v", name, i, out[i], want[i])
-			}
-		}
-	}
-}
-
 func TestNoFalseNegatives(t *testing.T) {
 	kerneltest.ForEachLevel(t, func(t *testing.T) {
 		for _, k := range []uint32{1, 3, 6, 8, 9, 10, 16, 23, 64} {
-			for how := range 5 {
+			for how := range addMultiHow {
 				t.Run(fmt.Sprintf("k=%d/add=%d", k, how), func(t *testing.T) {
 					f, err := NewMK(64*512, k, engine.WithSeed(uint64(how)))
 					if err != nil {
 						t.Fatal(err)
 					}
 					ks := randomKeys(uint64(k)*10+uint64(how), 3000)
-					addAll(f, how, ks[:1000])
-					checkAnswers(t, f, ks, 1000)
+					addMulti(f, how, ks[:1000])
+					checkMulti(t, f, ks, func(i int) bool { return i < 1000 })
 				})
 			}
 		}
@@ -167,12 +99,12 @@ func TestAddPathsAgree(t *testing.T) {
 		for _, k := range []uint32{2, 8, 10} {
 			ks := randomKeys(uint64(k), 777)
 			var ref *Filter
-			for how := range 5 {
+			for how := range addMultiHow {
 				f, err := NewMK(20*512, k, engine.WithSeed(42))
 				if err != nil {
 					t.Fatal(err)
 				}
-				addAll(f, how, ks)
+				addMulti(f, how, ks)
 				if ref == nil {
 					ref = f
 				} else if !f.Equal(ref) {

@@ -2,13 +2,9 @@ package blocked
 
 import (
 	"fmt"
-	"math/bits"
-	"runtime"
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/hashing"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 // growQueries returns n query keys, half of them members (drawn from
@@ -111,69 +107,6 @@ func BenchmarkScalable(b *testing.B) {
 }
 
 func hashUint64(k uint64) uint64 { return engine.HashUint64(k) }
-
-// BenchmarkScalablePages measures what a Scalable's probe costs in the
-// memory system, without the filter: per key, loads of one word from 1
-// or 5 random lines of an array the size of the Scalable's stages after
-// 1e7 keys (42 MB), or from 5 random lines of one random 4 KiB page, where
-// a layout that placed a key's lines in the five large stages together
-// would put them (BenchmarkScalableGrouped tries such a layout). The keys stream as in BenchmarkScalable; the answer
-// feeds a branch, as a per-key caller's does (caller=branch), or a sum,
-// as in a batch kernel (caller=sum).
-func BenchmarkScalablePages(b *testing.B) {
-	const words = 42 << 20 / 8
-	st, err := store.NewStorage(words, engine.HugePagesAuto)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := st.Words()
-	for i := range w {
-		w[i] = uint64(i) * 0x9e3779b97f4a7c15
-	}
-	hs := randomKeys(5, 1<<20)
-	lines, pages := uint64(len(w)/8), uint64(len(w)/512)
-	for _, c := range []struct {
-		name string
-		load func(h uint64) uint64
-	}{
-		{"lines=1/random", func(h uint64) uint64 { return w[hashing.Reduce(h, lines)*8] }},
-		{"lines=5/random", func(h uint64) uint64 {
-			var a uint64
-			for range 5 {
-				a ^= w[hashing.Reduce(h, lines)*8]
-				h = bits.RotateLeft64(h, 13) * 0x9e3779b97f4a7c15
-			}
-			return a
-		}},
-		{"lines=5/one-page", func(h uint64) uint64 {
-			p := hashing.Reduce(h, pages) * 512
-			var a uint64
-			for range 5 {
-				a ^= w[p+(h>>58)*8]
-				h = bits.RotateLeft64(h, 13) * 0x9e3779b97f4a7c15
-			}
-			return a
-		}},
-	} {
-		b.Run(c.name+"/caller=branch", func(b *testing.B) { streamKeys(b, hs, func(h uint64) bool { return c.load(h)&1 != 0 }) })
-		// Without a branch on the answer, as a batch kernel runs.
-		b.Run(c.name+"/caller=sum", func(b *testing.B) {
-			i, sum := 0, uint64(0)
-			for b.Loop() {
-				if i+benchBatch > len(hs) {
-					i = 0
-				}
-				for _, h := range hs[i : i+benchBatch] {
-					sum += c.load(h) & 1
-				}
-				i += benchBatch
-			}
-			reportPerKey(b, benchBatch)
-			_ = sum
-		})
-	}
-	runtime.KeepAlive(st)
-}
 
 // The Window target: TestUint64s over 4 generations of n = 1e6 keys each
 // beside one blocked filter of the same n, on queries half of which are

@@ -1,7 +1,6 @@
 package counting
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"github.com/filterengine/filterengine/internal/config"
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 func TestNewErrors(t *testing.T) {
@@ -69,47 +67,6 @@ func TestHugePagesOption(t *testing.T) {
 	if err := g.Close(); err != nil {
 		t.Error(err)
 	}
-}
-
-// Every added key tests present through every entry point, on every
-// kernel level, for both counter widths and a non-zero seed.
-func TestNoFalseNegatives(t *testing.T) {
-	widths(t, func(t *testing.T, bits int) {
-		const n = 20000
-		f := mustNew(t, n, 0.01, WithCounterBits(bits), engine.WithSeed(42))
-		ks := make([]uint64, n)
-		keys := make([][]byte, n)
-		for i := range ks {
-			ks[i] = uint64(i)*0x9e3779b97f4a7c15 + 1
-			keys[i] = []byte{byte(i), byte(i >> 8), byte(i >> 16), 'k'}
-		}
-		f.AddUint64s(ks[:n/2])
-		for _, k := range ks[n/2:] {
-			f.Add(store.WordsBytes([]uint64{k}))
-		}
-		f.AddKeys(keys)
-		hs := make([]uint64, n)
-		for i, k := range ks {
-			hs[i] = engine.HashUint64Seed(k, 42)
-		}
-		kerneltest.ForEachLevel(t, func(t *testing.T) {
-			out := make([]bool, n)
-			if got := f.TestUint64s(ks, out); got != n {
-				t.Errorf("TestUint64s: %d of %d present", got, n)
-			}
-			if got := f.TestKeys(keys, out); got != n {
-				t.Errorf("TestKeys: %d of %d present", got, n)
-			}
-			if got := f.TestHashes(hs, out); got != n {
-				t.Errorf("TestHashes: %d of %d present", got, n)
-			}
-			for i, h := range hs {
-				if !f.TestHash(h) || !f.Test(keys[i]) || f.Count(keys[i]) == 0 {
-					t.Fatalf("key %d absent from single-key methods", i)
-				}
-			}
-		})
-	})
 }
 
 // The batch test answers exactly what TestHash answers, on every level,
@@ -225,25 +182,6 @@ func (f *Filter) distinctCells(key []byte) int {
 	return popcount(seen[0]) + popcount(seen[1])
 }
 
-func TestRemoveAbsentIsNoop(t *testing.T) {
-	f := mustNew(t, 1000, 0.01)
-	f.AddHashes(randomHashes(1000, 5))
-	before := f.wordsCopy()
-	tried := 0
-	for _, h := range randomHashes(2000, 6) {
-		if f.TestHash(h) {
-			continue
-		}
-		tried++
-		if f.RemoveHash(h) {
-			t.Fatal("Remove of an absent key returned true")
-		}
-	}
-	if tried < 1000 || !slices.Equal(f.words, before) {
-		t.Errorf("Remove of %d absent keys changed the counters", tried)
-	}
-}
-
 func TestCountAndTestAndAdd(t *testing.T) {
 	f := mustNew(t, 100000, 0.001)
 	key := []byte("counted")
@@ -298,33 +236,6 @@ func TestFPRWithinModel(t *testing.T) {
 		}
 		if model > c.p {
 			t.Errorf("%+v: sized filter's model FPR %.5f above the target", c, model)
-		}
-	}
-}
-
-func TestBatchesDoNotAllocate(t *testing.T) {
-	f := mustNew(t, 10000, 0.01)
-	hs := randomHashes(1000, 7)
-	out := make([]bool, len(hs))
-	keys := make([][]byte, len(hs))
-	for i := range keys {
-		keys[i] = binary.LittleEndian.AppendUint64(nil, hs[i])
-	}
-	for name, fn := range map[string]func(){
-		"AddHashes":            func() { f.AddHashes(hs) },
-		"TestHashes":           func() { f.TestHashes(hs, out) },
-		"RemoveHashes":         func() { f.RemoveHashes(hs, out) },
-		"AddUint64s":           func() { f.AddUint64s(hs) },
-		"TestUint64s":          func() { f.TestUint64s(hs, out) },
-		"RemoveUint64s":        func() { f.RemoveUint64s(hs, out) },
-		"AddKeys":              func() { f.AddKeys(keys) },
-		"TestKeys":             func() { f.TestKeys(keys, out) },
-		"RemoveKeys":           func() { f.RemoveKeys(keys, out) },
-		"AddHashesConcurrent":  func() { f.AddHashesConcurrent(hs) },
-		"AddUint64sConcurrent": func() { f.AddUint64sConcurrent(hs) },
-	} {
-		if a := testing.AllocsPerRun(20, fn); a != 0 {
-			t.Errorf("%s allocates %.1f times per call", name, a)
 		}
 	}
 }

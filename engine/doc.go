@@ -1,7 +1,11 @@
-// Package engine is the pure-Go core every filter family shares: the key
-// hash, the sizing and false-positive mathematics, 64-byte aligned bit
-// storage (backed by transparent huge pages when large), the serialization
-// envelope and the Filter interface. It imports nothing of this module.
+// Package engine is what every filter family shares and a user touches:
+// the options every constructor takes (WithSeed, WithHugePages,
+// WithoutChecksum), the errors every family wraps (ErrParam, ErrFormat),
+// the key hash (Hash and its Seed, String and Uint64 forms), the sizing
+// and false-positive mathematics (OptimalBits, OptimalK, FPR, FPRFromFill,
+// EstimateCount, MaxK, MaxBits) and the Filter interface. It imports
+// nothing of this module but its internal packages, and its doc states
+// the contract every family holds.
 //
 // # The family contract
 //
@@ -47,8 +51,8 @@
 // every answer, panics with a message naming the constructor
 // ("blocked.Filter: zero value, use blocked.New"). A batch out slice shorter than the keys
 // panics with one readable message. Bad parameters are errors wrapping
-// ErrParam (ParamErrorf) and bad bytes errors wrapping ErrFormat
-// (FormatErrorf); neither ever panics.
+// ErrParam and bad bytes errors wrapping ErrFormat; neither ever
+// panics.
 //
 // Memory: a filter whose array the system will not provide is an error
 // wrapping ErrMemory, never the Go runtime's fatal out-of-memory, which no
@@ -119,8 +123,4 @@
 // symbolic link it replaces the file the link names and keeps the link;
 // words are
 // read atomically, so a family's concurrent writers may run during it.
-//
-// XXH64 (the 64-bit xxHash, not XXH3) is here too for formats that
-// prescribe it: Parquet's split-block Bloom filter hashes every value with
-// XXH64, seed 0. XXH64Uint64 is its scalar form for one 8-byte value.
 package engine

@@ -13,7 +13,7 @@
 //	f  shifting association (ShBF_A) against two classic filters of the
 //	   same bits and k, and shifting multiplicity (ShBF_x) against a
 //	   counting filter of the same bytes: query ns/key, clear-answer and
-//	   exact-count rates beside their models. (e is left to issue 7.)
+//	   exact-count rates beside their models (there is no experiment e);
 //	r  classic.Retouched's clearing schemes (false positives removed
 //	   against false negatives introduced) and classic.Dynamic's batch
 //	   test against its rows tested one by one (retouched.go).

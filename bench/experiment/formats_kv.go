@@ -10,7 +10,7 @@ import (
 
 // Experiment g (storage-engine half): the LevelDB filter and RocksDB's
 // legacy filter as Pebble writes it, ours against goleveldb's and
-// Pebble's own code on the same keys (issue 14's targets). -quick keeps
+// Pebble's own code on the same keys (the formats' speed targets). -quick keeps
 // these sizes: one run is a few hundred milliseconds.
 const (
 	formatsKVN          = 100_000

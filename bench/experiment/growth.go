@@ -10,7 +10,7 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// Experiment s: filters that grow and age (issue 15). blocked.Scalable
+// Experiment s: filters that grow and age. blocked.Scalable
 // after GrowthN keys into NewScalable(1e3, 1%) (and, to show the cost of
 // stages, NewScalable(min(1e6, GrowthN/10), 1%)) beside one blocked filter
 // built for GrowthN keys and BoomFilters' ScalableBloomFilter(GrowthN,

@@ -9,7 +9,7 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
-// Experiment r (issue 15): classic's growing and forgetting filters.
+// Experiment r: classic's growing and forgetting filters.
 //
 // Retouched: a classic.Retouched filter of RetouchedN keys at p = 1%;
 // the first RetouchedFPs never-added keys that test present are recorded

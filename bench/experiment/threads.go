@@ -128,10 +128,9 @@ func runThreads(d *driver, c *Config, r *Results) error {
 	c.Progress.Phase(fmt.Sprintf("t: concurrent throughput, n = %d, goroutines %v, %d reps", n, c.Goroutines, c.Reps), total)
 	keys := dataset.Integers(0, n).Views(nil, 0, n)
 	hashOnly := func(k []byte) bool { return engine.Hash(k)&1 == 0 }
-	// Warm up, untimed: the first passes over the keys ran at less than
-	// half the speed of later ones (146 against 331 Mkeys/s for the hash
-	// alone on one goroutine, Intel Xeon VM), which made every
-	// one-goroutine baseline, measured first, too low.
+	// Warm up, untimed: the first passes over the keys run far slower
+	// than later ones, which would make every one-goroutine baseline,
+	// measured first, too low.
 	for range 3 {
 		for _, g := range c.Goroutines {
 			onGoroutines(g, keys, hashOnly)

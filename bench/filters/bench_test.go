@@ -8,7 +8,7 @@ import (
 	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
-// BenchmarkSized runs issue 2's comparison under go test -bench, every
+// BenchmarkSized runs the sized-filters comparison (experiment c) under go test -bench, every
 // entry side by side, for benchstat: filters sized for n keys at p = 1%,
 // 8-byte keys in batches of benchBatch, metric ns/key; our families once
 // per kernel level. Example:

@@ -30,7 +30,7 @@ func parquetBenchData(n int) (members, probes []uint64) {
 // bloom filter on the same hashes, both sized by OptimalNumBytes(n, 0.01) (2
 // MiB at n = 1e6): per-key calls against per-key calls, and our batch
 // kernels (one sub-benchmark per level) against arrow's per-key CheckHash,
-// which is what the target compares. ns/key covers the whole
+// which is what the Parquet filter's speed target compares. ns/key covers the whole
 // probe stream of 2n distinct hashes.
 func BenchmarkParquetSBBF(b *testing.B) {
 	for _, n := range []int{10_000, 1_000_000} {

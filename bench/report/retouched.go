@@ -43,7 +43,7 @@ func DynamicTable(rows []experiment.DynamicRow) Table {
 	t := Table{
 		Title: "r. classic.Dynamic batch TestUint64s against the same rows' batch TestUint64s one after the other",
 		Note: "Dynamic hashes each key once and probes its positions in every row together; the baseline calls classic TestUint64s on each row in turn (hashing per row). " +
-			"ratio = Dynamic ns/key over the baseline's (issue 15's target: <= 1.5). Model FPR = 1 - (1 - p')^rows.",
+			"ratio = Dynamic ns/key over the baseline's (target: <= 1.5). Model FPR = 1 - (1 - p')^rows.",
 		Header: []string{"keys", "rows", "keys/row", "p", "Dynamic ns/key", "rows one by one ns/key", "ratio", "hits", "FPR", "model FPR"},
 	}
 	for _, r := range rows {
