@@ -96,7 +96,8 @@
 // fsync), so a crash leaves the old file or the new one, whole; words are
 // read atomically, so a family's concurrent writers may run during it.
 //
-// XXH64 (the 64-bit xxHash, not XXH3) is here too for formats that
-// prescribe it: Parquet's split-block Bloom filter hashes every value with
-// XXH64, seed 0. XXH64Uint64 is its scalar form for one 8-byte value.
+// Formats that prescribe another hash carry it: Parquet's split-block
+// Bloom filter hashes every value with XXH64, seed 0 (parquet.Hash in
+// formats/parquet); LevelDB's and RocksDB's filters their 32-bit Bloom
+// hash (leveldb.Hash, leveldb.RocksDBHash in formats/leveldb).
 package engine
