@@ -121,6 +121,11 @@
 // WriteFile saves atomically (temporary file, fsync, rename, directory
 // fsync), so a crash leaves the old file or the new one, whole; onto a
 // symbolic link it replaces the file the link names and keeps the link;
-// words are
-// read atomically, so a family's concurrent writers may run during it.
+// words are read atomically, so a family's concurrent writers may run
+// during it.
+//
+// Formats that prescribe another hash carry it: Parquet's split-block
+// Bloom filter hashes every value with XXH64, seed 0 (parquet.Hash in
+// formats/parquet); LevelDB's and RocksDB's filters their 32-bit Bloom
+// hash (leveldb.Hash, leveldb.RocksDBHash in formats/leveldb).
 package engine
