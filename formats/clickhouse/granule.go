@@ -40,6 +40,7 @@ type Granule struct {
 	filters []*BloomFilter
 	rows    []int // Add* calls per column; bloom_filter needs it for empty arrays
 	added   bool
+	text    textBatch // scratch of the text indexes' adds
 
 	// bloom_filter
 	total  uint64
@@ -98,10 +99,10 @@ func (g *Granule) AddString(col int, s []byte) {
 	g.rows[col]++
 	g.added = true
 	switch g.ix.kind {
-	case TokenBF:
-		addTokens(g.filters[col], s)
-	case NgramBF:
-		addNgrams(g.filters[col], s, g.ix.n)
+	case TokenBF, NgramBF:
+		g.text.reset(g.filters[col], g.ix.kind, g.ix.n)
+		g.text.add(s)
+		g.text.flush()
 	default:
 		g.addHash(col, CityHash64(s))
 	}
@@ -116,101 +117,16 @@ func (g *Granule) AddStrings(col int, values [][]byte) {
 	g.added = true
 	switch g.ix.kind {
 	case TokenBF, NgramBF:
-		addTextBatch(g.filters[col], values, g.ix.kind, g.ix.n)
+		g.text.reset(g.filters[col], g.ix.kind, g.ix.n)
+		for _, s := range values {
+			g.text.add(s)
+		}
+		g.text.flush()
 	default:
 		g.arrays[col] = true
 		for _, s := range values {
 			g.addHash(col, CityHash64(s))
 		}
-	}
-}
-
-// addTextBatch adds the tokens or n-grams of many values: it hashes a chunk
-// of tokens (CityHash64 once per token; both seeded hashes derive from it)
-// into a buffer, then sets the chunk's bits with the division-free modulo.
-func addTextBatch(f *BloomFilter, values [][]byte, kind Kind, n int) {
-	var buf [256]uint64
-	cs := buf[:0]
-	for _, s := range values {
-		if kind == TokenBF {
-			for pos := 0; pos < len(s); {
-				start, end, ok := nextToken(s, pos)
-				if !ok {
-					break
-				}
-				if len(cs) == len(buf) {
-					f.addHashed(cs)
-					cs = cs[:0]
-				}
-				cs = append(cs, CityHash64(s[start:end])-k2)
-				pos = end
-			}
-			continue
-		}
-		if ascii(s) {
-			// One byte per code point: the n-grams are s[i:i+n].
-			for i := 0; i+n <= len(s); i++ {
-				if len(cs) == len(buf) {
-					f.addHashed(cs)
-					cs = cs[:0]
-				}
-				cs = append(cs, CityHash64(s[i:i+n])-k2)
-			}
-			continue
-		}
-		for pos := 0; pos < len(s); {
-			end, next, ok := nextNgram(s, pos, n)
-			if !ok {
-				break
-			}
-			if len(cs) == len(buf) {
-				f.addHashed(cs)
-				cs = cs[:0]
-			}
-			cs = append(cs, CityHash64(s[pos:end])-k2)
-			pos = next
-		}
-	}
-	f.addHashed(cs)
-}
-
-// ascii reports whether s has no byte >= 0x80.
-func ascii(s []byte) bool {
-	for len(s) >= 8 {
-		if binary.LittleEndian.Uint64(s)&0x8080808080808080 != 0 {
-			return false
-		}
-		s = s[8:]
-	}
-	for _, c := range s {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-func addTokens(f *BloomFilter, s []byte) {
-	for pos := 0; pos < len(s); {
-		start, end, ok := nextToken(s, pos)
-		if !ok {
-			return
-		}
-		c := CityHash64(s[start:end]) - k2
-		f.addPair(Hash128to64(c, f.seed), Hash128to64(c, f.seed2))
-		pos = end
-	}
-}
-
-func addNgrams(f *BloomFilter, s []byte, n int) {
-	for pos := 0; pos < len(s); {
-		end, next, ok := nextNgram(s, pos, n)
-		if !ok {
-			return
-		}
-		c := CityHash64(s[pos:end]) - k2
-		f.addPair(Hash128to64(c, f.seed), Hash128to64(c, f.seed2))
-		pos = next
 	}
 }
 
