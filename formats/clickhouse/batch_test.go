@@ -162,3 +162,48 @@ func TestBatchEdges(t *testing.T) {
 		}
 	}
 }
+
+// hashSet against a map: random hashes with repeats, 0, and hashes that
+// differ only in their low or their high bits.
+func TestHashSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	var s hashSet
+	want := map[uint64]bool{}
+	add := func(h uint64) {
+		s.add(h)
+		want[h] = true
+		if s.len() != len(want) {
+			t.Fatalf("after adding %x: len %d, want %d", h, s.len(), len(want))
+		}
+	}
+	for i := range 5000 {
+		add(r.Uint64N(3000))
+		add(uint64(i) << 40)
+		add(r.Uint64())
+	}
+	add(0)
+	s.reserve(100000)
+	for i := range 1000 {
+		add(uint64(i))
+	}
+	got := map[uint64]bool{}
+	if s.zero {
+		got[0] = true
+	}
+	for _, h := range s.slots {
+		if h != 0 {
+			if got[h] {
+				t.Fatalf("%x held twice", h)
+			}
+			got[h] = true
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d hashes held, want %d", len(got), len(want))
+	}
+	for h := range want {
+		if !got[h] {
+			t.Fatalf("%x missing", h)
+		}
+	}
+}

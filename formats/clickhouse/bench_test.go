@@ -33,6 +33,16 @@ func benchRows(n int, seed uint64) (rows [][]byte, tokens int) {
 	return rows, tokens
 }
 
+// benchValues returns n random UInt64 values and a buffer for their hashes.
+func benchValues(n int) (vals, hashes []uint64) {
+	r := rand.New(rand.NewPCG(2, 2))
+	vals = make([]uint64, n)
+	for i := range vals {
+		vals[i] = r.Uint64()
+	}
+	return vals, make([]uint64, n)
+}
+
 func countNgrams(rows [][]byte, n int) int {
 	c := 0
 	for _, r := range rows {

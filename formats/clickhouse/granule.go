@@ -44,9 +44,9 @@ type Granule struct {
 
 	// bloom_filter
 	total  uint64
-	sets   []map[uint64]struct{} // nil for a granule read from a file
-	stale  bool                  // sets changed since filters were built
-	arrays []bool                // column had an array row
+	sets   []hashSet // nil for a granule read from a file
+	stale  bool      // sets changed since filters were built
+	arrays []bool    // column had an array row
 }
 
 // NewGranule returns an empty granule of an index over columns columns
@@ -57,11 +57,8 @@ func (ix *Index) NewGranule(columns int) *Granule {
 	}
 	g := &Granule{ix: ix, filters: make([]*BloomFilter, columns), rows: make([]int, columns)}
 	if ix.kind == BloomFilterIndex {
-		g.sets = make([]map[uint64]struct{}, columns)
+		g.sets = make([]hashSet, columns)
 		g.arrays = make([]bool, columns)
-		for i := range g.sets {
-			g.sets[i] = make(map[uint64]struct{})
-		}
 		return g
 	}
 	for i := range g.filters {
@@ -124,6 +121,9 @@ func (g *Granule) AddStrings(col int, values [][]byte) {
 		g.text.flush()
 	default:
 		g.arrays[col] = true
+		if g.sets != nil {
+			g.sets[col].reserve(len(values))
+		}
 		for _, s := range values {
 			g.addHash(col, CityHash64(s))
 		}
@@ -174,14 +174,16 @@ func (g *Granule) AddUint64s(col int, vs []uint64) {
 	if g.ix.kind != BloomFilterIndex {
 		return
 	}
-	set := g.sets
-	for _, v := range vs {
-		h := IntHash64(v)
-		if set != nil {
-			set[col][h] = struct{}{}
-		} else {
-			g.setBits(col, h)
+	if g.sets == nil {
+		for _, v := range vs {
+			g.setBits(col, IntHash64(v))
 		}
+		return
+	}
+	set := &g.sets[col]
+	set.reserve(len(vs))
+	for _, v := range vs {
+		set.add(IntHash64(v))
 	}
 	g.stale = true
 }
@@ -203,7 +205,7 @@ func (g *Granule) addHash(col int, h uint64) {
 		g.setBits(col, h)
 		return
 	}
-	g.sets[col][h] = struct{}{}
+	g.sets[col].add(h)
 	g.stale = true
 }
 
@@ -224,25 +226,21 @@ func (g *Granule) build() {
 	}
 	g.stale = false
 	var total int
-	for col, set := range g.sets {
-		if len(set) == 0 && g.arrays[col] {
-			set[0] = struct{}{}
+	for col := range g.sets {
+		set := &g.sets[col]
+		if set.len() == 0 && g.arrays[col] {
+			set.add(0)
 		}
-		total = max(total, len(set))
+		total = max(total, set.len())
 	}
 	g.total = uint64(total)
 	if total == 0 {
 		return
 	}
 	size := (g.ix.bitsRow*total + 7) / 8
-	k := bfHashSeeds[:g.ix.k]
-	for col, set := range g.sets {
+	for col := range g.sets {
 		f := newFilter(size, uint64(g.ix.k), 0)
-		for h := range set {
-			for _, s := range k {
-				f.AddHashWithSeed(h, s)
-			}
-		}
+		g.sets[col].setBits(f, bfHashSeeds[:g.ix.k])
 		g.filters[col] = f
 	}
 }

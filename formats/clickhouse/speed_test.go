@@ -36,4 +36,23 @@ func TestSpeedRatio(t *testing.T) {
 			float64(best[0].Nanoseconds())/float64(per), float64(best[1].Nanoseconds())/float64(per),
 			float64(best[0])/float64(best[1]))
 	}
+	ix, _ := ParseIndex("bloom_filter(0.01)")
+	vals, hs := benchValues(8192)
+	best := [2]time.Duration{1 << 62, 1 << 62}
+	for range 40 {
+		t0 := time.Now()
+		for i, v := range vals {
+			hs[i] = IntHash64(v)
+		}
+		refBloomFilterGranule(ix, hs)
+		best[0] = min(best[0], time.Since(t0))
+		t0 = time.Now()
+		g := ix.NewGranule(1)
+		g.AddUint64s(0, vals)
+		g.build()
+		best[1] = min(best[1], time.Since(t0))
+	}
+	t.Logf("%-28s scalar %6.2f ns/value, batch %6.2f ns/value, %.2fx", ix,
+		float64(best[0].Nanoseconds())/float64(len(vals)), float64(best[1].Nanoseconds())/float64(len(vals)),
+		float64(best[0])/float64(best[1]))
 }
