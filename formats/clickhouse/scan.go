@@ -40,26 +40,50 @@ func tokenMask64(b []byte) uint64 {
 
 // tokenBounds finds the tokens of b[from:to], to - from a multiple of 64,
 // and writes them as bounds into b: token j is b[starts[j]:ends[j]]. It
-// returns the count; starts and ends must have room for (to-from)/2
+// returns the count; starts and ends must have room for (to-from)/2 + 8
 // entries. b[from-1] and b[to-1] must be separators. The tokens come 64
 // bytes at a time from a mask of token bytes: a token starts at a token
-// byte after a separator and ends at a separator after a token byte, so the
-// loops run per token, not per byte.
+// byte after a separator and ends at a separator after a token byte.
 func tokenBounds(b []byte, from, to int, starts, ends []int32) int {
 	ns, ne := 0, 0
 	var carry uint64 // the last byte of the previous block is a token byte
 	for base := from; base < to; base += 64 {
 		m := tokenMask64(b[base:])
 		prev := m<<1 | carry
-		for st := m &^ prev; st != 0; st &= st - 1 {
-			starts[ns] = int32(base + bits.TrailingZeros64(st))
-			ns++
-		}
-		for en := prev &^ m; en != 0; en &= en - 1 {
-			ends[ne] = int32(base + bits.TrailingZeros64(en))
-			ne++
-		}
+		ns = bitPositions(starts, ns, base, m&^prev)
+		ne = bitPositions(ends, ne, base, prev&^m)
 		carry = m >> 63
 	}
 	return ne
+}
+
+// bitPositions writes base + the index of every set bit of set into
+// pos[n:], in order, and returns the new count. It writes 8 positions
+// whatever the count (those past it are overwritten later), so that a
+// block of up to 8 tokens costs no branch that depends on its count; pos
+// must have room for 8 past the count.
+func bitPositions(pos []int32, n, base int, set uint64) int {
+	cnt := bits.OnesCount64(set)
+	p := pos[n : n+8]
+	p[0] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	p[1] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	p[2] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	p[3] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	p[4] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	p[5] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	p[6] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	p[7] = int32(base + bits.TrailingZeros64(set))
+	set &= set - 1
+	for i := n + 8; set != 0; i++ {
+		pos[i] = int32(base + bits.TrailingZeros64(set))
+		set &= set - 1
+	}
+	return n + cnt
 }

@@ -34,6 +34,7 @@ type textBatch struct {
 	cs           []uint64
 	arena        []byte
 	starts, ends []int32
+	forms        [4][]uint64 // tokens by CityHash64 form, start | end<<32
 }
 
 func (t *textBatch) reset(f *BloomFilter, kind Kind, n int) {
@@ -135,53 +136,84 @@ func (t *textBatch) tokenizeArena() {
 	}
 	to := arenaPad + (len(a)-arenaPad+63)&^63
 	a = append(a, zeros[:to+arenaPad-len(a)]...)
-	need := (to - arenaPad) / 2
+	need := (to-arenaPad)/2 + 8
 	if len(t.starts) < need {
 		t.starts, t.ends = make([]int32, need), make([]int32, need)
 	}
 	nt := tokenBounds(a, arenaPad, to, t.starts[:need], t.ends[:need])
 	t.room(nt)
 	cs := t.cs[len(t.cs) : len(t.cs)+nt]
-	starts, ends := t.starts[:nt], t.ends[:nt]
-	for j := range cs {
-		s, e := int(starts[j]), int(ends[j])
+	if len(t.forms[0]) < nt {
+		for i := range t.forms {
+			t.forms[i] = make([]uint64, need)
+		}
+	}
+	hashTokens(a, t.starts[:nt], t.ends[:nt], &t.forms, cs)
+	t.cs = t.cs[:len(t.cs)+nt]
+	t.arena = a[:arenaPad]
+}
+
+// formLane[l] counts a token of l bytes (17 standing for more) in the
+// 16-bit lane of the CityHash64 form its length selects: 1 to 3, 4 to 8, 9
+// to 16 and more bytes.
+var formLane = [18]uint64{1, 1, 1, 1, 1 << 16, 1 << 16, 1 << 16, 1 << 16, 1 << 16,
+	1 << 32, 1 << 32, 1 << 32, 1 << 32, 1 << 32, 1 << 32, 1 << 32, 1 << 32, 1 << 48}
+
+// hashTokens sets cs[j] = CityHash64(a[s:e]) - k2 for the tokens a[s:e]
+// that starts and ends bound, in some order (the bits they set do not
+// depend on it). CityHash v1.0.2 hashes 1-3, 4-8, 9-16 and longer inputs
+// each its own way, and token lengths in text are too mixed for a branch on
+// them to predict: a first pass sorts the tokens into forms (writing each
+// token to all four lists and advancing only its own), then each form's
+// loop has no branch. forms must have room for len(starts) entries each,
+// and every token must have 8 bytes of a on either side of its start.
+func hashTokens(a []byte, starts, ends []int32, forms *[4][]uint64, cs []uint64) {
+	nt := len(starts)
+	ends, cs = ends[:nt], cs[:nt]
+	f0, f1, f2, f3 := forms[0][:nt], forms[1][:nt], forms[2][:nt], forms[3][:nt]
+	var cnt uint64 // the four counts, 16 bits each (nt < 2^16)
+	for j, s := range starts {
+		e := ends[j]
+		se := uint64(uint32(s)) | uint64(e)<<32
+		f0[cnt&0xffff] = se
+		f1[cnt>>16&0xffff] = se
+		f2[cnt>>32&0xffff] = se
+		f3[cnt>>48] = se
+		cnt += formLane[min(e-s, 17)]
+	}
+	i := 0
+	// 1 to 3 bytes: ShiftMix(y * k2 ^ z * k3) * k2.
+	for _, se := range f0[:cnt&0xffff] {
+		s, e := int(uint32(se)), int(se>>32)
+		l := uint64(e - s)
+		y := uint64(a[s]) | uint64(a[s+int(l>>1)])<<8
+		z := l + uint64(a[e-1])<<2
+		h := y*k2 ^ z*k3
+		cs[i] = (h^h>>47)*k2 - k2
+		i++
+	}
+	// 4 to 8: HashLen16(len + (Fetch32(s) << 3), Fetch32(s + len - 4)).
+	for _, se := range f1[:cnt>>16&0xffff] {
+		s, e := int(uint32(se)), int(se>>32)
+		u := uint64(e-s) + uint64(binary.LittleEndian.Uint32(a[s:s+4]))<<3
+		v := uint64(binary.LittleEndian.Uint32(a[e-4 : e]))
+		cs[i] = Hash128to64(u, v) - k2
+		i++
+	}
+	// 9 to 16: HashLen16(Fetch64(s), Rotate(Fetch64(s + len - 8) + len, len)) ^ Fetch64(s + len - 8).
+	for _, se := range f2[:cnt>>32&0xffff] {
+		s, e := int(uint32(se)), int(se>>32)
 		l := uint64(e - s)
 		lo := binary.LittleEndian.Uint64(a[s : s+8])
 		hi := binary.LittleEndian.Uint64(a[e-8 : e])
-		if l > 16 {
-			cs[j] = city.CH64(a[s:e]) - k2
-			continue
-		}
-		// CityHash v1.0.2's HashLen0to16 has three forms; all are computed
-		// from the 8 bytes at s and the 8 bytes ending at e, and the
-		// length selects one without a branch (token lengths in text are
-		// too mixed for a branch on them to predict).
-		// 4 to 8 bytes: HashLen16(len + (Fetch32(s) << 3), Fetch32(s + len - 4)).
-		u, v, x := l+(lo&0xffffffff)<<3, hi>>32, uint64(0)
-		// 9 to 16: HashLen16(Fetch64(s), Rotate(Fetch64(s + len - 8) + len, len)) ^ Fetch64(s + len - 8).
-		r := bits.RotateLeft64(hi+l, -int(l))
-		if l > 8 {
-			u = lo
-		}
-		if l > 8 {
-			v = r
-		}
-		if l > 8 {
-			x = hi
-		}
-		h := Hash128to64(u, v) ^ x
-		// 1 to 3: ShiftMix(y * k2 ^ z * k3) * k2.
-		y := lo&0xff | (lo>>(8*(l>>1&7)))&0xff<<8
-		z := l + hi>>56<<2
-		sm := y*k2 ^ z*k3
-		sm = (sm ^ sm>>47) * k2
-		if l < 4 {
-			h = sm
-		}
-		cs[j] = h - k2
+		cs[i] = Hash128to64(lo, bits.RotateLeft64(hi+l, -int(l))) ^ hi - k2
+		i++
 	}
-	t.cs = t.cs[:len(t.cs)+nt]
-	t.arena = a[:arenaPad]
+	for _, se := range f3[:cnt>>48] {
+		s, e := int(uint32(se)), int(se>>32)
+		cs[i] = city.CH64(a[s:e]) - k2
+		i++
+	}
 }
 
 // asciiNgrams adds the n-grams of an ASCII value: s[i:i+n] for every i,
