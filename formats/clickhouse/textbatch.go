@@ -145,7 +145,7 @@ func (t *textBatch) tokenizeArena() {
 	cs := t.cs[len(t.cs) : len(t.cs)+nt]
 	if len(t.forms[0]) < nt {
 		for i := range t.forms {
-			t.forms[i] = make([]uint64, need)
+			t.forms[i] = make([]uint64, max(nt, 512))
 		}
 	}
 	hashTokens(a, t.starts[:nt], t.ends[:nt], &t.forms, cs)
