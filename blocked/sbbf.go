@@ -6,7 +6,6 @@ import (
 	"math/bits"
 
 	"github.com/filterengine/filterengine/asm"
-	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/batch"
 	"github.com/filterengine/filterengine/internal/errs"
 	"github.com/filterengine/filterengine/internal/hashing"
@@ -78,11 +77,8 @@ func NewSBBF(numBytes int) (*SBBF, error) {
 	if err := checkSBBFBytes(int64(numBytes)); err != nil {
 		return nil, err
 	}
-	s, err := store.NewStorage(uint64(numBytes)/8, engine.HugePagesNever)
-	if err != nil {
-		return nil, err
-	}
-	return &SBBF{words: s.Words(), blocks: uint64(numBytes) / SBBFBlockBytes}, nil
+	// On the heap (at most 128 MiB): the methods keep no Storage alive.
+	return &SBBF{words: store.HeapWords(numBytes / 8), blocks: uint64(numBytes) / SBBFBlockBytes}, nil
 }
 
 // SBBFNumBytes returns the bitset size for ndv distinct values at
@@ -262,7 +258,7 @@ func (f *SBBF) Clone() *SBBF {
 	}
 	g, err := NewSBBF(f.NumBytes())
 	if err != nil {
-		panic(err) // memory refused: an error wrapping engine.ErrMemory
+		panic(err) // f's size was valid when f was built
 	}
 	copy(g.words, f.words)
 	return g

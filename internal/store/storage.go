@@ -60,6 +60,13 @@ func NewStorage(nwords uint64, mode config.HugePageMode) (*Storage, error) {
 	return s, nil
 }
 
+// HeapWords returns n zeroed words on the Go heap, the first 64-byte
+// aligned, whatever their size: for a type whose methods rely on the
+// slice alone keeping its array alive (no runtime.KeepAlive), which
+// mapped Storage does not allow. The caller bounds n: the Go runtime ends
+// the process when the heap cannot grow.
+func HeapWords(n int) []uint64 { return alignedWords(n) }
+
 // alignedWords allocates n words from the heap with the first 64-byte
 // aligned.
 func alignedWords(n int) []uint64 {
