@@ -207,3 +207,29 @@ func TestHashSet(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBatchBuild: any values, split from the input at 0xFE bytes, build
+// the same filter through the batch adds, the single adds and the
+// reference, for each text index type.
+func FuzzBatchBuild(f *testing.F) {
+	f.Add([]byte("hello, world\xfeGET /a-b?c=1\xfe\xfe"), uint8(0))
+	f.Add([]byte("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e text\xfex\xe4\xb8"), uint8(3))
+	f.Add(bytes.Repeat([]byte("abcdefghijklmnopq "), 300), uint8(1))
+	types := []string{"tokenbf_v1(1000, 3, 5)", "tokenbf_v1(512, 2, 0)", "ngrambf_v1(1, 333, 2, 0)",
+		"ngrambf_v1(3, 1024, 3, 9)", "ngrambf_v1(4, 100, 1, 0)", "ngrambf_v1(10, 64, 2, 7)"}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		ix, _ := ParseIndex(types[int(which)%len(types)])
+		rows := bytes.Split(data, []byte{0xfe})
+		batch, single := ix.NewGranule(1), ix.NewGranule(1)
+		batch.AddStrings(0, rows)
+		for _, r := range rows {
+			single.AddString(0, r)
+		}
+		want := refTextGranule(ix, rows).bytes()
+		b1, _ := batch.MarshalBinary()
+		b2, _ := single.MarshalBinary()
+		if !bytes.Equal(b1, want) || !bytes.Equal(b2, want) {
+			t.Fatalf("%v: batch %v, single %v equal to the reference", ix, bytes.Equal(b1, want), bytes.Equal(b2, want))
+		}
+	})
+}
