@@ -233,3 +233,55 @@ func FuzzBatchBuild(f *testing.F) {
 		}
 	})
 }
+
+// The set of n-grams a filter holds follows the filter: after Reset, and
+// in a granule whose columns take rows in turn, every n-gram sets its bits
+// again.
+func TestShortNgramsSeen(t *testing.T) {
+	rows, _ := benchRows(2000, 21)
+	for _, typ := range []string{"ngrambf_v1(1, 300, 2, 0)", "ngrambf_v1(2, 512, 2, 1)", "ngrambf_v1(3, 1000, 3, 0)"} {
+		ix, _ := ParseIndex(typ)
+		want := refTextGranule(ix, rows).bytes()
+		g := ix.NewGranule(2)
+		for i := range 3 {
+			g.AddStrings(0, rows)
+			g.AddStrings(0, rows) // all seen
+			for _, r := range rows {
+				g.AddString(0, r)
+				g.AddString(1, r)
+			}
+			if g.texts[0].seen == nil {
+				t.Fatalf("%s: no seen set after %d rows", typ, 4*len(rows))
+			}
+			for col := range 2 {
+				if got := g.Filter(col).Bytes(); !bytes.Equal(got, want) {
+					t.Fatalf("%s: round %d, column %d differs from the reference", typ, i, col)
+				}
+			}
+			g.Filter(0).Reset()
+			g.Filter(1).Reset()
+		}
+		// n-grams that rarely repeat: the lookups pause, and resume.
+		r := rand.New(rand.NewPCG(22, uint64(ix.n)))
+		var noise [][]byte
+		for range 3000 {
+			b := make([]byte, 60)
+			for i := range b {
+				b[i] = byte(0x20 + r.IntN(95))
+			}
+			noise = append(noise, b)
+		}
+		if ix.n == 3 {
+			gn := ix.NewGranule(1)
+			gn.AddStrings(0, noise)
+			if gn.texts[0].pause <= 0 {
+				t.Errorf("%s: lookups not paused over random n-grams", typ)
+			}
+		}
+		all := append(append(append([][]byte(nil), noise...), rows...), noise...)
+		g.AddStrings(0, all)
+		if got, want := g.Filter(0).Bytes(), refTextGranule(ix, all).bytes(); !bytes.Equal(got, want) {
+			t.Fatalf("%s: rows after noise differ from the reference", typ)
+		}
+	}
+}

@@ -35,10 +35,36 @@ type textBatch struct {
 	arena        []byte
 	starts, ends []int32
 	forms        [4][]uint64 // tokens by CityHash64 form, start | end<<32
+
+	// The short n-grams (n <= 3) of ASCII values already added to f, by
+	// their bytes s[0], s[n/2], s[n-1] (which alone fix their CityHash64)
+	// as 7-bit digits: text repeats n-grams, and one already in f sets no
+	// new bit. seen is valid while f.gen is seenGen; it is kept once
+	// seenAfter n-grams went through.
+	seen    []uint64
+	seenGen uint64
+	short   int // short n-grams added without seen
+	// The last few thousand looked up in seen, how many were new, and
+	// how many to add without it: values whose n-grams rarely repeat
+	// (random bytes) do not pay for the lookups.
+	tried, fresh, pause int
 }
 
+const (
+	// seenAfter is how many short n-grams a filter takes before textBatch
+	// keeps the set of those it holds (2^21 bits for n = 3).
+	seenAfter = 1 << 14
+	// Every seenWindow n-grams looked up, if more than three quarters
+	// were new, the next seenPause go without the lookup.
+	seenWindow = 1 << 14
+	seenPause  = 1 << 16
+)
+
 func (t *textBatch) reset(f *BloomFilter, kind Kind, n int) {
-	t.f, t.kind, t.n = f, kind, n
+	if t.seen != nil && (t.f != f || t.seenGen != f.gen) {
+		clear(t.seen) // bits were cleared since, or another filter
+	}
+	t.f, t.kind, t.n, t.seenGen = f, kind, n, f.gen
 	t.cs = t.cs[:0]
 	t.arena = append(t.arena[:0], zeros[:arenaPad]...)
 }
@@ -226,6 +252,14 @@ func (t *textBatch) asciiNgrams(s []byte) {
 		cs := t.cs[len(t.cs) : len(t.cs)+cnt]
 		w := s[i : i+cnt+n-1]
 		switch {
+		case n <= 3 && t.seen != nil && t.pause <= 0:
+			cnt = t.newShortNgrams(w, cs)
+			if t.tried, t.fresh = t.tried+len(cs), t.fresh+cnt; t.tried >= seenWindow {
+				if 4*t.fresh > 3*t.tried {
+					t.pause = seenPause
+				}
+				t.tried, t.fresh = 0, 0
+			}
 		case n <= 3:
 			ln, mid := uint64(n), n>>1
 			for j := range cs {
@@ -233,6 +267,10 @@ func (t *textBatch) asciiNgrams(s []byte) {
 				z := ln + uint64(w[j+n-1])<<2
 				h := y*k2 ^ z*k3
 				cs[j] = (h^h>>47)*k2 - k2
+			}
+			t.pause -= len(cs)
+			if t.short += len(cs); t.short >= seenAfter && t.seen == nil {
+				t.seen = make([]uint64, max(1, 1<<(7*n)/64))
 			}
 		case n <= 8:
 			ln := uint64(n)
@@ -251,8 +289,34 @@ func (t *textBatch) asciiNgrams(s []byte) {
 			}
 		}
 		t.cs = t.cs[:len(t.cs)+cnt]
-		i += cnt
+		i += len(cs)
 	}
+}
+
+// newShortNgrams hashes into cs the n-grams w[j:j+n] (n <= 3, ASCII) for
+// j < len(cs) that seen does not hold, marks them seen, and returns their
+// count. Those it drops have their bits in f already, or get them from an
+// earlier n-gram of cs.
+func (t *textBatch) newShortNgrams(w []byte, cs []uint64) int {
+	n, seen := t.n, t.seen
+	ln, mid := uint64(n), n>>1
+	// The key's digits: s[0], s[n/2] and s[n-1] for n = 3; s[0] and s[1]
+	// (twice) for n = 2; s[0] (thrice) for n = 1.
+	s1, s2 := uint(min(n-1, 1)*7), uint((n-1)*7)
+	kept := 0
+	for j := range cs {
+		b0, bm, bl := w[j], w[j+mid], w[j+n-1]
+		key := uint(b0) | uint(bm)<<s1 | uint(bl)<<s2
+		word := key >> 6 & uint(len(seen)-1)
+		old := seen[word]
+		seen[word] = old | 1<<(key&63)
+		y := uint64(b0) + uint64(bm)<<8
+		z := ln + uint64(bl)<<2
+		h := y*k2 ^ z*k3
+		cs[kept] = (h^h>>47)*k2 - k2
+		kept += int(old>>(key&63)&1 ^ 1)
+	}
+	return kept
 }
 
 // ascii reports whether s has no byte >= 0x80.
