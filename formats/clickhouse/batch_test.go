@@ -234,12 +234,13 @@ func FuzzBatchBuild(f *testing.F) {
 	})
 }
 
-// The set of n-grams a filter holds follows the filter: after Reset, and
-// in a granule whose columns take rows in turn, every n-gram sets its bits
-// again.
-func TestShortNgramsSeen(t *testing.T) {
+// What a text batch takes its filter to hold follows the filter: after
+// Reset, and in a granule whose columns take rows in turn, every token and
+// n-gram sets its bits again.
+func TestSeen(t *testing.T) {
 	rows, _ := benchRows(2000, 21)
-	for _, typ := range []string{"ngrambf_v1(1, 300, 2, 0)", "ngrambf_v1(2, 512, 2, 1)", "ngrambf_v1(3, 1000, 3, 0)"} {
+	for _, typ := range []string{"ngrambf_v1(1, 300, 2, 0)", "ngrambf_v1(2, 512, 2, 1)", "ngrambf_v1(3, 1000, 3, 0)",
+		"tokenbf_v1(1000, 3, 0)", "tokenbf_v1(512, 2, 7)"} {
 		ix, _ := ParseIndex(typ)
 		want := refTextGranule(ix, rows).bytes()
 		g := ix.NewGranule(2)
@@ -261,21 +262,29 @@ func TestShortNgramsSeen(t *testing.T) {
 			g.Filter(0).Reset()
 			g.Filter(1).Reset()
 		}
-		// n-grams that rarely repeat: the lookups pause, and resume.
+		// Values whose n-grams (random printable bytes) or tokens (random
+		// words) rarely repeat: the lookups pause, and resume.
 		r := rand.New(rand.NewPCG(22, uint64(ix.n)))
 		var noise [][]byte
-		for range 3000 {
+		nrows := 3000
+		if ix.kind == TokenBF {
+			nrows = 6000 // a token every eight bytes or so
+		}
+		for range nrows {
 			b := make([]byte, 60)
 			for i := range b {
 				b[i] = byte(0x20 + r.IntN(95))
+				if ix.kind == TokenBF {
+					b[i] = "abcdefghijklmnopqrstuvwxyz0123456789      "[r.IntN(42)]
+				}
 			}
 			noise = append(noise, b)
 		}
-		if ix.n == 3 {
+		if ix.n == 3 || ix.kind == TokenBF {
 			gn := ix.NewGranule(1)
 			gn.AddStrings(0, noise)
 			if gn.texts[0].pause <= 0 {
-				t.Errorf("%s: lookups not paused over random n-grams", typ)
+				t.Errorf("%s: lookups not paused over random values", typ)
 			}
 		}
 		all := append(append(append([][]byte(nil), noise...), rows...), noise...)

@@ -36,29 +36,58 @@ type textBatch struct {
 	starts, ends []int32
 	forms        [4][]uint64 // tokens by CityHash64 form, start | end<<32
 
-	// The short n-grams (n <= 3) of ASCII values already added to f, by
-	// their bytes s[0], s[n/2], s[n-1] (which alone fix their CityHash64)
-	// as 7-bit digits: text repeats n-grams, and one already in f sets no
-	// new bit. seen is valid while f.gen is seenGen; it is kept once
-	// seenAfter n-grams went through.
+	// What f holds already, so that a token or n-gram repeated within a
+	// granule, as text repeats them, is not added again: for tokenbf_v1 a
+	// direct-mapped cache of c = CityHash64(token) - k2 (a slot holds the
+	// last c that mapped to it: a hit is exact), for ngrambf_v1 with n <= 3
+	// the set of the n-grams of ASCII values, by their bytes s[0], s[n/2],
+	// s[n-1] (which alone fix their CityHash64) as 7-bit digits. seen is
+	// valid while f.gen is seenGen, and kept once seenAfter items went
+	// through without it.
 	seen    []uint64
 	seenGen uint64
-	short   int // short n-grams added without seen
-	// The last few thousand looked up in seen, how many were new, and
-	// how many to add without it: values whose n-grams rarely repeat
-	// (random bytes) do not pay for the lookups.
+	unseen  int // items added while seen is nil
+	// The last few thousand looked up, how many were new, and how many to
+	// add without a lookup: values whose tokens rarely repeat (random
+	// bytes) do not pay for the lookups.
 	tried, fresh, pause int
 }
 
 const (
-	// seenAfter is how many short n-grams a filter takes before textBatch
-	// keeps the set of those it holds (2^21 bits for n = 3).
+	// seenAfter is how many items a filter takes before textBatch keeps
+	// what it holds.
 	seenAfter = 1 << 14
-	// Every seenWindow n-grams looked up, if more than three quarters
-	// were new, the next seenPause go without the lookup.
+	// Every seenWindow items looked up, if more than three quarters were
+	// new, the next seenPause go without a lookup.
 	seenWindow = 1 << 14
 	seenPause  = 1 << 16
 )
+
+// useSeen reports whether to look the next n items up in seen, making a
+// seen of words words once seenAfter items went through.
+func (t *textBatch) useSeen(n, words int) bool {
+	if t.seen == nil {
+		if t.unseen += n; t.unseen >= seenAfter {
+			t.seen = make([]uint64, words)
+		}
+		return false
+	}
+	if t.pause > 0 {
+		t.pause -= n
+		return false
+	}
+	return true
+}
+
+// looked records tried items looked up, fresh of them new.
+func (t *textBatch) looked(tried, fresh int) {
+	if t.tried, t.fresh = t.tried+tried, t.fresh+fresh; t.tried >= seenWindow {
+		if 4*t.fresh > 3*t.tried {
+			t.pause = seenPause
+		}
+		t.tried, t.fresh = 0, 0
+	}
+}
 
 func (t *textBatch) reset(f *BloomFilter, kind Kind, n int) {
 	if t.seen != nil && (t.f != f || t.seenGen != f.gen) {
@@ -175,6 +204,11 @@ func (t *textBatch) tokenizeArena() {
 		}
 	}
 	hashTokens(a, t.starts[:nt], t.ends[:nt], &t.forms, cs)
+	if t.useSeen(nt, 1<<bits.Len(uint(min(max(t.f.size, 1024), 1<<14)-1))) {
+		kept := newTokens(t.seen, cs)
+		t.looked(nt, kept)
+		nt = kept
+	}
 	t.cs = t.cs[:len(t.cs)+nt]
 	t.arena = a[:arenaPad]
 }
@@ -252,14 +286,9 @@ func (t *textBatch) asciiNgrams(s []byte) {
 		cs := t.cs[len(t.cs) : len(t.cs)+cnt]
 		w := s[i : i+cnt+n-1]
 		switch {
-		case n <= 3 && t.seen != nil && t.pause <= 0:
+		case n <= 3 && t.useSeen(len(cs), max(1, 1<<(7*n)/64)):
 			cnt = t.newShortNgrams(w, cs)
-			if t.tried, t.fresh = t.tried+len(cs), t.fresh+cnt; t.tried >= seenWindow {
-				if 4*t.fresh > 3*t.tried {
-					t.pause = seenPause
-				}
-				t.tried, t.fresh = 0, 0
-			}
+			t.looked(len(cs), cnt)
 		case n <= 3:
 			ln, mid := uint64(n), n>>1
 			for j := range cs {
@@ -267,10 +296,6 @@ func (t *textBatch) asciiNgrams(s []byte) {
 				z := ln + uint64(w[j+n-1])<<2
 				h := y*k2 ^ z*k3
 				cs[j] = (h^h>>47)*k2 - k2
-			}
-			t.pause -= len(cs)
-			if t.short += len(cs); t.short >= seenAfter && t.seen == nil {
-				t.seen = make([]uint64, max(1, 1<<(7*n)/64))
 			}
 		case n <= 8:
 			ln := uint64(n)
@@ -291,6 +316,25 @@ func (t *textBatch) asciiNgrams(s []byte) {
 		t.cs = t.cs[:len(t.cs)+cnt]
 		i += len(cs)
 	}
+}
+
+// newTokens removes from cs, in place, the tokens the cache holds and the
+// repeats within cs, records the others, and returns their count: every
+// token removed has its bits in the filter already or gets them from an
+// earlier token of cs. c == 0 is never taken for a hit, 0 being also an
+// empty slot. len(cache) is a power of two.
+func newTokens(cache, cs []uint64) int {
+	kept := 0
+	for _, c := range cs {
+		i := c >> 32 & uint64(len(cache)-1)
+		old := cache[i]
+		cache[i] = c
+		cs[kept] = c
+		// Without a branch: keep if old != c or c == 0.
+		x := old ^ c
+		kept += int((x|-x)>>63 | ((c|-c)>>63 ^ 1))
+	}
+	return kept
 }
 
 // newShortNgrams hashes into cs the n-grams w[j:j+n] (n <= 3, ASCII) for
