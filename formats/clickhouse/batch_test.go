@@ -294,3 +294,28 @@ func TestSeen(t *testing.T) {
 		}
 	}
 }
+
+// tokenMasks (the assembly on amd64) against the byte classification, on
+// every byte value at every position of a block.
+func TestTokenMasks(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	src := make([]byte, 64*64)
+	for i := range src {
+		src[i] = byte(i*7 + i/256)
+	}
+	for i := 64 * 40; i < len(src); i++ {
+		src[i] = byte(r.Uint32())
+	}
+	for c := 0; c < 256; c++ {
+		src[c] = byte(c) // every byte value in every lane of blocks 0-3
+	}
+	got := make([]uint64, 64)
+	tokenMasks(got, src)
+	for i, m := range got {
+		for j := range 64 {
+			if want := !isSep[src[64*i+j]]; (m>>j&1 == 1) != want {
+				t.Fatalf("block %d byte %d (%#x): mask bit %v, want %v", i, j, src[64*i+j], m>>j&1 == 1, want)
+			}
+		}
+	}
+}

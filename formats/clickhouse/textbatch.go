@@ -34,6 +34,7 @@ type textBatch struct {
 	cs           []uint64
 	arena        []byte
 	starts, ends []int32
+	masks        []uint64    // token bytes of the arena's 64-byte blocks
 	forms        [4][]uint64 // tokens by CityHash64 form, start | end<<32
 
 	// What f holds already, so that a token or n-gram repeated within a
@@ -195,7 +196,10 @@ func (t *textBatch) tokenizeArena() {
 	if len(t.starts) < need {
 		t.starts, t.ends = make([]int32, need), make([]int32, need)
 	}
-	nt := tokenBounds(a, arenaPad, to, t.starts[:need], t.ends[:need])
+	if len(t.masks) < (to-arenaPad)/64 {
+		t.masks = make([]uint64, (to-arenaPad)/64)
+	}
+	nt := tokenBounds(a, arenaPad, to, t.starts[:need], t.ends[:need], t.masks)
 	t.room(nt)
 	cs := t.cs[len(t.cs) : len(t.cs)+nt]
 	if len(t.forms[0]) < nt {
