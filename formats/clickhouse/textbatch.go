@@ -61,7 +61,7 @@ const (
 	// Every seenWindow items looked up, if more than three quarters were
 	// new, the next seenPause go without a lookup.
 	seenWindow = 1 << 14
-	seenPause  = 1 << 16
+	seenPause  = 1 << 18
 )
 
 // useSeen reports whether to look the next n items up in seen, making a
