@@ -2,6 +2,7 @@ package spatial
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"runtime"
 
@@ -206,13 +207,13 @@ func (f *Filter) decodeStorage(h store.Header, src store.Source, mode engine.Hug
 		// in place, zeros in a copy; a probe only reads padding bits.
 		s, err := src.Storage(0, used, cellWords(m, cellLog), mode)
 		if err != nil {
-			return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
+			return fmt.Errorf("spatial: filter of %d cells: %w", m, err)
 		}
 		g = filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
 	} else {
 		var err error
 		if g, err = newFilter(m, uint32(k), int(areas), cellLog, lines, h.Seed, mode); err != nil {
-			return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
+			return fmt.Errorf("spatial: filter of %d cells: %w", m, err)
 		}
 		for i, c := range cells[:used] { // version 1 bytes holding labels <= 15
 			g.cells[i/2] |= c << (4 * (i & 1))
