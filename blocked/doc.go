@@ -79,8 +79,9 @@
 // safe from many goroutines at once; a writer needs exclusive use, or the
 // *Concurrent forms of Filter and Window (AddConcurrent,
 // AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent, beside
-// TestConcurrent and TestHashConcurrent readers), which set bits with
-// atomic ORs.
+// TestConcurrent and TestHashConcurrent readers; on Filter also the
+// concurrent dedup TestAndAddConcurrent and its Hash, Uint64 and String
+// forms), which set bits with atomic ORs.
 //
 // RocksDB's legacy full filter, as Pebble v1.1's bloom package writes it
 // for every table: AppendRocksDBLegacy writes the same bytes (64-byte
