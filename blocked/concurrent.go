@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -68,3 +69,46 @@ func (f *Filter) TestHashConcurrent(h uint64) bool {
 
 // TestConcurrent is Test for readers beside concurrent writers.
 func (f *Filter) TestConcurrent(key []byte) bool { return f.TestHashConcurrent(f.hash(key)) }
+
+// TestAndAddHashConcurrent adds the key with hash h and reports whether
+// it tested present before, with the guarantee of the family contract's
+// concurrent dedup: it may run beside every other *Concurrent call; a key
+// added by any goroutine stays present; of calls racing for one new key,
+// at least one returns false. Each word's bits are set with one atomic OR
+// that returns the word before it, and the key tested present iff every
+// bit was set already; the first OR to set one of a new key's unset bits
+// sees it unset, so its call answers false.
+func (f *Filter) TestAndAddHashConcurrent(h uint64) bool {
+	if f.p.Lines == 0 {
+		zeroFilter()
+	}
+	base := asm.BlockedLine(h, f.p.Lines) * 8
+	line := f.p.Words[base : base+8 : base+8]
+	m := asm.BlockedMask(h, f.p.K)
+	var miss uint64
+	for w := range m {
+		if m[w] != 0 {
+			miss |= m[w] &^ atomic.OrUint64(&line[w], m[w])
+		}
+	}
+	runtime.KeepAlive(f.storage)
+	return miss == 0
+}
+
+// TestAndAddConcurrent is TestAndAdd for concurrent writers (see
+// TestAndAddHashConcurrent).
+func (f *Filter) TestAndAddConcurrent(key []byte) bool {
+	return f.TestAndAddHashConcurrent(f.hash(key))
+}
+
+// TestAndAddUint64Concurrent is TestAndAddConcurrent of the 8
+// little-endian bytes of k.
+func (f *Filter) TestAndAddUint64Concurrent(k uint64) bool {
+	return f.TestAndAddHashConcurrent(hashing.HashUint64Keyed(k, f.p.Key))
+}
+
+// TestAndAddStringConcurrent is TestAndAddConcurrent of the bytes of s,
+// without copying them.
+func (f *Filter) TestAndAddStringConcurrent(s string) bool {
+	return f.TestAndAddHashConcurrent(engine.HashStringSeed(s, f.p.Seed))
+}

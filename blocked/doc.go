@@ -72,19 +72,4 @@
 // AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent, beside
 // TestConcurrent and TestHashConcurrent readers), which set bits with
 // atomic ORs.
-//
-// RocksDB's legacy full filter, as Pebble v1.1's bloom package writes it
-// for every table: AppendRocksDBLegacy writes the same bytes (64-byte
-// lines, then k and the line count), RocksDBLegacyMayMatch reads them as
-// Pebble does, and AppendRocksDBLegacyHashes takes keys pre-hashed by
-// hashing.RocksDBHash (LevelDB's hash with sign-extended tail bytes). A
-// key's k probes stay in one line but depend on only 18 bits of its hash
-// there, so the rate exceeds the blocked model, increasingly with k:
-// measured on 1e6 random 16-byte non-members after 1e5 members
-// (TestRocksDBLegacyFPR), 9.39% at 5 bits per key (model 9.42%), 1.15% at
-// 10 (model 0.98%), 0.35% at 16 (model 0.090%), each within the binomial
-// bound of the rate computed exactly from the filter's bits. Bits per key
-// are taken in [1, 100] as RocksDB sanitizes them; any filter bytes are
-// safe to read (where Pebble would divide by zero the answer is true).
-// Both functions are safe for concurrent use.
 package blocked

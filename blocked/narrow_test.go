@@ -120,38 +120,6 @@ func TestNarrowFPRExtremes(t *testing.T) {
 	}
 }
 
-// The exact occupancy model against the mean-field one and a direct
-// simulation of one block: a foreign key's chance that all k probes land
-// on bits set by i keys' i*k probes.
-func TestNarrowOccupancyModel(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, c := range []struct{ b, k, i int }{{128, 6, 12}, {64, 5, 5}, {128, 8, 7}} {
-		o := occupancyOf(c.b, uint32(c.k))
-		const trials = 400000
-		hits := 0
-		for range trials {
-			var set [2]uint64
-			for range c.i * c.k {
-				q := r.IntN(c.b)
-				set[q>>6] |= 1 << (q & 63)
-			}
-			all := true
-			for range c.k {
-				q := r.IntN(c.b)
-				all = all && set[q>>6]>>(q&63)&1 == 1
-			}
-			if all {
-				hits++
-			}
-		}
-		model := o.at(c.i)
-		lo, hi := fprstat.BinomialBounds(trials, model, fprstat.Z999)
-		if float64(hits) < lo || float64(hits) > hi {
-			t.Errorf("%+v: %d hits in %d, model %.5f allows [%.0f, %.0f]", c, hits, trials, model, lo, hi)
-		}
-	}
-}
-
 // Measured false-positive rates on 1e6 absent keys lie within the 99.9%
 // binomial bounds of NarrowFPR for the filter built.
 func TestNarrowFPRModel(t *testing.T) {

@@ -56,19 +56,4 @@
 // false positive by resetting one of its bits, and is the one operation
 // in this module that can make added keys test absent; FalseNegatives
 // counts them exactly.
-//
-// LevelDB's filter format: AppendLevelDB writes the bytes LevelDB's
-// built-in Bloom filter (and goleveldb's filter.NewBloomFilter) writes for
-// a table's keys, and LevelDBMayMatch reads them with KeyMayMatch's
-// semantics; AppendLevelDBHashes takes keys pre-hashed by
-// hashing.LevelDBHash. That format is a standard Bloom filter of
-// max(64, n*bitsPerKey) bits (whole bytes) and k = floor(0.69*bitsPerKey)
-// in [1, 30] probes by 32-bit double hashing with the second hash a
-// rotation of the first, which costs it against the Bloom model: measured
-// on 1e6 random 16-byte non-members after 1e5 members (TestLevelDBFPR),
-// 14.2% at 5 bits per key (model 9.2%), 1.44% at 10 (model 0.84%), 0.064%
-// at 16 (model 0.046%). Both directions use no division per probe.
-// Bits per key are taken in [0, 100] (below: 0, LevelDB's 64-bit minimum
-// filter; above: 100, RocksDB's cap), so no argument panics or allocates
-// more than 13 bytes per key; any filter bytes are safe to read.
 package classic

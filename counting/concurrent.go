@@ -1,5 +1,11 @@
 package counting
 
+import (
+	"unsafe"
+
+	"github.com/filterengine/filterengine/internal/hashing"
+)
+
 // The *Concurrent forms of the family contract (engine's doc), and the
 // Remove forms counting adds to them. They change each counter by a
 // compare-and-swap, lock-free, with sticky saturation, so any number of
@@ -26,9 +32,26 @@ func (f *Filter) TestAndAddConcurrent(key []byte) bool {
 	return f.TestAndAddHashConcurrent(f.hash(key))
 }
 
-// TestAndAddHashConcurrent is TestAndAddHash by CAS.
+// TestAndAddHashConcurrent is TestAndAddHash by CAS, with the guarantee
+// of the family contract's concurrent dedup: a key added by any goroutine
+// stays present (until a Remove of it); of calls racing for one new key,
+// at least one returns false (the first CAS to raise one of its zero
+// counters sees it zero). Every call increments the key's counters,
+// whatever it answers, as TestAndAdd does.
 func (f *Filter) TestAndAddHashConcurrent(h uint64) bool {
 	return f.addAtomic(h)
+}
+
+// TestAndAddUint64Concurrent is TestAndAddConcurrent of the 8
+// little-endian bytes of k.
+func (f *Filter) TestAndAddUint64Concurrent(k uint64) bool {
+	return f.addAtomic(hashing.HashUint64Keyed(k, f.key))
+}
+
+// TestAndAddStringConcurrent is TestAndAddConcurrent of the bytes of s,
+// without copying them.
+func (f *Filter) TestAndAddStringConcurrent(s string) bool {
+	return f.addAtomic(f.hash(unsafe.Slice(unsafe.StringData(s), len(s))))
 }
 
 // RemoveConcurrent is Remove by CAS. A Remove that races an Add of the

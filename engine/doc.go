@@ -39,11 +39,20 @@
 //
 // Concurrency, the one rule: plain reads (Test and its forms) are safe
 // from many goroutines at once. A writer needs exclusive use, or the
-// *Concurrent forms, which every family with concurrent writers offers as
-// the same set: AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
-// AddUint64sConcurrent, TestConcurrent and TestHashConcurrent. Counting
-// adds the Remove and TestAndAdd forms to that set; spatial's writes are
-// atomic in every form.
+// *Concurrent forms, which the filters of classic, blocked, counting and
+// shifting offer as the same set: AddConcurrent, AddHashConcurrent,
+// AddHashesConcurrent, AddUint64sConcurrent, TestConcurrent,
+// TestHashConcurrent, and the concurrent dedup TestAndAddConcurrent,
+// TestAndAddHashConcurrent, TestAndAddUint64Concurrent and
+// TestAndAddStringConcurrent. Counting adds its Remove forms to that set;
+// blocked's Window has the Add and Test forms; spatial's writes are atomic
+// in every form. Every *Concurrent call may run beside every other and
+// beside TestConcurrent: a key whose add returned tests present to every
+// goroutine from then on (until counting removes it); a concurrent dedup
+// reports whether its key tested present before its own add, and of calls
+// racing for one key that none had added (and that is no false positive
+// of the others' keys), at least one returns false, so a stream
+// deduplicated by many goroutines passes each new key on at least once.
 //
 // Misuse: a zero value of a filter type never answers "present" and never
 // fails with an index or nil-pointer error. Its accessors answer as an
@@ -121,6 +130,11 @@
 // WriteFile saves atomically (temporary file, fsync, rename, directory
 // fsync), so a crash leaves the old file or the new one, whole; onto a
 // symbolic link it replaces the file the link names and keeps the link;
-// words are
-// read atomically, so a family's concurrent writers may run during it.
+// words are read atomically, so a family's concurrent writers may run
+// during it.
+//
+// Formats that prescribe another hash carry it: Parquet's split-block
+// Bloom filter hashes every value with XXH64, seed 0 (parquet.Hash in
+// formats/parquet); LevelDB's and RocksDB's filters their 32-bit Bloom
+// hash (leveldb.Hash, leveldb.RocksDBHash in formats/leveldb).
 package engine

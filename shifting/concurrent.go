@@ -42,6 +42,31 @@ func (f *Filter) TestAndAddHash(h uint64) bool {
 	return present
 }
 
+// TestAndAddHashConcurrent is TestAndAddHash, which is already made of
+// atomic ORs, with the guarantee of the family contract's concurrent
+// dedup: it may run beside every other *Concurrent call; a key added by
+// any goroutine stays present; of calls racing for one new key, at least
+// one returns false (the first OR to set one of its unset bits sees it
+// unset), and possibly all of them.
+func (f *Filter) TestAndAddHashConcurrent(h uint64) bool { return f.TestAndAddHash(h) }
+
+// TestAndAddConcurrent is TestAndAddHashConcurrent of key's hash.
+func (f *Filter) TestAndAddConcurrent(key []byte) bool {
+	return f.TestAndAddHash(engine.HashSeed(key, f.p.Seed))
+}
+
+// TestAndAddUint64Concurrent is TestAndAddConcurrent of the 8
+// little-endian bytes of k.
+func (f *Filter) TestAndAddUint64Concurrent(k uint64) bool {
+	return f.TestAndAddHash(engine.HashUint64Seed(k, f.p.Seed))
+}
+
+// TestAndAddStringConcurrent is TestAndAddConcurrent of the bytes of s,
+// without copying them.
+func (f *Filter) TestAndAddStringConcurrent(s string) bool {
+	return f.TestAndAddHash(engine.HashStringSeed(s, f.p.Seed))
+}
+
 // TestConcurrent is Test with atomic loads, safe beside concurrent adds.
 func (f *Filter) TestConcurrent(key []byte) bool {
 	return f.TestHashConcurrent(engine.HashSeed(key, f.p.Seed))

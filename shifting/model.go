@@ -8,8 +8,12 @@ import (
 )
 
 // zeroFraction is the probability p' = (1 - 1/m)^(kn) that a given bit is
-// still zero after n keys have each set k bits.
+// still zero after n keys have each set k bits, for m >= 1 (with no probe
+// every bit is zero, even the one bit of m = 1).
 func zeroFraction(m, n uint64, k uint32) float64 {
+	if n == 0 || k == 0 {
+		return 1
+	}
 	return math.Exp(float64(k) * float64(n) * math.Log1p(-1/float64(m)))
 }
 
@@ -33,8 +37,14 @@ func fpr(m, n uint64, k uint32) float64 {
 
 // fprSecondArray is fpr with the second array of m2 bits, where
 // every key also sets one bit: a non-member must in addition hit a set
-// bit there, probability 1 - (1 - 1/m2)^n.
+// bit there, probability 1 - (1 - 1/m2)^n. Like fpr, it is 1 for m2 = 0.
 func fprSecondArray(m, m2, n uint64, k uint32) float64 {
+	if m2 == 0 {
+		return 1
+	}
+	if n == 0 { // no key set a bit of the second array
+		return 0
+	}
 	return fpr(m, n, k) * -math.Expm1(float64(n)*math.Log1p(-1/float64(m2)))
 }
 

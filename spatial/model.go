@@ -1,11 +1,14 @@
 package spatial
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/engine"
 	"github.com/filterengine/filterengine/internal/errs"
+	"github.com/filterengine/filterengine/internal/occupancy"
 )
 
 // The a-priori model (Calderoni, Palmieri, Maio, IEEE TIFS 2018) for m
@@ -53,7 +56,7 @@ type layout struct {
 	m     uint64
 	k     uint32
 	lines uint64
-	occ   *[]float64 // occ[j] = E[(X_j/c)^k], grown on demand
+	occ   *occupancy.Table // E[(X_j/c)^k] by j, for the line-local layout
 }
 
 func (l layout) zero(n uint64) float64 {
@@ -64,88 +67,68 @@ func (l layout) zero(n uint64) float64 {
 	return math.Exp(float64(n) * math.Log1p(-(1-y)/float64(l.lines)))
 }
 
+// bound is (1 - zero(n))^k, full(n) of libSBF's layout and, by Jensen's
+// inequality (E[Z^k] >= E[Z]^k with E[X_J/c] = 1 - zero(n)), a lower
+// bound of the line-local full(n) in closed form.
+func (l layout) bound(n uint64) float64 {
+	return math.Pow(-math.Expm1(math.Log(l.zero(n))), float64(l.k))
+}
+
+// meanFull is the line-local full(n) with each line's rate at the mean
+// of its occupancy, E[(1 - y^J)^k]: a lower bound of full(n) (Jensen's
+// inequality within a line) within a few percent of it, with no
+// occupancy table.
+func (l layout) meanFull(n uint64) float64 {
+	y := zeroAfter(l.m/l.lines, l.k, 1)
+	return l.binomialAverage(n, func(j float64) float64 { return math.Pow(-math.Expm1(j*math.Log(y)), float64(l.k)) })
+}
+
+// full is in [0, 1] and nondecreasing in n, and takes bounded time for
+// every n.
 func (l layout) full(n uint64) float64 {
-	kf := float64(l.k)
 	if l.lines == 0 {
-		return math.Pow(1-zeroAfter(l.m, l.k, n), kf)
-	}
-	if n == 0 {
-		return 0
+		return math.Pow(1-zeroAfter(l.m, l.k, n), float64(l.k))
 	}
 	if l.lines == 1 {
-		return l.occupied(n)
+		return l.occ.At(float64(n))
 	}
-	// Sum the binomial over mean +- 12 standard deviations (and 40
-	// more): the terms outside weigh below 1e-30.
+	return l.binomialAverage(n, l.occ.At)
+}
+
+// binomialAverage returns E[rate(J)] for the keys J ~ Binomial(n,
+// 1/lines) of a line, rate nondecreasing in [0, 1] and 1 from the
+// saturated load on: the weights go out from the mode by their ratios
+// (the mode's taken as 1) until they fall below 1e-30 of it, within the
+// mean +- 12 standard deviations (and 40 more), and the sum is divided
+// by theirs, a weighted average in [0, 1]. If even the lowest load
+// weighed is saturated the answer is 1, so the sum spans at most about
+// 2000 loads, whatever n.
+func (l layout) binomialAverage(n uint64, rate func(float64) float64) float64 {
+	if n == 0 {
+		return rate(0)
+	}
 	nf, q := float64(n), 1/float64(l.lines)
 	mean := nf * q
 	sd := math.Sqrt(mean * (1 - q))
-	lo := uint64(max(0, mean-12*sd-40))
-	hi := min(n, uint64(mean+12*sd+40))
-	if l.saturated(lo) {
-		return 1 // every line the sum weighs is full, to occFull
+	lo := math.Floor(max(0, mean-12*sd-40))
+	hi := math.Floor(min(nf, mean+12*sd+40))
+	if occupancy.Saturated(lo, int(l.m/l.lines), int(l.k)) {
+		return 1 // every line the sum weighs is full
 	}
-	lgN, _ := math.Lgamma(nf + 1)
-	lq, lnq := math.Log(q), math.Log1p(-q)
-	var sum float64
-	for j := lo; j <= hi; j++ {
-		jf := float64(j)
-		a, _ := math.Lgamma(jf + 1)
-		b, _ := math.Lgamma(nf - jf + 1)
-		sum += math.Exp(lgN-a-b+jf*lq+(nf-jf)*lnq) * l.occupied(j)
+	const negligible = 1e-30
+	mode := math.Floor(min(nf, (nf+1)*q))
+	odds := q / (1 - q)
+	sum, weight := rate(mode), 1.0
+	for j, w := mode, 1.0; j < hi && w >= negligible; j++ {
+		w *= (nf - j) / (j + 1) * odds
+		sum, weight = sum+w*rate(j+1), weight+w
 	}
-	return sum
+	for j, w := mode, 1.0; j > lo && w >= negligible; j-- {
+		w *= j / (nf - j + 1) / odds
+		sum, weight = sum+w*rate(j-1), weight+w
+	}
+	return min(sum/weight, 1)
 }
-
-// occupied returns E[(X_j/c)^k] for j keys of k probes in a line of c
-// cells, from the occupancy distribution (balls into c bins), extending
-// the table l.occ up to j.
-func (l layout) occupied(j uint64) float64 {
-	t := *l.occ
-	if j < uint64(len(t)) {
-		return t[j]
-	}
-	if len(t) > 0 && t[len(t)-1] >= occFull {
-		return t[len(t)-1] // the table stopped where the lines are full
-	}
-	c := int(l.m / l.lines)
-	kf := float64(l.k)
-	pow := make([]float64, c+1)
-	for x := range pow {
-		pow[x] = math.Pow(float64(x)/float64(c), kf)
-	}
-	// dist[x] = P(x cells set) after the probes of len(t) - 1 keys;
-	// replayed from the start, as the table is short and rarely grown.
-	dist := make([]float64, c+1)
-	dist[0] = 1
-	t = t[:0]
-	for keys := uint64(0); ; keys++ {
-		var e float64
-		for x, px := range dist {
-			e += px * pow[x]
-		}
-		t = append(t, e)
-		if keys >= 2*j || e >= occFull {
-			break // as far as asked, or as far as the value moves
-		}
-		for range l.k {
-			for x := c; x >= 1; x-- {
-				dist[x] = dist[x]*float64(x)/float64(c) + dist[x-1]*float64(c-x+1)/float64(c)
-			}
-			dist[0] = 0
-		}
-	}
-	*l.occ = t
-	return t[min(j, uint64(len(t)-1))]
-}
-
-// occFull is where occupied stops growing its table: from there on a
-// line's keys fill it to within 1e-15, whatever their number, so a
-// forged member count of 2^40 costs no 2^41-entry table.
-const occFull = 1 - 1e-15
-
-// saturated reports whether lines of j keys are full to occFull.
-func (l layout) saturated(j uint64) bool { return l.occupied(j) >= occFull }
 
 // aprioriArea holds the model's figures for one area.
 type aprioriArea struct {
@@ -184,7 +167,7 @@ func aprioriInto(l layout, counts []uint64, areas []aprioriArea) (fpr, safeness 
 }
 
 // ModelFPR is the model's filter FPR after n insertions: the chance a
-// key in no area checks as some area.
+// key in no area checks as some area, in [0, 1] and nondecreasing in n.
 func (f *Filter) ModelFPR(n uint64) float64 {
 	f.mustHaveCells()
 	return f.layout().full(n)
@@ -193,7 +176,11 @@ func (f *Filter) ModelFPR(n uint64) float64 {
 func (f *Filter) layout() layout { return newLayout(f.p.M, f.p.K, f.p.Lines) }
 
 func newLayout(m uint64, k uint32, lines uint64) layout {
-	return layout{m: m, k: k, lines: lines, occ: new([]float64)}
+	l := layout{m: m, k: k, lines: lines}
+	if lines != 0 {
+		l.occ = occupancy.Of(int(m/lines), int(k))
+	}
+	return l
 }
 
 // sizeFor returns cells and probes for n keys with an a-priori filter FPR of
@@ -222,8 +209,9 @@ func sizeFor(n uint64, p float64) (m uint64, k uint32, err error) {
 // area (a key in no area reported as area i) and its a-priori inter-set
 // error (a key of area i reported in a higher area) are at most p. This
 // needs fewer cells than sizeFor(sum counts, p), which bounds the sum of the
-// area FPRs. It bisects m for each k up to twice Size's k, evaluating the
-// model (O(areas) per step).
+// area FPRs. It bisects m for each k up to twice Size's k; the filter
+// FPR decides most steps (at most p suffices, area 1's inter-set error
+// above p rules out), and the per-area model, O(areas), the few between.
 func sizeForAreas(counts []uint64, p float64) (m uint64, k uint32, err error) {
 	return sizeAreas(counts, p, 0)
 }
@@ -256,10 +244,28 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 		return 0, 0, err
 	}
 	areas := make([]aprioriArea, len(counts))
-	fits := func(units uint64, k uint32) bool {
-		l := newLayout(units, k, 0)
+	layoutOf := func(units uint64, k uint32) layout {
 		if unit != 0 {
-			l = newLayout(units*unit, k, units)
+			return newLayout(units*unit, k, units)
+		}
+		return newLayout(units, k, 0)
+	}
+	// Area 1's inter-set error is full(n - counts[0]), so it at most p
+	// is necessary (meanFull, below full, rules out most line counts
+	// without occupancy tables); every area's FPR and inter-set error is
+	// at most full(n), so full(n) <= p suffices. Between the two the
+	// per-area model decides.
+	necessary := func(units uint64, k uint32) bool {
+		l := layoutOf(units, k)
+		return !(unit != 0 && l.meanFull(n-counts[0]) > p) && l.full(n-counts[0]) <= p
+	}
+	fits := func(units uint64, k uint32) bool {
+		l := layoutOf(units, k)
+		if l.full(n) <= p {
+			return true
+		}
+		if !necessary(units, k) {
+			return false
 		}
 		aprioriInto(l, counts, areas)
 		for _, a := range areas {
@@ -277,7 +283,8 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 		if !fits(units, kk) {
 			continue
 		}
-		hi := fewest(units, func(u uint64) bool { return fits(u, kk) })
+		lo := fewest(units, func(u uint64) bool { return necessary(u, kk) })
+		hi := fewestFrom(lo, units, func(u uint64) bool { return fits(u, kk) })
 		if hi < units || hi == units && kk < k {
 			units, k = hi, kk
 		}
@@ -296,40 +303,77 @@ func sizeForLineLocal(n uint64, areas int, p float64) (m uint64, k uint32, err e
 	return sizeLine(n, p, asm.SpatialLineCells(cellLogFor(areas)))
 }
 
-// sizeLine is sizeForLineLocal for lines of c cells.
+// sizeLine is sizeForLineLocal for lines of c cells. For each k it first
+// finds the fewest lines at which the lower bounds of full(n) reach p
+// (bound(n) in closed form, then meanFull(n) from there up), as no fewer
+// lines fit; then it visits the k in the order of those counts, finding
+// the fewest lines at which full(n) reaches p from there up, and stops
+// at the first k whose count is above the best found. So the occupancy
+// tables are built for few k and only for loads near the answer.
 func sizeLine(n uint64, p float64, c uint64) (m uint64, k uint32, err error) {
 	m0, k0, err := sizeFor(n, p)
 	if err != nil {
 		return 0, 0, err
 	}
-	fits := func(lines uint64, k uint32) bool { return newLayout(lines*c, k, lines).full(n) <= p }
-	best := uint64(0)
+	most := uint64(MaxCells) / c
+	type candidate struct {
+		k     uint32
+		lines uint64 // the fewest lines whose bound reaches p
+	}
+	var cands []candidate
 	for kk := uint32(1); kk <= min(2*k0+2, engine.MaxK); kk++ {
-		hi := (m0 + c - 1) / c
-		for !fits(hi, kk) {
-			if hi > MaxCells/c/2 {
-				break
-			}
-			hi *= 2
-		}
-		if !fits(hi, kk) {
+		bounded := func(lines uint64) bool { return newLayout(lines*c, kk, lines).bound(n) <= p }
+		hi, ok := doubling(max((m0+c-1)/c, 1), most, bounded)
+		if !ok {
 			continue
 		}
-		hi = fewest(hi, func(l uint64) bool { return fits(l, kk) })
-		if best == 0 || hi < best {
-			best, k = hi, kk
+		lo := fewest(hi, bounded)
+		near := func(lines uint64) bool { return newLayout(lines*c, kk, lines).meanFull(n) <= p }
+		if hi, ok = doubling(lo, most, near); ok {
+			cands = append(cands, candidate{kk, fewestFrom(lo, hi, near)})
 		}
 	}
-	if best == 0 || best*c > MaxCells {
+	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(a.lines, b.lines) })
+	best := uint64(0)
+	for _, cd := range cands {
+		if best != 0 && (cd.lines > best || cd.lines == best && cd.k > k) {
+			break
+		}
+		fits := func(lines uint64) bool { return newLayout(lines*c, cd.k, lines).full(n) <= p }
+		hi, ok := doubling(cd.lines, most, fits)
+		if !ok {
+			continue
+		}
+		lines := fewestFrom(cd.lines, hi, fits)
+		if best == 0 || lines < best || lines == best && cd.k < k {
+			best, k = lines, cd.k
+		}
+	}
+	if best == 0 {
 		return 0, 0, errs.ParamErrorf("n = %d, p = %v needs more than %d line-local cells", n, p, uint64(MaxCells))
 	}
 	return best * c, k, nil
 }
 
+// doubling returns the first of from, 2*from, 4*from, ... up to most
+// (and most itself) for which fits holds, and whether there is one.
+func doubling(from, most uint64, fits func(uint64) bool) (uint64, bool) {
+	x := min(from, most)
+	for !fits(x) {
+		if x >= most {
+			return 0, false
+		}
+		x = min(2*x, most)
+	}
+	return x, true
+}
+
 // fewest bisects for the least x in [1, hi] with fits(x), given fits(hi)
 // and fits monotone.
-func fewest(hi uint64, fits func(uint64) bool) uint64 {
-	lo := uint64(1)
+func fewest(hi uint64, fits func(uint64) bool) uint64 { return fewestFrom(1, hi, fits) }
+
+// fewestFrom is fewest over [lo, hi].
+func fewestFrom(lo, hi uint64, fits func(uint64) bool) uint64 {
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		if fits(mid) {

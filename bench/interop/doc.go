@@ -1,11 +1,11 @@
 // Package interop checks this library's storage-engine filter formats
 // against the engines that read them, and holds adapters a user can copy:
 //
-//   - classic.AppendLevelDB / LevelDBMayMatch against goleveldb's
+//   - leveldb.Append / MayMatch (formats/leveldb) against goleveldb's
 //     filter.NewBloomFilter (C++ LevelDB 1.18+'s built-in Bloom filter);
 //     LevelDBFilter is the adapter that plugs it into goleveldb as its
 //     filter.Filter.
-//   - blocked.AppendRocksDBLegacy / RocksDBLegacyMayMatch against Pebble
+//   - leveldb.AppendRocksDB / RocksDBMayMatch against Pebble
 //     v1.1's bloom package (RocksDB's legacy full filter);
 //     PebbleFilterPolicy plugs it into Pebble as its FilterPolicy.
 //
@@ -15,7 +15,7 @@
 //	go test -run '^$' -bench . -count 6 ./interop
 //
 // With -update-golden the tests rewrite the library's golden files
-// (classic/testdata/leveldb-goleveldb.golden and
-// blocked/testdata/rocksdb-legacy-pebble.golden) from the peers' output;
+// (formats/leveldb/testdata/leveldb-goleveldb.golden and
+// rocksdb-legacy-pebble.golden there) from the peers' output;
 // without it they check those files still equal what the peers write.
 package interop

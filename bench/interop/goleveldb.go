@@ -3,14 +3,17 @@ package interop
 import (
 	"github.com/syndtr/goleveldb/leveldb/filter"
 
-	"github.com/filterengine/filterengine/classic"
-	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/formats/leveldb"
 )
 
-// LevelDBFilter is classic's LevelDB filter as goleveldb's filter.Filter,
-// for opt.Options.Filter: the value is the bits per key. It writes the
-// same bytes as filter.NewBloomFilter(bitsPerKey) under the same name, so
-// tables written with either read with the other.
+// LevelDBFilter is formats/leveldb's LevelDB filter as goleveldb's
+// filter.Filter, for opt.Options.Filter: the value is the bits per key. It
+// writes the same bytes as filter.NewBloomFilter(bitsPerKey) under the
+// same name, so tables written with either read with the other. Where
+// leveldb.AppendHashes refuses the budget (a negative value, or more than
+// leveldb.MaxBits for the block's keys, where goleveldb's size wraps),
+// Generate writes a filter that matches every key (k = 31, reserved): the
+// table reads correctly, unfiltered.
 type LevelDBFilter int
 
 var _ filter.Filter = LevelDBFilter(10)
@@ -19,7 +22,7 @@ var _ filter.Filter = LevelDBFilter(10)
 func (LevelDBFilter) Name() string { return "leveldb.BuiltinBloomFilter" }
 
 // Contains reports whether key may be in the filter.
-func (LevelDBFilter) Contains(filter, key []byte) bool { return classic.LevelDBMayMatch(filter, key) }
+func (LevelDBFilter) Contains(filter, key []byte) bool { return leveldb.MayMatch(filter, key) }
 
 // NewGenerator returns a generator that keeps one 32-bit hash per key.
 func (f LevelDBFilter) NewGenerator() filter.FilterGenerator {
@@ -32,10 +35,18 @@ type levelDBGenerator struct {
 	buf        []byte
 }
 
-func (g *levelDBGenerator) Add(key []byte) { g.hashes = append(g.hashes, hashing.LevelDBHash(key)) }
+func (g *levelDBGenerator) Add(key []byte) { g.hashes = append(g.hashes, leveldb.Hash(key)) }
+
+// matchAllLevelDB is a LevelDB filter whose k byte is reserved: every key
+// may match.
+var matchAllLevelDB = []byte{0, 31}
 
 func (g *levelDBGenerator) Generate(b filter.Buffer) {
-	g.buf = classic.AppendLevelDBHashes(g.buf[:0], g.hashes, g.bitsPerKey)
+	var err error
+	g.buf, err = leveldb.AppendHashes(g.buf[:0], g.hashes, g.bitsPerKey)
+	if err != nil {
+		g.buf = append(g.buf[:0], matchAllLevelDB...)
+	}
 	b.Write(g.buf)
 	g.hashes = g.hashes[:0]
 }

@@ -9,8 +9,7 @@ import (
 	"github.com/syndtr/goleveldb/leveldb/filter"
 	"github.com/syndtr/goleveldb/leveldb/util"
 
-	"github.com/filterengine/filterengine/blocked"
-	"github.com/filterengine/filterengine/classic"
+	"github.com/filterengine/filterengine/formats/leveldb"
 )
 
 // Format names.
@@ -34,11 +33,23 @@ func Impls() []Impl {
 	leveldbPeer := filter.NewBloomFilter(10) // Contains reads k from the filter
 	pebblePeer := bloom.FilterPolicy(10)
 	return []Impl{
-		{LevelDB, "filterengine", classic.AppendLevelDB, classic.LevelDBMayMatch},
+		{LevelDB, "filterengine", must(leveldb.Append), leveldb.MayMatch},
 		{LevelDB, "goleveldb", goleveldbFilter, leveldbPeer.Contains},
-		{RocksDBLegacy, "filterengine", blocked.AppendRocksDBLegacy, blocked.RocksDBLegacyMayMatch},
+		{RocksDBLegacy, "filterengine", must(leveldb.AppendRocksDB), leveldb.RocksDBMayMatch},
 		{RocksDBLegacy, "pebble", pebbleFilter,
 			func(f, key []byte) bool { return pebblePeer.MayContain(pebble.TableFilter, f, key) }},
+	}
+}
+
+// must adapts one of our writers to Impl.Build, whose callers pass valid
+// budgets: an error there is a bug of the caller.
+func must(build func([]byte, [][]byte, int) ([]byte, error)) func([]byte, [][]byte, int) []byte {
+	return func(dst []byte, keys [][]byte, bitsPerKey int) []byte {
+		f, err := build(dst, keys, bitsPerKey)
+		if err != nil {
+			panic(err)
+		}
+		return f
 	}
 }
 

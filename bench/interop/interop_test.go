@@ -13,15 +13,14 @@ import (
 	"github.com/syndtr/goleveldb/leveldb/filter"
 	"github.com/syndtr/goleveldb/leveldb/util"
 
-	"github.com/filterengine/filterengine/blocked"
-	"github.com/filterengine/filterengine/classic"
-	"github.com/filterengine/filterengine/internal/hashing"
+	"github.com/filterengine/filterengine/formats/leveldb"
+	"github.com/filterengine/filterengine/internal/testkit/enginegolden"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite the library's LevelDB and Pebble golden filters from the peers")
 
 // bitsPerKeys are the budgets every property runs at.
-var bitsPerKeys = []int{1, 2, 5, 10, 16, 20, 30, 40}
+var bitsPerKeys = []int{0, 1, 2, 5, 10, 16, 20, 30, 40, 100}
 
 // keySets returns the key sets of the properties: empty, single, a key
 // repeated in a run and far apart, long keys, every length 0..40 with bytes
@@ -97,9 +96,9 @@ func TestLevelDBEqualsGoleveldb(t *testing.T) {
 		asked := probes(rng, keys)
 		for _, bpk := range bitsPerKeys {
 			theirs := goleveldbFilter(nil, keys, bpk)
-			ours := classic.AppendLevelDB(nil, keys, bpk)
+			ours := appendLevelDB(t, nil, keys, bpk)
 			if !bytes.Equal(ours, theirs) {
-				t.Fatalf("%s, %d bits per key: AppendLevelDB differs from goleveldb (%d vs %d bytes)", name, bpk, len(ours), len(theirs))
+				t.Fatalf("%s, %d bits per key: leveldb.Append differs from goleveldb (%d vs %d bytes)", name, bpk, len(ours), len(theirs))
 			}
 			if adapted := generate(nil, LevelDBFilter(bpk).NewGenerator(), keys); !bytes.Equal(adapted, theirs) {
 				t.Fatalf("%s, %d bits per key: LevelDBFilter's generator differs from goleveldb", name, bpk)
@@ -108,8 +107,8 @@ func TestLevelDBEqualsGoleveldb(t *testing.T) {
 			peer := filter.NewBloomFilter(bpk)
 			for _, f := range [][]byte{ours, theirs} {
 				for _, key := range asked {
-					if a, b := classic.LevelDBMayMatch(f, key), peer.Contains(f, key); a != b {
-						t.Fatalf("%s, %d bits per key: LevelDBMayMatch(%x) = %v, goleveldb's Contains %v", name, bpk, key, a, b)
+					if a, b := leveldb.MayMatch(f, key), peer.Contains(f, key); a != b {
+						t.Fatalf("%s, %d bits per key: MayMatch(%x) = %v, goleveldb's Contains %v", name, bpk, key, a, b)
 					}
 				}
 			}
@@ -123,9 +122,9 @@ func TestRocksDBLegacyEqualsPebble(t *testing.T) {
 		asked := probes(rng, keys)
 		for _, bpk := range bitsPerKeys {
 			theirs := pebbleFilter(nil, keys, bpk)
-			ours := blocked.AppendRocksDBLegacy(nil, keys, bpk)
+			ours := appendRocksDB(t, nil, keys, bpk)
 			if !bytes.Equal(ours, theirs) {
-				t.Fatalf("%s, %d bits per key: AppendRocksDBLegacy differs from Pebble (%d vs %d bytes)", name, bpk, len(ours), len(theirs))
+				t.Fatalf("%s, %d bits per key: leveldb.AppendRocksDB differs from Pebble (%d vs %d bytes)", name, bpk, len(ours), len(theirs))
 			}
 			if adapted := finish(nil, PebbleFilterPolicy(bpk).NewWriter(pebble.TableFilter), keys); !bytes.Equal(adapted, theirs) {
 				t.Fatalf("%s, %d bits per key: PebbleFilterPolicy's writer differs from Pebble", name, bpk)
@@ -133,8 +132,8 @@ func TestRocksDBLegacyEqualsPebble(t *testing.T) {
 			peer := bloom.FilterPolicy(bpk)
 			for _, f := range [][]byte{ours, theirs} {
 				for _, key := range asked {
-					if a, b := blocked.RocksDBLegacyMayMatch(f, key), peer.MayContain(pebble.TableFilter, f, key); a != b {
-						t.Fatalf("%s, %d bits per key: RocksDBLegacyMayMatch(%x) = %v, Pebble's MayContain %v", name, bpk, key, a, b)
+					if a, b := leveldb.RocksDBMayMatch(f, key), peer.MayContain(pebble.TableFilter, f, key); a != b {
+						t.Fatalf("%s, %d bits per key: RocksDBMayMatch(%x) = %v, Pebble's MayContain %v", name, bpk, key, a, b)
 					}
 				}
 			}
@@ -142,24 +141,49 @@ func TestRocksDBLegacyEqualsPebble(t *testing.T) {
 	}
 }
 
+// TestRocksDBLegacyEqualsPebbleAtEveryBitsPerKey compares with Pebble's
+// writer at every budget from 0 to 100 and a few past it, on 1000 random
+// keys and on one key: 0 bits per key is one line with k = 1 for Pebble
+// (69 bytes), not the filter of 1 bit per key.
+func TestRocksDBLegacyEqualsPebbleAtEveryBitsPerKey(t *testing.T) {
+	many := Keys(1000, 15)
+	for _, keys := range [][][]byte{many, many[:1]} {
+		for bpk := 0; bpk <= 1000; bpk++ {
+			if bpk > 100 && bpk%97 != 0 {
+				continue
+			}
+			ours, theirs := appendRocksDB(t, nil, keys, bpk), pebbleFilter(nil, keys, bpk)
+			if !bytes.Equal(ours, theirs) {
+				t.Fatalf("%d keys at %d bits per key: %d bytes (first %#x), Pebble %d (first %#x)", len(keys), bpk, len(ours), ours[0], len(theirs), theirs[0])
+			}
+		}
+	}
+	// LevelDB's 0 is its 64-bit minimum with k = 1, as goleveldb writes.
+	for bpk := 0; bpk <= 100; bpk++ {
+		if ours, theirs := appendLevelDB(t, nil, many, bpk), goleveldbFilter(nil, many, bpk); !bytes.Equal(ours, theirs) {
+			t.Fatalf("1000 keys at %d bits per key: %d bytes, goleveldb %d", bpk, len(ours), len(theirs))
+		}
+	}
+}
+
 // TestHashesDifferInTheTail pins what the two peers taught: goleveldb's
-// hash is hashing.LevelDBHash, and Pebble's single-key filters follow
-// hashing.RocksDBHash, which differs exactly when a tail byte is >= 0x80.
+// hash is leveldb.Hash, and Pebble's single-key filters follow
+// leveldb.RocksDBHash, which differs exactly when a tail byte is >= 0x80.
 func TestHashesDifferInTheTail(t *testing.T) {
 	for l := 0; l <= 11; l++ {
 		for v := range 256 {
 			key := bytes.Repeat([]byte{byte(v)}, l)
-			if got, want := hashing.LevelDBHash(key), util.Hash(key, 0xbc9f1d34); got != want {
+			if got, want := leveldb.Hash(key), util.Hash(key, 0xbc9f1d34); got != want {
 				t.Fatalf("LevelDBHash(%x) = %#x, goleveldb %#x", key, got, want)
 			}
 			// Pebble's hash is unexported; a one-key filter at 512 bits per
 			// key has nLines = 1, so the line is a function of the hash
 			// mod 512 and delta mod 512 only.
 			keys := [][]byte{key}
-			if !bytes.Equal(blocked.AppendRocksDBLegacy(nil, keys, 40), pebbleFilter(nil, keys, 40)) {
+			if !bytes.Equal(appendRocksDB(t, nil, keys, 40), pebbleFilter(nil, keys, 40)) {
 				t.Fatalf("one-key filter of %x differs from Pebble", key)
 			}
-			differ := hashing.LevelDBHash(key) != hashing.RocksDBHash(key)
+			differ := leveldb.Hash(key) != leveldb.RocksDBHash(key)
 			if tailHigh := l%4 != 0 && v >= 0x80; differ != tailHigh {
 				t.Fatalf("key %x: hashes differ = %v, want %v (tail byte >= 0x80)", key, differ, tailHigh)
 			}
@@ -172,7 +196,7 @@ func TestHashesDifferInTheTail(t *testing.T) {
 // does not panic.
 func TestReadersAgreeOnHostileFilters(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 12))
-	leveldb := filter.NewBloomFilter(10)
+	goleveldbReader := filter.NewBloomFilter(10)
 	pebbleReader := bloom.FilterPolicy(10)
 	key := make([]byte, 0, 40)
 	for range 200_000 {
@@ -188,14 +212,14 @@ func TestReadersAgreeOnHostileFilters(t *testing.T) {
 		for i := range key {
 			key[i] = byte(rng.Uint32())
 		}
-		if a, b := classic.LevelDBMayMatch(f, key), leveldb.Contains(f, key); a != b {
-			t.Fatalf("LevelDBMayMatch(%x, %x) = %v, goleveldb %v", f, key, a, b)
+		if a, b := leveldb.MayMatch(f, key), goleveldbReader.Contains(f, key); a != b {
+			t.Fatalf("MayMatch(%x, %x) = %v, goleveldb %v", f, key, a, b)
 		}
 		if pebbleAccepts(f) {
-			if a, b := blocked.RocksDBLegacyMayMatch(f, key), pebbleReader.MayContain(pebble.TableFilter, f, key); a != b {
-				t.Fatalf("RocksDBLegacyMayMatch(%x, %x) = %v, Pebble %v", f, key, a, b)
+			if a, b := leveldb.RocksDBMayMatch(f, key), pebbleReader.MayContain(pebble.TableFilter, f, key); a != b {
+				t.Fatalf("RocksDBMayMatch(%x, %x) = %v, Pebble %v", f, key, a, b)
 			}
-		} else if !blocked.RocksDBLegacyMayMatch(f, key) {
+		} else if !leveldb.RocksDBMayMatch(f, key) {
 			t.Fatalf("a filter Pebble cannot read (it divides by zero) must answer true: %x", f)
 		}
 	}
@@ -209,89 +233,62 @@ func pebbleAccepts(f []byte) bool {
 	}
 	n := uint32(len(f) - 5)
 	lines := binary.LittleEndian.Uint32(f[n+1:])
-	return lines != 0 && n/lines != 0
+	return lines != 0 && 8*(n/lines) != 0
 }
 
 func FuzzLevelDBEqualsGoleveldb(f *testing.F) {
 	f.Add([]byte("abc\x80\xffdefgh"), uint8(10), uint8(10))
 	f.Fuzz(func(t *testing.T, data []byte, n, bpk uint8) {
-		keys := cut(data, int(n))
-		if !bytes.Equal(classic.AppendLevelDB(nil, keys, int(bpk%50)), goleveldbFilter(nil, keys, int(bpk%50))) {
-			t.Fatalf("AppendLevelDB differs from goleveldb at %d bits per key", bpk%50)
+		keys := enginegolden.Cut(data, int(n))
+		if !bytes.Equal(appendLevelDB(t, nil, keys, int(bpk%50)), goleveldbFilter(nil, keys, int(bpk%50))) {
+			t.Fatalf("leveldb.Append differs from goleveldb at %d bits per key", bpk%50)
 		}
 	})
 }
 
 func FuzzRocksDBLegacyEqualsPebble(f *testing.F) {
 	f.Add([]byte("abc\x80\xffdefgh"), uint8(10), uint8(10))
+	f.Add([]byte("abc\x80\xffdefgh"), uint8(10), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, n, bpk uint8) {
-		keys := cut(data, int(n))
-		b := 1 + int(bpk%50)
-		if !bytes.Equal(blocked.AppendRocksDBLegacy(nil, keys, b), pebbleFilter(nil, keys, b)) {
-			t.Fatalf("AppendRocksDBLegacy differs from Pebble at %d bits per key", b)
+		keys := enginegolden.Cut(data, int(n))
+		b := int(bpk % 200)
+		if !bytes.Equal(appendRocksDB(t, nil, keys, b), pebbleFilter(nil, keys, b)) {
+			t.Fatalf("leveldb.AppendRocksDB differs from Pebble at %d bits per key", b)
 		}
 	})
 }
 
 func FuzzReadersEqualPeers(f *testing.F) {
-	f.Add(classic.AppendLevelDB(nil, [][]byte{[]byte("a")}, 10), []byte("a"))
-	f.Add(blocked.AppendRocksDBLegacy(nil, [][]byte{[]byte("a")}, 10), []byte("a"))
+	f.Add(appendLevelDB(f, nil, [][]byte{[]byte("a")}, 10), []byte("a"))
+	f.Add(appendRocksDB(f, nil, [][]byte{[]byte("a")}, 10), []byte("a"))
 	f.Fuzz(func(t *testing.T, filt, key []byte) {
-		if a, b := classic.LevelDBMayMatch(filt, key), filter.NewBloomFilter(10).Contains(filt, key); a != b {
-			t.Fatalf("LevelDBMayMatch = %v, goleveldb %v", a, b)
+		if a, b := leveldb.MayMatch(filt, key), filter.NewBloomFilter(10).Contains(filt, key); a != b {
+			t.Fatalf("MayMatch = %v, goleveldb %v", a, b)
 		}
 		if pebbleAccepts(filt) {
-			if a, b := blocked.RocksDBLegacyMayMatch(filt, key), bloom.FilterPolicy(10).MayContain(pebble.TableFilter, filt, key); a != b {
-				t.Fatalf("RocksDBLegacyMayMatch = %v, Pebble %v", a, b)
+			if a, b := leveldb.RocksDBMayMatch(filt, key), bloom.FilterPolicy(10).MayContain(pebble.TableFilter, filt, key); a != b {
+				t.Fatalf("RocksDBMayMatch = %v, Pebble %v", a, b)
 			}
 		}
 	})
 }
 
-// cut splits data into n keys whose lengths the data picks.
-func cut(data []byte, n int) [][]byte {
-	keys := make([][]byte, n)
-	for i := range keys {
-		if len(data) == 0 {
-			break
-		}
-		l := int(data[0]) % (len(data) + 1)
-		keys[i], data = data[:l], data[l:]
-	}
-	return keys
-}
-
-// goldenKeys and goldenCases define the library's golden filters (the
-// library's tests rebuild the same keys).
-func goldenKeys(n int) [][]byte {
-	keys := make([][]byte, n)
-	for i := range keys {
-		keys[i] = make([]byte, i%41)
-		for j := range keys[i] {
-			keys[i][j] = byte(i*131 + j*29 + 0x70)
-		}
-	}
-	return keys
-}
-
-var goldenCases = [][2]int{{0, 10}, {1, 10}, {3, 1}, {41, 2}, {100, 5}, {1000, 10}, {2000, 16}, {500, 40}}
-
+// TestGoldenFilesArePeersOutput checks (or, with -update-golden, writes)
+// the library's golden filters: what the peers write for
+// enginegolden.Budgets.
 func TestGoldenFilesArePeersOutput(t *testing.T) {
 	for _, g := range []struct {
 		path string
 		peer func([]byte, [][]byte, int) []byte
 	}{
-		{"../../classic/testdata/leveldb-goleveldb.golden", goleveldbFilter},
-		{"../../blocked/testdata/rocksdb-legacy-pebble.golden", pebbleFilter},
+		{"../../formats/leveldb/testdata/leveldb-goleveldb.golden", goleveldbFilter},
+		{"../../formats/leveldb/testdata/rocksdb-legacy-pebble.golden", pebbleFilter},
 	} {
-		var want []byte
-		for _, c := range goldenCases {
-			f := g.peer(nil, goldenKeys(c[0]), c[1])
-			want = binary.LittleEndian.AppendUint32(want, uint32(c[0]))
-			want = binary.LittleEndian.AppendUint32(want, uint32(c[1]))
-			want = binary.LittleEndian.AppendUint32(want, uint32(len(f)))
-			want = append(want, f...)
+		var cases []enginegolden.Case
+		for _, c := range enginegolden.Budgets {
+			cases = append(cases, enginegolden.Case{N: c[0], BitsPerKey: c[1], Filter: g.peer(nil, enginegolden.Keys(c[0]), c[1])})
 		}
+		want := enginegolden.Encode(cases)
 		if *updateGolden {
 			if err := os.WriteFile(g.path, want, 0o644); err != nil {
 				t.Fatal(err)
@@ -306,4 +303,22 @@ func TestGoldenFilesArePeersOutput(t *testing.T) {
 			t.Errorf("%s is not what the peer writes; rerun with -update-golden", g.path)
 		}
 	}
+}
+
+// appendLevelDB and appendRocksDB are our writers at a valid budget.
+func appendLevelDB(t testing.TB, dst []byte, keys [][]byte, bitsPerKey int) []byte {
+	return mustBuild(t, "leveldb.Append", leveldb.Append, dst, keys, bitsPerKey)
+}
+
+func appendRocksDB(t testing.TB, dst []byte, keys [][]byte, bitsPerKey int) []byte {
+	return mustBuild(t, "leveldb.AppendRocksDB", leveldb.AppendRocksDB, dst, keys, bitsPerKey)
+}
+
+func mustBuild(t testing.TB, name string, build func([]byte, [][]byte, int) ([]byte, error), dst []byte, keys [][]byte, bitsPerKey int) []byte {
+	t.Helper()
+	f, err := build(dst, keys, bitsPerKey)
+	if err != nil {
+		t.Fatalf("%s at %d bits per key: %v", name, bitsPerKey, err)
+	}
+	return f
 }

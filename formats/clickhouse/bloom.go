@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 )
 
@@ -93,18 +94,51 @@ func (f *BloomFilter) addPair(h1, h2 uint64) {
 	}
 }
 
-// addHashed adds tokens by c = CityHash64(token) - k2, many per call: the
-// loop has no data-dependent branch but the probe count, so the mixing of
-// consecutive tokens overlaps.
+// addHashed adds tokens by c = CityHash64(token) - k2, many per call. Two
+// tokens go through each iteration, their probes interleaved: the loop has
+// no data-dependent branch but the probe count, and the two chains of
+// multiplications overlap.
 func (f *BloomFilter) addHashed(cs []uint64) {
 	w := f.words
 	seed, seed2, k := f.seed, f.seed2, f.hashes
-	mod := f.mod
+	d, m := f.mod.d, f.mod.m
+	if d&(d-1) == 0 {
+		f.addHashedPow2(cs)
+		return
+	}
+	i := 0
+	for ; i+1 < len(cs); i += 2 {
+		xa, xb := Hash128to64(cs[i], seed), Hash128to64(cs[i+1], seed)
+		sa, sb := Hash128to64(cs[i], seed2)+1, Hash128to64(cs[i+1], seed2)+1
+		for j := k; j != 0; j-- {
+			qa, _ := bits.Mul64(xa, m)
+			qb, _ := bits.Mul64(xb, m)
+			pa, ba := bits.Sub64(xa-qa*d, d, 0)
+			pb, bb := bits.Sub64(xb-qb*d, d, 0)
+			pa += d & -ba // the estimate is below 2d: add d back if below d
+			pb += d & -bb
+			w[pa>>6] |= 1 << (pa & 63)
+			w[pb>>6] |= 1 << (pb & 63)
+			xa, xb = xa+sa, xb+sb
+			sa, sb = sa+2, sb+2
+		}
+	}
+	if i < len(cs) {
+		c := cs[i]
+		f.addPair(Hash128to64(c, seed), Hash128to64(c, seed2))
+	}
+}
+
+// addHashedPow2 is addHashed for a filter of a power-of-two bit count,
+// where the remainder is a mask.
+func (f *BloomFilter) addHashedPow2(cs []uint64) {
+	w := f.words
+	seed, seed2, k := f.seed, f.seed2, f.hashes
+	mask := f.mod.d - 1
 	for _, c := range cs {
-		x := Hash128to64(c, seed)
-		step := Hash128to64(c, seed2) + 1
-		for i := uint64(0); i < k; i++ {
-			p := mod.mod(x)
+		x, step := Hash128to64(c, seed), Hash128to64(c, seed2)+1
+		for j := k; j != 0; j-- {
+			p := x & mask
 			w[p>>6] |= 1 << (p & 63)
 			x += step
 			step += 2
@@ -197,38 +231,23 @@ func (f *BloomFilter) setBytes(b []byte) {
 // Reset clears every bit.
 func (f *BloomFilter) Reset() { clear(f.words) }
 
-// divisor computes x mod d for a fixed d > 0 without a division instruction:
-// a mask when d is a power of two, otherwise the quotient by multiplication
-// with a precomputed reciprocal (Granlund and Montgomery, "Division by
-// invariant integers using multiplication", 1994, figure 4.1), exact for
-// every 64-bit x.
+// divisor computes x mod d for a fixed d > 0 without a division
+// instruction. With m = floor((2^64 - 1)/d), so that 2^64 - d <= m·d <
+// 2^64, the estimate q = floor(x·m / 2^64) (the high half of a 128-bit
+// product) satisfies x - 2d < q·d <= x: the remainder x - q·d is below 2d
+// and one conditional subtraction makes it exact, for every 64-bit x.
 type divisor struct {
-	d     uint64
-	magic uint64
-	sh1   uint8
-	sh2   uint8
-	mask  uint64 // d-1 when d is a power of two, else 0
-	pow2  bool
+	d uint64
+	m uint64
 }
 
 func newDivisor(d uint64) divisor {
-	if d <= 1 {
-		return divisor{d: 1, pow2: true} // x mod 1; no filter has 0 bytes
-	}
-	if d&(d-1) == 0 {
-		return divisor{d: d, mask: d - 1, pow2: true}
-	}
-	l := uint(bits.Len64(d - 1)) // ceil(log2 d), 1 <= l <= 64
-	hi := (uint64(1) << l) - d   // 2^l - d, wrapping to 2^64 - d when l == 64
-	m, _ := bits.Div64(hi, 0, d)
-	return divisor{d: d, magic: m + 1, sh1: 1, sh2: uint8(l - 1)}
+	d = max(d, 1) // no filter has 0 bytes
+	return divisor{d: d, m: math.MaxUint64 / d}
 }
 
-func (v *divisor) mod(x uint64) uint64 {
-	if v.pow2 {
-		return x & v.mask
-	}
-	t, _ := bits.Mul64(v.magic, x)
-	q := (t + (x-t)>>v.sh1) >> v.sh2
-	return x - q*v.d
+func (v divisor) mod(x uint64) uint64 {
+	q, _ := bits.Mul64(x, v.m)
+	r, borrow := bits.Sub64(x-q*v.d, v.d, 0)
+	return r + v.d&-borrow // r < d was right before the subtraction
 }

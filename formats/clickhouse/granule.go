@@ -40,12 +40,13 @@ type Granule struct {
 	filters []*BloomFilter
 	rows    []int // Add* calls per column; bloom_filter needs it for empty arrays
 	added   bool
+	text    textBatch // scratch of the text indexes' adds
 
 	// bloom_filter
 	total  uint64
-	sets   []map[uint64]struct{} // nil for a granule read from a file
-	stale  bool                  // sets changed since filters were built
-	arrays []bool                // column had an array row
+	sets   []hashSet // nil for a granule read from a file
+	stale  bool      // sets changed since filters were built
+	arrays []bool    // column had an array row
 }
 
 // NewGranule returns an empty granule of an index over columns columns
@@ -56,11 +57,8 @@ func (ix *Index) NewGranule(columns int) *Granule {
 	}
 	g := &Granule{ix: ix, filters: make([]*BloomFilter, columns), rows: make([]int, columns)}
 	if ix.kind == BloomFilterIndex {
-		g.sets = make([]map[uint64]struct{}, columns)
+		g.sets = make([]hashSet, columns)
 		g.arrays = make([]bool, columns)
-		for i := range g.sets {
-			g.sets[i] = make(map[uint64]struct{})
-		}
 		return g
 	}
 	for i := range g.filters {
@@ -98,10 +96,10 @@ func (g *Granule) AddString(col int, s []byte) {
 	g.rows[col]++
 	g.added = true
 	switch g.ix.kind {
-	case TokenBF:
-		addTokens(g.filters[col], s)
-	case NgramBF:
-		addNgrams(g.filters[col], s, g.ix.n)
+	case TokenBF, NgramBF:
+		g.text.reset(g.filters[col], g.ix.kind, g.ix.n)
+		g.text.add(s)
+		g.text.flush()
 	default:
 		g.addHash(col, CityHash64(s))
 	}
@@ -116,101 +114,19 @@ func (g *Granule) AddStrings(col int, values [][]byte) {
 	g.added = true
 	switch g.ix.kind {
 	case TokenBF, NgramBF:
-		addTextBatch(g.filters[col], values, g.ix.kind, g.ix.n)
+		g.text.reset(g.filters[col], g.ix.kind, g.ix.n)
+		for _, s := range values {
+			g.text.add(s)
+		}
+		g.text.flush()
 	default:
 		g.arrays[col] = true
+		if g.sets != nil {
+			g.sets[col].reserve(len(values))
+		}
 		for _, s := range values {
 			g.addHash(col, CityHash64(s))
 		}
-	}
-}
-
-// addTextBatch adds the tokens or n-grams of many values: it hashes a chunk
-// of tokens (CityHash64 once per token; both seeded hashes derive from it)
-// into a buffer, then sets the chunk's bits with the division-free modulo.
-func addTextBatch(f *BloomFilter, values [][]byte, kind Kind, n int) {
-	var buf [256]uint64
-	cs := buf[:0]
-	for _, s := range values {
-		if kind == TokenBF {
-			for pos := 0; pos < len(s); {
-				start, end, ok := nextToken(s, pos)
-				if !ok {
-					break
-				}
-				if len(cs) == len(buf) {
-					f.addHashed(cs)
-					cs = cs[:0]
-				}
-				cs = append(cs, CityHash64(s[start:end])-k2)
-				pos = end
-			}
-			continue
-		}
-		if ascii(s) {
-			// One byte per code point: the n-grams are s[i:i+n].
-			for i := 0; i+n <= len(s); i++ {
-				if len(cs) == len(buf) {
-					f.addHashed(cs)
-					cs = cs[:0]
-				}
-				cs = append(cs, CityHash64(s[i:i+n])-k2)
-			}
-			continue
-		}
-		for pos := 0; pos < len(s); {
-			end, next, ok := nextNgram(s, pos, n)
-			if !ok {
-				break
-			}
-			if len(cs) == len(buf) {
-				f.addHashed(cs)
-				cs = cs[:0]
-			}
-			cs = append(cs, CityHash64(s[pos:end])-k2)
-			pos = next
-		}
-	}
-	f.addHashed(cs)
-}
-
-// ascii reports whether s has no byte >= 0x80.
-func ascii(s []byte) bool {
-	for len(s) >= 8 {
-		if binary.LittleEndian.Uint64(s)&0x8080808080808080 != 0 {
-			return false
-		}
-		s = s[8:]
-	}
-	for _, c := range s {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-func addTokens(f *BloomFilter, s []byte) {
-	for pos := 0; pos < len(s); {
-		start, end, ok := nextToken(s, pos)
-		if !ok {
-			return
-		}
-		c := CityHash64(s[start:end]) - k2
-		f.addPair(Hash128to64(c, f.seed), Hash128to64(c, f.seed2))
-		pos = end
-	}
-}
-
-func addNgrams(f *BloomFilter, s []byte, n int) {
-	for pos := 0; pos < len(s); {
-		end, next, ok := nextNgram(s, pos, n)
-		if !ok {
-			return
-		}
-		c := CityHash64(s[pos:end]) - k2
-		f.addPair(Hash128to64(c, f.seed), Hash128to64(c, f.seed2))
-		pos = next
 	}
 }
 
@@ -258,14 +174,16 @@ func (g *Granule) AddUint64s(col int, vs []uint64) {
 	if g.ix.kind != BloomFilterIndex {
 		return
 	}
-	set := g.sets
-	for _, v := range vs {
-		h := IntHash64(v)
-		if set != nil {
-			set[col][h] = struct{}{}
-		} else {
-			g.setBits(col, h)
+	if g.sets == nil {
+		for _, v := range vs {
+			g.setBits(col, IntHash64(v))
 		}
+		return
+	}
+	set := &g.sets[col]
+	set.reserve(len(vs))
+	for _, v := range vs {
+		set.add(IntHash64(v))
 	}
 	g.stale = true
 }
@@ -287,7 +205,7 @@ func (g *Granule) addHash(col int, h uint64) {
 		g.setBits(col, h)
 		return
 	}
-	g.sets[col][h] = struct{}{}
+	g.sets[col].add(h)
 	g.stale = true
 }
 
@@ -308,25 +226,21 @@ func (g *Granule) build() {
 	}
 	g.stale = false
 	var total int
-	for col, set := range g.sets {
-		if len(set) == 0 && g.arrays[col] {
-			set[0] = struct{}{}
+	for col := range g.sets {
+		set := &g.sets[col]
+		if set.len() == 0 && g.arrays[col] {
+			set.add(0)
 		}
-		total = max(total, len(set))
+		total = max(total, set.len())
 	}
 	g.total = uint64(total)
 	if total == 0 {
 		return
 	}
 	size := (g.ix.bitsRow*total + 7) / 8
-	k := bfHashSeeds[:g.ix.k]
-	for col, set := range g.sets {
+	for col := range g.sets {
 		f := newFilter(size, uint64(g.ix.k), 0)
-		for h := range set {
-			for _, s := range k {
-				f.AddHashWithSeed(h, s)
-			}
-		}
+		g.sets[col].setBits(f, bfHashSeeds[:g.ix.k])
 		g.filters[col] = f
 	}
 }

@@ -12,7 +12,10 @@ import "math"
 const spread = 1e6
 
 // Average returns sum over i of Poisson(i; lambda) f(i), walking out
-// from the mode until the terms no longer matter.
+// from the mode until the terms no longer matter, divided by the sum of
+// the weights walked: the truncated and rounded weights then still
+// average f, so the result lies within f's range (in [0, 1] for a rate)
+// and grows with lambda when f grows with i.
 func Average(lambda float64, f func(float64) float64) float64 {
 	if lambda == 0 {
 		return f(0)
@@ -23,20 +26,20 @@ func Average(lambda float64, f func(float64) float64) float64 {
 	mode := math.Floor(lambda)
 	lg, _ := math.Lgamma(mode + 1)
 	p0 := math.Exp(mode*math.Log(lambda) - lambda - lg)
-	sum := p0 * f(mode)
+	sum, weight := p0*f(mode), p0
 	for i, p := mode+1, p0; ; i++ {
 		p *= lambda / i
-		sum += p * f(i)
+		sum, weight = sum+p*f(i), weight+p
 		if p < 1e-17 && i > lambda {
 			break
 		}
 	}
 	for i, p := mode, p0; i > 0; i-- {
 		p *= i / lambda
-		sum += p * f(i-1)
+		sum, weight = sum+p*f(i-1), weight+p
 		if p < 1e-17 {
 			break
 		}
 	}
-	return sum
+	return sum / weight
 }

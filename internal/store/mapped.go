@@ -133,6 +133,13 @@ var mapper = mapFile
 // Where the file cannot be mapped (no mmap on the platform, a special
 // file) it is read into memory instead, behind the same result.
 //
+// The copy-on-write mapping is not charged against the system's commit
+// limit (MAP_NORESERVE; only pages a write copies are), so WithoutChecksum
+// opens a file of any size, larger than memory and swap too, in a few
+// system calls. Address space or memory the system refuses (a mapping
+// over an address-space limit, a read fallback larger than memory) is an
+// error wrapping ErrMemory.
+//
 // On Linux the mapping starts on a 2 MiB boundary and is advised for
 // huge pages before its first fault, so a file kept in 2 MiB page-cache
 // folios (WriteFile's files; any file read in through the mapping on a

@@ -155,6 +155,34 @@ func (f *fake) RemoveUint64(k uint64) bool     { return f.RemoveHash(f.hashU(k))
 func (f *fake) AddConcurrent(key []byte)       { f.AddHashConcurrent(f.hash(key)) }
 func (f *fake) TestConcurrent(key []byte) bool { return f.TestHashConcurrent(f.hash(key)) }
 
+// TestAndAddHashConcurrent counts every probe with an atomic add and
+// answers present iff no counter was zero before its own add.
+func (f *fake) TestAndAddHashConcurrent(h uint64) bool {
+	if f.st == nil {
+		zeroFake()
+	}
+	if bug == "dedup" { // test after the add: always present
+		f.AddHashConcurrent(h)
+		return f.TestHashConcurrent(h)
+	}
+	present := true
+	for i := range f.k {
+		if atomic.AddUint64(&f.c[f.cell(h, i)], 1) == 1 {
+			present = false
+		}
+	}
+	f.keepAlive()
+	return present
+}
+
+func (f *fake) TestAndAddConcurrent(key []byte) bool { return f.TestAndAddHashConcurrent(f.hash(key)) }
+func (f *fake) TestAndAddUint64Concurrent(k uint64) bool {
+	return f.TestAndAddHashConcurrent(f.hashU(k))
+}
+func (f *fake) TestAndAddStringConcurrent(s string) bool {
+	return f.TestAndAddHashConcurrent(f.hashS(s))
+}
+
 func (f *fake) TestAndAddHash(h uint64) bool {
 	if f.TestHash(h) {
 		return true

@@ -124,6 +124,7 @@ func (s *suite[T]) remover(t *testing.T) {
 // TestConcurrent; every batch goes through lengths with tails. Under
 // -race it shows the forms free of data races.
 func (s *suite[T]) concurrent(t *testing.T) {
+	t.Run("TestAndAdd", s.concurrentDedup)
 	const workers, share = 8, 400
 	f := s.new(t, n, p)
 	g := s.keys(16)

@@ -44,7 +44,11 @@ import (
 //   - Concurrent: plain reads from many goroutines, and for a Concurrent
 //     type the *Concurrent writers beside each other and beside
 //     TestConcurrent, over batch lengths with tails; then no false
-//     negatives. RunConcurrent runs this alone, for -race;
+//     negatives. For a ConcurrentDedup type, its forms answer as the
+//     plain TestAndAddHash alone, and raced on the same new keys leave
+//     each present to its caller with at least one call per key answering
+//     false (Concurrent/TestAndAdd). RunConcurrent runs this alone, for
+//     -race;
 //   - HugePagesGC: a filter large enough for huge-page storage (New, or
 //     NewMK for a type that grows) answers batch calls over 2^21 keys while
 //     runtime.GC runs in another goroutine from the start of each call, the

@@ -19,6 +19,7 @@ var (
 	_ conformance.Concurrent                  = (*blocked.Window)(nil)
 	_ conformance.Membership[*fake]           = (*fake)(nil)
 	_ conformance.Concurrent                  = (*fake)(nil)
+	_ conformance.ConcurrentDedup             = (*fake)(nil)
 	_ conformance.Remover                     = (*fake)(nil)
 )
 
@@ -104,6 +105,7 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"corrupt", "Corruption", "Decode on the bytes with byte 0 of"},
 		{"zero", "ZeroValue", "zero value: Test answers present"},
 		{"string", "String", "want one line of at most 200 bytes"},
+		{"dedup", "generic/Concurrent/TestAndAdd", "TestAndAddConcurrent of key 0 answered true, plain TestAndAddHash false"},
 	}
 	if raceEnabled {
 		cases = append(cases, struct{ bug, check, want string }{"racy", "generic/Concurrent", "race detected"})
