@@ -27,7 +27,8 @@ func lineFPR(load float64, k uint32) float64 {
 // space-efficient Bloom filters", 2007) for this layout: line loads are
 // Poisson with mean lambda = 512 n / m, and the false-positive rate is the
 // Poisson average of the in-line rate lineFPR over those loads. m is in
-// bits (a multiple of 512), n the keys added.
+// bits (a multiple of 512), n the keys added. It is in [0, 1],
+// nondecreasing in n, for every input.
 func FPR(m, n uint64, k uint32) float64 {
 	if m < LineBits {
 		return 1

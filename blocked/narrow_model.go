@@ -28,7 +28,8 @@ func narrowLogBits(blockBits int) (uint, error) {
 // with the exact chance of k independent uniform probes all landing on
 // bits set by the i*k probes of its keys (the occupancy distribution,
 // not its mean: at 128 bits the mean's rate is several percent low). It
-// returns 1 for an invalid block size or fewer bits than one block.
+// returns 1 for an invalid block size or fewer bits than one block, and
+// is in [0, 1], nondecreasing in n, for every input.
 func NarrowFPR(m, n uint64, k uint32, blockBits int) float64 {
 	if _, err := narrowLogBits(blockBits); err != nil || m < uint64(blockBits) || k == 0 {
 		return 1

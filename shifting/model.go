@@ -25,7 +25,8 @@ func zeroFraction(m, n uint64, k uint32) float64 {
 // The first factor is the chance that the k/2 bits h_i are set, the second
 // that their partners at h_i + o are set too; the p'^2/(w̄-1) term is the
 // positive correlation from keys that share both a position and the
-// offset. For w̄ = 57 it is within 1% of the classic (1 - p')^k.
+// offset. For w̄ = 57 it is within 1% of the classic (1 - p')^k. It is 1
+// for m = 0, and in [0, 1] and nondecreasing in n for every input.
 func fpr(m, n uint64, k uint32) float64 {
 	if m == 0 {
 		return 1
