@@ -74,23 +74,6 @@ func BenchmarkTestHashes(b *testing.B) {
 	})
 }
 
-// Scalar TestHash in a loop: the single-key path.
-func BenchmarkTestHash(b *testing.B) {
-	f, ks := benchFilter(b, 1e6, 0.01)
-	hs := make([]uint64, len(ks))
-	asm.HashUint64s(hs, ks, 0)
-	hits := 0
-	for b.Loop() {
-		for _, h := range hs {
-			if f.TestHash(h) {
-				hits++
-			}
-		}
-	}
-	reportPerKey(b, len(hs))
-	runtime.KeepAlive(hits)
-}
-
 // AddUint64s into a filter for 1e6 keys at p = 1% (1.2 MiB, in cache).
 func BenchmarkAddUint64s(b *testing.B) {
 	f, err := New(1e6, 0.01)

@@ -22,7 +22,7 @@ func ExampleScalable_TestAndAdd() {
 	for i := range 100_000 {
 		seen.AddUint64(uint64(i))
 	}
-	fmt.Println(seen.Count(), "keys in", seen.Stages(), "stages, model FPR below 1%:", seen.ModelFPR(seen.Count()) < 0.01)
+	fmt.Println(seen.Added(), "keys in", seen.Stages(), "stages, model FPR below 1%:", seen.ModelFPR(seen.Added()) < 0.01)
 	// Output:
 	// duplicate login:alice
 	// duplicate login:bob

@@ -99,10 +99,6 @@ func (f *Filter) SizeBytes() uint64 { return f.p.Lines * 64 }
 // HugePages reports whether the array lives in huge-page-advised memory.
 func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePages() }
 
-// Words returns the bit array (lines*8 words, laid out as Line and Mask
-// say). It aliases the filter and is invalid after Close.
-func (f *Filter) Words() []uint64 { return f.p.Words }
-
 // Close releases a huge-page array at once instead of at garbage
 // collection. The filter must not be used afterwards; it then answers as
 // a zero Filter.

@@ -56,7 +56,7 @@ const maxStages = 64
 // (engine.ErrMemory). From then on the newest stage takes
 // every further key and the rate climbs as ModelFPR says.
 //
-// Add counts every call (Count); a key added twice fills its stage twice.
+// Add counts every call (Added); a key added twice fills its stage twice.
 // TestAndAdd adds only keys that test absent, the dedup of an unbounded
 // stream. Probes go to the stage with the most keys first, so members
 // stop early; an absent key is probed in every stage. The batch forms
@@ -295,9 +295,9 @@ func (s *Scalable) order(dst []*Filter) []*Filter {
 // Stages returns the number of stages.
 func (s *Scalable) Stages() int { return len(s.stages) }
 
-// Count returns the number of keys added (every Add call, and every
+// Added returns the number of keys added (every Add call, and every
 // TestAndAdd that added).
-func (s *Scalable) Count() uint64 { return s.count }
+func (s *Scalable) Added() uint64 { return s.count }
 
 // Seed returns the hash seed.
 func (s *Scalable) Seed() uint64 { return s.seed }

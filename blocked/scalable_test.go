@@ -55,8 +55,8 @@ func second[T any](_ T, err error) error { return err }
 // open the 11th (capacity 1000*(2^10-1) = 1023000 > 1e6 > 511000).
 func TestScalableStages(t *testing.T) {
 	s, _ := NewScalable(1000, 0.01)
-	if s.Stages() != 1 || s.Count() != 0 {
-		t.Fatalf("new filter: %d stages, count %d", s.Stages(), s.Count())
+	if s.Stages() != 1 || s.Added() != 0 {
+		t.Fatalf("new filter: %d stages, count %d", s.Stages(), s.Added())
 	}
 	s.AddUint64s(randomKeys(1, 1000))
 	if s.Stages() != 1 {
@@ -67,8 +67,8 @@ func TestScalableStages(t *testing.T) {
 		t.Fatalf("key 1001 left %d stages", s.Stages())
 	}
 	s.AddUint64s(randomKeys(2, 1e6-1001))
-	if s.Stages() != 10 || s.Count() != 1e6 {
-		t.Errorf("1e6 keys: %d stages, count %d; want 10 stages", s.Stages(), s.Count())
+	if s.Stages() != 10 || s.Added() != 1e6 {
+		t.Errorf("1e6 keys: %d stages, count %d; want 10 stages", s.Stages(), s.Added())
 	}
 	for i, c := range s.caps {
 		if c != 1000<<i || s.counts[i] > c {
@@ -102,8 +102,8 @@ func TestScalableNoFalseNegatives(t *testing.T) {
 				}
 				ks := randomKeys(uint64(how)+100, 9000)
 				addMulti(s, how, ks[:3000])
-				if s.Count() != 3000 || s.Stages() < 4 {
-					t.Fatalf("count %d, %d stages", s.Count(), s.Stages())
+				if s.Added() != 3000 || s.Stages() < 4 {
+					t.Fatalf("count %d, %d stages", s.Added(), s.Stages())
 				}
 				checkMulti(t, s, ks, func(i int) bool { return i < 3000 })
 			})
@@ -149,8 +149,8 @@ func TestScalableSaturates(t *testing.T) {
 	for _, k := range ks[500:] {
 		s.AddUint64(k)
 	}
-	if s.Stages() != 1 || s.Count() != 1000 {
-		t.Fatalf("%d stages, count %d", s.Stages(), s.Count())
+	if s.Stages() != 1 || s.Added() != 1000 {
+		t.Fatalf("%d stages, count %d", s.Stages(), s.Added())
 	}
 	checkMulti(t, s, ks, func(int) bool { return true })
 	if m := s.ModelFPR(1000); m <= 0.01 {
@@ -204,8 +204,8 @@ func TestScalableTestAndAdd(t *testing.T) {
 			t.Fatal("a seen key reported new")
 		}
 	}
-	if s.Count() != uint64(len(ks)-dups) {
-		t.Errorf("count %d after %d new keys", s.Count(), len(ks)-dups)
+	if s.Added() != uint64(len(ks)-dups) {
+		t.Errorf("count %d after %d new keys", s.Added(), len(ks)-dups)
 	}
 	if dups > 50 {
 		t.Errorf("%d of 5000 distinct keys reported seen at p = 1%%", dups)
@@ -219,8 +219,8 @@ func TestScalableClone(t *testing.T) {
 	c := s.Clone()
 	c.AddUint64s(ks[1000:])
 	checkMulti(t, c, ks, func(int) bool { return true })
-	if s.Count() != 1000 || c.Count() != 2000 || s.Stages() == c.Stages() {
-		t.Errorf("clone not independent: counts %d/%d, stages %d/%d", s.Count(), c.Count(), s.Stages(), c.Stages())
+	if s.Added() != 1000 || c.Added() != 2000 || s.Stages() == c.Stages() {
+		t.Errorf("clone not independent: counts %d/%d, stages %d/%d", s.Added(), c.Added(), s.Stages(), c.Stages())
 	}
 	// The original's tests read its own stages, not the clone's: keys
 	// only the clone holds test absent in it at about its FPR, per key
@@ -243,7 +243,7 @@ func TestScalableCodec(t *testing.T) {
 	ks := randomKeys(12, 3000)
 	s.AddUint64s(ks[:1500])
 	for _, d := range roundTrip(t, s, func() *Scalable { return new(Scalable) }, DecodeScalable) {
-		if d.Stages() != s.Stages() || d.Count() != 1500 || d.Seed() != 3 || d.Growth() != 3 || d.Tightening() != 0.7 {
+		if d.Stages() != s.Stages() || d.Added() != 1500 || d.Seed() != 3 || d.Growth() != 3 || d.Tightening() != 0.7 {
 			t.Fatalf("decoded %v, want %v", d, s)
 		}
 		checkMulti(t, d, ks, func(i int) bool { return i < 1500 })
@@ -306,7 +306,7 @@ func TestScalableGolden(t *testing.T) {
 		return s
 	}
 	g := checkGolden(t, "scalable_h1000_p1_n5000_seed2024.bin", build, DecodeScalable)
-	if g.Stages() != 3 || g.Count() != 5000 {
+	if g.Stages() != 3 || g.Added() != 5000 {
 		t.Errorf("golden: %v", g)
 	}
 	checkGoldenFP(t, g, 0, 5000, 246)

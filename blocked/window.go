@@ -131,8 +131,8 @@ func (w *Window) Seed() uint64 { return w.seed }
 // Epoch returns the number of rotations so far.
 func (w *Window) Epoch() uint64 { return atomic.LoadUint64(&w.epoch) }
 
-// Count returns the keys added to the current generation.
-func (w *Window) Count() uint64 { return atomic.LoadUint64(&w.count) }
+// Added returns the keys added to the current generation.
+func (w *Window) Added() uint64 { return atomic.LoadUint64(&w.count) }
 
 // M returns the bits of one generation.
 func (w *Window) M() uint64 { return w.lines * LineBits }
@@ -180,7 +180,7 @@ func (w *Window) ModelFPR(n uint64) float64 {
 // String describes the window in one line.
 func (w *Window) String() string {
 	return fmt.Sprintf("blocked.Window{generations: %d, n: %d, p: %g, k: %d, epoch: %d, current: %d keys, bytes: %d, seed: %d}",
-		w.gens, w.n, w.p, w.K(), w.Epoch(), w.Count(), w.SizeBytes(), w.seed)
+		w.gens, w.n, w.p, w.K(), w.Epoch(), w.Added(), w.SizeBytes(), w.seed)
 }
 
 // Clone returns an independent copy (not to be taken beside concurrent

@@ -24,7 +24,7 @@ var errZeroWindow = errs.ParamErrorf("zero blocked.Window has no encoding, use b
 
 func (w *Window) header() store.Header {
 	return store.Header{Family: store.FamilyWindow, Version: windowVersion, Seed: w.seed,
-		Params: []uint64{w.n, math.Float64bits(w.p), uint64(w.gens), w.lines, uint64(w.K()), w.Epoch(), min(w.Count(), w.n)}}
+		Params: []uint64{w.n, math.Float64bits(w.p), uint64(w.gens), w.lines, uint64(w.K()), w.Epoch(), min(w.Added(), w.n)}}
 }
 
 func (w *Window) payload() []byte {

@@ -67,8 +67,8 @@ func TestWindowNoFalseNegatives(t *testing.T) {
 				}
 				ks := randomKeys(uint64(how)+200, total+3000)
 				addMulti(w, how, ks[:total])
-				if w.Epoch() != (total-1)/n || w.Count() != total-n*((total-1)/n) {
-					t.Fatalf("epoch %d, count %d", w.Epoch(), w.Count())
+				if w.Epoch() != (total-1)/n || w.Added() != total-n*((total-1)/n) {
+					t.Fatalf("epoch %d, count %d", w.Epoch(), w.Added())
 				}
 				live := liveFrom(total, n, g)
 				checkMulti(t, w, ks, func(i int) bool { return i >= live && i < total })
@@ -140,8 +140,8 @@ func TestWindowTestAndAdd(t *testing.T) {
 			t.Fatal("seen key reported new")
 		}
 	}
-	if w.Count() != 1000 || w.Epoch() != 0 {
-		t.Errorf("duplicates were added: count %d, epoch %d", w.Count(), w.Epoch())
+	if w.Added() != 1000 || w.Epoch() != 0 {
+		t.Errorf("duplicates were added: count %d, epoch %d", w.Added(), w.Epoch())
 	}
 }
 
@@ -293,7 +293,7 @@ func TestWindowCodec(t *testing.T) {
 	w.AddUint64s(ks[:1000])
 	live := liveFrom(1000, 300, 3)
 	for _, d := range roundTrip(t, w, func() *Window { return new(Window) }, DecodeWindow) {
-		if d.Epoch() != w.Epoch() || d.Count() != w.Count() || d.Seed() != 6 || d.Generations() != 3 || d.N() != 300 || d.K() != w.K() {
+		if d.Epoch() != w.Epoch() || d.Added() != w.Added() || d.Seed() != 6 || d.Generations() != 3 || d.N() != 300 || d.K() != w.K() {
 			t.Fatalf("decoded %v, want %v", d, w)
 		}
 		checkMulti(t, d, ks, func(i int) bool { return i >= live && i < 1000 })
@@ -301,7 +301,7 @@ func TestWindowCodec(t *testing.T) {
 		checkMulti(t, d, ks[1000:1200], func(int) bool { return true })
 	}
 	c := w.Clone()
-	if c.Epoch() != w.Epoch() || c.Count() != w.Count() || c.EstimatedCount() != w.EstimatedCount() || w.EstimatedCount() < 500 {
+	if c.Epoch() != w.Epoch() || c.Added() != w.Added() || c.EstimatedCount() != w.EstimatedCount() || w.EstimatedCount() < 500 {
 		t.Errorf("clone %v (estimate %v), original %v (estimate %v)", c, c.EstimatedCount(), w, w.EstimatedCount())
 	}
 	c.Rotate()
@@ -346,7 +346,7 @@ func TestWindowGolden(t *testing.T) {
 		return w
 	}
 	g := checkGolden(t, "window_n1000_p1_g2_n2500_seed2024.bin", build, DecodeWindow)
-	if g.Epoch() != 2 || g.Count() != 500 {
+	if g.Epoch() != 2 || g.Added() != 500 {
 		t.Errorf("golden: %v", g)
 	}
 	checkGoldenFP(t, g, 1000, 2500, 963)

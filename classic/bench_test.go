@@ -1,7 +1,6 @@
 package classic
 
 import (
-	"encoding/binary"
 	"fmt"
 	"testing"
 
@@ -18,9 +17,10 @@ func reportNsPerKey(b *testing.B, keys int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(keys), "ns/key")
 }
 
-// BenchmarkClassic measures Add, Test on members and Test on non-members
-// in ns/key at p = 1%, for uint64 keys (batch hash included), pre-hashed
-// keys, and single-key calls, at each kernel level the CPU has.
+// BenchmarkClassic measures the batch AddUint64s and TestUint64s (hashing
+// included; members and non-members) in ns/key at p = 1%, at each kernel
+// level the CPU has. BenchmarkPerKey times the single-key calls and
+// TestHashes.
 //
 //	go test -run '^$' -bench Classic -count 6 ./classic
 func BenchmarkClassic(b *testing.B) {
@@ -62,38 +62,6 @@ func BenchmarkClassic(b *testing.B) {
 			}
 			restore()
 		}
-		b.Run(fmt.Sprintf("n=%d/TestHashes/member", n), func(b *testing.B) {
-			keys := 0
-			for i := 0; b.Loop(); i++ {
-				off := (i * batchSize) % (n - batchSize)
-				f.TestHashes(hs[off:off+batchSize], out)
-				keys += batchSize
-			}
-			reportNsPerKey(b, keys)
-		})
-		b.Run(fmt.Sprintf("n=%d/TestHash/member", n), func(b *testing.B) {
-			keys, hits := 0, 0
-			for i := 0; b.Loop(); i++ {
-				if f.TestHash(hs[i%n]) {
-					hits++
-				}
-				keys++
-			}
-			reportNsPerKey(b, keys)
-			if hits != keys {
-				b.Fatal("false negative")
-			}
-		})
-		b.Run(fmt.Sprintf("n=%d/Test/nonmember", n), func(b *testing.B) {
-			key := make([]byte, 8)
-			keys := 0
-			for i := 0; b.Loop(); i++ {
-				binary.LittleEndian.PutUint64(key, absent[i%n])
-				f.Test(key)
-				keys++
-			}
-			reportNsPerKey(b, keys)
-		})
 		f.Close()
 	}
 }

@@ -132,9 +132,9 @@ func (d *Dynamic) Rows() int { return len(d.rows) }
 // RowKeys returns nr, the keys each row holds before a new row opens.
 func (d *Dynamic) RowKeys() uint64 { return d.nr }
 
-// Count returns the number of Add calls so far (a key added twice counts
+// Added returns the number of Add calls so far (a key added twice counts
 // twice, as in Hadoop).
-func (d *Dynamic) Count() uint64 {
+func (d *Dynamic) Added() uint64 {
 	if len(d.rows) == 0 {
 		return 0
 	}
@@ -184,7 +184,7 @@ func (d *Dynamic) ModelFPR(n uint64) float64 {
 // String describes d in one line.
 func (d *Dynamic) String() string {
 	return fmt.Sprintf("classic.Dynamic{rows: %d, nr: %d, m/row: %d, k: %d, count: %d, seed: %d}",
-		len(d.rows), d.nr, d.m, d.k, d.Count(), d.seed)
+		len(d.rows), d.nr, d.m, d.k, d.Added(), d.seed)
 }
 
 // Close returns the rows' huge-page memory at once. d must not be used

@@ -37,11 +37,11 @@ func TestDynamicRows(t *testing.T) {
 	ks := members(n)
 	d := newDynamic(t, nr, 0.01)
 	d.AddUint64s(ks)
-	if d.Rows() != 10 || d.Count() != n {
-		t.Fatalf("1e6 keys at nr = 1e5: %d rows, count %d; want 10 rows", d.Rows(), d.Count())
+	if d.Rows() != 10 || d.Added() != n {
+		t.Fatalf("1e6 keys at nr = 1e5: %d rows, count %d; want 10 rows", d.Rows(), d.Added())
 	}
 	d.AddUint64(1)
-	if d.Rows() != 11 || d.Count() != n+1 {
+	if d.Rows() != 11 || d.Added() != n+1 {
 		t.Fatalf("one more key: %d rows, want 11", d.Rows())
 	}
 	e := newDynamic(t, 3, 0.01)
@@ -182,16 +182,16 @@ func TestDynamicTestAndAdd(t *testing.T) {
 			t.Fatalf("new key %d tested present", i)
 		}
 	}
-	if d.Count() != 25 || d.Rows() != 3 {
-		t.Fatalf("count %d, rows %d", d.Count(), d.Rows())
+	if d.Added() != 25 || d.Rows() != 3 {
+		t.Fatalf("count %d, rows %d", d.Added(), d.Rows())
 	}
 	for i := range 25 {
 		if !d.TestAndAdd([]byte(fmt.Sprint("k", i))) {
 			t.Fatalf("key %d tested absent", i)
 		}
 	}
-	if d.Count() != 25 {
-		t.Fatalf("TestAndAdd of present keys added them: count %d", d.Count())
+	if d.Added() != 25 {
+		t.Fatalf("TestAndAdd of present keys added them: count %d", d.Added())
 	}
 }
 
@@ -204,7 +204,7 @@ func TestDynamicCloneAndString(t *testing.T) {
 	if after, _ := d.MarshalBinary(); !bytes.Equal(after, before) {
 		t.Fatal("keys added to the clone changed the original's bits")
 	}
-	if d.Rows() != 3 || c.Rows() != 4 || d.Count() != 250 {
+	if d.Rows() != 3 || c.Rows() != 4 || d.Added() != 250 {
 		t.Fatalf("clone not independent: %d/%d rows", d.Rows(), c.Rows())
 	}
 	for _, k := range nonMembers(100) {
@@ -293,7 +293,7 @@ func TestDynamicGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Rows() != 3 || d.Count() != 100 || d.RowBits() != 500 || d.K() != 4 || d.Seed() != 42 {
+	if d.Rows() != 3 || d.Added() != 100 || d.RowBits() != 500 || d.K() != 4 || d.Seed() != 42 {
 		t.Fatalf("golden decoded as %v", d)
 	}
 	for i := range 100 {
@@ -366,8 +366,8 @@ func TestDynamicDecodedGrows(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.AddUint64s(members(21))
-	if e.Rows() != 4 || e.Count() != 121 {
-		t.Fatalf("decoded filter grew to %d rows, count %d", e.Rows(), e.Count())
+	if e.Rows() != 4 || e.Added() != 121 {
+		t.Fatalf("decoded filter grew to %d rows, count %d", e.Rows(), e.Added())
 	}
 }
 

@@ -1,7 +1,6 @@
 package counting
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -56,80 +55,6 @@ func perKey(b *testing.B, keys int) {
 }
 
 func sizeName(n uint64) string { return fmt.Sprintf("n=%.0e", float64(n)) }
-
-// BenchmarkAdd: single-key Add of an 8-byte key (hash included): the odd
-// ring keys, removed again outside the timer after each pass so the
-// filter keeps its load.
-func BenchmarkAdd(b *testing.B) {
-	const half = benchRing / 2
-	for _, n := range benchSizes {
-		b.Run(sizeName(n), func(b *testing.B) {
-			fx := fixture(b, n)
-			var key [8]byte
-			b.ResetTimer()
-			for i := range b.N {
-				r := i % half
-				binary.LittleEndian.PutUint64(key[:], uint64(2*r+1))
-				fx.f.Add(key[:])
-				if r == half-1 || i == b.N-1 {
-					b.StopTimer()
-					for j := 0; j <= r; j++ {
-						fx.f.RemoveHash(fx.hs[2*j+1])
-					}
-					b.StartTimer()
-				}
-			}
-			perKey(b, b.N)
-		})
-	}
-}
-
-// BenchmarkRemove: single-key RemoveHash of present keys, added back
-// outside the timer.
-func BenchmarkRemove(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(sizeName(n), func(b *testing.B) {
-			fx := fixture(b, n)
-			b.ResetTimer()
-			for i := range b.N {
-				j := (2 * i) % benchRing
-				if !fx.f.RemoveHash(fx.hs[j]) {
-					b.Fatal("remove of a present key failed")
-				}
-				if j == benchRing-2 || i == b.N-1 {
-					b.StopTimer()
-					for r := 0; r <= j; r += 2 {
-						fx.f.AddHash(fx.hs[r])
-					}
-					b.StartTimer()
-				}
-			}
-			perKey(b, b.N)
-		})
-	}
-}
-
-// BenchmarkTest: single-key Test of 8-byte keys, half present.
-func BenchmarkTest(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(sizeName(n), func(b *testing.B) {
-			fx := fixture(b, n)
-			var key [8]byte
-			hits := 0
-			b.ResetTimer()
-			for i := range b.N {
-				binary.LittleEndian.PutUint64(key[:], uint64(i%benchRing))
-				if fx.f.Test(key[:]) {
-					hits++
-				}
-			}
-			perKey(b, b.N)
-			if hits < b.N/2 {
-				b.Fatalf("%d hits of %d", hits, b.N)
-			}
-		})
-	}
-}
 
 // BenchmarkTestHashes: the batch kernel on 1024 hashes per call, per
 // kernel level.

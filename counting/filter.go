@@ -171,7 +171,7 @@ func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePag
 // model of ToBloom's twin (package doc).
 func (f *Filter) ModelFPR(n uint64) float64 {
 	f.mustHaveLines()
-	return ModelFPR(n, f.lines, f.k, f.CounterBits())
+	return modelFPR(n, f.lines, f.k, f.CounterBits())
 }
 
 // String describes the filter in one line of at most 200 bytes.

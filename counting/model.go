@@ -9,13 +9,13 @@ import (
 	"github.com/filterengine/filterengine/internal/errs"
 )
 
-// ModelFPR is the false-positive rate model of a counting filter of lines
+// modelFPR is the false-positive rate model of a counting filter of lines
 // lines of counterBits-bit counters (4 or 8) and k probes after n
 // distinct keys. Its nonzero counters are exactly the set bits of the
 // blocked.Narrow filter of 128-bit (4-bit counters) or 64-bit blocks of
 // the same lines, k and seed, so this is blocked.NarrowFPR: in [0, 1],
 // nondecreasing in n.
-func ModelFPR(n, lines uint64, k uint32, counterBits int) float64 {
+func modelFPR(n, lines uint64, k uint32, counterBits int) float64 {
 	wide := counterBits == 8
 	return blocked.NarrowFPR(lines*lineCounters(wide), n, k, int(lineCounters(wide)))
 }

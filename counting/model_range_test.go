@@ -19,7 +19,7 @@ func TestModelRange(t *testing.T) {
 		for _, k := range []uint32{0, 1, 6, 16, 64, math.MaxUint32} {
 			for _, bits := range []int{4, 8, 5} {
 				rates = append(rates, modeltest.Rate{Name: fmt.Sprintf("ModelFPR(n, %d, %d, %d)", lines, k, bits),
-					F: func(n uint64) float64 { return ModelFPR(n, lines, k, bits) }})
+					F: func(n uint64) float64 { return modelFPR(n, lines, k, bits) }})
 			}
 		}
 	}

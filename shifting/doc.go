@@ -23,9 +23,10 @@
 //
 // New picks the smallest m over even k for which f <= p: at p = 1% that
 // is 9.69 bits per key with k = 6, measured 0.996% on 1e6 absent keys
-// (TestFPR). At the awesome-bloom-filters evaluation's ratio m/n = 10, k = 10 the model
-// says 1.038% and 1e6 absent keys measure 1.021% (1.035% averaged over
-// ten seeds); a classic Bloom filter of the same m, n, k has 1.019%.
+// (TestFPR). At the awesome-bloom-filters evaluation's ratio m/n = 10,
+// k = 10 the model says 1.038% and 1e6 absent keys measure 1.021%
+// (1.035% averaged over ten hash seeds); a classic Bloom filter of the
+// same m, n, k has 1.019%.
 //
 // The second-array variant (WithSecondArray; the improvement the
 // awesome-bloom-filters project proposes for ShBF_M) adds a second array

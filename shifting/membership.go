@@ -33,7 +33,7 @@ type Filter struct {
 }
 
 // New returns a membership filter sized for n keys at false-positive rate
-// p by the paper's model (FPR, or FPRSecondArray with WithSecondArray):
+// p by the paper's model (Yang et al. 2016, section 3.3; ModelFPR gives it):
 // the smallest m over even k. At p = 1% that is m = 9.69 n bits and k = 6
 // (the classic Bloom filter needs 9.59 n with k = 7).
 func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
@@ -41,7 +41,7 @@ func New(n uint64, p float64, opts ...engine.Option) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, k, err := Size(n, p, second)
+	m, k, err := sizeFor(n, p, second)
 	if err != nil {
 		return nil, err
 	}
@@ -121,9 +121,9 @@ func (f *Filter) setStorage(st *store.Storage) {
 // ModelFPR returns the model's false-positive rate after n distinct keys.
 func (f *Filter) ModelFPR(n uint64) float64 {
 	if f.p.M2 != 0 {
-		return FPRSecondArray(f.p.M, f.p.M2, n, f.p.K)
+		return fprSecondArray(f.p.M, f.p.M2, n, f.p.K)
 	}
-	return FPR(f.p.M, n, f.p.K)
+	return fpr(f.p.M, n, f.p.K)
 }
 
 // Add inserts key.

@@ -54,15 +54,15 @@ func TestNewErrors(t *testing.T) {
 func TestSize(t *testing.T) {
 	for _, p := range []float64{0.1, 0.01, 0.001} {
 		for _, second := range []bool{false, true} {
-			m, k, err := Size(1e6, p, second)
+			m, k, err := sizeFor(1e6, p, second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			model := FPR(m, 1e6, k)
+			model := fpr(m, 1e6, k)
 			if second {
-				model = FPRSecondArray(m, m, 1e6, k)
+				model = fprSecondArray(m, m, 1e6, k)
 			}
-			if k%2 != 0 || model > p || FPR(m-m/1000, 1e6, k) <= p && !second {
+			if k%2 != 0 || model > p || fpr(m-m/1000, 1e6, k) <= p && !second {
 				t.Errorf("p=%v second=%v: m=%d k=%d model %v", p, second, m, k, model)
 			}
 		}

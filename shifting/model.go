@@ -17,7 +17,7 @@ func zeroFraction(m, n uint64, k uint32) float64 {
 	return math.Exp(float64(k) * float64(n) * math.Log1p(-1/float64(m)))
 }
 
-// FPR is the paper's false-positive model of ShBF_M (Yang et al. 2016,
+// fpr is the paper's false-positive model of ShBF_M (Yang et al. 2016,
 // section 3.3) for m bits, n distinct keys and k bits per key (k/2 pairs):
 //
 //	f = (1 - p')^(k/2) · (1 - p' + p'^2/(w̄ - 1))^(k/2),  p' = (1 - 1/m)^(kn)
@@ -27,7 +27,7 @@ func zeroFraction(m, n uint64, k uint32) float64 {
 // positive correlation from keys that share both a position and the
 // offset. For w̄ = 57 it is within 1% of the classic (1 - p')^k. It is 1
 // for m = 0, and in [0, 1] and nondecreasing in n for every input.
-func FPR(m, n uint64, k uint32) float64 {
+func fpr(m, n uint64, k uint32) float64 {
 	if m == 0 {
 		return 1
 	}
@@ -36,31 +36,31 @@ func FPR(m, n uint64, k uint32) float64 {
 	return math.Pow(1-z, half) * math.Pow(1-z+z*z/(wBar-1), half)
 }
 
-// FPRSecondArray is FPR with the seed's second array of m2 bits, where
+// fprSecondArray is fpr with the second array of m2 bits, where
 // every key also sets one bit: a non-member must in addition hit a set
-// bit there, probability 1 - (1 - 1/m2)^n. Like FPR, it is 1 for m2 = 0.
-func FPRSecondArray(m, m2, n uint64, k uint32) float64 {
+// bit there, probability 1 - (1 - 1/m2)^n. Like fpr, it is 1 for m2 = 0.
+func fprSecondArray(m, m2, n uint64, k uint32) float64 {
 	if m2 == 0 {
 		return 1
 	}
 	if n == 0 { // no key set a bit of the second array
 		return 0
 	}
-	return FPR(m, n, k) * -math.Expm1(float64(n)*math.Log1p(-1/float64(m2)))
+	return fpr(m, n, k) * -math.Expm1(float64(n)*math.Log1p(-1/float64(m2)))
 }
 
-// Size returns the smallest m, and the even k reaching it, for which the
-// model (FPR, or FPRSecondArray with m2 = m when second is set) of n keys
+// sizeFor returns the smallest m, and the even k reaching it, for which the
+// model (fpr, or fprSecondArray with m2 = m when second is set) of n keys
 // is at most p.
-func Size(n uint64, p float64, second bool) (m uint64, k uint32, err error) {
+func sizeFor(n uint64, p float64, second bool) (m uint64, k uint32, err error) {
 	if err := errs.CheckNP(n, p); err != nil {
 		return 0, 0, err
 	}
 	model := func(m uint64, k uint32) float64 {
 		if second {
-			return FPRSecondArray(m, m, n, k)
+			return fprSecondArray(m, m, n, k)
 		}
-		return FPR(m, n, k)
+		return fpr(m, n, k)
 	}
 	for kk := uint32(2); kk <= engine.MaxK; kk += 2 {
 		if model(engine.MaxBits, kk) > p {

@@ -74,7 +74,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestGoldenLineLocal pins the line-local layout: 1000
-// keys over 5 areas in 4-bit cells, seed 7, sized by SizeLineLocal for
+// keys over 5 areas in 4-bit cells, seed 7, sized by sizeForLineLocal for
 // 1%; it decodes, answers, keeps its statistics and re-encodes the same.
 func TestGoldenLineLocal(t *testing.T) {
 	path := filepath.Join("testdata", "golden-line-4bit.sbf")

@@ -46,12 +46,12 @@ func ExampleWithLineLocal() {
 	// Output: true 1 1 3
 }
 
-// Sizes per key of both layouts for 1e6 keys over 4 areas at 1%.
-func ExampleSizeLineLocal() {
-	m, k, _ := spatial.Size(1_000_000, 0.01)
-	lm, lk, _ := spatial.SizeLineLocal(1_000_000, 4, 0.01)
-	fmt.Printf("libSBF: %.2f cells per key, k = %d\n", float64(m)/1e6, k)
-	fmt.Printf("line-local: %.2f cells per key, k = %d\n", float64(lm)/1e6, lk)
+// Cells per key of both layouts for 1e6 keys over 4 areas at 1%.
+func ExampleWithLineLocal_size() {
+	f, _ := spatial.New(1_000_000, 4, 0.01)
+	l, _ := spatial.New(1_000_000, 4, 0.01, spatial.WithLineLocal())
+	fmt.Printf("libSBF: %.2f cells per key, k = %d\n", float64(f.M())/1e6, f.K())
+	fmt.Printf("line-local: %.2f cells per key, k = %d\n", float64(l.M())/1e6, l.K())
 	// Output:
 	// libSBF: 9.62 cells per key, k = 7
 	// line-local: 10.85 cells per key, k = 6

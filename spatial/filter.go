@@ -51,12 +51,13 @@ type Filter struct {
 // is at most p: m cells and k probes as for a classic Bloom filter with
 // m bits, since a cell is non-zero exactly when the bit would be set.
 //
-// With WithLineLocal the cells and probes come from SizeLineLocal, the
-// line-local layout's own model, instead.
+// With WithLineLocal the cells and probes come from the line-local
+// layout's own model instead: the fewest whole lines, over every k, for
+// which that model's rate after n keys is at most p.
 func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error) {
-	size := func() (uint64, uint32, error) { return Size(n, p) }
+	size := func() (uint64, uint32, error) { return sizeFor(n, p) }
 	if _, line, _ := applyOptions(opts); line {
-		size = func() (uint64, uint32, error) { return SizeLineLocal(n, areas, p) }
+		size = func() (uint64, uint32, error) { return sizeForLineLocal(n, areas, p) }
 	}
 	m, k, err := size()
 	if err != nil {
@@ -65,13 +66,17 @@ func New(n uint64, areas int, p float64, opts ...engine.Option) (*Filter, error)
 	return NewMK(m, k, areas, opts...)
 }
 
-// NewAreas returns a filter sized by SizeAreas for the given number of
-// keys per area (counts[i] keys in area i+1), or by SizeAreasLineLocal
-// with WithLineLocal.
+// NewAreas returns a filter for the given number of keys per area
+// (counts[i] keys in area i+1) with the fewest cells for which every
+// area's a-priori false-positive rate (a key in no area reported as that
+// area) and a-priori inter-set error (a key of the area reported in a
+// higher one) are at most p, by the model of the layout WithLineLocal
+// chooses. That needs fewer cells than New for the sum of the counts,
+// which bounds the sum of the areas' rates.
 func NewAreas(counts []uint64, p float64, opts ...engine.Option) (*Filter, error) {
-	size := SizeAreas
+	size := sizeForAreas
 	if _, line, _ := applyOptions(opts); line {
-		size = SizeAreasLineLocal
+		size = sizeForAreasLineLocal
 	}
 	m, k, err := size(counts, p)
 	if err != nil {

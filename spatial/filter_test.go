@@ -32,10 +32,10 @@ func TestNewErrors(t *testing.T) {
 		{"k>MaxK", func() (*Filter, error) { return NewMK(100, engine.MaxK+1, 3) }},
 		{"m>MaxCells", func() (*Filter, error) { return NewMK(MaxCells+1, 3, 3) }},
 		{"unknown option", func() (*Filter, error) { return NewMK(100, 3, 3, config.FamilyOption(42)) }},
-		{"SizeAreas none", func() (*Filter, error) { return NewAreas(nil, 0.01) }},
-		{"SizeAreas zero keys", func() (*Filter, error) { return NewAreas([]uint64{0, 0}, 0.01) }},
-		{"SizeAreas overflow", func() (*Filter, error) { return NewAreas([]uint64{math.MaxUint64, 2}, 0.01) }},
-		{"SizeAreas p=NaN", func() (*Filter, error) { return NewAreas([]uint64{5, 5}, math.NaN()) }},
+		{"sizeForAreas none", func() (*Filter, error) { return NewAreas(nil, 0.01) }},
+		{"sizeForAreas zero keys", func() (*Filter, error) { return NewAreas([]uint64{0, 0}, 0.01) }},
+		{"sizeForAreas overflow", func() (*Filter, error) { return NewAreas([]uint64{math.MaxUint64, 2}, 0.01) }},
+		{"sizeForAreas p=NaN", func() (*Filter, error) { return NewAreas([]uint64{5, 5}, math.NaN()) }},
 	}
 	for _, c := range cases {
 		f, err := c.make()
@@ -378,15 +378,15 @@ func TestSize(t *testing.T) {
 		n uint64
 		p float64
 	}{{1, 0.5}, {1000, 0.01}, {1e6, 0.001}, {1e6, 1e-6}} {
-		m, k, err := Size(c.n, c.p)
+		m, k, err := sizeFor(c.n, c.p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if fpr := engine.FPR(m, c.n, k); fpr > c.p {
-			t.Errorf("Size(%d, %v) = (%d, %d) with FPR %v", c.n, c.p, m, k, fpr)
+			t.Errorf("sizeFor(%d, %v) = (%d, %d) with FPR %v", c.n, c.p, m, k, fpr)
 		}
 		if opt := engine.OptimalBitsFloat(c.n, c.p); float64(m) > 1.05*opt+64 {
-			t.Errorf("Size(%d, %v) = %d cells, optimum %.0f", c.n, c.p, m, opt)
+			t.Errorf("sizeFor(%d, %v) = %d cells, optimum %.0f", c.n, c.p, m, opt)
 		}
 	}
 }
@@ -394,7 +394,7 @@ func TestSize(t *testing.T) {
 func TestSizeAreas(t *testing.T) {
 	counts := []uint64{5000, 3000, 1000, 500, 100}
 	const p = 0.001
-	m, k, err := SizeAreas(counts, p)
+	m, k, err := sizeForAreas(counts, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,9 +408,9 @@ func TestSizeAreas(t *testing.T) {
 	for _, c := range counts {
 		n += c
 	}
-	mAll, _, _ := Size(n, p)
+	mAll, _, _ := sizeFor(n, p)
 	if m >= mAll {
-		t.Errorf("SizeAreas gave %d cells, no fewer than Size's %d", m, mAll)
+		t.Errorf("sizeForAreas gave %d cells, no fewer than Size's %d", m, mAll)
 	}
 	// One fewer cell must break the bound for every k (m is minimal for k).
 	if fits := func(m uint64) bool {
@@ -422,6 +422,6 @@ func TestSizeAreas(t *testing.T) {
 		}
 		return true
 	}; fits(m - 1) {
-		t.Errorf("SizeAreas m = %d is not minimal for k = %d", m, k)
+		t.Errorf("sizeForAreas m = %d is not minimal for k = %d", m, k)
 	}
 }

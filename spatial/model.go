@@ -183,10 +183,10 @@ func newLayout(m uint64, k uint32, lines uint64) layout {
 	return l
 }
 
-// Size returns cells and probes for n keys with an a-priori filter FPR of
+// sizeFor returns cells and probes for n keys with an a-priori filter FPR of
 // at most p: the classic sizing m = -n ln p / (ln 2)^2, k = (m/n) ln 2,
 // grown until the exact model (1 - (1 - 1/m)^(kn))^k reaches p.
-func Size(n uint64, p float64) (m uint64, k uint32, err error) {
+func sizeFor(n uint64, p float64) (m uint64, k uint32, err error) {
 	m, err = engine.OptimalBits(n, p)
 	if err != nil {
 		return 0, 0, err
@@ -204,21 +204,21 @@ func Size(n uint64, p float64) (m uint64, k uint32, err error) {
 	return m, k, nil
 }
 
-// SizeAreas returns the fewest cells m, and a k for them, such that for
+// sizeForAreas returns the fewest cells m, and a k for them, such that for
 // every area i (counts[i] keys in area i+1) both the a-priori FPR of the
 // area (a key in no area reported as area i) and its a-priori inter-set
 // error (a key of area i reported in a higher area) are at most p. This
-// needs fewer cells than Size(sum counts, p), which bounds the sum of the
+// needs fewer cells than sizeFor(sum counts, p), which bounds the sum of the
 // area FPRs. It bisects m for each k up to twice Size's k; the filter
 // FPR decides most steps (at most p suffices, area 1's inter-set error
 // above p rules out), and the per-area model, O(areas), the few between.
-func SizeAreas(counts []uint64, p float64) (m uint64, k uint32, err error) {
+func sizeForAreas(counts []uint64, p float64) (m uint64, k uint32, err error) {
 	return sizeAreas(counts, p, 0)
 }
 
-// SizeAreasLineLocal is SizeAreas for the line-local layout of a filter
+// sizeForAreasLineLocal is sizeForAreas for the line-local layout of a filter
 // over len(counts) areas (WithLineLocal): m is a whole number of lines.
-func SizeAreasLineLocal(counts []uint64, p float64) (m uint64, k uint32, err error) {
+func sizeForAreasLineLocal(counts []uint64, p float64) (m uint64, k uint32, err error) {
 	return sizeAreas(counts, p, asm.SpatialLineCells(cellLogFor(len(counts))))
 }
 
@@ -235,7 +235,7 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 		}
 		n += c
 	}
-	size := Size
+	size := sizeFor
 	if unit != 0 {
 		size = func(n uint64, p float64) (uint64, uint32, error) { return sizeLine(n, p, unit) }
 	}
@@ -292,18 +292,18 @@ func sizeAreas(counts []uint64, p float64, unit uint64) (m uint64, k uint32, err
 	return units * max(unit, 1), k, nil
 }
 
-// SizeLineLocal returns cells and probes for n keys over the given
+// sizeForLineLocal returns cells and probes for n keys over the given
 // number of areas in the line-local layout (WithLineLocal) with an
 // a-priori filter FPR of at most p: the fewest whole lines, over every k,
 // for which the line model's full(n) is at most p.
-func SizeLineLocal(n uint64, areas int, p float64) (m uint64, k uint32, err error) {
+func sizeForLineLocal(n uint64, areas int, p float64) (m uint64, k uint32, err error) {
 	if areas < 1 || areas > MaxAreas {
 		return 0, 0, errs.ParamErrorf("%d areas outside [1, %d]", areas, MaxAreas)
 	}
 	return sizeLine(n, p, asm.SpatialLineCells(cellLogFor(areas)))
 }
 
-// sizeLine is SizeLineLocal for lines of c cells. For each k it first
+// sizeLine is sizeForLineLocal for lines of c cells. For each k it first
 // finds the fewest lines at which the lower bounds of full(n) reach p
 // (bound(n) in closed form, then meanFull(n) from there up), as no fewer
 // lines fit; then it visits the k in the order of those counts, finding
@@ -311,7 +311,7 @@ func SizeLineLocal(n uint64, areas int, p float64) (m uint64, k uint32, err erro
 // at the first k whose count is above the best found. So the occupancy
 // tables are built for few k and only for loads near the answer.
 func sizeLine(n uint64, p float64, c uint64) (m uint64, k uint32, err error) {
-	m0, k0, err := Size(n, p)
+	m0, k0, err := sizeFor(n, p)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -39,15 +39,15 @@ func TestModelRange(t *testing.T) {
 	var calls []modeltest.Call
 	for _, p := range []float64{math.SmallestNonzeroFloat64, 1e-20, 1e-9, 0.01, 0.5, 1 - 1e-16} {
 		for _, n := range []uint64{0, 1, 1000, 1 << 40, math.MaxUint64} {
-			calls = append(calls, modeltest.Call{Name: fmt.Sprintf("Size(%d, %v)", n, p), F: func() error { _, _, err := Size(n, p); return err }})
+			calls = append(calls, modeltest.Call{Name: fmt.Sprintf("Size(%d, %v)", n, p), F: func() error { _, _, err := sizeFor(n, p); return err }})
 			for _, areas := range []int{1, 3, MaxAreas} {
-				calls = append(calls, modeltest.Call{Name: fmt.Sprintf("SizeLineLocal(%d, %d, %v)", n, areas, p), F: func() error { _, _, err := SizeLineLocal(n, areas, p); return err }})
+				calls = append(calls, modeltest.Call{Name: fmt.Sprintf("sizeForLineLocal(%d, %d, %v)", n, areas, p), F: func() error { _, _, err := sizeForLineLocal(n, areas, p); return err }})
 			}
 		}
 		for _, counts := range [][]uint64{{0}, {1}, {1, 2, 3}, {math.MaxUint64}, {1 << 62, 1 << 62}, make([]uint64, MaxAreas)} {
 			calls = append(calls,
-				modeltest.Call{Name: fmt.Sprintf("SizeAreas(%d areas, %v)", len(counts), p), F: func() error { _, _, err := SizeAreas(counts, p); return err }},
-				modeltest.Call{Name: fmt.Sprintf("SizeAreasLineLocal(%d areas, %v)", len(counts), p), F: func() error { _, _, err := SizeAreasLineLocal(counts, p); return err }})
+				modeltest.Call{Name: fmt.Sprintf("sizeForAreas(%d areas, %v)", len(counts), p), F: func() error { _, _, err := sizeForAreas(counts, p); return err }},
+				modeltest.Call{Name: fmt.Sprintf("sizeForAreasLineLocal(%d areas, %v)", len(counts), p), F: func() error { _, _, err := sizeForAreasLineLocal(counts, p); return err }})
 		}
 	}
 	modeltest.Run(t, rates, calls, func() error {

@@ -155,7 +155,7 @@ func TestStatsEmptyArea(t *testing.T) {
 // every query alike.
 func TestAreaModel(t *testing.T) {
 	const areas, perArea, absent = 10, 20000, 1_000_000
-	m, k, err := Size(areas*perArea, 0.01)
+	m, k, err := sizeFor(areas*perArea, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
 
 // TestAreaModelLineLocal is TestAreaModel's workload and bounds on the
-// line-local layout, sized by its own model (SizeLineLocal): 10 areas in
+// line-local layout, sized by its own model (sizeForLineLocal): 10 areas in
 // 4-bit cells, and 20 areas of 10000 keys in 8-bit cells.
 func TestAreaModelLineLocal(t *testing.T) {
 	const absent = 1_000_000

@@ -204,7 +204,7 @@ func TestGrowthOutOfMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	fill := make([]uint64, 1e6)
-	for i := uint64(0); s.Count() < 1e7; i++ {
+	for i := uint64(0); s.Added() < 1e7; i++ {
 		for j := range fill {
 			fill[j] = i<<32 | uint64(j)
 		}
@@ -221,8 +221,8 @@ func TestGrowthOutOfMemory(t *testing.T) {
 	for _, k := range more[500:] {
 		d.AddUint64(k)
 	}
-	if d.Rows() != 1 || d.Count() != 2000 {
-		t.Errorf("Dynamic: %d rows, count %d; want 1 row (the second refused), 2000", d.Rows(), d.Count())
+	if d.Rows() != 1 || d.Added() != 2000 {
+		t.Errorf("Dynamic: %d rows, count %d; want 1 row (the second refused), 2000", d.Rows(), d.Added())
 	}
 	s.AddUint64s(more[:500])
 	for _, k := range more[500:] {

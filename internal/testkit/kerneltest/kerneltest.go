@@ -6,7 +6,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/internal/cpulevel"
 )
 
@@ -26,14 +25,14 @@ func RequireKernel(t *testing.T) {
 	capped := os.Getenv(cpulevel.Env)
 	want, ok := os.LookupEnv(EnvRequireKernel)
 	if !ok || want == "" {
-		t.Skipf("%s not set; kernel in use: %s (%s=%q)", EnvRequireKernel, asm.Kernel(), cpulevel.Env, capped)
+		t.Skipf("%s not set; kernel in use: %s (%s=%q)", EnvRequireKernel, cpulevel.Current(), cpulevel.Env, capped)
 	}
 	l, err := cpulevel.Parse(want)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cpulevel.Current() != l {
-		t.Fatalf("%s=%s but the kernel in use is %s (%s=%q)", EnvRequireKernel, want, asm.Kernel(), cpulevel.Env, capped)
+		t.Fatalf("%s=%s but the kernel in use is %s (%s=%q)", EnvRequireKernel, want, cpulevel.Current(), cpulevel.Env, capped)
 	}
 }
 
