@@ -68,7 +68,8 @@ test-gen:
 generate:
 	cd gen && $(GO) generate ./...
 
-GENERATED = ls asm/*_amd64.s asm/*_stub_amd64.go 2>/dev/null | xargs -r sha256sum
+GENERATED = ls asm/*_amd64.s asm/*_stub_amd64.go formats/clickhouse/*_amd64.s \
+	formats/clickhouse/*_stub_amd64.go 2>/dev/null | xargs -r sha256sum
 
 check-generate:
 	@before="$$($(GENERATED))"; $(MAKE) -s generate; after="$$($(GENERATED))"; \
