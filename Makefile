@@ -91,9 +91,10 @@ fuzz:
 		done; done
 
 # formats/clickhouse is a module of its own (its requirements stay out of
-# ../go.mod); ./... above skips it. Its tests, then the live cross-check.
+# ../go.mod); ./... above skips it. Its tests, with its assembly and
+# with -tags purego, then the live cross-check.
 test-clickhouse:
-	cd formats/clickhouse && $(GOTEST) ./...
+	cd formats/clickhouse && $(GOTEST) ./... && $(GOTEST) -tags purego ./...
 	@$(MAKE) -s interop-clickhouse
 
 # Against a real ClickHouse: chdb (an in-process ClickHouse, ~550 MB) is
