@@ -68,7 +68,8 @@ test-gen:
 generate:
 	cd gen && $(GO) generate ./...
 
-GENERATED = ls asm/*_amd64.s asm/*_stub_amd64.go 2>/dev/null | xargs -r sha256sum
+GENERATED = ls asm/*_amd64.s asm/*_stub_amd64.go formats/clickhouse/*_amd64.s \
+	formats/clickhouse/*_stub_amd64.go 2>/dev/null | xargs -r sha256sum
 
 check-generate:
 	@before="$$($(GENERATED))"; $(MAKE) -s generate; after="$$($(GENERATED))"; \
@@ -90,9 +91,10 @@ fuzz:
 		done; done
 
 # formats/clickhouse is a module of its own (its requirements stay out of
-# ../go.mod); ./... above skips it. Its tests, then the live cross-check.
+# ../go.mod); ./... above skips it. Its tests, with its assembly and
+# with -tags purego, then the live cross-check.
 test-clickhouse:
-	cd formats/clickhouse && $(GOTEST) ./...
+	cd formats/clickhouse && $(GOTEST) ./... && $(GOTEST) -tags purego ./...
 	@$(MAKE) -s interop-clickhouse
 
 # Against a real ClickHouse: chdb (an in-process ClickHouse, ~550 MB) is
