@@ -1,6 +1,6 @@
 // Package engine is what every filter family shares and a user touches:
 // the options every constructor takes (WithSeed, WithHugePages,
-// WithoutChecksum), the errors every family wraps (ErrParam, ErrFormat),
+// WithoutChecksum), the errors every family wraps (ErrParam, ErrFormat, ErrMemory),
 // the key hash (Hash and its Seed, String and Uint64 forms), the sizing
 // and false-positive mathematics (OptimalBits, OptimalK, FPR, FPRFromFill,
 // EstimateCount, MaxK, MaxBits) and the Filter interface. It imports
