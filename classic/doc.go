@@ -27,8 +27,9 @@
 // goroutines at once. A writer (Add and its forms, TestAndAdd, Union,
 // Reset, UnmarshalBinary) needs exclusive use, or the *Concurrent forms
 // (AddConcurrent, AddHashConcurrent, AddHashesConcurrent,
-// AddUint64sConcurrent, TestConcurrent, TestHashConcurrent: atomic ORs
-// and loads, lock-free), which run together; beside them, reads must be
+// AddUint64sConcurrent, TestConcurrent, TestHashConcurrent and the
+// concurrent dedup TestAndAddConcurrent with its Hash, Uint64 and String
+// forms: atomic ORs and loads, lock-free), which run together; beside them, reads must be
 // TestConcurrent or TestHashConcurrent (a plain Test's loads are not
 // atomic).
 //

@@ -72,7 +72,8 @@
 // change each counter by a compare-and-swap, lock-free, with the same
 // sticky saturation: AddConcurrent, AddHashConcurrent,
 // AddHashesConcurrent, AddUint64sConcurrent, TestAndAddConcurrent,
-// TestAndAddHashConcurrent, RemoveConcurrent, RemoveHashConcurrent,
+// TestAndAddHashConcurrent, TestAndAddUint64Concurrent,
+// TestAndAddStringConcurrent, RemoveConcurrent, RemoveHashConcurrent,
 // RemoveHashesConcurrent and RemoveUint64sConcurrent, beside
 // TestConcurrent and TestHashConcurrent, which are Test and TestHash.
 // Both kinds of write leave the same counters. Reads load each word

@@ -51,7 +51,9 @@
 // from many goroutines at once. A writer needs exclusive use, or, on
 // Filter, the *Concurrent forms (AddConcurrent, AddHashConcurrent,
 // AddHashesConcurrent, AddUint64sConcurrent, TestConcurrent,
-// TestHashConcurrent; TestAndAdd and TestAndAddHash are concurrent too),
+// TestHashConcurrent, and the concurrent dedup TestAndAddConcurrent with
+// its Hash, Uint64 and String forms; TestAndAdd and TestAndAddHash are
+// concurrent too),
 // which are lock-free: each bit is set with an atomic OR (a pair's two
 // bits may sit in two words) and read with atomic loads of the two
 // aligned words that hold the window.

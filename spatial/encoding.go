@@ -2,6 +2,7 @@ package spatial
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"runtime"
 
@@ -173,7 +174,7 @@ func (f *Filter) decodeStorage(h store.Header, src store.Source, mode engine.Hug
 	// place, zeros in a copy; a probe only reads padding bits.
 	s, err := src.Storage(0, used, cellWords(m, cellLog), mode)
 	if err != nil {
-		return errs.FormatErrorf("spatial filter of %d cells: %v", m, err)
+		return fmt.Errorf("spatial: filter of %d cells: %w", m, err)
 	}
 	g := filterOn(s, m, uint32(k), int(areas), cellLog, lines, h.Seed)
 	for i := range areas {

@@ -207,3 +207,115 @@ func TestHashSet(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBatchBuild: any values, split from the input at 0xFE bytes, build
+// the same filter through the batch adds, the single adds and the
+// reference, for each text index type.
+func FuzzBatchBuild(f *testing.F) {
+	f.Add([]byte("hello, world\xfeGET /a-b?c=1\xfe\xfe"), uint8(0))
+	f.Add([]byte("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e text\xfex\xe4\xb8"), uint8(3))
+	f.Add(bytes.Repeat([]byte("abcdefghijklmnopq "), 300), uint8(1))
+	types := []string{"tokenbf_v1(1000, 3, 5)", "tokenbf_v1(512, 2, 0)", "ngrambf_v1(1, 333, 2, 0)",
+		"ngrambf_v1(3, 1024, 3, 9)", "ngrambf_v1(4, 100, 1, 0)", "ngrambf_v1(10, 64, 2, 7)"}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		ix, _ := ParseIndex(types[int(which)%len(types)])
+		rows := bytes.Split(data, []byte{0xfe})
+		batch, single := ix.NewGranule(1), ix.NewGranule(1)
+		batch.AddStrings(0, rows)
+		for _, r := range rows {
+			single.AddString(0, r)
+		}
+		want := refTextGranule(ix, rows).bytes()
+		b1, _ := batch.MarshalBinary()
+		b2, _ := single.MarshalBinary()
+		if !bytes.Equal(b1, want) || !bytes.Equal(b2, want) {
+			t.Fatalf("%v: batch %v, single %v equal to the reference", ix, bytes.Equal(b1, want), bytes.Equal(b2, want))
+		}
+	})
+}
+
+// What a text batch takes its filter to hold follows the filter: after
+// Reset, and in a granule whose columns take rows in turn, every token and
+// n-gram sets its bits again.
+func TestSeen(t *testing.T) {
+	rows, _ := benchRows(2000, 21)
+	for _, typ := range []string{"ngrambf_v1(1, 300, 2, 0)", "ngrambf_v1(2, 512, 2, 1)", "ngrambf_v1(3, 1000, 3, 0)",
+		"tokenbf_v1(1000, 3, 0)", "tokenbf_v1(512, 2, 7)"} {
+		ix, _ := ParseIndex(typ)
+		want := refTextGranule(ix, rows).bytes()
+		g := ix.NewGranule(2)
+		for i := range 3 {
+			g.AddStrings(0, rows)
+			g.AddStrings(0, rows) // all seen
+			for _, r := range rows {
+				g.AddString(0, r)
+				g.AddString(1, r)
+			}
+			if g.texts[0].seen == nil {
+				t.Fatalf("%s: no seen set after %d rows", typ, 4*len(rows))
+			}
+			for col := range 2 {
+				if got := g.Filter(col).Bytes(); !bytes.Equal(got, want) {
+					t.Fatalf("%s: round %d, column %d differs from the reference", typ, i, col)
+				}
+			}
+			g.Filter(0).Reset()
+			g.Filter(1).Reset()
+		}
+		// Values whose n-grams (random printable bytes) or tokens (random
+		// words) rarely repeat: the lookups pause, and resume.
+		r := rand.New(rand.NewPCG(22, uint64(ix.n)))
+		var noise [][]byte
+		nrows := 3000
+		if ix.kind == TokenBF {
+			nrows = 6000 // a token every eight bytes or so
+		}
+		for range nrows {
+			b := make([]byte, 60)
+			for i := range b {
+				b[i] = byte(0x20 + r.IntN(95))
+				if ix.kind == TokenBF {
+					b[i] = "abcdefghijklmnopqrstuvwxyz0123456789      "[r.IntN(42)]
+				}
+			}
+			noise = append(noise, b)
+		}
+		if ix.n == 3 || ix.kind == TokenBF {
+			gn := ix.NewGranule(1)
+			gn.AddStrings(0, noise)
+			if gn.texts[0].pause <= 0 {
+				t.Errorf("%s: lookups not paused over random values", typ)
+			}
+		}
+		all := append(append(append([][]byte(nil), noise...), rows...), noise...)
+		g.AddStrings(0, all)
+		if got, want := g.Filter(0).Bytes(), refTextGranule(ix, all).bytes(); !bytes.Equal(got, want) {
+			t.Fatalf("%s: rows after noise differ from the reference", typ)
+		}
+	}
+}
+
+// tokenMasks (the assembly on amd64) against the byte classification, on
+// every byte value at every position of a block.
+func TestTokenMasks(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	src := make([]byte, 64*64)
+	for i := range src {
+		src[i] = byte(i*7 + i/256)
+	}
+	for i := 64 * 40; i < len(src); i++ {
+		src[i] = byte(r.Uint32())
+	}
+	for c := 0; c < 256; c++ {
+		src[c] = byte(c) // every byte value in every lane of blocks 0-3
+	}
+	got := make([]uint64, 64)
+	tokenMasks(got, src)
+	for i, m := range got {
+		for j := range 64 {
+			if want := !isSep[src[64*i+j]]; (m>>j&1 == 1) != want {
+				t.Fatalf("block %d byte %d (%#x): mask bit %v, want %v", i, j, src[64*i+j], m>>j&1 == 1, want)
+			}
+		}
+	}
+}

@@ -33,6 +33,21 @@ func benchRows(n int, seed uint64) (rows [][]byte, tokens int) {
 	return rows, tokens
 }
 
+// noiseRows returns rows as long as rows, of random bytes from alphabet:
+// text whose tokens or n-grams rarely repeat.
+func noiseRows(rows [][]byte, alphabet string) [][]byte {
+	r := rand.New(rand.NewPCG(5, 5))
+	out := make([][]byte, len(rows))
+	for i, row := range rows {
+		b := make([]byte, len(row))
+		for j := range b {
+			b[j] = alphabet[r.IntN(len(alphabet))]
+		}
+		out[i] = b
+	}
+	return out
+}
+
 // benchValues returns n random UInt64 values and a buffer for their hashes.
 func benchValues(n int) (vals, hashes []uint64) {
 	r := rand.New(rand.NewPCG(2, 2))
@@ -56,24 +71,46 @@ func countNgrams(rows [][]byte, n int) int {
 // token, a division per probe, a hash map of distinct values) and by the
 // package's batch adds (AddStrings, AddUint64s).
 type buildCase struct {
-	typ        string // the TYPE clause, without spaces
+	name       string // index=<TYPE clause>/data=<data>
 	per        int    // tokens, n-grams or values per build
 	ref, batch func()
 }
 
-// buildCases builds one granule's filter from 8192 rows of text for the
-// text indexes, and from 8192 random UInt64 values for bloom_filter.
+// buildCases builds one granule's filter from 8192 rows: for the text
+// indexes, rows of words from a vocabulary of 5000 (data=text) and rows
+// whose tokens or n-grams rarely repeat (data=noise: random letters, digits
+// and separators for tokenbf_v1, random printable ASCII for ngrambf_v1);
+// for bloom_filter, 8192 random UInt64 values.
 func buildCases() []buildCase {
-	rows, tokens := benchRows(8192, 1)
+	text, _ := benchRows(8192, 1)
+	const alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+	words := noiseRows(text, alnum+alnum+" ,./-")
+	var printable []byte
+	for c := byte(0x20); c < 0x7f; c++ {
+		printable = append(printable, c)
+	}
+	bytesNoise := noiseRows(text, string(printable))
 	var out []buildCase
-	for _, typ := range []string{"tokenbf_v1(10240,3,0)", "tokenbf_v1(8192,4,0)", "ngrambf_v1(3,10240,3,0)"} {
-		ix, _ := ParseIndex(typ)
-		per := tokens
-		if ix.kind == NgramBF {
-			per = countNgrams(rows, ix.n)
+	for _, c := range []struct {
+		typ, data string
+		rows      [][]byte
+	}{
+		{"tokenbf_v1(10240,3,0)", "text", text}, {"tokenbf_v1(10240,3,0)", "noise", words},
+		{"tokenbf_v1(8192,4,0)", "text", text},
+		{"ngrambf_v1(3,10240,3,0)", "text", text}, {"ngrambf_v1(3,10240,3,0)", "noise", bytesNoise},
+	} {
+		ix, _ := ParseIndex(c.typ)
+		per := 0
+		for _, r := range c.rows {
+			if ix.kind == NgramBF {
+				refNgrams(r, ix.n, func([]byte) { per++ })
+			} else {
+				refSplit(r, func([]byte) { per++ })
+			}
 		}
 		g := ix.NewGranule(1)
-		out = append(out, buildCase{typ, per,
+		rows := c.rows
+		out = append(out, buildCase{"index=" + c.typ + "/data=" + c.data, per,
 			func() { refTextGranule(ix, rows) },
 			func() {
 				g.filters[0].Reset()
@@ -82,7 +119,7 @@ func buildCases() []buildCase {
 	}
 	ix, _ := ParseIndex("bloom_filter(0.01)")
 	vals, hs := benchValues(8192)
-	out = append(out, buildCase{"bloom_filter(0.01)", len(vals),
+	out = append(out, buildCase{"index=bloom_filter(0.01)/data=uint64", len(vals),
 		func() {
 			for i, v := range vals {
 				hs[i] = IntHash64(v)
@@ -106,7 +143,7 @@ func BenchmarkBuild(b *testing.B) {
 			name string
 			run  func()
 		}{{"reference", c.ref}, {"batch", c.batch}} {
-			b.Run("index="+c.typ+"/impl="+impl.name, func(b *testing.B) {
+			b.Run(c.name+"/impl="+impl.name, func(b *testing.B) {
 				for b.Loop() {
 					impl.run()
 				}

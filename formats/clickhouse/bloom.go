@@ -37,6 +37,7 @@ type BloomFilter struct {
 	seed2  uint64
 	words  []uint64
 	mod    divisor // 8·size
+	gen    uint64  // counts the times bits were cleared (Reset, setBytes)
 }
 
 // NewBloomFilter returns an empty filter of sizeBytes bytes that sets hashes
@@ -217,6 +218,7 @@ func (f *BloomFilter) appendBytes(dst []byte) []byte {
 
 // setBytes loads len(b) == f.size serialized bytes.
 func (f *BloomFilter) setBytes(b []byte) {
+	f.gen++
 	full := f.size / 8
 	for i := range full {
 		f.words[i] = binary.LittleEndian.Uint64(b[8*i:])
@@ -229,7 +231,10 @@ func (f *BloomFilter) setBytes(b []byte) {
 }
 
 // Reset clears every bit.
-func (f *BloomFilter) Reset() { clear(f.words) }
+func (f *BloomFilter) Reset() {
+	clear(f.words)
+	f.gen++
+}
 
 // divisor computes x mod d for a fixed d > 0 without a division
 // instruction. With m = floor((2^64 - 1)/d), so that 2^64 - d <= m·d <

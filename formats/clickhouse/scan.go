@@ -38,17 +38,28 @@ func tokenMask64(b []byte) uint64 {
 	return m
 }
 
+// tokenMasksGeneric is tokenMasks in Go.
+func tokenMasksGeneric(dst []uint64, src []byte) {
+	src = src[:64*len(dst)]
+	for i := range dst {
+		dst[i] = tokenMask64(src[64*i:])
+	}
+}
+
 // tokenBounds finds the tokens of b[from:to], to - from a multiple of 64,
 // and writes them as bounds into b: token j is b[starts[j]:ends[j]]. It
 // returns the count; starts and ends must have room for (to-from)/2 + 8
-// entries. b[from-1] and b[to-1] must be separators. The tokens come 64
-// bytes at a time from a mask of token bytes: a token starts at a token
-// byte after a separator and ends at a separator after a token byte.
-func tokenBounds(b []byte, from, to int, starts, ends []int32) int {
+// entries, masks for (to-from)/64. b[from-1] and b[to-1] must be
+// separators. The tokens come 64 bytes at a time from a mask of token
+// bytes: a token starts at a token byte after a separator and ends at a
+// separator after a token byte.
+func tokenBounds(b []byte, from, to int, starts, ends []int32, masks []uint64) int {
+	masks = masks[:(to-from)/64]
+	tokenMasks(masks, b[from:to])
 	ns, ne := 0, 0
 	var carry uint64 // the last byte of the previous block is a token byte
-	for base := from; base < to; base += 64 {
-		m := tokenMask64(b[base:])
+	for i, m := range masks {
+		base := from + 64*i
 		prev := m<<1 | carry
 		ns = bitPositions(starts, ns, base, m&^prev)
 		ne = bitPositions(ends, ne, base, prev&^m)

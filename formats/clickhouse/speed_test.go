@@ -23,7 +23,7 @@ func TestSpeedRatio(t *testing.T) {
 				best[i] = min(best[i], time.Since(t0))
 			}
 		}
-		t.Logf("%-26s reference %6.2f ns/token, batch %6.2f ns/token, %.2fx", c.typ,
+		t.Logf("%-44s reference %6.2f ns/token, batch %6.2f ns/token, %.2fx", c.name,
 			float64(best[0].Nanoseconds())/float64(c.per), float64(best[1].Nanoseconds())/float64(c.per),
 			float64(best[0])/float64(best[1]))
 	}

@@ -34,11 +34,67 @@ type textBatch struct {
 	cs           []uint64
 	arena        []byte
 	starts, ends []int32
+	masks        []uint64    // token bytes of the arena's 64-byte blocks
 	forms        [4][]uint64 // tokens by CityHash64 form, start | end<<32
+
+	// What f holds already, so that a token or n-gram repeated within a
+	// granule, as text repeats them, is not added again: for tokenbf_v1 a
+	// direct-mapped cache of c = CityHash64(token) - k2 (a slot holds the
+	// last c that mapped to it: a hit is exact), for ngrambf_v1 with n <= 3
+	// the set of the n-grams of ASCII values, by their bytes s[0], s[n/2],
+	// s[n-1] (which alone fix their CityHash64) as 7-bit digits. seen is
+	// valid while f.gen is seenGen, and kept once seenAfter items went
+	// through without it.
+	seen    []uint64
+	seenGen uint64
+	unseen  int // items added while seen is nil
+	// The last few thousand looked up, how many were new, and how many to
+	// add without a lookup: values whose tokens rarely repeat (random
+	// bytes) do not pay for the lookups.
+	tried, fresh, pause int
+}
+
+const (
+	// seenAfter is how many items a filter takes before textBatch keeps
+	// what it holds.
+	seenAfter = 1 << 14
+	// Every seenWindow items looked up, if more than three quarters were
+	// new, the next seenPause go without a lookup.
+	seenWindow = 1 << 14
+	seenPause  = 1 << 18
+)
+
+// useSeen reports whether to look the next n items up in seen, making a
+// seen of words words once seenAfter items went through.
+func (t *textBatch) useSeen(n, words int) bool {
+	if t.seen == nil {
+		if t.unseen += n; t.unseen >= seenAfter {
+			t.seen = make([]uint64, words)
+		}
+		return false
+	}
+	if t.pause > 0 {
+		t.pause -= n
+		return false
+	}
+	return true
+}
+
+// looked records tried items looked up, fresh of them new.
+func (t *textBatch) looked(tried, fresh int) {
+	if t.tried, t.fresh = t.tried+tried, t.fresh+fresh; t.tried >= seenWindow {
+		if 4*t.fresh > 3*t.tried {
+			t.pause = seenPause
+		}
+		t.tried, t.fresh = 0, 0
+	}
 }
 
 func (t *textBatch) reset(f *BloomFilter, kind Kind, n int) {
-	t.f, t.kind, t.n = f, kind, n
+	if t.seen != nil && (t.f != f || t.seenGen != f.gen) {
+		clear(t.seen) // bits were cleared since, or another filter
+	}
+	t.f, t.kind, t.n, t.seenGen = f, kind, n, f.gen
 	t.cs = t.cs[:0]
 	t.arena = append(t.arena[:0], zeros[:arenaPad]...)
 }
@@ -140,7 +196,10 @@ func (t *textBatch) tokenizeArena() {
 	if len(t.starts) < need {
 		t.starts, t.ends = make([]int32, need), make([]int32, need)
 	}
-	nt := tokenBounds(a, arenaPad, to, t.starts[:need], t.ends[:need])
+	if len(t.masks) < (to-arenaPad)/64 {
+		t.masks = make([]uint64, (to-arenaPad)/64)
+	}
+	nt := tokenBounds(a, arenaPad, to, t.starts[:need], t.ends[:need], t.masks)
 	t.room(nt)
 	cs := t.cs[len(t.cs) : len(t.cs)+nt]
 	if len(t.forms[0]) < nt {
@@ -149,6 +208,11 @@ func (t *textBatch) tokenizeArena() {
 		}
 	}
 	hashTokens(a, t.starts[:nt], t.ends[:nt], &t.forms, cs)
+	if t.useSeen(nt, 1<<bits.Len(uint(min(max(t.f.size, 1024), 1<<14)-1))) {
+		kept := newTokens(t.seen, cs)
+		t.looked(nt, kept)
+		nt = kept
+	}
 	t.cs = t.cs[:len(t.cs)+nt]
 	t.arena = a[:arenaPad]
 }
@@ -226,6 +290,9 @@ func (t *textBatch) asciiNgrams(s []byte) {
 		cs := t.cs[len(t.cs) : len(t.cs)+cnt]
 		w := s[i : i+cnt+n-1]
 		switch {
+		case n <= 3 && t.useSeen(len(cs), max(1, 1<<(7*n)/64)):
+			cnt = t.newShortNgrams(w, cs)
+			t.looked(len(cs), cnt)
 		case n <= 3:
 			ln, mid := uint64(n), n>>1
 			for j := range cs {
@@ -251,8 +318,53 @@ func (t *textBatch) asciiNgrams(s []byte) {
 			}
 		}
 		t.cs = t.cs[:len(t.cs)+cnt]
-		i += cnt
+		i += len(cs)
 	}
+}
+
+// newTokens removes from cs, in place, the tokens the cache holds and the
+// repeats within cs, records the others, and returns their count: every
+// token removed has its bits in the filter already or gets them from an
+// earlier token of cs. c == 0 is never taken for a hit, 0 being also an
+// empty slot. len(cache) is a power of two.
+func newTokens(cache, cs []uint64) int {
+	kept := 0
+	for _, c := range cs {
+		i := c >> 32 & uint64(len(cache)-1)
+		old := cache[i]
+		cache[i] = c
+		cs[kept] = c
+		// Without a branch: keep if old != c or c == 0.
+		x := old ^ c
+		kept += int((x|-x)>>63 | ((c|-c)>>63 ^ 1))
+	}
+	return kept
+}
+
+// newShortNgrams hashes into cs the n-grams w[j:j+n] (n <= 3, ASCII) for
+// j < len(cs) that seen does not hold, marks them seen, and returns their
+// count. Those it drops have their bits in f already, or get them from an
+// earlier n-gram of cs.
+func (t *textBatch) newShortNgrams(w []byte, cs []uint64) int {
+	n, seen := t.n, t.seen
+	ln, mid := uint64(n), n>>1
+	// The key's digits: s[0], s[n/2] and s[n-1] for n = 3; s[0] and s[1]
+	// (twice) for n = 2; s[0] (thrice) for n = 1.
+	s1, s2 := uint(min(n-1, 1)*7), uint((n-1)*7)
+	kept := 0
+	for j := range cs {
+		b0, bm, bl := w[j], w[j+mid], w[j+n-1]
+		key := uint(b0) | uint(bm)<<s1 | uint(bl)<<s2
+		word := key >> 6 & uint(len(seen)-1)
+		old := seen[word]
+		seen[word] = old | 1<<(key&63)
+		y := uint64(b0) + uint64(bm)<<8
+		z := ln + uint64(bl)<<2
+		h := y*k2 ^ z*k3
+		cs[kept] = (h^h>>47)*k2 - k2
+		kept += int(old>>(key&63)&1 ^ 1)
+	}
+	return kept
 }
 
 // ascii reports whether s has no byte >= 0x80.

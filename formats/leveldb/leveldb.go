@@ -106,6 +106,8 @@ func (w *levelDBWriter) setAll(hashes []uint32) {
 // writer of either engine produces) reads as C++ LevelDB reads it: bit
 // h % nBits is then bit h; goleveldb's 32-bit size wraps there.
 func MayMatch(filter, key []byte) bool {
+	// The hash first: fewer values live across its call.
+	h := hash(key, 0)
 	n := len(filter) - 1
 	if n < 1 {
 		return false
@@ -114,7 +116,6 @@ func MayMatch(filter, key []byte) bool {
 	if k > 30 {
 		return true
 	}
-	h := hash(key, 0)
 	delta := h>>17 | h<<15
 	bits := unsafe.Pointer(unsafe.SliceData(filter))
 	if n >= 1<<29 { // 2^32 bits or more: h % nBits = h, and h>>3 < n

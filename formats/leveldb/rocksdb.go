@@ -133,13 +133,14 @@ func (f rocksDBLines) line(h uint32) *[lineBytes]byte {
 // always-true). Any bytes are safe: no panic, no read outside filter, at
 // most 255 probes.
 func RocksDBMayMatch(filter, key []byte) bool {
+	// The hash first: fewer values live across its call.
+	h := hash(key, ^uint32(0))
 	n := len(filter) - 5
 	if n <= 0 {
 		return false
 	}
 	k := filter[n]
 	lines := binary.LittleEndian.Uint32(filter[n+1:])
-	h := hash(key, ^uint32(0))
 	if lines == 0 || uint64(lines)*lineBytes != uint64(uint32(n)) {
 		return probeLines(uint32(n), lines, h, k, func(i uint32) byte { return filter[i] })
 	}

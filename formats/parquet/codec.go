@@ -32,26 +32,36 @@ func Read(r io.Reader) (*Filter, error) {
 }
 
 func read(r io.Reader) (*Filter, int64, error) {
+	numBytes, n, err := readHeader(r)
+	if err != nil {
+		return nil, n, err
+	}
+	f, got, err := readBitset(r, numBytes)
+	return f, n + int64(got), err
+}
+
+// readHeader reads and checks the BloomFilterHeader and returns the
+// bitset size it declares (a valid one) and the bytes it spans.
+func readHeader(r io.Reader) (numBytes int, n int64, err error) {
 	t := newThriftReader(r)
 	h, err := t.header()
 	if err != nil {
-		return nil, t.n, headerErr(err, "BloomFilterHeader")
+		return 0, t.n, headerErr(err, "BloomFilterHeader")
 	}
 	switch {
 	case !h.hasNumBytes:
-		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes missing")
+		return 0, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes missing")
 	case h.algorithm != 1:
-		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: algorithm missing or not BLOCK")
+		return 0, t.n, errs.FormatErrorf("parquet bloom filter header: algorithm missing or not BLOCK")
 	case h.hash != 1:
-		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: hash missing or not XXHASH")
+		return 0, t.n, errs.FormatErrorf("parquet bloom filter header: hash missing or not XXHASH")
 	case h.compression != 1:
-		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
+		return 0, t.n, errs.FormatErrorf("parquet bloom filter header: compression missing or not UNCOMPRESSED")
 	}
 	if err := checkBytes(int64(h.numBytes)); err != nil {
-		return nil, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, MinBytes, MaxBytes)
+		return 0, t.n, errs.FormatErrorf("parquet bloom filter header: numBytes = %d is not a power of two in [%d, %d]", h.numBytes, MinBytes, MaxBytes)
 	}
-	f, got, err := readBitset(r, int(h.numBytes))
-	return f, t.n + int64(got), err
+	return int(h.numBytes), t.n, nil
 }
 
 // readBitset reads a bitset of total bytes (a valid size) into a new
@@ -125,14 +135,22 @@ func (f *Filter) UnmarshalText(text []byte) error {
 }
 
 // UnmarshalBinary replaces f by the filter in data, the Parquet form,
-// which must end with the bitset.
+// which must end with the bitset. It copies the bitset once, into the
+// filter's words.
 func (f *Filter) UnmarshalBinary(data []byte) error {
-	g, n, err := read(bytes.NewReader(data))
+	numBytes, n, err := readHeader(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
-	if n != int64(len(data)) {
-		return errs.FormatErrorf("parquet bloom filter: %d bytes after the bitset", int64(len(data))-n)
+	switch bitset := data[n:]; {
+	case len(bitset) < numBytes:
+		return errs.FormatErrorf("parquet bloom filter: bitset truncated at %d of %d bytes", len(bitset), numBytes)
+	case len(bitset) > numBytes:
+		return errs.FormatErrorf("parquet bloom filter: %d bytes after the bitset", len(bitset)-numBytes)
+	}
+	g, err := FromBitset(data[n:])
+	if err != nil {
+		return err
 	}
 	*f = *g
 	return nil

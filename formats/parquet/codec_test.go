@@ -62,3 +62,19 @@ func TestReadAllocatesTwiceTheFilter(t *testing.T) {
 		t.Errorf("reading a %d-byte filter allocated %d bytes, more than %d", f.NumBytes(), got, limit)
 	}
 }
+
+// Decode copies the bitset once: a filter costs its size, not twice it.
+func TestDecodeAllocatesTheFilterOnce(t *testing.T) {
+	f, _ := New(16 << 20)
+	f.AddString("x")
+	data, _ := f.MarshalBinary()
+	var g *Filter
+	var err error
+	got := allocated(func() { g, err = Decode(data) })
+	if err != nil || !g.Equal(f) {
+		t.Fatalf("Decode: %v", err)
+	}
+	if limit := uint64(f.NumBytes()) + 16<<10; got > limit {
+		t.Errorf("decoding a %d-byte filter allocated %d bytes, more than %d", f.NumBytes(), got, limit)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,9 +15,14 @@ import (
 
 const supported = true
 
+// heapRoom is the free Go heap Limit leaves the test under the cap.
+const heapRoom = 64 << 20
+
 // Limit caps the process's address space (RLIMIT_AS) at what it has
 // mapped now plus headroom bytes: from then on a mapping that would pass
-// the cap fails with ENOMEM, and the Go heap has headroom bytes to grow.
+// the cap fails with ENOMEM. The Go heap keeps 64 MiB of free room
+// reserved beforehand, so headroom is what is left for the mappings the
+// test asks for.
 // It returns the cap. Only a child (Child) may call it: the cap holds for
 // the rest of the process.
 func Limit(t *testing.T, headroom uint64) uint64 {
@@ -24,6 +30,13 @@ func Limit(t *testing.T, headroom uint64) uint64 {
 	if os.Getenv(envVar) != t.Name() {
 		t.Fatal("memlimit.Limit outside the limited child")
 	}
+	// Room for the Go heap to grow under the cap without new address
+	// space: 64 MiB allocated and freed stays reserved by the runtime, so
+	// the test's own allocations after the cap (buffers, errors, the
+	// collector's work) never need a mapping the cap refuses, which
+	// would end the process.
+	runtime.KeepAlive(make([]byte, heapRoom))
+	runtime.GC()
 	used, err := vmSize()
 	if err != nil {
 		t.Fatal(err)
