@@ -1,11 +1,12 @@
 // Package engine is what every filter family shares and a user touches:
 // the options every constructor takes (WithSeed, WithHugePages,
-// WithoutChecksum), the errors every family wraps (ErrParam, ErrFormat),
-// the key hash (Hash and its Seed, String and Uint64 forms), the sizing
-// and false-positive mathematics (OptimalBits, OptimalK, FPR, FPRFromFill,
-// EstimateCount, MaxK, MaxBits) and the Filter interface. It imports
-// nothing of this module but its internal packages, and its doc states
-// the contract every family holds.
+// WithoutChecksum), the errors every family wraps (ErrParam, ErrFormat,
+// ErrMemory), the key hash (Hash and its Seed, String and Uint64 forms),
+// the sizing and false-positive mathematics of the standard Bloom filter
+// (OptimalBits, OptimalK, FPR, FPRFromFill, EstimateCount; each family's
+// own model is its filters' ModelFPR), the bounds MaxK and MaxBits, and
+// the Filter interface. It imports nothing of this module but its
+// internal packages, and its doc states the contract every family holds.
 //
 // # The family contract
 //
