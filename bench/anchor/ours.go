@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/blocked"
+)
+
+// passes is the number of in-process passes per operation; the median is
+// reported, as on the C++ side.
+const passes = 3
+
+// runOurs measures blocked.New(n, 0.01) over the anchor's keys at the
+// kernel level this process runs (FILTERENGINE_KERNEL, set by the parent),
+// printing RESULT lines in the C++ side's form, and checks what it
+// measures: every member found, batch answers equal to single-key ones,
+// the batch-built filter equal to the single-key one.
+func runOurs(w io.Writer, n int) error {
+	k := makeKeys(n)
+	level := asm.Kernel()
+	emit := func(op string, ns []float64, hits int) {
+		fmt.Fprintf(w, "RESULT side=ours cfg=blocked alloc=%s n=%d op=%s ns=%.3f hits=%d\n", level, n, op, median(ns), hits)
+	}
+	timed := func(f func()) float64 {
+		runtime.GC()
+		t0 := time.Now()
+		f()
+		return float64(time.Since(t0).Nanoseconds()) / float64(n)
+	}
+	fresh := func() *blocked.Filter {
+		f, err := blocked.New(uint64(n), 0.01)
+		if err != nil {
+			panic(err)
+		}
+		return f
+	}
+	bytes8 := func(ks []uint64) []byte {
+		b := make([]byte, 8*len(ks))
+		for i, x := range ks {
+			binary.LittleEndian.PutUint64(b[8*i:], x)
+		}
+		return b
+	}
+
+	var ns []float64
+	var built *blocked.Filter
+	for range passes {
+		f := fresh()
+		ns = append(ns, timed(func() {
+			for _, x := range k.members {
+				f.AddUint64(x)
+			}
+		}))
+		if built != nil {
+			built.Close()
+		}
+		built = f
+	}
+	emit("insert_single", ns, 0)
+	f := built
+
+	ns, same := ns[:0], true
+	for range passes {
+		g := fresh()
+		ns = append(ns, timed(func() { g.AddUint64s(k.members) }))
+		same = same && g.Equal(f)
+		g.Close()
+	}
+	emit("insert_bulk", ns, b2i(same))
+
+	mb := bytes8(k.members)
+	ns, same = ns[:0], true
+	for range passes {
+		g := fresh()
+		ns = append(ns, timed(func() {
+			for i := 0; i+8 <= len(mb); i += 8 {
+				g.Add(mb[i : i+8])
+			}
+		}))
+		same = same && g.Equal(f)
+		g.Close()
+	}
+	emit("insert_single_bytes", ns, b2i(same))
+
+	single := func(op string, ks []uint64) int {
+		ns, hits := ns[:0], 0
+		for range passes {
+			hits = 0
+			ns = append(ns, timed(func() {
+				for _, x := range ks {
+					if f.TestUint64(x) {
+						hits++
+					}
+				}
+			}))
+		}
+		emit(op, ns, hits)
+		return hits
+	}
+	out := make([]bool, n)
+	bulk := func(op string, ks []uint64) int {
+		ns, hits := ns[:0], 0
+		for range passes {
+			ns = append(ns, timed(func() { hits = f.TestUint64s(ks, out) }))
+		}
+		emit(op, ns, hits)
+		return hits
+	}
+	memberHits := single("member_single", k.lookup)
+	absentHits := single("absent_single", k.absent)
+	if bulk("member_bulk", k.lookup) != memberHits || bulk("absent_bulk", k.absent) != absentHits {
+		return fmt.Errorf("%s: batch and single-key answers differ", level)
+	}
+	if memberHits != n {
+		return fmt.Errorf("%s: %d of %d members found", level, memberHits, n)
+	}
+	lb := bytes8(k.lookup)
+	ns, hits := ns[:0], 0
+	for range passes {
+		hits = 0
+		ns = append(ns, timed(func() {
+			for i := 0; i+8 <= len(lb); i += 8 {
+				if f.Test(lb[i : i+8]) {
+					hits++
+				}
+			}
+		}))
+	}
+	emit("member_single_bytes", ns, hits)
+	fmt.Fprintf(w, "INFO side=ours cfg=blocked alloc=%s n=%d bits_per_key=%.4f k=%d model_fpr=%.6f fpr=%.6f huge=%v\n",
+		level, n, float64(f.M())/float64(n), f.K(), f.ModelFPR(uint64(n)), float64(absentHits)/float64(n), f.HugePages())
+	f.Close()
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func oursMain(n int) {
+	if err := runOurs(os.Stdout, n); err != nil {
+		fmt.Fprintln(os.Stderr, "anchor:", err)
+		os.Exit(1)
+	}
+}
