@@ -72,6 +72,9 @@ type isa interface {
 	setup()
 	// clear zeroes the mask accumulator.
 	clear()
+	// window sets the mask to the one round of g in the words the
+	// blockedTake row at take marks 1.
+	window(g reg.Register, take Mem)
 	// round ORs the bits of g (all eight words, or the enabled ones if
 	// enable is not nil) into the mask.
 	round(g reg.Register, enable reg.Register)
@@ -96,34 +99,73 @@ type gp struct {
 	// scale, when set, is the bytes from one line of the filter to the
 	// next (the strided layout's gens*64); unset, lines are adjacent.
 	scale reg.Register
+	// lim, when set, is the number of keys left below which the kernel
+	// stops prefetching; unset, dist.
+	lim reg.Register
+	// take, when set, is &blockedTake[k&7] for a k below 8: the key's
+	// mask is its one partial round, the row's words shifted by its bits
+	// (isa.window).
+	take reg.Register
 }
 
 func kernel(v isa, test bool) {
 	op := "Add"
-	sig := "func(words []uint64, hs []uint64, k uint32, dist int)"
+	sig := "func(words []uint64, hs []uint64, n int, k uint32, dist int)"
+	keys := "the first n hashes of hs"
 	if test {
 		op = "Test"
 		sig = "func(words []uint64, hs []uint64, out []bool, k uint32, dist int) int"
+		keys = "the first len(out) hashes of hs"
 	}
 	name := fmt.Sprintf("blocked%sHashes%s", op, v.name())
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.", name, op))
+	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric over %s; dist > 0 prefetches the line of the key dist places ahead, as far as hs reaches.", name, op, keys))
 	var s gp
 	s.words = Load(Param("words").Base(), GP64())
 	lines := Load(Param("words").Len(), reg.RDX)
 	SHRQ(U8(3), lines) // MULX multiplies by RDX: the line count stays there.
 	s.hp = Load(Param("hs").Base(), GP64())
-	s.n = Load(Param("hs").Len(), GP64())
 	if test {
+		s.n = Load(Param("out").Len(), GP64())
 		s.outp = Load(Param("out").Base(), GP64())
 		s.hits = GP64()
 		XORQ(s.hits, s.hits)
+	} else {
+		s.n = Load(Param("n"), GP64())
 	}
 	s.k = Load(Param("k"), GP64())
 	s.dist = Load(Param("dist"), GP64())
+	// The hashes past the keys are there to be prefetched: the key i
+	// places from the end prefetches while i > lim = dist - (len(hs) - n),
+	// clamped to 0.
+	s.lim = GP64()
+	zero := GP64()
+	XORQ(zero, zero)
+	Load(Param("hs").Len(), s.lim)
+	SUBQ(s.n, s.lim)
+	NEGQ(s.lim)
+	ADDQ(s.dist, s.lim)
+	CMOVQLT(zero, s.lim)
+	// k < 8, p = 1%'s k = 6 among them, is one partial round: its loop
+	// takes the mask's window from the row of asm's blockedTake table
+	// for k and the key (the single-key kernels' table) instead of
+	// computing it, and has no round counter.
+	take := GP64()
+	MOVQ(s.k, take)
+	ANDQ(U8(7), take)
+	SHLQ(U8(9), take)
+	base := GP64()
+	LEAQ(Mem{Symbol: Symbol{Name: "·blockedTake"}, Base: reg.StaticBase}, base)
+	ADDQ(base, take)
 	s.rem2 = splitK(s.k)
 	v.setup()
+
+	CMPQ(s.k, U8(0))
+	JNE(LabelRef(name + "_k8"))
+	one := s
+	one.take = take
+	keyLoops(v, one, name+"_one", name+"_done", test, false)
 
 	for _, general := range []bool{false, true} {
 		loops := fmt.Sprintf("%s_k8", name)
@@ -132,6 +174,7 @@ func kernel(v isa, test bool) {
 			Label(loops)
 		} else {
 			// k = 8: one full round and no partial one.
+			Label(loops)
 			CMPQ(s.k, U8(1))
 			JNE(LabelRef(name + "_any"))
 			CMPQ(s.rem2, U8(0))
@@ -164,10 +207,21 @@ func body(v isa, s gp, test, general, prefetch bool) {
 	g := GP64()
 	MOVQ(h, g)
 	IMULQ(mul, g)
-	v.clear()
-	if !general {
-		v.round(g, nil)
+	if s.take != nil {
+		// The row of the key's window: (g >> 13) & 7, 64 bytes a row.
+		row := GP64()
+		MOVQ(g, row)
+		SHRQ(U8(13-6), row)
+		ANDQ(U32(7<<6), row)
+		v.window(g, Mem{Base: s.take, Index: row, Scale: 1})
 	} else {
+		v.clear()
+	}
+	switch {
+	case s.take != nil:
+	case !general:
+		v.round(g, nil)
+	default:
 		maskRounds(v, h, g, s.k, s.rem2)
 	}
 	if test {
@@ -302,6 +356,19 @@ func (avx2) roundBits(g reg.Register) (t0, t1 reg.VecVirtual) {
 	return t0, t1
 }
 
+func (avx2) window(g reg.Register, take Mem) {
+	x, gv := XMM(), YMM()
+	VMOVQ(g, x)
+	VPBROADCASTQ(x, gv)
+	for i, m := range []reg.VecVirtual{y.m0, y.m1} {
+		t, r := YMM(), YMM()
+		VPSRLVQ([]reg.VecVirtual{y.sh0, y.sh1}[i], gv, t)
+		VPAND(y.six3, t, t)
+		VMOVDQU(take.Offset(32*i), r)
+		VPSLLVQ(t, r, m)
+	}
+}
+
 // enabled writes to d0, d1 the words of t0, t1 whose bits are set in
 // enable (bits 0..7), the others zero.
 func (avx2) enabled(enable reg.Register, t0, t1, d0, d1 reg.VecVirtual) {
@@ -382,6 +449,16 @@ func (avx512) round(g, enable reg.Register) {
 	VPORQ(t, z.m, z.m)
 }
 
+// window rotates the row's words (0 or 1) by the bits: a rotate takes
+// its count modulo 64, so the bits need no mask.
+func (avx512) window(g reg.Register, take Mem) {
+	gv, t, r := ZMM(), ZMM(), ZMM()
+	VPBROADCASTQ(g, gv)
+	VPSRLVQ(z.sh, gv, t)
+	VMOVDQU64(take, r)
+	VPROLVQ(t, r, z.m)
+}
+
 func (avx512) test(p reg.Register) {
 	l, k := ZMM(), K()
 	VMOVDQU64(Mem{Base: p}, l)
@@ -421,7 +498,11 @@ func keyLoops(v isa, s gp, loops, done string, test, general bool) {
 	TESTQ(s.dist, s.dist)
 	JZ(LabelRef(loops + "_plain"))
 	Label(loops + "_prefetch")
-	CMPQ(s.n, s.dist)
+	lim := s.lim
+	if lim == nil {
+		lim = s.dist
+	}
+	CMPQ(s.n, lim)
 	JLE(LabelRef(loops + "_plain"))
 	body(v, s, test, general, true)
 	JMP(LabelRef(loops + "_prefetch"))
