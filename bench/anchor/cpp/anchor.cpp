@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 static inline std::uint64_t splitmix64(std::uint64_t& s) {
@@ -71,6 +72,18 @@ struct huge_allocator {
   friend bool operator==(const huge_allocator&, const huge_allocator&) { return true; }
   friend bool operator!=(const huge_allocator&, const huge_allocator&) { return false; }
 };
+
+// AnonHugePages of the process: whether the kernel gave the huge pages.
+static long anon_huge_kb() {
+  std::FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
+  if (!f) return -1;
+  char line[256];
+  long kb = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, "AnonHugePages:", 14) == 0) kb = std::atol(line + 14);
+  std::fclose(f);
+  return kb;
+}
 
 // The thread's CPU time, as the Go side reads it: on a shared machine the
 // time the thread waits for a core is left out on both sides.
@@ -149,8 +162,8 @@ static void run(const char* alloc, const Keys& K) {
   single(K.absent, "absent_single");
   bulk(K.lookup, "member_bulk");
   bulk(K.absent, "absent_bulk");
-  std::printf("INFO side=boost cfg=fm32_8 alloc=%s n=%zu bits_per_key=%.4f model_fpr=%.6f\n", alloc,
-              n, (double)f.capacity() / n, Filter::fpr_for(n, f.capacity()));
+  std::printf("INFO side=boost cfg=fm32_8 alloc=%s n=%zu bits_per_key=%.4f model_fpr=%.6f anon_huge_kb=%ld\n",
+              alloc, n, (double)f.capacity() / n, Filter::fpr_for(n, f.capacity()), anon_huge_kb());
   delete built;
 }
 
