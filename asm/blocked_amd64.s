@@ -72,84 +72,88 @@ TEXT ·blockedTestHashesAVX2(SB), NOSPLIT, $0-96
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
 	CMPQ         R8, $0x00
 	JNE          blockedTestHashesAVX2_k8
+	XORQ         R8, R8
+	MOVQ         BX, R12
+	SUBQ         R10, R12
+	XORQ         R10, R10
 	TESTQ        R9, R9
-	JZ           blockedTestHashesAVX2_one_plain
+	CMOVQEQ      R10, R12
+	JMP          blockedTestHashesAVX2_one_check_prefetch
 
 blockedTestHashesAVX2_one_prefetch:
-	CMPQ         BX, R10
-	JLE          blockedTestHashesAVX2_one_plain
-	MOVQ         (CX)(R9*8), R8
-	MULXQ        R8, R8, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVQ         (CX), R8
-	MULXQ        R8, R12, R13
+	LEAQ         (R8)(R9*1), R10
+	MOVQ         (CX)(R10*8), R10
+	MULXQ        R10, R10, R13
 	SHLQ         $0x06, R13
-	ADDQ         AX, R13
-	IMULQ        blockedMul<>+0(SB), R8
-	MOVQ         R8, R12
-	SHRQ         $0x07, R12
-	ANDQ         $0x000001c0, R12
-	VMOVQ        R8, X2
+	PREFETCHT0   (AX)(R13*1)
+	MOVQ         (CX)(R8*8), R10
+	MULXQ        R10, R13, R14
+	SHLQ         $0x06, R14
+	IMULQ        blockedMul<>+0(SB), R10
+	MOVQ         R10, R13
+	SHRQ         $0x07, R13
+	ANDQ         $0x000001c0, R13
+	VMOVQ        R10, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPAND        Y4, Y3, Y3
-	VMOVDQU      (R11)(R12*1), Y5
+	VMOVDQU      (R11)(R13*1), Y5
 	VPSLLVQ      Y3, Y5, Y6
 	VPSRLVQ      Y1, Y2, Y2
 	VPAND        Y4, Y2, Y2
-	VMOVDQU      32(R11)(R12*1), Y3
+	VMOVDQU      32(R11)(R13*1), Y3
 	VPSLLVQ      Y2, Y3, Y7
-	VMOVDQU      (R13), Y2
-	VMOVDQU      32(R13), Y3
+	VMOVDQU      (AX)(R14*1), Y2
+	VMOVDQU      32(AX)(R14*1), Y3
 	VPANDN       Y6, Y2, Y2
 	VPANDN       Y7, Y3, Y3
 	VPOR         Y2, Y3, Y2
 	VPTEST       Y2, Y2
-	SETEQ        R8
-	MOVB         R8, (SI)
-	MOVBQZX      R8, R8
-	ADDQ         R8, DI
-	INCQ         SI
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedTestHashesAVX2_one_prefetch
+	SETEQ        R10
+	MOVB         R10, (SI)(R8*1)
+	MOVBQZX      R10, R10
+	ADDQ         R10, DI
+	INCQ         R8
+
+blockedTestHashesAVX2_one_check_prefetch:
+	CMPQ R8, R12
+	JL   blockedTestHashesAVX2_one_prefetch
+	JMP  blockedTestHashesAVX2_one_check_plain
 
 blockedTestHashesAVX2_one_plain:
-	TESTQ        BX, BX
-	JZ           blockedTestHashesAVX2_done
-	MOVQ         (CX), R8
-	MULXQ        R8, R9, R10
-	SHLQ         $0x06, R10
-	ADDQ         AX, R10
-	IMULQ        blockedMul<>+0(SB), R8
-	MOVQ         R8, R9
-	SHRQ         $0x07, R9
-	ANDQ         $0x000001c0, R9
-	VMOVQ        R8, X2
+	MOVQ         (CX)(R8*8), R9
+	MULXQ        R9, R10, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R9
+	MOVQ         R9, R10
+	SHRQ         $0x07, R10
+	ANDQ         $0x000001c0, R10
+	VMOVQ        R9, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPAND        Y4, Y3, Y3
-	VMOVDQU      (R11)(R9*1), Y5
+	VMOVDQU      (R11)(R10*1), Y5
 	VPSLLVQ      Y3, Y5, Y6
 	VPSRLVQ      Y1, Y2, Y2
 	VPAND        Y4, Y2, Y2
-	VMOVDQU      32(R11)(R9*1), Y3
+	VMOVDQU      32(R11)(R10*1), Y3
 	VPSLLVQ      Y2, Y3, Y7
-	VMOVDQU      (R10), Y2
-	VMOVDQU      32(R10), Y3
+	VMOVDQU      (AX)(R12*1), Y2
+	VMOVDQU      32(AX)(R12*1), Y3
 	VPANDN       Y6, Y2, Y2
 	VPANDN       Y7, Y3, Y3
 	VPOR         Y2, Y3, Y2
 	VPTEST       Y2, Y2
-	SETEQ        R8
-	MOVB         R8, (SI)
-	MOVBQZX      R8, R8
-	ADDQ         R8, DI
-	INCQ         SI
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedTestHashesAVX2_one_plain
+	SETEQ        R9
+	MOVB         R9, (SI)(R8*1)
+	MOVBQZX      R9, R9
+	ADDQ         R9, DI
+	INCQ         R8
+
+blockedTestHashesAVX2_one_check_plain:
+	CMPQ R8, BX
+	JB   blockedTestHashesAVX2_one_plain
+	JMP  blockedTestHashesAVX2_done
 
 blockedTestHashesAVX2_k8:
 	CMPQ  R8, $0x01
@@ -429,70 +433,76 @@ TEXT ·blockedAddHashesAVX2(SB), NOSPLIT, $0-72
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
 	CMPQ         SI, $0x00
 	JNE          blockedAddHashesAVX2_k8
+	XORQ         SI, SI
+	MOVQ         BX, R10
+	SUBQ         R8, R10
+	XORQ         R8, R8
 	TESTQ        DI, DI
-	JZ           blockedAddHashesAVX2_one_plain
+	CMOVQEQ      R8, R10
+	JMP          blockedAddHashesAVX2_one_check_prefetch
 
 blockedAddHashesAVX2_one_prefetch:
-	CMPQ         BX, R8
-	JLE          blockedAddHashesAVX2_one_plain
-	MOVQ         (CX)(DI*8), SI
-	MULXQ        SI, SI, R10
-	SHLQ         $0x06, R10
-	PREFETCHT0   (AX)(R10*1)
-	MOVQ         (CX), SI
-	MULXQ        SI, R10, R11
+	LEAQ         (SI)(DI*1), R8
+	MOVQ         (CX)(R8*8), R8
+	MULXQ        R8, R8, R11
 	SHLQ         $0x06, R11
-	ADDQ         AX, R11
-	IMULQ        blockedMul<>+0(SB), SI
-	MOVQ         SI, R10
-	SHRQ         $0x07, R10
-	ANDQ         $0x000001c0, R10
-	VMOVQ        SI, X2
+	PREFETCHT0   (AX)(R11*1)
+	MOVQ         (CX)(SI*8), R8
+	MULXQ        R8, R11, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R8
+	MOVQ         R8, R11
+	SHRQ         $0x07, R11
+	ANDQ         $0x000001c0, R11
+	VMOVQ        R8, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPAND        Y4, Y3, Y3
-	VMOVDQU      (R9)(R10*1), Y5
+	VMOVDQU      (R9)(R11*1), Y5
 	VPSLLVQ      Y3, Y5, Y6
 	VPSRLVQ      Y1, Y2, Y2
 	VPAND        Y4, Y2, Y2
-	VMOVDQU      32(R9)(R10*1), Y3
+	VMOVDQU      32(R9)(R11*1), Y3
 	VPSLLVQ      Y2, Y3, Y7
-	VPOR         (R11), Y6, Y6
-	VPOR         32(R11), Y7, Y7
-	VMOVDQU      Y6, (R11)
-	VMOVDQU      Y7, 32(R11)
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedAddHashesAVX2_one_prefetch
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y7, Y7
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y7, 32(AX)(R12*1)
+	INCQ         SI
+
+blockedAddHashesAVX2_one_check_prefetch:
+	CMPQ SI, R10
+	JL   blockedAddHashesAVX2_one_prefetch
+	JMP  blockedAddHashesAVX2_one_check_plain
 
 blockedAddHashesAVX2_one_plain:
-	TESTQ        BX, BX
-	JZ           blockedAddHashesAVX2_done
-	MOVQ         (CX), SI
-	MULXQ        SI, DI, R8
-	SHLQ         $0x06, R8
-	ADDQ         AX, R8
-	IMULQ        blockedMul<>+0(SB), SI
-	MOVQ         SI, DI
-	SHRQ         $0x07, DI
-	ANDQ         $0x000001c0, DI
-	VMOVQ        SI, X2
+	MOVQ         (CX)(SI*8), DI
+	MULXQ        DI, R8, R10
+	SHLQ         $0x06, R10
+	IMULQ        blockedMul<>+0(SB), DI
+	MOVQ         DI, R8
+	SHRQ         $0x07, R8
+	ANDQ         $0x000001c0, R8
+	VMOVQ        DI, X2
 	VPBROADCASTQ X2, Y2
 	VPSRLVQ      Y0, Y2, Y3
 	VPAND        Y4, Y3, Y3
-	VMOVDQU      (R9)(DI*1), Y5
+	VMOVDQU      (R9)(R8*1), Y5
 	VPSLLVQ      Y3, Y5, Y6
 	VPSRLVQ      Y1, Y2, Y2
 	VPAND        Y4, Y2, Y2
-	VMOVDQU      32(R9)(DI*1), Y3
+	VMOVDQU      32(R9)(R8*1), Y3
 	VPSLLVQ      Y2, Y3, Y7
-	VPOR         (R8), Y6, Y6
-	VPOR         32(R8), Y7, Y7
-	VMOVDQU      Y6, (R8)
-	VMOVDQU      Y7, 32(R8)
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedAddHashesAVX2_one_plain
+	VPOR         (AX)(R10*1), Y6, Y6
+	VPOR         32(AX)(R10*1), Y7, Y7
+	VMOVDQU      Y6, (AX)(R10*1)
+	VMOVDQU      Y7, 32(AX)(R10*1)
+	INCQ         SI
+
+blockedAddHashesAVX2_one_check_plain:
+	CMPQ SI, BX
+	JB   blockedAddHashesAVX2_one_plain
+	JMP  blockedAddHashesAVX2_done
 
 blockedAddHashesAVX2_k8:
 	CMPQ  SI, $0x01
@@ -741,68 +751,68 @@ TEXT ·blockedTestHashesAVX512(SB), NOSPLIT, $0-96
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
 	CMPQ         R8, $0x00
 	JNE          blockedTestHashesAVX512_k8
+	XORQ         R8, R8
+	MOVQ         BX, R12
+	SUBQ         R10, R12
+	XORQ         R10, R10
 	TESTQ        R9, R9
-	JZ           blockedTestHashesAVX512_one_plain
+	CMOVQEQ      R10, R12
+	JMP          blockedTestHashesAVX512_one_check_prefetch
 
 blockedTestHashesAVX512_one_prefetch:
-	CMPQ         BX, R10
-	JLE          blockedTestHashesAVX512_one_plain
-	MOVQ         (CX)(R9*8), R8
-	MULXQ        R8, R8, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVQ         (CX), R8
-	MULXQ        R8, R12, R13
+	LEAQ         (R8)(R9*1), R10
+	MOVQ         (CX)(R10*8), R10
+	MULXQ        R10, R10, R13
 	SHLQ         $0x06, R13
-	ADDQ         AX, R13
-	IMULQ        blockedMul<>+0(SB), R8
-	MOVQ         R8, R12
-	SHRQ         $0x07, R12
-	ANDQ         $0x000001c0, R12
-	VPBROADCASTQ R8, Z1
+	PREFETCHT0   (AX)(R13*1)
+	MOVQ         (CX)(R8*8), R10
+	MULXQ        R10, R13, R14
+	SHLQ         $0x06, R14
+	IMULQ        blockedMul<>+0(SB), R10
+	MOVQ         R10, R13
+	SHRQ         $0x07, R13
+	ANDQ         $0x000001c0, R13
+	VPBROADCASTQ R10, Z1
 	VPSRLVQ      Z0, Z1, Z1
-	VMOVDQU64    (R11)(R12*1), Z2
+	VMOVDQU64    (R11)(R13*1), Z2
 	VPROLVQ      Z1, Z2, Z3
-	VMOVDQU64    (R13), Z1
-	VPANDNQ      Z3, Z1, Z1
-	VPTESTMQ     Z1, Z1, K1
+	VPANDQ       (AX)(R14*1), Z3, Z1
+	VPCMPEQQ     Z3, Z1, K1
 	KORTESTB     K1, K1
-	SETEQ        R8
-	MOVB         R8, (SI)
-	MOVBQZX      R8, R8
-	ADDQ         R8, DI
-	INCQ         SI
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedTestHashesAVX512_one_prefetch
+	SETCS        R10
+	MOVB         R10, (SI)(R8*1)
+	ADCQ         $0x00, DI
+	INCQ         R8
+
+blockedTestHashesAVX512_one_check_prefetch:
+	CMPQ R8, R12
+	JL   blockedTestHashesAVX512_one_prefetch
+	JMP  blockedTestHashesAVX512_one_check_plain
 
 blockedTestHashesAVX512_one_plain:
-	TESTQ        BX, BX
-	JZ           blockedTestHashesAVX512_done
-	MOVQ         (CX), R8
-	MULXQ        R8, R9, R10
-	SHLQ         $0x06, R10
-	ADDQ         AX, R10
-	IMULQ        blockedMul<>+0(SB), R8
-	MOVQ         R8, R9
-	SHRQ         $0x07, R9
-	ANDQ         $0x000001c0, R9
-	VPBROADCASTQ R8, Z1
+	MOVQ         (CX)(R8*8), R9
+	MULXQ        R9, R10, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R9
+	MOVQ         R9, R10
+	SHRQ         $0x07, R10
+	ANDQ         $0x000001c0, R10
+	VPBROADCASTQ R9, Z1
 	VPSRLVQ      Z0, Z1, Z1
-	VMOVDQU64    (R11)(R9*1), Z2
+	VMOVDQU64    (R11)(R10*1), Z2
 	VPROLVQ      Z1, Z2, Z3
-	VMOVDQU64    (R10), Z1
-	VPANDNQ      Z3, Z1, Z1
-	VPTESTMQ     Z1, Z1, K1
+	VPANDQ       (AX)(R12*1), Z3, Z1
+	VPCMPEQQ     Z3, Z1, K1
 	KORTESTB     K1, K1
-	SETEQ        R8
-	MOVB         R8, (SI)
-	MOVBQZX      R8, R8
-	ADDQ         R8, DI
-	INCQ         SI
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedTestHashesAVX512_one_plain
+	SETCS        R9
+	MOVB         R9, (SI)(R8*1)
+	ADCQ         $0x00, DI
+	INCQ         R8
+
+blockedTestHashesAVX512_one_check_plain:
+	CMPQ R8, BX
+	JB   blockedTestHashesAVX512_one_plain
+	JMP  blockedTestHashesAVX512_done
 
 blockedTestHashesAVX512_k8:
 	CMPQ  R8, $0x01
@@ -1022,54 +1032,60 @@ TEXT ·blockedAddHashesAVX512(SB), NOSPLIT, $0-72
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
 	CMPQ         SI, $0x00
 	JNE          blockedAddHashesAVX512_k8
+	XORQ         SI, SI
+	MOVQ         BX, R10
+	SUBQ         R8, R10
+	XORQ         R8, R8
 	TESTQ        DI, DI
-	JZ           blockedAddHashesAVX512_one_plain
+	CMOVQEQ      R8, R10
+	JMP          blockedAddHashesAVX512_one_check_prefetch
 
 blockedAddHashesAVX512_one_prefetch:
-	CMPQ         BX, R8
-	JLE          blockedAddHashesAVX512_one_plain
-	MOVQ         (CX)(DI*8), SI
-	MULXQ        SI, SI, R10
-	SHLQ         $0x06, R10
-	PREFETCHT0   (AX)(R10*1)
-	MOVQ         (CX), SI
-	MULXQ        SI, R10, R11
+	LEAQ         (SI)(DI*1), R8
+	MOVQ         (CX)(R8*8), R8
+	MULXQ        R8, R8, R11
 	SHLQ         $0x06, R11
-	ADDQ         AX, R11
-	IMULQ        blockedMul<>+0(SB), SI
-	MOVQ         SI, R10
-	SHRQ         $0x07, R10
-	ANDQ         $0x000001c0, R10
-	VPBROADCASTQ SI, Z1
+	PREFETCHT0   (AX)(R11*1)
+	MOVQ         (CX)(SI*8), R8
+	MULXQ        R8, R11, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R8
+	MOVQ         R8, R11
+	SHRQ         $0x07, R11
+	ANDQ         $0x000001c0, R11
+	VPBROADCASTQ R8, Z1
 	VPSRLVQ      Z0, Z1, Z1
-	VMOVDQU64    (R9)(R10*1), Z2
+	VMOVDQU64    (R9)(R11*1), Z2
 	VPROLVQ      Z1, Z2, Z3
-	VPORQ        (R11), Z3, Z3
-	VMOVDQU64    Z3, (R11)
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedAddHashesAVX512_one_prefetch
+	VPORQ        (AX)(R12*1), Z3, Z3
+	VMOVDQU64    Z3, (AX)(R12*1)
+	INCQ         SI
+
+blockedAddHashesAVX512_one_check_prefetch:
+	CMPQ SI, R10
+	JL   blockedAddHashesAVX512_one_prefetch
+	JMP  blockedAddHashesAVX512_one_check_plain
 
 blockedAddHashesAVX512_one_plain:
-	TESTQ        BX, BX
-	JZ           blockedAddHashesAVX512_done
-	MOVQ         (CX), SI
-	MULXQ        SI, DI, R8
-	SHLQ         $0x06, R8
-	ADDQ         AX, R8
-	IMULQ        blockedMul<>+0(SB), SI
-	MOVQ         SI, DI
-	SHRQ         $0x07, DI
-	ANDQ         $0x000001c0, DI
-	VPBROADCASTQ SI, Z1
+	MOVQ         (CX)(SI*8), DI
+	MULXQ        DI, R8, R10
+	SHLQ         $0x06, R10
+	IMULQ        blockedMul<>+0(SB), DI
+	MOVQ         DI, R8
+	SHRQ         $0x07, R8
+	ANDQ         $0x000001c0, R8
+	VPBROADCASTQ DI, Z1
 	VPSRLVQ      Z0, Z1, Z1
-	VMOVDQU64    (R9)(DI*1), Z2
+	VMOVDQU64    (R9)(R8*1), Z2
 	VPROLVQ      Z1, Z2, Z3
-	VPORQ        (R8), Z3, Z3
-	VMOVDQU64    Z3, (R8)
-	ADDQ         $0x08, CX
-	DECQ         BX
-	JMP          blockedAddHashesAVX512_one_plain
+	VPORQ        (AX)(R10*1), Z3, Z3
+	VMOVDQU64    Z3, (AX)(R10*1)
+	INCQ         SI
+
+blockedAddHashesAVX512_one_check_plain:
+	CMPQ SI, BX
+	JB   blockedAddHashesAVX512_one_plain
+	JMP  blockedAddHashesAVX512_done
 
 blockedAddHashesAVX512_k8:
 	CMPQ  SI, $0x01

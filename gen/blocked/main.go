@@ -11,9 +11,12 @@
 // as a variable left shift of 1: one bit per 64-bit word. The whole mask
 // (two YMM or one ZMM) is then ANDed-NOT with the line for a test, or
 // ORed into it for an add. A key needs one round per eight probes; k = 8
-// has its own loop without the round counter. Over large filters the
-// caller passes a prefetch distance: the kernel issues PREFETCHT0 for the
-// line of the key that many places ahead.
+// has its own loop without the round counter, and k < 8 (one partial
+// round) its own loops that take the window from a table row (oneLoops).
+// Over large filters the caller passes a prefetch distance: the kernel
+// issues PREFETCHT0 for the line of the key that many places ahead, and
+// hs may run past the keys (the next chunk's first hashes) so that the
+// last keys of a chunk prefetch too.
 package main
 
 // purego: asm's Go half builds without the stubs this command rewrites.
@@ -75,6 +78,11 @@ type isa interface {
 	// window sets the mask to the one round of g in the words the
 	// blockedTake row at take marks 1.
 	window(g reg.Register, take Mem)
+	// hit tests the line at p against the mask and reports which flag
+	// says it holds the mask: CF (true) or ZF (false).
+	hit(p Mem) bool
+	// addAt ORs the mask into the line at p.
+	addAt(p Mem)
 	// round ORs the bits of g (all eight words, or the enabled ones if
 	// enable is not nil) into the mask.
 	round(g reg.Register, enable reg.Register)
@@ -163,9 +171,7 @@ func kernel(v isa, test bool) {
 
 	CMPQ(s.k, U8(0))
 	JNE(LabelRef(name + "_k8"))
-	one := s
-	one.take = take
-	keyLoops(v, one, name+"_one", name+"_done", test, false)
+	oneLoops(v, s, take, name+"_one", name+"_done", test)
 
 	for _, general := range []bool{false, true} {
 		loops := fmt.Sprintf("%s_k8", name)
@@ -383,6 +389,25 @@ func (avx2) enabled(enable reg.Register, t0, t1, d0, d1 reg.VecVirtual) {
 	VPAND(e1, t1, d1)
 }
 
+// hit is test: ZF when the line holds the mask.
+func (avx2) hit(p Mem) bool {
+	l0, l1 := YMM(), YMM()
+	VMOVDQU(p, l0)
+	VMOVDQU(p.Offset(32), l1)
+	VPANDN(y.m0, l0, l0)
+	VPANDN(y.m1, l1, l1)
+	VPOR(l0, l1, l0)
+	VPTEST(l0, l0)
+	return false
+}
+
+func (avx2) addAt(p Mem) {
+	VPOR(p, y.m0, y.m0)
+	VPOR(p.Offset(32), y.m1, y.m1)
+	VMOVDQU(y.m0, p)
+	VMOVDQU(y.m1, p.Offset(32))
+}
+
 func (avx2) test(p reg.Register) {
 	l0, l1 := YMM(), YMM()
 	VMOVDQU(Mem{Base: p}, l0)
@@ -459,6 +484,21 @@ func (avx512) window(g reg.Register, take Mem) {
 	VPROLVQ(t, r, z.m)
 }
 
+// hit: the line ANDed with the mask equals it in every word (the line
+// read by the AND itself), CF from KORTESTB of the eight equal words.
+func (avx512) hit(p Mem) bool {
+	t, k := ZMM(), K()
+	VPANDQ(p, z.m, t)
+	VPCMPEQQ(z.m, t, k)
+	KORTESTB(k, k)
+	return true
+}
+
+func (avx512) addAt(p Mem) {
+	VPORQ(p, z.m, z.m)
+	VMOVDQU64(z.m, p)
+}
+
 func (avx512) test(p reg.Register) {
 	l, k := ZMM(), K()
 	VMOVDQU64(Mem{Base: p}, l)
@@ -488,6 +528,74 @@ func (avx512) holds8(p Mem) {
 func (avx512) add(p reg.Register) {
 	VPORQ(Mem{Base: p}, z.m, z.m)
 	VMOVDQU64(z.m, Mem{Base: p})
+}
+
+// oneLoops emits the key loops of a k below 8, whose mask is one
+// partial round taken from the blockedTake row at take (isa.window): the
+// keys are indexed from 0, the first n - lim of them prefetching the
+// line of the key dist places ahead, the rest not; then it jumps to done.
+func oneLoops(v isa, s gp, take reg.Register, loops, done string, test bool) {
+	i, pre := GP64(), GP64()
+	XORQ(i, i)
+	MOVQ(s.n, pre)
+	SUBQ(s.lim, pre)
+	zero := GP64()
+	XORQ(zero, zero)
+	TESTQ(s.dist, s.dist)
+	CMOVQEQ(zero, pre)
+	JMP(LabelRef(loops + "_check_prefetch"))
+	Label(loops + "_prefetch")
+	ph, plo, pline := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: i, Index: s.dist, Scale: 1}, ph)
+	MOVQ(Mem{Base: s.hp, Index: ph, Scale: 8}, ph)
+	MULXQ(ph, plo, pline)
+	SHLQ(U8(6), pline)
+	PREFETCHT0(Mem{Base: s.words, Index: pline, Scale: 1})
+	oneKey(v, s, take, i, test)
+	Label(loops + "_check_prefetch")
+	CMPQ(i, pre) // pre < 0 when fewer than lim keys: signed
+	JL(LabelRef(loops + "_prefetch"))
+	JMP(LabelRef(loops + "_check_plain"))
+	Label(loops + "_plain")
+	oneKey(v, s, take, i, test)
+	Label(loops + "_check_plain")
+	CMPQ(i, s.n)
+	JB(LabelRef(loops + "_plain"))
+	JMP(LabelRef(done))
+}
+
+// oneKey tests or adds key i of a oneLoops loop and increments i.
+func oneKey(v isa, s gp, take, i reg.Register, test bool) {
+	h, lo, line := GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: s.hp, Index: i, Scale: 8}, h)
+	MULXQ(h, lo, line)
+	SHLQ(U8(6), line)
+	g := h
+	IMULQ(mul, g)
+	row := GP64()
+	MOVQ(g, row)
+	SHRQ(U8(13-6), row)
+	ANDQ(U32(7<<6), row)
+	v.window(g, Mem{Base: take, Index: row, Scale: 1})
+	at := Mem{Base: s.words, Index: line, Scale: 1}
+	if !test {
+		v.addAt(at)
+		INCQ(i)
+		return
+	}
+	b := GP8()
+	if v.hit(at) {
+		SETCS(b)
+		MOVB(b, Mem{Base: s.outp, Index: i, Scale: 1})
+		ADCQ(U8(0), s.hits)
+	} else {
+		SETEQ(b)
+		MOVB(b, Mem{Base: s.outp, Index: i, Scale: 1})
+		t := GP64()
+		MOVBQZX(b, t)
+		ADDQ(t, s.hits)
+	}
+	INCQ(i)
 }
 
 // keyLoops emits a kernel's two key loops under the labels loops+"_prefetch"
