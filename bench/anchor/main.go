@@ -31,6 +31,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds; each program runs once per round and n, the table takes medians")
 	levels := flag.String("levels", "", "kernel levels of our side, comma-separated (default: every level above generic the CPU has, or generic)")
 	include := flag.String("boost-include", os.Getenv("BOOST_INCLUDE"), "directory holding boost/bloom.hpp (Boost 1.90 or later); default $BOOST_INCLUDE")
+	opsFlag := flag.String("ops", "", "our side's operations to measure, comma-separated (default all; for quick A/B runs with -side ours)")
 	out := flag.String("out", "results/anchor-latest", "directory for report.md and results.txt (empty: stdout only)")
 	flag.Parse()
 
@@ -40,7 +41,13 @@ func main() {
 		os.Exit(2)
 	}
 	if *side == "ours" {
-		oursMain(ns[0])
+		ops := map[string]bool{}
+		for _, op := range strings.Split(*opsFlag, ",") {
+			if op != "" {
+				ops[op] = true
+			}
+		}
+		oursMain(ns[0], ops)
 		return
 	}
 	if err := orchestrate(config{ns: ns, rounds: *rounds, levels: *levels, include: *include, out: *out}); err != nil {
