@@ -13,7 +13,8 @@ import (
 // names its type with one non-nil field and reaches the type's AddHashes
 // and TestHashes through a switch, not an interface or a type parameter:
 // a call through either would move the chunk buffer to the heap, one
-// allocation per batch call.
+// allocation per batch call. Filter's chunks carry the next keys' hashes
+// for its kernels to prefetch (ahead); the derived types' do not.
 type keyBatch struct {
 	f  *Filter
 	n  *Narrow
