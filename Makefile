@@ -14,7 +14,7 @@ FUZZTIME ?= 30s
 BENCHFLAGS ?=
 
 .PHONY: test vet tidy test-default test-kernels test-purego test-race test-bench test-gen \
-        generate check-generate bench bench-go fuzz test-clickhouse interop-clickhouse
+        generate check-generate bench bench-go fuzz test-clickhouse interop-clickhouse anchor
 
 test: vet tidy check-generate test-default test-kernels test-purego test-race test-bench test-gen test-clickhouse
 
@@ -79,6 +79,14 @@ check-generate:
 
 bench:
 	cd bench && $(GO) run ./cmd/filterbench $(BENCHFLAGS)
+
+# blocked beside Boost.Bloom's fast_multiblock32<8> on this machine, the
+# two programs alternating (bench/anchor); Boost 1.90+ headers in
+# BOOST_INCLUDE, without them (or g++) our side alone.
+BOOST_INCLUDE ?= $(wildcard $(CURDIR)/../shared/anchors/boost-bloom/include)
+ANCHORFLAGS ?=
+anchor:
+	cd bench && BOOST_INCLUDE="$(BOOST_INCLUDE)" $(GO) run ./anchor $(ANCHORFLAGS)
 
 # go test -bench over every package, benchstat-comparable.
 bench-go:

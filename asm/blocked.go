@@ -76,12 +76,40 @@ func BlockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	return blockedTestHashes(words, k, hs, out)
 }
 
+// BlockedTestHashesAhead is BlockedTestHashes of the first len(out)
+// hashes of hs (len(out) <= len(hs)): the hashes past them are the
+// next keys', whose lines the kernel prefetches while it tests these,
+// so a caller that hashes its keys a chunk at a time keeps the
+// prefetch window full across chunks.
+func BlockedTestHashesAhead(words []uint64, k uint32, hs []uint64, out []bool) int {
+	if len(out) > len(hs) {
+		panic("asm: BlockedTestHashesAhead needs len(out) <= len(hs)")
+	}
+	if len(words) == 0 {
+		clear(out)
+		return 0
+	}
+	checkBlocked(words, k)
+	return blockedTestHashes(words, k, hs, out)
+}
+
+// BlockedAddHashesAhead is BlockedAddHashes of the first n hashes of hs,
+// prefetching the lines of the hashes past them as
+// BlockedTestHashesAhead does.
+func BlockedAddHashesAhead(words []uint64, k uint32, hs []uint64, n int) {
+	if n < 0 || n > len(hs) {
+		panic("asm: BlockedAddHashesAhead needs 0 <= n <= len(hs)")
+	}
+	checkBlocked(words, k)
+	blockedAddHashes(words, k, hs, n)
+}
+
 // BlockedAddHashes adds every hash in hs to the blocked filter words with
 // k probes. Concurrent use needs the atomic form in the blocked family.
 // Words without a line panic with the message of a zero blocked.Filter.
 func BlockedAddHashes(words []uint64, k uint32, hs []uint64) {
 	checkBlocked(words, k)
-	blockedAddHashes(words, k, hs)
+	blockedAddHashes(words, k, hs, len(hs))
 }
 
 // blockedTestHashesGeneric is the specification of the batch test: the
@@ -115,10 +143,23 @@ func blockedAddHashesGeneric(words []uint64, k uint32, hs []uint64) {
 // cache of most cores) up, a line costs an L3 or DRAM round trip that a
 // prefetch issued prefetchKeys keys ahead overlaps with work on the keys
 // in between; below it, prefetching only adds work.
+//
+// The blocked filter's own batch kernels prefetch further ahead,
+// blockedAhead keys: with nothing but the probe between two keys, a line
+// from DRAM takes that many keys' work to arrive (Boost.Bloom's bulk
+// operations keep 64 one-line keys in flight for the same reason), and
+// BlockedTestHashesAhead carries the window over from one chunk of
+// hashes to the next.
 const (
 	prefetchBytes = 1 << 20
 	prefetchKeys  = 16
+	blockedAhead  = 64
 )
+
+// BlockedAhead is how many hashes past a chunk a caller of
+// BlockedTestHashesAhead and BlockedAddHashesAhead gives the kernels to
+// prefetch.
+const BlockedAhead = blockedAhead
 
 // prefetchBytesOf reports whether a filter of words is large enough
 // (prefetchBytes) for the kernels to prefetch its lines.

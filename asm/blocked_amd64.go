@@ -10,24 +10,33 @@ func prefetchDist(words []uint64) int {
 	return 0
 }
 
+// blockedAheadDist is the dist of the blocked filter's own kernels
+// (blockedAhead for a filter large enough to prefetch).
+func blockedAheadDist(words []uint64) int {
+	if prefetchBytesOf(words) {
+		return blockedAhead
+	}
+	return 0
+}
+
 func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	switch level {
 	case avx512:
-		return blockedTestHashesAVX512(words, hs, out, k, prefetchDist(words))
+		return blockedTestHashesAVX512(words, hs, out, k, blockedAheadDist(words))
 	case avx2:
-		return blockedTestHashesAVX2(words, hs, out, k, prefetchDist(words))
+		return blockedTestHashesAVX2(words, hs, out, k, blockedAheadDist(words))
 	}
-	return blockedTestHashesGeneric(words, k, hs, out)
+	return blockedTestHashesGeneric(words, k, hs[:len(out)], out)
 }
 
-func blockedAddHashes(words []uint64, k uint32, hs []uint64) {
+func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
 	switch level {
 	case avx512:
-		blockedAddHashesAVX512(words, hs, k, prefetchDist(words))
+		blockedAddHashesAVX512(words, hs, n, k, blockedAheadDist(words))
 	case avx2:
-		blockedAddHashesAVX2(words, hs, k, prefetchDist(words))
+		blockedAddHashesAVX2(words, hs, n, k, blockedAheadDist(words))
 	default:
-		blockedAddHashesGeneric(words, k, hs)
+		blockedAddHashesGeneric(words, k, hs[:n])
 	}
 }
 

@@ -34,23 +34,34 @@ DATA blockedOne<>+0(SB)/8, $0x0000000000000001
 GLOBL blockedOne<>(SB), RODATA|NOPTR, $8
 
 // func blockedTestHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
-// Requires: AVX, AVX2, BMI2, MMX+
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·blockedTestHashesAVX2(SB), NOSPLIT, $0-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
 	MOVQ         hs_base+24(FP), CX
-	MOVQ         hs_len+32(FP), BX
+	MOVQ         out_len+56(FP), BX
 	MOVQ         out_base+48(FP), SI
 	XORQ         DI, DI
 	MOVLQZX      k+72(FP), R8
 	MOVQ         dist+80(FP), R9
-	MOVQ         R8, R10
-	ANDQ         $0x07, R10
-	MOVQ         $0x0000000000000001, R11
-	SHLXQ        R10, R11, R10
-	DECQ         R10
-	IMUL3Q       $0x00000101, R10, R10
+	XORQ         R11, R11
+	MOVQ         hs_len+32(FP), R10
+	SUBQ         BX, R10
+	NEGQ         R10
+	ADDQ         R9, R10
+	CMOVQLT      R11, R10
+	MOVQ         R8, R11
+	ANDQ         $0x07, R11
+	SHLQ         $0x09, R11
+	LEAQ         ·blockedTake+0(SB), R12
+	ADDQ         R12, R11
+	MOVQ         R8, R12
+	ANDQ         $0x07, R12
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        R12, R13, R12
+	DECQ         R12
+	IMUL3Q       $0x00000101, R12, R12
 	SHRQ         $0x03, R8
 	VPCMPEQQ     Y0, Y0, Y0
 	VMOVDQU      blockedShifts<>+0(SB), Y0
@@ -59,24 +70,110 @@ TEXT ·blockedTestHashesAVX2(SB), NOSPLIT, $0-96
 	VMOVDQU      blockedLaneBits<>+32(SB), Y3
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
-	CMPQ         R8, $0x01
-	JNE          blockedTestHashesAVX2_any
-	CMPQ         R10, $0x00
-	JNE          blockedTestHashesAVX2_any
+	CMPQ         R8, $0x00
+	JNE          blockedTestHashesAVX2_k8
+	XORQ         R8, R8
+	MOVQ         BX, R12
+	SUBQ         R10, R12
+	XORQ         R10, R10
 	TESTQ        R9, R9
-	JZ           blockedTestHashesAVX2_k8_plain
+	CMOVQEQ      R10, R12
+	JMP          blockedTestHashesAVX2_one_check_prefetch
+
+blockedTestHashesAVX2_one_prefetch:
+	LEAQ         (R8)(R9*1), R10
+	MOVQ         (CX)(R10*8), R10
+	MULXQ        R10, R10, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVQ         (CX)(R8*8), R10
+	MULXQ        R10, R13, R14
+	SHLQ         $0x06, R14
+	IMULQ        blockedMul<>+0(SB), R10
+	MOVQ         R10, R13
+	SHRQ         $0x07, R13
+	ANDQ         $0x000001c0, R13
+	VMOVQ        R10, X2
+	VPBROADCASTQ X2, Y2
+	VPSRLVQ      Y0, Y2, Y3
+	VPAND        Y4, Y3, Y3
+	VMOVDQU      (R11)(R13*1), Y5
+	VPSLLVQ      Y3, Y5, Y6
+	VPSRLVQ      Y1, Y2, Y2
+	VPAND        Y4, Y2, Y2
+	VMOVDQU      32(R11)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y7
+	VMOVDQU      (AX)(R14*1), Y2
+	VMOVDQU      32(AX)(R14*1), Y3
+	VPANDN       Y6, Y2, Y2
+	VPANDN       Y7, Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VPTEST       Y2, Y2
+	SETEQ        R10
+	MOVB         R10, (SI)(R8*1)
+	MOVBQZX      R10, R10
+	ADDQ         R10, DI
+	INCQ         R8
+
+blockedTestHashesAVX2_one_check_prefetch:
+	CMPQ R8, R12
+	JL   blockedTestHashesAVX2_one_prefetch
+	JMP  blockedTestHashesAVX2_one_check_plain
+
+blockedTestHashesAVX2_one_plain:
+	MOVQ         (CX)(R8*8), R9
+	MULXQ        R9, R10, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R9
+	MOVQ         R9, R10
+	SHRQ         $0x07, R10
+	ANDQ         $0x000001c0, R10
+	VMOVQ        R9, X2
+	VPBROADCASTQ X2, Y2
+	VPSRLVQ      Y0, Y2, Y3
+	VPAND        Y4, Y3, Y3
+	VMOVDQU      (R11)(R10*1), Y5
+	VPSLLVQ      Y3, Y5, Y6
+	VPSRLVQ      Y1, Y2, Y2
+	VPAND        Y4, Y2, Y2
+	VMOVDQU      32(R11)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y7
+	VMOVDQU      (AX)(R12*1), Y2
+	VMOVDQU      32(AX)(R12*1), Y3
+	VPANDN       Y6, Y2, Y2
+	VPANDN       Y7, Y3, Y3
+	VPOR         Y2, Y3, Y2
+	VPTEST       Y2, Y2
+	SETEQ        R9
+	MOVB         R9, (SI)(R8*1)
+	MOVBQZX      R9, R9
+	ADDQ         R9, DI
+	INCQ         R8
+
+blockedTestHashesAVX2_one_check_plain:
+	CMPQ R8, BX
+	JB   blockedTestHashesAVX2_one_plain
+	JMP  blockedTestHashesAVX2_done
+
+blockedTestHashesAVX2_k8:
+	CMPQ  R8, $0x01
+	JNE   blockedTestHashesAVX2_any
+	CMPQ  R12, $0x00
+	JNE   blockedTestHashesAVX2_any
+	TESTQ R9, R9
+	JZ    blockedTestHashesAVX2_k8_plain
 
 blockedTestHashesAVX2_k8_prefetch:
-	CMPQ         BX, R9
+	CMPQ         BX, R10
 	JLE          blockedTestHashesAVX2_k8_plain
 	MOVQ         (CX)(R9*8), R8
-	MULXQ        R8, R8, R10
-	SHLQ         $0x06, R10
-	PREFETCHT0   (AX)(R10*1)
-	MOVQ         (CX), R8
-	MULXQ        R8, R10, R11
+	MULXQ        R8, R8, R11
 	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	PREFETCHT0   (AX)(R11*1)
+	MOVQ         (CX), R8
+	MULXQ        R8, R11, R12
+	SHLQ         $0x06, R12
+	ADDQ         AX, R12
 	IMULQ        blockedMul<>+0(SB), R8
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
@@ -90,8 +187,8 @@ blockedTestHashesAVX2_k8_prefetch:
 	VPSLLVQ      Y2, Y5, Y2
 	VPOR         Y3, Y6, Y6
 	VPOR         Y2, Y7, Y7
-	VMOVDQU      (R11), Y2
-	VMOVDQU      32(R11), Y3
+	VMOVDQU      (R12), Y2
+	VMOVDQU      32(R12), Y3
 	VPANDN       Y6, Y2, Y2
 	VPANDN       Y7, Y3, Y3
 	VPOR         Y2, Y3, Y2
@@ -145,26 +242,26 @@ blockedTestHashesAVX2_any:
 	JZ    blockedTestHashesAVX2_any_plain
 
 blockedTestHashesAVX2_any_prefetch:
-	CMPQ       BX, R9
+	CMPQ       BX, R10
 	JLE        blockedTestHashesAVX2_any_plain
 	MOVQ       (CX)(R9*8), R11
-	MULXQ      R11, R11, R12
-	SHLQ       $0x06, R12
-	PREFETCHT0 (AX)(R12*1)
-	MOVQ       (CX), R11
-	MULXQ      R11, R12, R13
+	MULXQ      R11, R11, R13
 	SHLQ       $0x06, R13
-	ADDQ       AX, R13
-	MOVQ       R11, R12
-	IMULQ      blockedMul<>+0(SB), R12
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (CX), R11
+	MULXQ      R11, R13, R14
+	SHLQ       $0x06, R14
+	ADDQ       AX, R14
+	MOVQ       R11, R13
+	IMULQ      blockedMul<>+0(SB), R13
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       R8, R14
-	TESTQ      R14, R14
+	MOVQ       R8, R15
+	TESTQ      R15, R15
 	JZ         rounds_done_1
 
 round_2:
-	VMOVQ        R12, X8
+	VMOVQ        R13, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -174,19 +271,19 @@ round_2:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R12
-	DECQ         R14
+	IMULQ        blockedMul<>+0(SB), R13
+	DECQ         R15
 	JNZ          round_2
 
 rounds_done_1:
-	TESTQ        R10, R10
+	TESTQ        R12, R12
 	JZ           partial_done_3
 	IMULQ        blockedMul<>+0(SB), R11
 	SHRQ         $0x0d, R11
 	ANDQ         $0x07, R11
-	SHLXQ        R11, R10, R11
+	SHLXQ        R11, R12, R11
 	SHRQ         $0x08, R11
-	VMOVQ        R12, X8
+	VMOVQ        R13, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -206,8 +303,8 @@ rounds_done_1:
 	VPOR         Y8, Y7, Y7
 
 partial_done_3:
-	VMOVDQU (R13), Y8
-	VMOVDQU 32(R13), Y9
+	VMOVDQU (R14), Y8
+	VMOVDQU 32(R14), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
@@ -225,11 +322,11 @@ blockedTestHashesAVX2_any_plain:
 	TESTQ BX, BX
 	JZ    blockedTestHashesAVX2_done
 	MOVQ  (CX), R9
-	MULXQ R9, R11, R12
-	SHLQ  $0x06, R12
-	ADDQ  AX, R12
-	MOVQ  R9, R11
-	IMULQ blockedMul<>+0(SB), R11
+	MULXQ R9, R10, R11
+	SHLQ  $0x06, R11
+	ADDQ  AX, R11
+	MOVQ  R9, R10
+	IMULQ blockedMul<>+0(SB), R10
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
 	MOVQ  R8, R13
@@ -237,7 +334,7 @@ blockedTestHashesAVX2_any_plain:
 	JZ    rounds_done_4
 
 round_5:
-	VMOVQ        R11, X8
+	VMOVQ        R10, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -247,19 +344,19 @@ round_5:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R11
+	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R13
 	JNZ          round_5
 
 rounds_done_4:
-	TESTQ        R10, R10
+	TESTQ        R12, R12
 	JZ           partial_done_6
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
-	SHLXQ        R9, R10, R9
+	SHLXQ        R9, R12, R9
 	SHRQ         $0x08, R9
-	VMOVQ        R11, X8
+	VMOVQ        R10, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -279,8 +376,8 @@ rounds_done_4:
 	VPOR         Y8, Y7, Y7
 
 partial_done_6:
-	VMOVDQU (R12), Y8
-	VMOVDQU 32(R12), Y9
+	VMOVDQU (R11), Y8
+	VMOVDQU 32(R11), Y9
 	VPANDN  Y6, Y8, Y8
 	VPANDN  Y7, Y9, Y9
 	VPOR    Y8, Y9, Y8
@@ -299,22 +396,33 @@ blockedTestHashesAVX2_done:
 	MOVQ DI, ret+88(FP)
 	RET
 
-// func blockedAddHashesAVX2(words []uint64, hs []uint64, k uint32, dist int)
-// Requires: AVX, AVX2, BMI2, MMX+
-TEXT ·blockedAddHashesAVX2(SB), NOSPLIT, $0-64
+// func blockedAddHashesAVX2(words []uint64, hs []uint64, n int, k uint32, dist int)
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
+TEXT ·blockedAddHashesAVX2(SB), NOSPLIT, $0-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
 	MOVQ         hs_base+24(FP), CX
-	MOVQ         hs_len+32(FP), BX
-	MOVLQZX      k+48(FP), SI
-	MOVQ         dist+56(FP), DI
-	MOVQ         SI, R8
-	ANDQ         $0x07, R8
-	MOVQ         $0x0000000000000001, R9
-	SHLXQ        R8, R9, R8
-	DECQ         R8
-	IMUL3Q       $0x00000101, R8, R8
+	MOVQ         n+48(FP), BX
+	MOVLQZX      k+56(FP), SI
+	MOVQ         dist+64(FP), DI
+	XORQ         R9, R9
+	MOVQ         hs_len+32(FP), R8
+	SUBQ         BX, R8
+	NEGQ         R8
+	ADDQ         DI, R8
+	CMOVQLT      R9, R8
+	MOVQ         SI, R9
+	ANDQ         $0x07, R9
+	SHLQ         $0x09, R9
+	LEAQ         ·blockedTake+0(SB), R10
+	ADDQ         R10, R9
+	MOVQ         SI, R10
+	ANDQ         $0x07, R10
+	MOVQ         $0x0000000000000001, R11
+	SHLXQ        R10, R11, R10
+	DECQ         R10
+	IMUL3Q       $0x00000101, R10, R10
 	SHRQ         $0x03, SI
 	VPCMPEQQ     Y0, Y0, Y0
 	VMOVDQU      blockedShifts<>+0(SB), Y0
@@ -323,24 +431,98 @@ TEXT ·blockedAddHashesAVX2(SB), NOSPLIT, $0-64
 	VMOVDQU      blockedLaneBits<>+32(SB), Y3
 	VPBROADCASTQ blockedSixBits<>+0(SB), Y4
 	VPBROADCASTQ blockedOne<>+0(SB), Y5
-	CMPQ         SI, $0x01
-	JNE          blockedAddHashesAVX2_any
-	CMPQ         R8, $0x00
-	JNE          blockedAddHashesAVX2_any
+	CMPQ         SI, $0x00
+	JNE          blockedAddHashesAVX2_k8
+	XORQ         SI, SI
+	MOVQ         BX, R10
+	SUBQ         R8, R10
+	XORQ         R8, R8
 	TESTQ        DI, DI
-	JZ           blockedAddHashesAVX2_k8_plain
+	CMOVQEQ      R8, R10
+	JMP          blockedAddHashesAVX2_one_check_prefetch
+
+blockedAddHashesAVX2_one_prefetch:
+	LEAQ         (SI)(DI*1), R8
+	MOVQ         (CX)(R8*8), R8
+	MULXQ        R8, R8, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (AX)(R11*1)
+	MOVQ         (CX)(SI*8), R8
+	MULXQ        R8, R11, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R8
+	MOVQ         R8, R11
+	SHRQ         $0x07, R11
+	ANDQ         $0x000001c0, R11
+	VMOVQ        R8, X2
+	VPBROADCASTQ X2, Y2
+	VPSRLVQ      Y0, Y2, Y3
+	VPAND        Y4, Y3, Y3
+	VMOVDQU      (R9)(R11*1), Y5
+	VPSLLVQ      Y3, Y5, Y6
+	VPSRLVQ      Y1, Y2, Y2
+	VPAND        Y4, Y2, Y2
+	VMOVDQU      32(R9)(R11*1), Y3
+	VPSLLVQ      Y2, Y3, Y7
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y7, Y7
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y7, 32(AX)(R12*1)
+	INCQ         SI
+
+blockedAddHashesAVX2_one_check_prefetch:
+	CMPQ SI, R10
+	JL   blockedAddHashesAVX2_one_prefetch
+	JMP  blockedAddHashesAVX2_one_check_plain
+
+blockedAddHashesAVX2_one_plain:
+	MOVQ         (CX)(SI*8), DI
+	MULXQ        DI, R8, R10
+	SHLQ         $0x06, R10
+	IMULQ        blockedMul<>+0(SB), DI
+	MOVQ         DI, R8
+	SHRQ         $0x07, R8
+	ANDQ         $0x000001c0, R8
+	VMOVQ        DI, X2
+	VPBROADCASTQ X2, Y2
+	VPSRLVQ      Y0, Y2, Y3
+	VPAND        Y4, Y3, Y3
+	VMOVDQU      (R9)(R8*1), Y5
+	VPSLLVQ      Y3, Y5, Y6
+	VPSRLVQ      Y1, Y2, Y2
+	VPAND        Y4, Y2, Y2
+	VMOVDQU      32(R9)(R8*1), Y3
+	VPSLLVQ      Y2, Y3, Y7
+	VPOR         (AX)(R10*1), Y6, Y6
+	VPOR         32(AX)(R10*1), Y7, Y7
+	VMOVDQU      Y6, (AX)(R10*1)
+	VMOVDQU      Y7, 32(AX)(R10*1)
+	INCQ         SI
+
+blockedAddHashesAVX2_one_check_plain:
+	CMPQ SI, BX
+	JB   blockedAddHashesAVX2_one_plain
+	JMP  blockedAddHashesAVX2_done
+
+blockedAddHashesAVX2_k8:
+	CMPQ  SI, $0x01
+	JNE   blockedAddHashesAVX2_any
+	CMPQ  R10, $0x00
+	JNE   blockedAddHashesAVX2_any
+	TESTQ DI, DI
+	JZ    blockedAddHashesAVX2_k8_plain
 
 blockedAddHashesAVX2_k8_prefetch:
-	CMPQ         BX, DI
+	CMPQ         BX, R8
 	JLE          blockedAddHashesAVX2_k8_plain
 	MOVQ         (CX)(DI*8), SI
-	MULXQ        SI, SI, R8
-	SHLQ         $0x06, R8
-	PREFETCHT0   (AX)(R8*1)
-	MOVQ         (CX), SI
-	MULXQ        SI, R8, R9
+	MULXQ        SI, SI, R9
 	SHLQ         $0x06, R9
-	ADDQ         AX, R9
+	PREFETCHT0   (AX)(R9*1)
+	MOVQ         (CX), SI
+	MULXQ        SI, R9, R10
+	SHLQ         $0x06, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), SI
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
@@ -354,10 +536,10 @@ blockedAddHashesAVX2_k8_prefetch:
 	VPSLLVQ      Y2, Y5, Y2
 	VPOR         Y3, Y6, Y6
 	VPOR         Y2, Y7, Y7
-	VPOR         (R9), Y6, Y6
-	VPOR         32(R9), Y7, Y7
-	VMOVDQU      Y6, (R9)
-	VMOVDQU      Y7, 32(R9)
+	VPOR         (R10), Y6, Y6
+	VPOR         32(R10), Y7, Y7
+	VMOVDQU      Y6, (R10)
+	VMOVDQU      Y7, 32(R10)
 	ADDQ         $0x08, CX
 	DECQ         BX
 	JMP          blockedAddHashesAVX2_k8_prefetch
@@ -395,26 +577,26 @@ blockedAddHashesAVX2_any:
 	JZ    blockedAddHashesAVX2_any_plain
 
 blockedAddHashesAVX2_any_prefetch:
-	CMPQ       BX, DI
+	CMPQ       BX, R8
 	JLE        blockedAddHashesAVX2_any_plain
 	MOVQ       (CX)(DI*8), R9
-	MULXQ      R9, R9, R10
-	SHLQ       $0x06, R10
-	PREFETCHT0 (AX)(R10*1)
-	MOVQ       (CX), R9
-	MULXQ      R9, R10, R11
+	MULXQ      R9, R9, R11
 	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       R9, R10
-	IMULQ      blockedMul<>+0(SB), R10
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       (CX), R9
+	MULXQ      R9, R11, R12
+	SHLQ       $0x06, R12
+	ADDQ       AX, R12
+	MOVQ       R9, R11
+	IMULQ      blockedMul<>+0(SB), R11
 	VPXOR      Y6, Y6, Y6
 	VPXOR      Y7, Y7, Y7
-	MOVQ       SI, R12
-	TESTQ      R12, R12
+	MOVQ       SI, R13
+	TESTQ      R13, R13
 	JZ         rounds_done_7
 
 round_8:
-	VMOVQ        R10, X8
+	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -424,19 +606,19 @@ round_8:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R10
-	DECQ         R12
+	IMULQ        blockedMul<>+0(SB), R11
+	DECQ         R13
 	JNZ          round_8
 
 rounds_done_7:
-	TESTQ        R8, R8
+	TESTQ        R10, R10
 	JZ           partial_done_9
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
-	SHLXQ        R9, R8, R9
+	SHLXQ        R9, R10, R9
 	SHRQ         $0x08, R9
-	VMOVQ        R10, X8
+	VMOVQ        R11, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -456,10 +638,10 @@ rounds_done_7:
 	VPOR         Y8, Y7, Y7
 
 partial_done_9:
-	VPOR    (R11), Y6, Y6
-	VPOR    32(R11), Y7, Y7
-	VMOVDQU Y6, (R11)
-	VMOVDQU Y7, 32(R11)
+	VPOR    (R12), Y6, Y6
+	VPOR    32(R12), Y7, Y7
+	VMOVDQU Y6, (R12)
+	VMOVDQU Y7, 32(R12)
 	ADDQ    $0x08, CX
 	DECQ    BX
 	JMP     blockedAddHashesAVX2_any_prefetch
@@ -468,11 +650,11 @@ blockedAddHashesAVX2_any_plain:
 	TESTQ BX, BX
 	JZ    blockedAddHashesAVX2_done
 	MOVQ  (CX), DI
-	MULXQ DI, R9, R10
-	SHLQ  $0x06, R10
-	ADDQ  AX, R10
-	MOVQ  DI, R9
-	IMULQ blockedMul<>+0(SB), R9
+	MULXQ DI, R8, R9
+	SHLQ  $0x06, R9
+	ADDQ  AX, R9
+	MOVQ  DI, R8
+	IMULQ blockedMul<>+0(SB), R8
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
 	MOVQ  SI, R11
@@ -480,7 +662,7 @@ blockedAddHashesAVX2_any_plain:
 	JZ    rounds_done_10
 
 round_11:
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -490,19 +672,19 @@ round_11:
 	VPSLLVQ      Y8, Y5, Y8
 	VPOR         Y9, Y6, Y6
 	VPOR         Y8, Y7, Y7
-	IMULQ        blockedMul<>+0(SB), R9
+	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R11
 	JNZ          round_11
 
 rounds_done_10:
-	TESTQ        R8, R8
+	TESTQ        R10, R10
 	JZ           partial_done_12
 	IMULQ        blockedMul<>+0(SB), DI
 	SHRQ         $0x0d, DI
 	ANDQ         $0x07, DI
-	SHLXQ        DI, R8, DI
+	SHLXQ        DI, R10, DI
 	SHRQ         $0x08, DI
-	VMOVQ        R9, X8
+	VMOVQ        R8, X8
 	VPBROADCASTQ X8, Y8
 	VPSRLVQ      Y0, Y8, Y9
 	VPSRLVQ      Y1, Y8, Y8
@@ -522,10 +704,10 @@ rounds_done_10:
 	VPOR         Y8, Y7, Y7
 
 partial_done_12:
-	VPOR    (R10), Y6, Y6
-	VPOR    32(R10), Y7, Y7
-	VMOVDQU Y6, (R10)
-	VMOVDQU Y7, 32(R10)
+	VPOR    (R9), Y6, Y6
+	VPOR    32(R9), Y7, Y7
+	VMOVDQU Y6, (R9)
+	VMOVDQU Y7, 32(R9)
 	ADDQ    $0x08, CX
 	DECQ    BX
 	JMP     blockedAddHashesAVX2_any_plain
@@ -535,45 +717,122 @@ blockedAddHashesAVX2_done:
 	RET
 
 // func blockedTestHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, CMOV, MMX+
 TEXT ·blockedTestHashesAVX512(SB), NOSPLIT, $0-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
 	MOVQ         hs_base+24(FP), CX
-	MOVQ         hs_len+32(FP), BX
+	MOVQ         out_len+56(FP), BX
 	MOVQ         out_base+48(FP), SI
 	XORQ         DI, DI
 	MOVLQZX      k+72(FP), R8
 	MOVQ         dist+80(FP), R9
-	MOVQ         R8, R10
-	ANDQ         $0x07, R10
-	MOVQ         $0x0000000000000001, R11
-	SHLXQ        R10, R11, R10
-	DECQ         R10
-	IMUL3Q       $0x00000101, R10, R10
+	XORQ         R11, R11
+	MOVQ         hs_len+32(FP), R10
+	SUBQ         BX, R10
+	NEGQ         R10
+	ADDQ         R9, R10
+	CMOVQLT      R11, R10
+	MOVQ         R8, R11
+	ANDQ         $0x07, R11
+	SHLQ         $0x09, R11
+	LEAQ         ·blockedTake+0(SB), R12
+	ADDQ         R12, R11
+	MOVQ         R8, R12
+	ANDQ         $0x07, R12
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        R12, R13, R12
+	DECQ         R12
+	IMUL3Q       $0x00000101, R12, R12
 	SHRQ         $0x03, R8
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
-	CMPQ         R8, $0x01
-	JNE          blockedTestHashesAVX512_any
-	CMPQ         R10, $0x00
-	JNE          blockedTestHashesAVX512_any
+	CMPQ         R8, $0x00
+	JNE          blockedTestHashesAVX512_k8
+	XORQ         R8, R8
+	MOVQ         BX, R12
+	SUBQ         R10, R12
+	XORQ         R10, R10
 	TESTQ        R9, R9
-	JZ           blockedTestHashesAVX512_k8_plain
+	CMOVQEQ      R10, R12
+	JMP          blockedTestHashesAVX512_one_check_prefetch
+
+blockedTestHashesAVX512_one_prefetch:
+	LEAQ         (R8)(R9*1), R10
+	MOVQ         (CX)(R10*8), R10
+	MULXQ        R10, R10, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVQ         (CX)(R8*8), R10
+	MULXQ        R10, R13, R14
+	SHLQ         $0x06, R14
+	IMULQ        blockedMul<>+0(SB), R10
+	MOVQ         R10, R13
+	SHRQ         $0x07, R13
+	ANDQ         $0x000001c0, R13
+	VPBROADCASTQ R10, Z1
+	VPSRLVQ      Z0, Z1, Z1
+	VMOVDQU64    (R11)(R13*1), Z2
+	VPROLVQ      Z1, Z2, Z3
+	VPANDQ       (AX)(R14*1), Z3, Z1
+	VPCMPEQQ     Z3, Z1, K1
+	KORTESTB     K1, K1
+	SETCS        R10
+	MOVB         R10, (SI)(R8*1)
+	ADCQ         $0x00, DI
+	INCQ         R8
+
+blockedTestHashesAVX512_one_check_prefetch:
+	CMPQ R8, R12
+	JL   blockedTestHashesAVX512_one_prefetch
+	JMP  blockedTestHashesAVX512_one_check_plain
+
+blockedTestHashesAVX512_one_plain:
+	MOVQ         (CX)(R8*8), R9
+	MULXQ        R9, R10, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R9
+	MOVQ         R9, R10
+	SHRQ         $0x07, R10
+	ANDQ         $0x000001c0, R10
+	VPBROADCASTQ R9, Z1
+	VPSRLVQ      Z0, Z1, Z1
+	VMOVDQU64    (R11)(R10*1), Z2
+	VPROLVQ      Z1, Z2, Z3
+	VPANDQ       (AX)(R12*1), Z3, Z1
+	VPCMPEQQ     Z3, Z1, K1
+	KORTESTB     K1, K1
+	SETCS        R9
+	MOVB         R9, (SI)(R8*1)
+	ADCQ         $0x00, DI
+	INCQ         R8
+
+blockedTestHashesAVX512_one_check_plain:
+	CMPQ R8, BX
+	JB   blockedTestHashesAVX512_one_plain
+	JMP  blockedTestHashesAVX512_done
+
+blockedTestHashesAVX512_k8:
+	CMPQ  R8, $0x01
+	JNE   blockedTestHashesAVX512_any
+	CMPQ  R12, $0x00
+	JNE   blockedTestHashesAVX512_any
+	TESTQ R9, R9
+	JZ    blockedTestHashesAVX512_k8_plain
 
 blockedTestHashesAVX512_k8_prefetch:
-	CMPQ         BX, R9
+	CMPQ         BX, R10
 	JLE          blockedTestHashesAVX512_k8_plain
 	MOVQ         (CX)(R9*8), R8
-	MULXQ        R8, R8, R10
-	SHLQ         $0x06, R10
-	PREFETCHT0   (AX)(R10*1)
-	MOVQ         (CX), R8
-	MULXQ        R8, R10, R11
+	MULXQ        R8, R8, R11
 	SHLQ         $0x06, R11
-	ADDQ         AX, R11
+	PREFETCHT0   (AX)(R11*1)
+	MOVQ         (CX), R8
+	MULXQ        R8, R11, R12
+	SHLQ         $0x06, R12
+	ADDQ         AX, R12
 	IMULQ        blockedMul<>+0(SB), R8
 	VPXORQ       Z3, Z3, Z3
 	VPBROADCASTQ R8, Z4
@@ -581,7 +840,7 @@ blockedTestHashesAVX512_k8_prefetch:
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	VMOVDQU64    (R11), Z4
+	VMOVDQU64    (R12), Z4
 	VPANDNQ      Z3, Z4, Z4
 	VPTESTMQ     Z4, Z4, K1
 	KORTESTB     K1, K1
@@ -626,42 +885,42 @@ blockedTestHashesAVX512_any:
 	JZ    blockedTestHashesAVX512_any_plain
 
 blockedTestHashesAVX512_any_prefetch:
-	CMPQ       BX, R9
+	CMPQ       BX, R10
 	JLE        blockedTestHashesAVX512_any_plain
 	MOVQ       (CX)(R9*8), R11
-	MULXQ      R11, R11, R12
-	SHLQ       $0x06, R12
-	PREFETCHT0 (AX)(R12*1)
-	MOVQ       (CX), R11
-	MULXQ      R11, R12, R13
+	MULXQ      R11, R11, R13
 	SHLQ       $0x06, R13
-	ADDQ       AX, R13
-	MOVQ       R11, R12
-	IMULQ      blockedMul<>+0(SB), R12
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (CX), R11
+	MULXQ      R11, R13, R14
+	SHLQ       $0x06, R14
+	ADDQ       AX, R14
+	MOVQ       R11, R13
+	IMULQ      blockedMul<>+0(SB), R13
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       R8, R14
-	TESTQ      R14, R14
+	MOVQ       R8, R15
+	TESTQ      R15, R15
 	JZ         rounds_done_13
 
 round_14:
-	VPBROADCASTQ R12, Z4
+	VPBROADCASTQ R13, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R12
-	DECQ         R14
+	IMULQ        blockedMul<>+0(SB), R13
+	DECQ         R15
 	JNZ          round_14
 
 rounds_done_13:
-	TESTQ        R10, R10
+	TESTQ        R12, R12
 	JZ           partial_done_15
 	IMULQ        blockedMul<>+0(SB), R11
 	SHRQ         $0x0d, R11
 	ANDQ         $0x07, R11
-	SHLXQ        R11, R10, R11
+	SHLXQ        R11, R12, R11
 	SHRQ         $0x08, R11
-	VPBROADCASTQ R12, Z4
+	VPBROADCASTQ R13, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        R11, K1
@@ -669,7 +928,7 @@ rounds_done_13:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_15:
-	VMOVDQU64 (R13), Z4
+	VMOVDQU64 (R14), Z4
 	VPANDNQ   Z3, Z4, Z4
 	VPTESTMQ  Z4, Z4, K1
 	KORTESTB  K1, K1
@@ -686,35 +945,35 @@ blockedTestHashesAVX512_any_plain:
 	TESTQ  BX, BX
 	JZ     blockedTestHashesAVX512_done
 	MOVQ   (CX), R9
-	MULXQ  R9, R11, R12
-	SHLQ   $0x06, R12
-	ADDQ   AX, R12
-	MOVQ   R9, R11
-	IMULQ  blockedMul<>+0(SB), R11
+	MULXQ  R9, R10, R11
+	SHLQ   $0x06, R11
+	ADDQ   AX, R11
+	MOVQ   R9, R10
+	IMULQ  blockedMul<>+0(SB), R10
 	VPXORQ Z3, Z3, Z3
 	MOVQ   R8, R13
 	TESTQ  R13, R13
 	JZ     rounds_done_16
 
 round_17:
-	VPBROADCASTQ R11, Z4
+	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R11
+	IMULQ        blockedMul<>+0(SB), R10
 	DECQ         R13
 	JNZ          round_17
 
 rounds_done_16:
-	TESTQ        R10, R10
+	TESTQ        R12, R12
 	JZ           partial_done_18
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
-	SHLXQ        R9, R10, R9
+	SHLXQ        R9, R12, R9
 	SHRQ         $0x08, R9
-	VPBROADCASTQ R11, Z4
+	VPBROADCASTQ R10, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        R9, K1
@@ -722,7 +981,7 @@ rounds_done_16:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_18:
-	VMOVDQU64 (R12), Z4
+	VMOVDQU64 (R11), Z4
 	VPANDNQ   Z3, Z4, Z4
 	VPTESTMQ  Z4, Z4, K1
 	KORTESTB  K1, K1
@@ -740,44 +999,113 @@ blockedTestHashesAVX512_done:
 	MOVQ DI, ret+88(FP)
 	RET
 
-// func blockedAddHashesAVX512(words []uint64, hs []uint64, k uint32, dist int)
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+
-TEXT ·blockedAddHashesAVX512(SB), NOSPLIT, $0-64
+// func blockedAddHashesAVX512(words []uint64, hs []uint64, n int, k uint32, dist int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, CMOV, MMX+
+TEXT ·blockedAddHashesAVX512(SB), NOSPLIT, $0-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), DX
 	SHRQ         $0x03, DX
 	MOVQ         hs_base+24(FP), CX
-	MOVQ         hs_len+32(FP), BX
-	MOVLQZX      k+48(FP), SI
-	MOVQ         dist+56(FP), DI
-	MOVQ         SI, R8
-	ANDQ         $0x07, R8
-	MOVQ         $0x0000000000000001, R9
-	SHLXQ        R8, R9, R8
-	DECQ         R8
-	IMUL3Q       $0x00000101, R8, R8
+	MOVQ         n+48(FP), BX
+	MOVLQZX      k+56(FP), SI
+	MOVQ         dist+64(FP), DI
+	XORQ         R9, R9
+	MOVQ         hs_len+32(FP), R8
+	SUBQ         BX, R8
+	NEGQ         R8
+	ADDQ         DI, R8
+	CMOVQLT      R9, R8
+	MOVQ         SI, R9
+	ANDQ         $0x07, R9
+	SHLQ         $0x09, R9
+	LEAQ         ·blockedTake+0(SB), R10
+	ADDQ         R10, R9
+	MOVQ         SI, R10
+	ANDQ         $0x07, R10
+	MOVQ         $0x0000000000000001, R11
+	SHLXQ        R10, R11, R10
+	DECQ         R10
+	IMUL3Q       $0x00000101, R10, R10
 	SHRQ         $0x03, SI
 	VMOVDQU64    blockedShifts<>+0(SB), Z0
 	VPBROADCASTQ blockedSixBits<>+0(SB), Z1
 	VPBROADCASTQ blockedOne<>+0(SB), Z2
-	CMPQ         SI, $0x01
-	JNE          blockedAddHashesAVX512_any
-	CMPQ         R8, $0x00
-	JNE          blockedAddHashesAVX512_any
+	CMPQ         SI, $0x00
+	JNE          blockedAddHashesAVX512_k8
+	XORQ         SI, SI
+	MOVQ         BX, R10
+	SUBQ         R8, R10
+	XORQ         R8, R8
 	TESTQ        DI, DI
-	JZ           blockedAddHashesAVX512_k8_plain
+	CMOVQEQ      R8, R10
+	JMP          blockedAddHashesAVX512_one_check_prefetch
+
+blockedAddHashesAVX512_one_prefetch:
+	LEAQ         (SI)(DI*1), R8
+	MOVQ         (CX)(R8*8), R8
+	MULXQ        R8, R8, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (AX)(R11*1)
+	MOVQ         (CX)(SI*8), R8
+	MULXQ        R8, R11, R12
+	SHLQ         $0x06, R12
+	IMULQ        blockedMul<>+0(SB), R8
+	MOVQ         R8, R11
+	SHRQ         $0x07, R11
+	ANDQ         $0x000001c0, R11
+	VPBROADCASTQ R8, Z1
+	VPSRLVQ      Z0, Z1, Z1
+	VMOVDQU64    (R9)(R11*1), Z2
+	VPROLVQ      Z1, Z2, Z3
+	VPORQ        (AX)(R12*1), Z3, Z3
+	VMOVDQU64    Z3, (AX)(R12*1)
+	INCQ         SI
+
+blockedAddHashesAVX512_one_check_prefetch:
+	CMPQ SI, R10
+	JL   blockedAddHashesAVX512_one_prefetch
+	JMP  blockedAddHashesAVX512_one_check_plain
+
+blockedAddHashesAVX512_one_plain:
+	MOVQ         (CX)(SI*8), DI
+	MULXQ        DI, R8, R10
+	SHLQ         $0x06, R10
+	IMULQ        blockedMul<>+0(SB), DI
+	MOVQ         DI, R8
+	SHRQ         $0x07, R8
+	ANDQ         $0x000001c0, R8
+	VPBROADCASTQ DI, Z1
+	VPSRLVQ      Z0, Z1, Z1
+	VMOVDQU64    (R9)(R8*1), Z2
+	VPROLVQ      Z1, Z2, Z3
+	VPORQ        (AX)(R10*1), Z3, Z3
+	VMOVDQU64    Z3, (AX)(R10*1)
+	INCQ         SI
+
+blockedAddHashesAVX512_one_check_plain:
+	CMPQ SI, BX
+	JB   blockedAddHashesAVX512_one_plain
+	JMP  blockedAddHashesAVX512_done
+
+blockedAddHashesAVX512_k8:
+	CMPQ  SI, $0x01
+	JNE   blockedAddHashesAVX512_any
+	CMPQ  R10, $0x00
+	JNE   blockedAddHashesAVX512_any
+	TESTQ DI, DI
+	JZ    blockedAddHashesAVX512_k8_plain
 
 blockedAddHashesAVX512_k8_prefetch:
-	CMPQ         BX, DI
+	CMPQ         BX, R8
 	JLE          blockedAddHashesAVX512_k8_plain
 	MOVQ         (CX)(DI*8), SI
-	MULXQ        SI, SI, R8
-	SHLQ         $0x06, R8
-	PREFETCHT0   (AX)(R8*1)
-	MOVQ         (CX), SI
-	MULXQ        SI, R8, R9
+	MULXQ        SI, SI, R9
 	SHLQ         $0x06, R9
-	ADDQ         AX, R9
+	PREFETCHT0   (AX)(R9*1)
+	MOVQ         (CX), SI
+	MULXQ        SI, R9, R10
+	SHLQ         $0x06, R10
+	ADDQ         AX, R10
 	IMULQ        blockedMul<>+0(SB), SI
 	VPXORQ       Z3, Z3, Z3
 	VPBROADCASTQ SI, Z4
@@ -785,8 +1113,8 @@ blockedAddHashesAVX512_k8_prefetch:
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	VPORQ        (R9), Z3, Z3
-	VMOVDQU64    Z3, (R9)
+	VPORQ        (R10), Z3, Z3
+	VMOVDQU64    Z3, (R10)
 	ADDQ         $0x08, CX
 	DECQ         BX
 	JMP          blockedAddHashesAVX512_k8_prefetch
@@ -816,42 +1144,42 @@ blockedAddHashesAVX512_any:
 	JZ    blockedAddHashesAVX512_any_plain
 
 blockedAddHashesAVX512_any_prefetch:
-	CMPQ       BX, DI
+	CMPQ       BX, R8
 	JLE        blockedAddHashesAVX512_any_plain
 	MOVQ       (CX)(DI*8), R9
-	MULXQ      R9, R9, R10
-	SHLQ       $0x06, R10
-	PREFETCHT0 (AX)(R10*1)
-	MOVQ       (CX), R9
-	MULXQ      R9, R10, R11
+	MULXQ      R9, R9, R11
 	SHLQ       $0x06, R11
-	ADDQ       AX, R11
-	MOVQ       R9, R10
-	IMULQ      blockedMul<>+0(SB), R10
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       (CX), R9
+	MULXQ      R9, R11, R12
+	SHLQ       $0x06, R12
+	ADDQ       AX, R12
+	MOVQ       R9, R11
+	IMULQ      blockedMul<>+0(SB), R11
 	VPXORQ     Z3, Z3, Z3
-	MOVQ       SI, R12
-	TESTQ      R12, R12
+	MOVQ       SI, R13
+	TESTQ      R13, R13
 	JZ         rounds_done_19
 
 round_20:
-	VPBROADCASTQ R10, Z4
+	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R10
-	DECQ         R12
+	IMULQ        blockedMul<>+0(SB), R11
+	DECQ         R13
 	JNZ          round_20
 
 rounds_done_19:
-	TESTQ        R8, R8
+	TESTQ        R10, R10
 	JZ           partial_done_21
 	IMULQ        blockedMul<>+0(SB), R9
 	SHRQ         $0x0d, R9
 	ANDQ         $0x07, R9
-	SHLXQ        R9, R8, R9
+	SHLXQ        R9, R10, R9
 	SHRQ         $0x08, R9
-	VPBROADCASTQ R10, Z4
+	VPBROADCASTQ R11, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        R9, K1
@@ -859,8 +1187,8 @@ rounds_done_19:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_21:
-	VPORQ     (R11), Z3, Z3
-	VMOVDQU64 Z3, (R11)
+	VPORQ     (R12), Z3, Z3
+	VMOVDQU64 Z3, (R12)
 	ADDQ      $0x08, CX
 	DECQ      BX
 	JMP       blockedAddHashesAVX512_any_prefetch
@@ -869,35 +1197,35 @@ blockedAddHashesAVX512_any_plain:
 	TESTQ  BX, BX
 	JZ     blockedAddHashesAVX512_done
 	MOVQ   (CX), DI
-	MULXQ  DI, R9, R10
-	SHLQ   $0x06, R10
-	ADDQ   AX, R10
-	MOVQ   DI, R9
-	IMULQ  blockedMul<>+0(SB), R9
+	MULXQ  DI, R8, R9
+	SHLQ   $0x06, R9
+	ADDQ   AX, R9
+	MOVQ   DI, R8
+	IMULQ  blockedMul<>+0(SB), R8
 	VPXORQ Z3, Z3, Z3
 	MOVQ   SI, R11
 	TESTQ  R11, R11
 	JZ     rounds_done_22
 
 round_23:
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	VPSLLVQ      Z4, Z2, Z4
 	VPORQ        Z4, Z3, Z3
-	IMULQ        blockedMul<>+0(SB), R9
+	IMULQ        blockedMul<>+0(SB), R8
 	DECQ         R11
 	JNZ          round_23
 
 rounds_done_22:
-	TESTQ        R8, R8
+	TESTQ        R10, R10
 	JZ           partial_done_24
 	IMULQ        blockedMul<>+0(SB), DI
 	SHRQ         $0x0d, DI
 	ANDQ         $0x07, DI
-	SHLXQ        DI, R8, DI
+	SHLXQ        DI, R10, DI
 	SHRQ         $0x08, DI
-	VPBROADCASTQ R9, Z4
+	VPBROADCASTQ R8, Z4
 	VPSRLVQ      Z0, Z4, Z4
 	VPANDQ       Z1, Z4, Z4
 	KMOVB        DI, K1
@@ -905,8 +1233,8 @@ rounds_done_22:
 	VPORQ        Z4, Z3, Z3
 
 partial_done_24:
-	VPORQ     (R10), Z3, Z3
-	VMOVDQU64 Z3, (R10)
+	VPORQ     (R9), Z3, Z3
+	VMOVDQU64 Z3, (R9)
 	ADDQ      $0x08, CX
 	DECQ      BX
 	JMP       blockedAddHashesAVX512_any_plain

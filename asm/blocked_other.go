@@ -3,10 +3,12 @@
 package asm
 
 func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
-	return blockedTestHashesGeneric(words, k, hs, out)
+	return blockedTestHashesGeneric(words, k, hs[:len(out)], out)
 }
 
-func blockedAddHashes(words []uint64, k uint32, hs []uint64) { blockedAddHashesGeneric(words, k, hs) }
+func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
+	blockedAddHashesGeneric(words, k, hs[:n])
+}
 
 func blockedTestSetHashes(s BlockedSet, hs []uint64, out []bool) int {
 	return blockedTestSetHashesGeneric(s.filters, s.k, hs, out)

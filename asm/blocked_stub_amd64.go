@@ -4,25 +4,25 @@
 
 package asm
 
-// blockedTestHashesAVX2 is blockedTestHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedTestHashesAVX2 is blockedTestHashesGeneric over the first len(out) hashes of hs; dist > 0 prefetches the line of the key dist places ahead, as far as hs reaches.
 //
 //go:noescape
 func blockedTestHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
 
-// blockedAddHashesAVX2 is blockedAddHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedAddHashesAVX2 is blockedAddHashesGeneric over the first n hashes of hs; dist > 0 prefetches the line of the key dist places ahead, as far as hs reaches.
 //
 //go:noescape
-func blockedAddHashesAVX2(words []uint64, hs []uint64, k uint32, dist int)
+func blockedAddHashesAVX2(words []uint64, hs []uint64, n int, k uint32, dist int)
 
-// blockedTestHashesAVX512 is blockedTestHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedTestHashesAVX512 is blockedTestHashesGeneric over the first len(out) hashes of hs; dist > 0 prefetches the line of the key dist places ahead, as far as hs reaches.
 //
 //go:noescape
 func blockedTestHashesAVX512(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
 
-// blockedAddHashesAVX512 is blockedAddHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.
+// blockedAddHashesAVX512 is blockedAddHashesGeneric over the first n hashes of hs; dist > 0 prefetches the line of the key dist places ahead, as far as hs reaches.
 //
 //go:noescape
-func blockedAddHashesAVX512(words []uint64, hs []uint64, k uint32, dist int)
+func blockedAddHashesAVX512(words []uint64, hs []uint64, n int, k uint32, dist int)
 
 // blockedTestSetHashesAVX2 is blockedTestSetHashesGeneric; dist > 0 prefetches the lines, in the first npref filters of the table, of the key dist places ahead.
 //

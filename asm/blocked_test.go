@@ -189,3 +189,38 @@ func BenchmarkBlockedTestHashes(b *testing.B) {
 		return func(hs []uint64, out []bool) int { return BlockedTestHashes(words, 8, hs, out) }
 	})
 }
+
+// The Ahead forms answer for the first keys only, whatever follows them
+// (the next chunk's hashes, prefetched): on a filter above the prefetch
+// size, every count of keys and of hashes past them, the past ones never
+// tested or set.
+func TestBlockedKernelsAhead(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	forEachLevel(t, func(t *testing.T) {
+		const lines = 1 << 15
+		for _, k := range []uint32{6, 8, 9} {
+			words := randomFilter(r, lines, 5)
+			for _, n := range blockedSizes {
+				for _, extra := range []int{0, 1, BlockedAhead - 1, BlockedAhead, BlockedAhead + 3} {
+					hs := make([]uint64, n+extra)
+					for i := range hs {
+						hs[i] = r.Uint64()
+					}
+					want := make([]bool, n)
+					wantHits := blockedTestHashesGeneric(words, k, hs[:n], want)
+					got := make([]bool, n)
+					if hits := BlockedTestHashesAhead(words, k, hs, got); hits != wantHits || !slices.Equal(got, want) {
+						t.Fatalf("%s: BlockedTestHashesAhead(k=%d, n=%d, extra=%d) = %d hits, generic %d", Kernel(), k, n, extra, hits, wantHits)
+					}
+					wantWords := slices.Clone(words)
+					blockedAddHashesGeneric(wantWords, k, hs[:n])
+					gotWords := slices.Clone(words)
+					BlockedAddHashesAhead(gotWords, k, hs, n)
+					if !slices.Equal(gotWords, wantWords) {
+						t.Fatalf("%s: BlockedAddHashesAhead(k=%d, n=%d, extra=%d) set other bits than the generic twin", Kernel(), k, n, extra)
+					}
+				}
+			}
+		}
+	})
+}

@@ -1,6 +1,11 @@
 package blocked
 
-import "github.com/filterengine/filterengine/internal/batch"
+import (
+	"runtime"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/internal/batch"
+)
 
 // keyBatch is the package's one "hash a chunk of keys on the stack, hand
 // it to the type's hash form" helper, behind the Uint64s and Keys batch
@@ -8,7 +13,8 @@ import "github.com/filterengine/filterengine/internal/batch"
 // names its type with one non-nil field and reaches the type's AddHashes
 // and TestHashes through a switch, not an interface or a type parameter:
 // a call through either would move the chunk buffer to the heap, one
-// allocation per batch call.
+// allocation per batch call. Filter's chunks carry the next keys' hashes
+// for its kernels to prefetch (ahead); the derived types' do not.
 type keyBatch struct {
 	f  *Filter
 	n  *Narrow
@@ -76,6 +82,10 @@ func (t keyBatch) testHashes(hs []uint64, out []bool) int {
 
 // add adds the n keys of ints or bytes, a chunk at a time.
 func (t keyBatch) add(ints []uint64, bytes [][]byte, n int) {
+	if t.f != nil {
+		t.f.addAhead(ints, bytes, n)
+		return
+	}
 	var b batch.Hashes
 	for base := 0; base < n; base += batch.Chunk {
 		t.addHashes(t.hash(&b, ints, bytes, base))
@@ -86,10 +96,69 @@ func (t keyBatch) add(ints []uint64, bytes [][]byte, n int) {
 // chunk at a time, and returns the number of hits.
 func (t keyBatch) test(ints []uint64, bytes [][]byte, n int, out []bool) int {
 	out = batch.Out(t.name(), out, n)
+	if t.f != nil {
+		return t.f.testAhead(ints, bytes, n, out)
+	}
 	var b batch.Hashes
 	hits := 0
 	for base := 0; base < n; base += batch.Chunk {
 		hits += t.testHashes(t.hash(&b, ints, bytes, base), out[base:])
 	}
+	return hits
+}
+
+// ahead hashes a Filter's keys a chunk at a time together with the
+// asm.BlockedAhead keys after the chunk, whose lines the kernel
+// prefetches while it works on the chunk; those hashes move to the front
+// for the next chunk instead of being computed again. The prefetch window
+// so runs on across chunks, as it would over one slice of hashes.
+type ahead struct {
+	b [batch.Chunk + asm.BlockedAhead]uint64
+	// from and carry: b[from:from+carry] hold the hashes of the next
+	// chunk's first keys.
+	from, carry int
+}
+
+// next returns the hashes of the keys of ints or bytes from base on, as
+// many as b holds, and how many of them (at most a chunk) to process.
+func (a *ahead) next(f *Filter, ints []uint64, bytes [][]byte, n, base int) ([]uint64, int) {
+	copy(a.b[:a.carry], a.b[a.from:a.from+a.carry])
+	hs := a.b[:min(n-base, len(a.b))]
+	rest := hs[a.carry:]
+	from := base + a.carry
+	if bytes != nil {
+		for i, key := range bytes[from : from+len(rest)] {
+			rest[i] = f.p.Hash(key)
+		}
+	} else {
+		asm.HashUint64s(rest, ints[from:from+len(rest)], f.p.Seed)
+	}
+	c := min(n-base, batch.Chunk)
+	a.from, a.carry = c, len(hs)-c
+	return hs, c
+}
+
+// addAhead adds the n keys of ints or bytes.
+func (f *Filter) addAhead(ints []uint64, bytes [][]byte, n int) {
+	var a ahead
+	for base := 0; base < n; {
+		hs, c := a.next(f, ints, bytes, n, base)
+		asm.BlockedAddHashesAhead(f.p.Words, f.p.K, hs, c)
+		base += c
+	}
+	runtime.KeepAlive(f.storage)
+}
+
+// testAhead sets out[i] to Test of key i of the n keys of ints or bytes
+// and returns the number of hits; out holds n answers.
+func (f *Filter) testAhead(ints []uint64, bytes [][]byte, n int, out []bool) int {
+	var a ahead
+	hits := 0
+	for base := 0; base < n; {
+		hs, c := a.next(f, ints, bytes, n, base)
+		hits += asm.BlockedTestHashesAhead(f.p.Words, f.p.K, hs, out[base:base+c])
+		base += c
+	}
+	runtime.KeepAlive(f.storage)
 	return hits
 }

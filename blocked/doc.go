@@ -42,7 +42,10 @@
 // would (engine.HashUint64Seed), AddString / TestString as its bytes,
 // without copying them. The batch forms (AddHashes, TestHashes, the
 // Uint64s and Keys forms) hash 256 keys at a time on the stack and run
-// asm's AVX-512 or AVX2 kernel, chosen once per call; without assembly
+// asm's AVX-512 or AVX2 kernel, chosen once per call, which over a filter
+// of 1 MiB or more prefetches the line of the key 64 places ahead (the
+// Uint64s and Keys forms hash each chunk together with the 64 keys after
+// it, so the window runs on from one chunk to the next); without assembly
 // (purego, arm64) they run the single-key code key after key, and on
 // every kernel they answer exactly what the single-key forms answer.
 //

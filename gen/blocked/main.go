@@ -11,9 +11,12 @@
 // as a variable left shift of 1: one bit per 64-bit word. The whole mask
 // (two YMM or one ZMM) is then ANDed-NOT with the line for a test, or
 // ORed into it for an add. A key needs one round per eight probes; k = 8
-// has its own loop without the round counter. Over large filters the
-// caller passes a prefetch distance: the kernel issues PREFETCHT0 for the
-// line of the key that many places ahead.
+// has its own loop without the round counter, and k < 8 (one partial
+// round) its own loops that take the window from a table row (oneLoops).
+// Over large filters the caller passes a prefetch distance: the kernel
+// issues PREFETCHT0 for the line of the key that many places ahead, and
+// hs may run past the keys (the next chunk's first hashes) so that the
+// last keys of a chunk prefetch too.
 package main
 
 // purego: asm's Go half builds without the stubs this command rewrites.
@@ -72,6 +75,14 @@ type isa interface {
 	setup()
 	// clear zeroes the mask accumulator.
 	clear()
+	// window sets the mask to the one round of g in the words the
+	// blockedTake row at take marks 1.
+	window(g reg.Register, take Mem)
+	// hit tests the line at p against the mask and reports which flag
+	// says it holds the mask: CF (true) or ZF (false).
+	hit(p Mem) bool
+	// addAt ORs the mask into the line at p.
+	addAt(p Mem)
 	// round ORs the bits of g (all eight words, or the enabled ones if
 	// enable is not nil) into the mask.
 	round(g reg.Register, enable reg.Register)
@@ -96,34 +107,71 @@ type gp struct {
 	// scale, when set, is the bytes from one line of the filter to the
 	// next (the strided layout's gens*64); unset, lines are adjacent.
 	scale reg.Register
+	// lim, when set, is the number of keys left below which the kernel
+	// stops prefetching; unset, dist.
+	lim reg.Register
+	// take, when set, is &blockedTake[k&7] for a k below 8: the key's
+	// mask is its one partial round, the row's words shifted by its bits
+	// (isa.window).
+	take reg.Register
 }
 
 func kernel(v isa, test bool) {
 	op := "Add"
-	sig := "func(words []uint64, hs []uint64, k uint32, dist int)"
+	sig := "func(words []uint64, hs []uint64, n int, k uint32, dist int)"
+	keys := "the first n hashes of hs"
 	if test {
 		op = "Test"
 		sig = "func(words []uint64, hs []uint64, out []bool, k uint32, dist int) int"
+		keys = "the first len(out) hashes of hs"
 	}
 	name := fmt.Sprintf("blocked%sHashes%s", op, v.name())
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric; dist > 0 prefetches the line of the key dist places ahead.", name, op))
+	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric over %s; dist > 0 prefetches the line of the key dist places ahead, as far as hs reaches.", name, op, keys))
 	var s gp
 	s.words = Load(Param("words").Base(), GP64())
 	lines := Load(Param("words").Len(), reg.RDX)
 	SHRQ(U8(3), lines) // MULX multiplies by RDX: the line count stays there.
 	s.hp = Load(Param("hs").Base(), GP64())
-	s.n = Load(Param("hs").Len(), GP64())
 	if test {
+		s.n = Load(Param("out").Len(), GP64())
 		s.outp = Load(Param("out").Base(), GP64())
 		s.hits = GP64()
 		XORQ(s.hits, s.hits)
+	} else {
+		s.n = Load(Param("n"), GP64())
 	}
 	s.k = Load(Param("k"), GP64())
 	s.dist = Load(Param("dist"), GP64())
+	// The hashes past the keys are there to be prefetched: the key i
+	// places from the end prefetches while i > lim = dist - (len(hs) - n),
+	// clamped to 0.
+	s.lim = GP64()
+	zero := GP64()
+	XORQ(zero, zero)
+	Load(Param("hs").Len(), s.lim)
+	SUBQ(s.n, s.lim)
+	NEGQ(s.lim)
+	ADDQ(s.dist, s.lim)
+	CMOVQLT(zero, s.lim)
+	// k < 8, p = 1%'s k = 6 among them, is one partial round: its loop
+	// takes the mask's window from the row of asm's blockedTake table
+	// for k and the key (the single-key kernels' table) instead of
+	// computing it, and has no round counter.
+	take := GP64()
+	MOVQ(s.k, take)
+	ANDQ(U8(7), take)
+	SHLQ(U8(9), take)
+	base := GP64()
+	LEAQ(Mem{Symbol: Symbol{Name: "·blockedTake"}, Base: reg.StaticBase}, base)
+	ADDQ(base, take)
 	s.rem2 = splitK(s.k)
 	v.setup()
+
+	CMPQ(s.k, U8(0))
+	JNE(LabelRef(name + "_k8"))
+	oneLoops(v, s, take, name+"_one", name+"_done", test)
 
 	for _, general := range []bool{false, true} {
 		loops := fmt.Sprintf("%s_k8", name)
@@ -132,6 +180,7 @@ func kernel(v isa, test bool) {
 			Label(loops)
 		} else {
 			// k = 8: one full round and no partial one.
+			Label(loops)
 			CMPQ(s.k, U8(1))
 			JNE(LabelRef(name + "_any"))
 			CMPQ(s.rem2, U8(0))
@@ -164,10 +213,21 @@ func body(v isa, s gp, test, general, prefetch bool) {
 	g := GP64()
 	MOVQ(h, g)
 	IMULQ(mul, g)
-	v.clear()
-	if !general {
-		v.round(g, nil)
+	if s.take != nil {
+		// The row of the key's window: (g >> 13) & 7, 64 bytes a row.
+		row := GP64()
+		MOVQ(g, row)
+		SHRQ(U8(13-6), row)
+		ANDQ(U32(7<<6), row)
+		v.window(g, Mem{Base: s.take, Index: row, Scale: 1})
 	} else {
+		v.clear()
+	}
+	switch {
+	case s.take != nil:
+	case !general:
+		v.round(g, nil)
+	default:
 		maskRounds(v, h, g, s.k, s.rem2)
 	}
 	if test {
@@ -302,6 +362,19 @@ func (avx2) roundBits(g reg.Register) (t0, t1 reg.VecVirtual) {
 	return t0, t1
 }
 
+func (avx2) window(g reg.Register, take Mem) {
+	x, gv := XMM(), YMM()
+	VMOVQ(g, x)
+	VPBROADCASTQ(x, gv)
+	for i, m := range []reg.VecVirtual{y.m0, y.m1} {
+		t, r := YMM(), YMM()
+		VPSRLVQ([]reg.VecVirtual{y.sh0, y.sh1}[i], gv, t)
+		VPAND(y.six3, t, t)
+		VMOVDQU(take.Offset(32*i), r)
+		VPSLLVQ(t, r, m)
+	}
+}
+
 // enabled writes to d0, d1 the words of t0, t1 whose bits are set in
 // enable (bits 0..7), the others zero.
 func (avx2) enabled(enable reg.Register, t0, t1, d0, d1 reg.VecVirtual) {
@@ -314,6 +387,25 @@ func (avx2) enabled(enable reg.Register, t0, t1, d0, d1 reg.VecVirtual) {
 	VPCMPEQQ(y.lb1, e1, e1)
 	VPAND(e0, t0, d0)
 	VPAND(e1, t1, d1)
+}
+
+// hit is test: ZF when the line holds the mask.
+func (avx2) hit(p Mem) bool {
+	l0, l1 := YMM(), YMM()
+	VMOVDQU(p, l0)
+	VMOVDQU(p.Offset(32), l1)
+	VPANDN(y.m0, l0, l0)
+	VPANDN(y.m1, l1, l1)
+	VPOR(l0, l1, l0)
+	VPTEST(l0, l0)
+	return false
+}
+
+func (avx2) addAt(p Mem) {
+	VPOR(p, y.m0, y.m0)
+	VPOR(p.Offset(32), y.m1, y.m1)
+	VMOVDQU(y.m0, p)
+	VMOVDQU(y.m1, p.Offset(32))
 }
 
 func (avx2) test(p reg.Register) {
@@ -382,6 +474,31 @@ func (avx512) round(g, enable reg.Register) {
 	VPORQ(t, z.m, z.m)
 }
 
+// window rotates the row's words (0 or 1) by the bits: a rotate takes
+// its count modulo 64, so the bits need no mask.
+func (avx512) window(g reg.Register, take Mem) {
+	gv, t, r := ZMM(), ZMM(), ZMM()
+	VPBROADCASTQ(g, gv)
+	VPSRLVQ(z.sh, gv, t)
+	VMOVDQU64(take, r)
+	VPROLVQ(t, r, z.m)
+}
+
+// hit: the line ANDed with the mask equals it in every word (the line
+// read by the AND itself), CF from KORTESTB of the eight equal words.
+func (avx512) hit(p Mem) bool {
+	t, k := ZMM(), K()
+	VPANDQ(p, z.m, t)
+	VPCMPEQQ(z.m, t, k)
+	KORTESTB(k, k)
+	return true
+}
+
+func (avx512) addAt(p Mem) {
+	VPORQ(p, z.m, z.m)
+	VMOVDQU64(z.m, p)
+}
+
 func (avx512) test(p reg.Register) {
 	l, k := ZMM(), K()
 	VMOVDQU64(Mem{Base: p}, l)
@@ -413,6 +530,74 @@ func (avx512) add(p reg.Register) {
 	VMOVDQU64(z.m, Mem{Base: p})
 }
 
+// oneLoops emits the key loops of a k below 8, whose mask is one
+// partial round taken from the blockedTake row at take (isa.window): the
+// keys are indexed from 0, the first n - lim of them prefetching the
+// line of the key dist places ahead, the rest not; then it jumps to done.
+func oneLoops(v isa, s gp, take reg.Register, loops, done string, test bool) {
+	i, pre := GP64(), GP64()
+	XORQ(i, i)
+	MOVQ(s.n, pre)
+	SUBQ(s.lim, pre)
+	zero := GP64()
+	XORQ(zero, zero)
+	TESTQ(s.dist, s.dist)
+	CMOVQEQ(zero, pre)
+	JMP(LabelRef(loops + "_check_prefetch"))
+	Label(loops + "_prefetch")
+	ph, plo, pline := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: i, Index: s.dist, Scale: 1}, ph)
+	MOVQ(Mem{Base: s.hp, Index: ph, Scale: 8}, ph)
+	MULXQ(ph, plo, pline)
+	SHLQ(U8(6), pline)
+	PREFETCHT0(Mem{Base: s.words, Index: pline, Scale: 1})
+	oneKey(v, s, take, i, test)
+	Label(loops + "_check_prefetch")
+	CMPQ(i, pre) // pre < 0 when fewer than lim keys: signed
+	JL(LabelRef(loops + "_prefetch"))
+	JMP(LabelRef(loops + "_check_plain"))
+	Label(loops + "_plain")
+	oneKey(v, s, take, i, test)
+	Label(loops + "_check_plain")
+	CMPQ(i, s.n)
+	JB(LabelRef(loops + "_plain"))
+	JMP(LabelRef(done))
+}
+
+// oneKey tests or adds key i of a oneLoops loop and increments i.
+func oneKey(v isa, s gp, take, i reg.Register, test bool) {
+	h, lo, line := GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: s.hp, Index: i, Scale: 8}, h)
+	MULXQ(h, lo, line)
+	SHLQ(U8(6), line)
+	g := h
+	IMULQ(mul, g)
+	row := GP64()
+	MOVQ(g, row)
+	SHRQ(U8(13-6), row)
+	ANDQ(U32(7<<6), row)
+	v.window(g, Mem{Base: take, Index: row, Scale: 1})
+	at := Mem{Base: s.words, Index: line, Scale: 1}
+	if !test {
+		v.addAt(at)
+		INCQ(i)
+		return
+	}
+	b := GP8()
+	if v.hit(at) {
+		SETCS(b)
+		MOVB(b, Mem{Base: s.outp, Index: i, Scale: 1})
+		ADCQ(U8(0), s.hits)
+	} else {
+		SETEQ(b)
+		MOVB(b, Mem{Base: s.outp, Index: i, Scale: 1})
+		t := GP64()
+		MOVBQZX(b, t)
+		ADDQ(t, s.hits)
+	}
+	INCQ(i)
+}
+
 // keyLoops emits a kernel's two key loops under the labels loops+"_prefetch"
 // and loops+"_plain": body with the prefetch of the key dist ahead while
 // more than dist keys remain (skipped when dist is 0), then body without
@@ -421,7 +606,11 @@ func keyLoops(v isa, s gp, loops, done string, test, general bool) {
 	TESTQ(s.dist, s.dist)
 	JZ(LabelRef(loops + "_plain"))
 	Label(loops + "_prefetch")
-	CMPQ(s.n, s.dist)
+	lim := s.lim
+	if lim == nil {
+		lim = s.dist
+	}
+	CMPQ(s.n, lim)
 	JLE(LabelRef(loops + "_plain"))
 	body(v, s, test, general, true)
 	JMP(LabelRef(loops + "_prefetch"))

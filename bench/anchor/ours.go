@@ -1,0 +1,254 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/blocked"
+	"github.com/filterengine/filterengine/engine"
+)
+
+// passes is the number of in-process passes per operation; the median is
+// reported, as on the C++ side.
+const passes = 3
+
+// runOurs measures blocked.New(n, 0.01) over the anchor's keys at the
+// kernel level this process runs (FILTERENGINE_KERNEL, set by the parent),
+// printing RESULT lines in the C++ side's form, and checks what it
+// measures: every member found, batch answers equal to single-key ones,
+// the batch-built filter equal to the single-key one.
+func runOurs(w io.Writer, n int, ops map[string]bool) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	k := makeKeys(n)
+	level := asm.Kernel()
+	// runs is the number of passes of op: none for an op -ops leaves out.
+	runs := func(op string) int {
+		if len(ops) > 0 && !ops[op] {
+			return 0
+		}
+		return passes
+	}
+	emit := func(op string, ns []float64, hits int) {
+		if len(ns) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "RESULT side=ours cfg=blocked alloc=%s n=%d op=%s ns=%.3f hits=%d\n", level, n, op, median(ns), hits)
+	}
+	timed := func(f func()) float64 {
+		runtime.GC()
+		t0 := threadNanos()
+		f()
+		return float64(threadNanos()-t0) / float64(n)
+	}
+	fresh := func() *blocked.Filter {
+		f, err := blocked.New(uint64(n), 0.01)
+		if err != nil {
+			panic(err)
+		}
+		return f
+	}
+	bytes8 := func(ks []uint64) []byte {
+		b := make([]byte, 8*len(ks))
+		for i, x := range ks {
+			binary.LittleEndian.PutUint64(b[8*i:], x)
+		}
+		return b
+	}
+
+	var ns []float64
+	var built *blocked.Filter
+	for range runs("insert_single") {
+		f := fresh()
+		ns = append(ns, timed(func() {
+			for _, x := range k.members {
+				f.AddUint64(x)
+			}
+		}))
+		if built != nil {
+			built.Close()
+		}
+		built = f
+	}
+	emit("insert_single", ns, 0)
+	if built == nil {
+		built = fresh()
+		built.AddUint64s(k.members)
+	}
+	f := built
+
+	ns, same := ns[:0], true
+	for range runs("insert_bulk") {
+		g := fresh()
+		ns = append(ns, timed(func() { g.AddUint64s(k.members) }))
+		same = same && g.Equal(f)
+		g.Close()
+	}
+	emit("insert_bulk", ns, b2i(same))
+
+	mb := bytes8(k.members)
+	ns, same = ns[:0], true
+	for range runs("insert_single_bytes") {
+		g := fresh()
+		ns = append(ns, timed(func() {
+			for i := 0; i+8 <= len(mb); i += 8 {
+				g.Add(mb[i : i+8])
+			}
+		}))
+		same = same && g.Equal(f)
+		g.Close()
+	}
+	emit("insert_single_bytes", ns, b2i(same))
+
+	single := func(op string, ks []uint64) int {
+		ns, hits := ns[:0], 0
+		for range runs(op) {
+			hits = 0
+			ns = append(ns, timed(func() {
+				for _, x := range ks {
+					if f.TestUint64(x) {
+						hits++
+					}
+				}
+			}))
+		}
+		emit(op, ns, hits)
+		return hits
+	}
+	out := make([]bool, n)
+	bulk := func(op string, ks []uint64) int {
+		ns, hits := ns[:0], 0
+		for range runs(op) {
+			ns = append(ns, timed(func() { hits = f.TestUint64s(ks, out) }))
+		}
+		emit(op, ns, hits)
+		return hits
+	}
+	memberHits := single("member_single", k.lookup)
+	absentHits := single("absent_single", k.absent)
+	m, a := bulk("member_bulk", k.lookup), bulk("absent_bulk", k.absent)
+	if (runs("member_single") > 0 && runs("member_bulk") > 0 && m != memberHits) ||
+		(runs("absent_single") > 0 && runs("absent_bulk") > 0 && a != absentHits) {
+		return fmt.Errorf("%s: batch and single-key answers differ", level)
+	}
+	if runs("absent_single") == 0 {
+		absentHits = a
+	}
+	if runs("member_single") > 0 && memberHits != n {
+		return fmt.Errorf("%s: %d of %d members found", level, memberHits, n)
+	}
+	lb := bytes8(k.lookup)
+	ns, hits := ns[:0], 0
+	for range runs("member_single_bytes") {
+		hits = 0
+		ns = append(ns, timed(func() {
+			for i := 0; i+8 <= len(lb); i += 8 {
+				if f.Test(lb[i : i+8]) {
+					hits++
+				}
+			}
+		}))
+	}
+	emit("member_single_bytes", ns, hits)
+
+	// The floor of a single-key test: the same loads alone, one 8-byte
+	// word of each lookup key's line in an array of the filter's size
+	// (faulted in beforehand), the key hashed as TestUint64 hashes it, in
+	// a loop of Go the compiler inlines whole (no call).
+	lines, seed := f.Lines(), f.Seed()
+	words := make([]uint64, lines*8)
+	for i := range words {
+		words[i] = uint64(i)
+	}
+	ns, sum := ns[:0], uint64(0)
+	for range runs("floor_single") {
+		ns = append(ns, timed(func() {
+			for _, x := range k.lookup {
+				sum += words[asm.BlockedLine(engine.HashUint64Seed(x, seed), lines)*8]
+			}
+		}))
+	}
+	emit("floor_single", ns, int(sum&1))
+
+	// The same floor with Boost.Bloom's one-multiply mix (the high and low
+	// words of the 128-bit product with the 64-bit golden ratio, XORed) in
+	// place of XXH3: what the library's hash contract (XXH3 of the key's
+	// bytes for every key form) costs a single-key loop.
+	ns = ns[:0]
+	for range runs("floor_single_mulmix") {
+		ns = append(ns, timed(func() {
+			for _, x := range k.lookup {
+				hi, lo := bits.Mul64(x, 0x9E3779B97F4A7C15)
+				sum += words[asm.BlockedLine(hi^lo, lines)*8]
+			}
+		}))
+	}
+	emit("floor_single_mulmix", ns, int(sum&1))
+
+	// The floor of a batch test: the same loads alone, one word of each
+	// lookup key's line, the line indices computed beforehand, in a loop
+	// of a few instructions a key, which keeps as many loads in flight as
+	// the core allows.
+	idx := make([]uint64, n)
+	for i, x := range k.lookup {
+		idx[i] = asm.BlockedLine(engine.HashUint64Seed(x, seed), lines) * 8
+	}
+	ns = ns[:0]
+	for range runs("floor_bulk") {
+		ns = append(ns, timed(func() {
+			for _, i := range idx {
+				sum += words[i]
+			}
+		}))
+	}
+	emit("floor_bulk", ns, int(sum&1))
+	fmt.Fprintf(w, "INFO side=ours cfg=blocked alloc=%s n=%d bits_per_key=%.4f k=%d model_fpr=%.6f fpr=%.6f huge=%v anon_huge_kb=%d\n",
+		level, n, float64(f.M())/float64(n), f.K(), f.ModelFPR(uint64(n)), float64(absentHits)/float64(n), f.HugePages(), anonHugeKB())
+	f.Close()
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func oursMain(n int, ops map[string]bool) {
+	if err := runOurs(os.Stdout, n, ops); err != nil {
+		fmt.Fprintln(os.Stderr, "anchor:", err)
+		os.Exit(1)
+	}
+}
+
+// anonHugeKB is the process's AnonHugePages (/proc/self/smaps_rollup),
+// -1 where it cannot be read: whether the kernel gave the huge pages the
+// filter asked for.
+func anonHugeKB() int {
+	b, err := os.ReadFile("/proc/self/smaps_rollup")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "AnonHugePages:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb
+		}
+	}
+	return -1
+}
