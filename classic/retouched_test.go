@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/fuzzenv"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 func mkRetouched(t testing.TB, n uint64, p float64, opts ...engine.Option) *Retouched {

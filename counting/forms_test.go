@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/store"
 	"github.com/filterengine/filterengine/internal/testkit/contracttest"
 	"github.com/filterengine/filterengine/internal/testkit/kerneltest"
-	"github.com/filterengine/filterengine/internal/store"
 )
 
 // stringLengths are key lengths across xxh3's size classes, 1 to 4096.

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/filterengine/filterengine/internal/testkit/contracttest"
 	"github.com/filterengine/filterengine/internal/store"
+	"github.com/filterengine/filterengine/internal/testkit/contracttest"
 )
 
 // A closed filter is a zero one: every method panics naming New. (Close

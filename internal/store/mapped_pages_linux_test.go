@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/testkit/filetest"
 	"github.com/filterengine/filterengine/internal/store"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 )
 
 // hugeFileFolios reports whether this kernel is expected to keep the

@@ -7,8 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/filterengine/filterengine/engine"
-	"github.com/filterengine/filterengine/internal/testkit/filetest"
 	"github.com/filterengine/filterengine/internal/store"
+	"github.com/filterengine/filterengine/internal/testkit/filetest"
 )
 
 // An array above the threshold gets huge pages for its whole 2 MiB pages
