@@ -31,7 +31,9 @@ func ExampleHashUint64() {
 	b := []byte{7, 0, 0, 0, 0, 0, 0, 0}
 	fmt.Println(engine.HashUint64(7) == engine.Hash(b))
 	fmt.Println(engine.HashStringSeed("alice", 42) == engine.HashSeed([]byte("alice"), 42))
+	fmt.Println(engine.HashString("alice") == engine.Hash([]byte("alice")))
 	// Output:
+	// true
 	// true
 	// true
 }
