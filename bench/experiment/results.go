@@ -111,6 +111,8 @@ type Results struct {
 	Growth         []GrowthRow
 	// FormatsKV is experiment g's LevelDB and Pebble filter formats.
 	FormatsKV []FormatsKVRow
+	// FormatsClickHouse is experiment g's ClickHouse skip indexes.
+	FormatsClickHouse []FormatsClickHouseRow
 	// Cache is experiment n (cache.go), Threads experiment t (threads.go).
 	Cache   []CacheRow
 	Threads []ThreadsRow

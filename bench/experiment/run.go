@@ -31,7 +31,10 @@ func Run(ctx context.Context, c Config) (*Results, error) {
 			if err := runFormatsParquet(d, &c, r); err != nil {
 				return err
 			}
-			return runFormatsKV(d, &c, r)
+			if err := runFormatsKV(d, &c, r); err != nil {
+				return err
+			}
+			return runFormatsClickHouse(d, &c, r)
 		}},
 		{"n", func() error { return runCache(d, &c, r) }},
 		{"t", func() error { return runThreads(d, &c, r) }},

@@ -11,7 +11,7 @@ import (
 )
 
 // CSVFiles names the CSV file of each experiment.
-var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "r": "retouched.csv", "r-dynamic": "dynamic.csv", "s": "growth.csv", "g": "formats_parquet.csv", "g-kv": "formats_kv.csv", "n": "cache.csv", "t": "threads.csv"}
+var CSVFiles = map[string]string{"a": "stream.csv", "b": "ksweep.csv", "c": "sized.csv", "d": "kernels.csv", "f": "sets.csv", "r": "retouched.csv", "r-dynamic": "dynamic.csv", "s": "growth.csv", "g": "formats_parquet.csv", "g-kv": "formats_kv.csv", "g-clickhouse": "formats_clickhouse.csv", "n": "cache.csv", "t": "threads.csv"}
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -90,6 +90,9 @@ func WriteCSV(dir string, r *experiment.Results) ([]string, error) {
 		return paths, err
 	}
 	if err := writeFormatsKVCSV(write, r.FormatsKV); err != nil {
+		return paths, err
+	}
+	if err := writeFormatsClickHouseCSV(write, r.FormatsClickHouse); err != nil {
 		return paths, err
 	}
 	if err := writeCacheCSV(write, r.Cache); err != nil {

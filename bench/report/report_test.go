@@ -148,3 +148,33 @@ func TestWriteCSVFormats(t *testing.T) {
 		t.Errorf("formats_kv.csv = %q", kv)
 	}
 }
+
+// The ClickHouse rows get their table (ratio on the batch row only) and
+// their own CSV file.
+func TestFormatsClickHouseTableAndCSV(t *testing.T) {
+	rows := []experiment.FormatsClickHouseRow{
+		{Op: "test", Index: "bloom_filter(0.01)", Data: "UInt64", Impl: "Select", Rows: 256, Granules: 512, Tokens: 64,
+			NsPerToken: 2, Peer: "MayContainUint64", Ratio: 3, Kept: 40, SameBytes: true},
+		{Op: "test", Index: "bloom_filter(0.01)", Data: "UInt64", Impl: "MayContainUint64", Rows: 256, Granules: 512, Tokens: 64,
+			NsPerToken: 6, Ratio: math.NaN(), Kept: 40, SameBytes: true},
+	}
+	tab := FormatsClickHouseTable(rows)
+	if len(tab.Rows) != 2 || tab.Rows[0][10] != "3.00x" || tab.Rows[1][10] != "-" || tab.Rows[0][8] != "2.00" || tab.Rows[0][12] != "0" || tab.Rows[1][12] != "" {
+		t.Errorf("table rows %q", tab.Rows)
+	}
+	dir := t.TempDir()
+	paths, err := WriteCSV(dir, &experiment.Results{FormatsClickHouse: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join(dir, CSVFiles["g-clickhouse"])}; !slices.Equal(paths, want) {
+		t.Fatalf("WriteCSV wrote %v, want %v", paths, want)
+	}
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 3 || lines[1] != "test,bloom_filter(0.01),UInt64,Select,256,512,64,0,2,MayContainUint64,3,40,0,true" {
+		t.Errorf("formats_clickhouse.csv = %q", data)
+	}
+}

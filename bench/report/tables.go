@@ -36,6 +36,9 @@ func Tables(r *experiment.Results) []Table {
 	if len(r.FormatsKV) > 0 {
 		ts = append(ts, FormatsKVTable(r.FormatsKV))
 	}
+	if len(r.FormatsClickHouse) > 0 {
+		ts = append(ts, FormatsClickHouseTable(r.FormatsClickHouse))
+	}
 	if len(r.Cache) > 0 {
 		ts = append(ts, CacheTable(r.Cache))
 	}
