@@ -27,9 +27,9 @@ import (
 // going through a Go switch: for a key of another length than 8, a probe
 // without Take (no lines), or below the avx2 level they jump to
 // their Generic twin; otherwise they run the AVX2 body, or at avx512 and
-// k <= 8 the ZMM body: 13 instructions for the round, the test and the
-// return where the AVX2 body takes 20, for a compare and a branch on the
-// level in front of both.
+// k <= 8 the ZMM body, whose round, test and return are one register
+// wide where the AVX2 body works in two halves, for a compare and a
+// branch on the level in front of both.
 //
 // The round's bit for word w, (v >> (58-6w)) & 63, is computed as
 // (v << 6w) >> 58: a variable shift by a constant table and one immediate

@@ -20,7 +20,7 @@ import (
 // each of the 8 rotations of B (VALIGNQ) adds to lane w of D the word
 // 1 << (4q - 64w), which VPSLLVQ makes zero unless 4q lies in word w (a
 // count of 64 or more, negative ones included, shifts everything out):
-// four instructions a rotation, no branch and no memory but the line,
+// a rotation, a shift and an add each, no branch and no memory but the line,
 // where a probe at a time takes a load, a shift, a compare and a store
 // through the counter's word. A ninth probe adds its word the same way.
 //
