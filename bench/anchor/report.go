@@ -12,7 +12,7 @@ import (
 // the []byte forms) against our own uint64 form.
 type row struct {
 	op, what, vs string
-	// target is the largest ratio the issue allows at n < 1e7 and at
+	// target is the largest ratio we aim for at n < 1e7 and at
 	// n >= 1e7.
 	target, targetLarge float64
 	// own: the ratio is to our own op vs at the same level, not Boost.

@@ -27,7 +27,7 @@ type FormatsParquetRow struct {
 	NsPerKey float64
 	// Peer names the arrow row this one is compared with, and Ratio is
 	// the peer's ns/key over this row's (NaN for arrow's own rows);
-	// Target is the minimum ratio, 0 where it sets none.
+	// Target is the minimum ratio aimed for, 0 where none is set.
 	Peer          string
 	Ratio, Target float64
 	// Hits over the test stream; equal in every test row when the
@@ -49,7 +49,7 @@ const (
 	ParquetArrowInsBulk  = "arrow InsertBulk (batch)"
 )
 
-// The targets: batch test >= 5x arrow's per-key CheckHash,
+// The targets: batch test >= 5x arrow's per-key CheckHash,
 // single-key test >= 1.5x.
 const (
 	parquetTargetBatch  = 5

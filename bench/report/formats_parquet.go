@@ -24,7 +24,7 @@ func FormatsParquetTable(rows []experiment.FormatsParquetRow) Table {
 		Note: "Both sized by OptimalNumBytes(n, 0.01) (arrow's own sizing) and filled with XXH64 of the INT64 values 0..n-1; " +
 			"tests stream 2n distinct hashes (n members, n absent, interleaved); adds time a second pass of the n members into a filter that holds them (the first touches fresh pages); ns/key is the median over the repetitions, " +
 			"the implementations alternating within each. Per-key loops store every answer (no branch on it) in the same loop for both libraries. " +
-			"x peer = the peer's ns/key over this row's; target = the issue's minimum (batch TestHashes >= 5x and single-key TestHash >= 1.5x arrow's per-key CheckHash). " +
+			"x peer = the peer's ns/key over this row's; target = the minimum we hold ourselves to (batch TestHashes >= 5x and single-key TestHash >= 1.5x arrow's per-key CheckHash). " +
 			"same bits = our bitset equals arrow's after the same inserts.",
 		Header: []string{"op", "implementation", "level", "n", "bytes", "ns/key", "peer", "x peer", "target", "met", "hits", "same bits"},
 	}
