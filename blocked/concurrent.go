@@ -14,19 +14,12 @@ import (
 // with an atomic OR, so no lock is taken and no bit is lost. Plain
 // methods (Add, AddHashes, Test, Union, ...) must not overlap with it;
 // readers that run beside concurrent writers use TestHashConcurrent.
-func (f *Filter) AddHashConcurrent(h uint64) {
-	if f.p.Lines == 0 {
-		zeroFilter()
-	}
+func (f *Filter) AddHashConcurrent(h uint64) { f.TestAndAddHashConcurrent(h) }
+
+// lineOf returns the 8 words of the line that holds h's bits.
+func (f *Filter) lineOf(h uint64) []uint64 {
 	base := asm.BlockedLine(h, f.p.Lines) * 8
-	line := f.p.Words[base : base+8 : base+8]
-	m := asm.BlockedMask(h, f.p.K)
-	for w := range m {
-		if m[w] != 0 {
-			atomic.OrUint64(&line[w], m[w])
-		}
-	}
-	runtime.KeepAlive(f.storage)
+	return f.p.Words[base : base+8 : base+8]
 }
 
 // AddConcurrent is Add for concurrent writers (see AddHashConcurrent).
@@ -54,9 +47,7 @@ func (f *Filter) TestHashConcurrent(h uint64) bool {
 	if f.p.Lines == 0 {
 		return false
 	}
-	base := asm.BlockedLine(h, f.p.Lines) * 8
-	line := f.p.Words[base : base+8 : base+8]
-	m := asm.BlockedMask(h, f.p.K)
+	line, m := f.lineOf(h), asm.BlockedMask(h, f.p.K)
 	var miss uint64
 	for w := range m {
 		if m[w] != 0 {
@@ -82,9 +73,7 @@ func (f *Filter) TestAndAddHashConcurrent(h uint64) bool {
 	if f.p.Lines == 0 {
 		zeroFilter()
 	}
-	base := asm.BlockedLine(h, f.p.Lines) * 8
-	line := f.p.Words[base : base+8 : base+8]
-	m := asm.BlockedMask(h, f.p.K)
+	line, m := f.lineOf(h), asm.BlockedMask(h, f.p.K)
 	var miss uint64
 	for w := range m {
 		if m[w] != 0 {

@@ -115,8 +115,9 @@ func FromBitset(bitset []byte) (*Filter, error) {
 
 // Bitset returns the filter's bytes as Parquet stores them after the
 // header. On little-endian hosts it is a view that aliases the filter
-// and is valid only while the filter is reachable
-// (writes to either show in both); elsewhere a copy.
+// (writes to either show in both) and is valid only while the filter is
+// reachable: a large filter's array is mapped memory, which the view
+// alone does not keep alive. Elsewhere it is a copy.
 func (f *Filter) Bitset() []byte { return store.WordsBytes(f.words) }
 
 // NumBytes returns the size of the bitset in bytes.
