@@ -112,11 +112,7 @@ func (f *Filter) Close() error {
 
 // String describes the filter in one line: its parameters, never its bits.
 func (f *Filter) String() string {
-	mem := "heap"
-	if f.HugePages() {
-		mem = "huge pages"
-	}
-	return fmt.Sprintf("blocked.Filter{m: %d, k: %d, lines: %d, seed: %#x, %s}", f.M(), f.p.K, f.p.Lines, f.p.Seed, mem)
+	return fmt.Sprintf("blocked.Filter{m: %d, k: %d, lines: %d, seed: %#x, %s}", f.M(), f.p.K, f.p.Lines, f.p.Seed, f.storage.Placement())
 }
 
 // ModelFPR is the false-positive rate the model (FPR) predicts for this

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/filterengine/filterengine/internal/testkit/fprstat"
@@ -228,5 +230,36 @@ func TestZeroFPRIsZero(t *testing.T) {
 	var n Narrow
 	if f.EstimatedFPR() != 0 || f.ModelFPR(10) != 0 || n.ModelFPR(10) != 0 {
 		t.Errorf("zero Filter: EstimatedFPR %v, ModelFPR %v; zero Narrow: ModelFPR %v", f.EstimatedFPR(), f.ModelFPR(10), n.ModelFPR(10))
+	}
+}
+
+// String names where the bits live: the heap for a small filter, the
+// saved file for one Open maps in place, none for a zero or closed one.
+func TestStringPlacement(t *testing.T) {
+	f, err := New(1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := f.String(); !strings.HasSuffix(s, ", heap}") {
+		t.Errorf("small filter: %s", s)
+	}
+	path := filepath.Join(t.TempDir(), "f.bf")
+	if err := f.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := g.String(); !strings.HasSuffix(s, ", file}") {
+		t.Errorf("opened filter: %s", s)
+	}
+	_ = g.Close()
+	_ = f.Close()
+	var z Filter
+	for _, s := range []string{f.String(), z.String()} {
+		if !strings.HasSuffix(s, ", none}") {
+			t.Errorf("closed or zero filter: %s", s)
+		}
 	}
 }

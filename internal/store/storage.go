@@ -81,6 +81,24 @@ func (s *Storage) Words() []uint64 { return s.words }
 // for huge pages.
 func (s *Storage) HugePages() bool { return s.huge }
 
+// Placement names where the array lives, for a filter's String: "huge
+// pages" (anonymous memory advised for them), "mapped" (anonymous memory
+// without them), "file" (a mapped file used in place), "heap" (the Go
+// heap) or "none" (a nil or closed Storage, which holds no array).
+func (s *Storage) Placement() string {
+	switch {
+	case s == nil || s.words == nil:
+		return "none"
+	case s.mapping == nil:
+		return "heap"
+	case s.file:
+		return "file"
+	case s.huge:
+		return "huge pages"
+	}
+	return "mapped"
+}
+
 // Mapped reports whether the array is a mapped file used in place (see
 // OpenEnvelope): its pages are private copies once written.
 func (s *Storage) Mapped() bool { return s.file }

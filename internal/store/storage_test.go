@@ -58,3 +58,41 @@ func TestStorageTooLarge(t *testing.T) {
 		t.Error("NewStorage accepted 2^62 words")
 	}
 }
+
+// Placement names where NewStorage put the array, by the same rule
+// HugePages and the mapping follow, and a closed or nil Storage as none.
+func TestStoragePlacement(t *testing.T) {
+	large := uint64(config.HugePageThreshold / 8)
+	cases := []struct {
+		n    uint64
+		mode config.HugePageMode
+		want string
+	}{
+		{8, config.HugePagesAuto, "heap"},
+		{large - 1, config.HugePagesAuto, "heap"},
+		{large, config.HugePagesNever, "mapped"},
+		{large, config.HugePagesAuto, "huge pages"},
+	}
+	for _, c := range cases {
+		s, err := NewStorage(c.n, c.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.want
+		if !canMap {
+			want = "heap"
+		} else if want == "huge pages" && !s.HugePages() {
+			want = "mapped" // the system gave no huge pages
+		}
+		if got := s.Placement(); got != want {
+			t.Errorf("%d words, mode %d: Placement %q, want %q", c.n, c.mode, got, want)
+		}
+		_ = s.Close()
+		if got := s.Placement(); got != "none" {
+			t.Errorf("closed: Placement %q, want none", got)
+		}
+	}
+	if got := (*Storage)(nil).Placement(); got != "none" {
+		t.Errorf("nil Storage: Placement %q", got)
+	}
+}
