@@ -164,3 +164,29 @@ const BlockedAhead = blockedAhead
 // prefetchBytesOf reports whether a filter of words is large enough
 // (prefetchBytes) for the kernels to prefetch its lines.
 func prefetchBytesOf(words []uint64) bool { return len(words)*8 >= prefetchBytes }
+
+// BlockedTestUint64s sets out[i] to whether the blocked filter words
+// (k probes) may hold engine.HashUint64Seed(ks[i], seed), for the first
+// done keys, and returns the hits among them and done: the keys the
+// level's grouped kernel takes, a multiple of 8, or 0 where it has none
+// (other levels and builds, k > 8, 2^32 lines or more, a filter without
+// lines). The caller answers the keys from done on another way. out must
+// be at least as long as ks.
+func BlockedTestUint64s(words []uint64, k uint32, seed uint64, ks []uint64, out []bool) (hits, done int) {
+	n := blockedGroupKeys(words, k, len(ks))
+	if n == 0 {
+		return 0, 0
+	}
+	return blockedTestUint64s(words, k, hashing.Uint64Key(seed), ks[:n], out[:n]), n
+}
+
+// BlockedAddUint64s adds engine.HashUint64Seed(ks[i], seed) to the
+// blocked filter words for the first done keys and returns done, as
+// BlockedTestUint64s chooses it.
+func BlockedAddUint64s(words []uint64, k uint32, seed uint64, ks []uint64) (done int) {
+	n := blockedGroupKeys(words, k, len(ks))
+	if n > 0 {
+		blockedAddUint64s(words, k, hashing.Uint64Key(seed), ks[:n])
+	}
+	return n
+}

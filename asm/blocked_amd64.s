@@ -7762,6 +7762,867 @@ blockedAddStrideHashesAVX512_done:
 	VZEROUPPER
 	RET
 
+DATA blockedWindowRows<>+0(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+8(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+16(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+24(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+32(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+40(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+48(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+56(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+64(SB)/8, $0x0000000000000001
+DATA blockedWindowRows<>+72(SB)/8, $0x0000000000000002
+DATA blockedWindowRows<>+80(SB)/8, $0x0000000000000004
+DATA blockedWindowRows<>+88(SB)/8, $0x0000000000000008
+DATA blockedWindowRows<>+96(SB)/8, $0x0000000000000010
+DATA blockedWindowRows<>+104(SB)/8, $0x0000000000000020
+DATA blockedWindowRows<>+112(SB)/8, $0x0000000000000040
+DATA blockedWindowRows<>+120(SB)/8, $0x0000000000000080
+DATA blockedWindowRows<>+128(SB)/8, $0x0000000000000003
+DATA blockedWindowRows<>+136(SB)/8, $0x0000000000000006
+DATA blockedWindowRows<>+144(SB)/8, $0x000000000000000c
+DATA blockedWindowRows<>+152(SB)/8, $0x0000000000000018
+DATA blockedWindowRows<>+160(SB)/8, $0x0000000000000030
+DATA blockedWindowRows<>+168(SB)/8, $0x0000000000000060
+DATA blockedWindowRows<>+176(SB)/8, $0x00000000000000c0
+DATA blockedWindowRows<>+184(SB)/8, $0x0000000000000081
+DATA blockedWindowRows<>+192(SB)/8, $0x0000000000000007
+DATA blockedWindowRows<>+200(SB)/8, $0x000000000000000e
+DATA blockedWindowRows<>+208(SB)/8, $0x000000000000001c
+DATA blockedWindowRows<>+216(SB)/8, $0x0000000000000038
+DATA blockedWindowRows<>+224(SB)/8, $0x0000000000000070
+DATA blockedWindowRows<>+232(SB)/8, $0x00000000000000e0
+DATA blockedWindowRows<>+240(SB)/8, $0x00000000000000c1
+DATA blockedWindowRows<>+248(SB)/8, $0x0000000000000083
+DATA blockedWindowRows<>+256(SB)/8, $0x000000000000000f
+DATA blockedWindowRows<>+264(SB)/8, $0x000000000000001e
+DATA blockedWindowRows<>+272(SB)/8, $0x000000000000003c
+DATA blockedWindowRows<>+280(SB)/8, $0x0000000000000078
+DATA blockedWindowRows<>+288(SB)/8, $0x00000000000000f0
+DATA blockedWindowRows<>+296(SB)/8, $0x00000000000000e1
+DATA blockedWindowRows<>+304(SB)/8, $0x00000000000000c3
+DATA blockedWindowRows<>+312(SB)/8, $0x0000000000000087
+DATA blockedWindowRows<>+320(SB)/8, $0x000000000000001f
+DATA blockedWindowRows<>+328(SB)/8, $0x000000000000003e
+DATA blockedWindowRows<>+336(SB)/8, $0x000000000000007c
+DATA blockedWindowRows<>+344(SB)/8, $0x00000000000000f8
+DATA blockedWindowRows<>+352(SB)/8, $0x00000000000000f1
+DATA blockedWindowRows<>+360(SB)/8, $0x00000000000000e3
+DATA blockedWindowRows<>+368(SB)/8, $0x00000000000000c7
+DATA blockedWindowRows<>+376(SB)/8, $0x000000000000008f
+DATA blockedWindowRows<>+384(SB)/8, $0x000000000000003f
+DATA blockedWindowRows<>+392(SB)/8, $0x000000000000007e
+DATA blockedWindowRows<>+400(SB)/8, $0x00000000000000fc
+DATA blockedWindowRows<>+408(SB)/8, $0x00000000000000f9
+DATA blockedWindowRows<>+416(SB)/8, $0x00000000000000f3
+DATA blockedWindowRows<>+424(SB)/8, $0x00000000000000e7
+DATA blockedWindowRows<>+432(SB)/8, $0x00000000000000cf
+DATA blockedWindowRows<>+440(SB)/8, $0x000000000000009f
+DATA blockedWindowRows<>+448(SB)/8, $0x000000000000007f
+DATA blockedWindowRows<>+456(SB)/8, $0x00000000000000fe
+DATA blockedWindowRows<>+464(SB)/8, $0x00000000000000fd
+DATA blockedWindowRows<>+472(SB)/8, $0x00000000000000fb
+DATA blockedWindowRows<>+480(SB)/8, $0x00000000000000f7
+DATA blockedWindowRows<>+488(SB)/8, $0x00000000000000ef
+DATA blockedWindowRows<>+496(SB)/8, $0x00000000000000df
+DATA blockedWindowRows<>+504(SB)/8, $0x00000000000000bf
+GLOBL blockedWindowRows<>(SB), RODATA|NOPTR, $512
+
+DATA blockedByteSpread<>+0(SB)/8, $0x0101010101010101
+GLOBL blockedByteSpread<>(SB), RODATA|NOPTR, $8
+
+// func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
+TEXT ·blockedTestUint64sAVX512(SB), $4096-96
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         ks_base+24(FP), DX
+	MOVQ         ks_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         out_len+56(FP), BX
+	XORQ         R8, R8
+	MOVLQZX      k+72(FP), R9
+	MOVQ         key+80(FP), R10
+	VPBROADCASTQ R10, Z0
+	MOVQ         $0x9fb21c651e98df25, R10
+	VPBROADCASTQ R10, Z1
+	MOVQ         $0x0000000000000008, R10
+	VPBROADCASTQ R10, Z2
+	VPBROADCASTQ CX, Z3
+	VPBROADCASTQ blockedMul<>+0(SB), Z4
+	VMOVDQU64    blockedShifts<>+0(SB), Z5
+	VPBROADCASTQ blockedOne<>+0(SB), Z6
+	ANDQ         $0x07, R9
+	SHLQ         $0x06, R9
+	LEAQ         blockedWindowRows<>+0(SB), CX
+	VMOVDQU64    (CX)(R9*1), Z7
+	LEAQ         (SP), CX
+	XORQ         R9, R9
+
+blockedTestUint64sAVX512_first:
+	CMPQ       R9, SI
+	JAE        blockedTestUint64sAVX512_loop
+	CMPQ       R9, $0x00000040
+	JAE        blockedTestUint64sAVX512_loop
+	MOVQ       R9, R10
+	ANDQ       $0x00000078, R10
+	SHLQ       $0x05, R10
+	ADDQ       CX, R10
+	VMOVDQU64  (DX)(R9*8), Z8
+	VPROLQ     $0x20, Z8, Z8
+	VPXORQ     Z0, Z8, Z8
+	VPROLQ     $0x31, Z8, Z9
+	VPROLQ     $0x18, Z8, Z10
+	VPTERNLOGQ $0x96, Z9, Z10, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x23, Z8, Z9
+	VPADDQ     Z2, Z9, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x1c, Z8, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULUDQ   Z3, Z8, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSRLQ     $0x20, Z8, Z9
+	VPMULUDQ   Z3, Z9, Z9
+	VPADDQ     Z10, Z9, Z9
+	VPSRLQ     $0x20, Z9, Z9
+	VPSLLQ     $0x06, Z9, Z9
+	VMOVDQU64  Z9, (R10)
+	VPMULLQ    Z4, Z8, Z8
+	VMOVDQU64  Z8, 64(R10)
+	VPSRLQ     $0x0d, Z8, Z10
+	VPERMQ     Z7, Z10, Z10
+	VPMOVQB    Z10, 128(R10)
+	ADDQ       $0x08, R9
+	JMP        blockedTestUint64sAVX512_first
+
+blockedTestUint64sAVX512_loop:
+	XORQ R9, R9
+
+blockedTestUint64sAVX512_group:
+	CMPQ       R9, BX
+	JAE        blockedTestUint64sAVX512_done
+	LEAQ       64(R9), R10
+	LEAQ       56(R9), R11
+	CMPQ       R10, SI
+	JAE        blockedTestUint64sAVX512_noprep
+	MOVQ       R10, R12
+	ANDQ       $0x00000078, R12
+	SHLQ       $0x05, R12
+	ADDQ       CX, R12
+	VMOVDQU64  (DX)(R10*8), Z8
+	VPROLQ     $0x20, Z8, Z8
+	VPXORQ     Z0, Z8, Z8
+	VPROLQ     $0x31, Z8, Z9
+	VPROLQ     $0x18, Z8, Z10
+	VPTERNLOGQ $0x96, Z9, Z10, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x23, Z8, Z9
+	VPADDQ     Z2, Z9, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x1c, Z8, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULUDQ   Z3, Z8, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSRLQ     $0x20, Z8, Z9
+	VPMULUDQ   Z3, Z9, Z9
+	VPADDQ     Z10, Z9, Z9
+	VPSRLQ     $0x20, Z9, Z9
+	VPSLLQ     $0x06, Z9, Z9
+	VMOVDQU64  Z9, (R12)
+	VPMULLQ    Z4, Z8, Z8
+	VMOVDQU64  Z8, 64(R12)
+	VPSRLQ     $0x0d, Z8, Z10
+	VPERMQ     Z7, Z10, Z10
+	VPMOVQB    Z10, 128(R12)
+
+blockedTestUint64sAVX512_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestUint64sAVX512_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x05, R12
+	ADDQ CX, R12
+
+blockedTestUint64sAVX512_probe:
+	XORQ         R11, R11
+	MOVQ         (R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        128(R10), K1
+	VPBROADCASTQ 64(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         (R10), R13
+	VPANDQ       (AX)(R13*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         8(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        129(R10), K1
+	VPBROADCASTQ 72(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         8(R10), R13
+	VPANDQ       (AX)(R13*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         16(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        130(R10), K1
+	VPBROADCASTQ 80(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         16(R10), R13
+	VPANDQ       (AX)(R13*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         24(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        131(R10), K1
+	VPBROADCASTQ 88(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         24(R10), R13
+	VPANDQ       (AX)(R13*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         32(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        132(R10), K1
+	VPBROADCASTQ 96(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         32(R10), R13
+	VPANDQ       (AX)(R13*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         40(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        133(R10), K1
+	VPBROADCASTQ 104(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         40(R10), R13
+	VPANDQ       (AX)(R13*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         48(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        134(R10), K1
+	VPBROADCASTQ 112(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         48(R10), R13
+	VPANDQ       (AX)(R13*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         56(R12), R12
+	PREFETCHT0   (AX)(R12*1)
+	KMOVB        135(R10), K1
+	VPBROADCASTQ 120(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         56(R10), R10
+	VPANDQ       (AX)(R10*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	POPCNTQ      R11, R10
+	ADDQ         R10, R8
+	MOVQ         blockedByteSpread<>+0(SB), R10
+	PDEPQ        R10, R11, R11
+	BSWAPQ       R11
+	MOVQ         R11, (DI)(R9*1)
+	ADDQ         $0x08, R9
+	JMP          blockedTestUint64sAVX512_group
+
+blockedTestUint64sAVX512_done:
+	VZEROUPPER
+	MOVQ R8, ret+88(FP)
+	RET
+
+// func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·blockedAddUint64sAVX512(SB), $4096-64
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         ks_base+24(FP), DX
+	MOVQ         ks_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         SI, BX
+	MOVLQZX      k+48(FP), DI
+	MOVQ         key+56(FP), R8
+	VPBROADCASTQ R8, Z0
+	MOVQ         $0x9fb21c651e98df25, R8
+	VPBROADCASTQ R8, Z1
+	MOVQ         $0x0000000000000008, R8
+	VPBROADCASTQ R8, Z2
+	VPBROADCASTQ CX, Z3
+	VPBROADCASTQ blockedMul<>+0(SB), Z4
+	VMOVDQU64    blockedShifts<>+0(SB), Z5
+	VPBROADCASTQ blockedOne<>+0(SB), Z6
+	ANDQ         $0x07, DI
+	SHLQ         $0x06, DI
+	LEAQ         blockedWindowRows<>+0(SB), CX
+	VMOVDQU64    (CX)(DI*1), Z7
+	LEAQ         (SP), CX
+	XORQ         DI, DI
+
+blockedAddUint64sAVX512_first:
+	CMPQ       DI, SI
+	JAE        blockedAddUint64sAVX512_loop
+	CMPQ       DI, $0x00000040
+	JAE        blockedAddUint64sAVX512_loop
+	MOVQ       DI, R8
+	ANDQ       $0x00000078, R8
+	SHLQ       $0x05, R8
+	ADDQ       CX, R8
+	VMOVDQU64  (DX)(DI*8), Z8
+	VPROLQ     $0x20, Z8, Z8
+	VPXORQ     Z0, Z8, Z8
+	VPROLQ     $0x31, Z8, Z9
+	VPROLQ     $0x18, Z8, Z10
+	VPTERNLOGQ $0x96, Z9, Z10, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x23, Z8, Z9
+	VPADDQ     Z2, Z9, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x1c, Z8, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULUDQ   Z3, Z8, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSRLQ     $0x20, Z8, Z9
+	VPMULUDQ   Z3, Z9, Z9
+	VPADDQ     Z10, Z9, Z9
+	VPSRLQ     $0x20, Z9, Z9
+	VPSLLQ     $0x06, Z9, Z9
+	VMOVDQU64  Z9, (R8)
+	VPMULLQ    Z4, Z8, Z8
+	VMOVDQU64  Z8, 64(R8)
+	VPSRLQ     $0x0d, Z8, Z10
+	VPERMQ     Z7, Z10, Z10
+	VPMOVQB    Z10, 128(R8)
+	ADDQ       $0x08, DI
+	JMP        blockedAddUint64sAVX512_first
+
+blockedAddUint64sAVX512_loop:
+	XORQ DI, DI
+
+blockedAddUint64sAVX512_group:
+	CMPQ       DI, BX
+	JAE        blockedAddUint64sAVX512_done
+	LEAQ       64(DI), R8
+	LEAQ       56(DI), R9
+	CMPQ       R8, SI
+	JAE        blockedAddUint64sAVX512_noprep
+	MOVQ       R8, R10
+	ANDQ       $0x00000078, R10
+	SHLQ       $0x05, R10
+	ADDQ       CX, R10
+	VMOVDQU64  (DX)(R8*8), Z8
+	VPROLQ     $0x20, Z8, Z8
+	VPXORQ     Z0, Z8, Z8
+	VPROLQ     $0x31, Z8, Z9
+	VPROLQ     $0x18, Z8, Z10
+	VPTERNLOGQ $0x96, Z9, Z10, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x23, Z8, Z9
+	VPADDQ     Z2, Z9, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x1c, Z8, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULUDQ   Z3, Z8, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSRLQ     $0x20, Z8, Z9
+	VPMULUDQ   Z3, Z9, Z9
+	VPADDQ     Z10, Z9, Z9
+	VPSRLQ     $0x20, Z9, Z9
+	VPSLLQ     $0x06, Z9, Z9
+	VMOVDQU64  Z9, (R10)
+	VPMULLQ    Z4, Z8, Z8
+	VMOVDQU64  Z8, 64(R10)
+	VPSRLQ     $0x0d, Z8, Z10
+	VPERMQ     Z7, Z10, Z10
+	VPMOVQB    Z10, 128(R10)
+
+blockedAddUint64sAVX512_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x05, R8
+	ADDQ CX, R8
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddUint64sAVX512_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+
+blockedAddUint64sAVX512_probe:
+	MOVQ         (R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        128(R8), K1
+	VPBROADCASTQ 64(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         (R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	MOVQ         8(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        129(R8), K1
+	VPBROADCASTQ 72(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         8(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	MOVQ         16(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        130(R8), K1
+	VPBROADCASTQ 80(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         16(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	MOVQ         24(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        131(R8), K1
+	VPBROADCASTQ 88(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         24(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	MOVQ         32(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        132(R8), K1
+	VPBROADCASTQ 96(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         32(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	MOVQ         40(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        133(R8), K1
+	VPBROADCASTQ 104(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         40(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	MOVQ         48(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        134(R8), K1
+	VPBROADCASTQ 112(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         48(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	MOVQ         56(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        135(R8), K1
+	VPBROADCASTQ 120(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         56(R8), R8
+	VPORQ        (AX)(R8*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R8*1)
+	ADDQ         $0x08, DI
+	JMP          blockedAddUint64sAVX512_group
+
+blockedAddUint64sAVX512_done:
+	VZEROUPPER
+	RET
+
+// func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
+TEXT ·blockedTestGroupsAVX512(SB), $4096-88
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         hs_base+24(FP), DX
+	MOVQ         hs_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         out_len+56(FP), BX
+	XORQ         R8, R8
+	MOVLQZX      k+72(FP), R9
+	VPBROADCASTQ CX, Z0
+	VPBROADCASTQ blockedMul<>+0(SB), Z1
+	VMOVDQU64    blockedShifts<>+0(SB), Z2
+	VPBROADCASTQ blockedOne<>+0(SB), Z3
+	ANDQ         $0x07, R9
+	SHLQ         $0x06, R9
+	LEAQ         blockedWindowRows<>+0(SB), CX
+	VMOVDQU64    (CX)(R9*1), Z4
+	LEAQ         (SP), CX
+	XORQ         R9, R9
+
+blockedTestGroupsAVX512_first:
+	CMPQ      R9, SI
+	JAE       blockedTestGroupsAVX512_loop
+	CMPQ      R9, $0x00000040
+	JAE       blockedTestGroupsAVX512_loop
+	MOVQ      R9, R10
+	ANDQ      $0x00000078, R10
+	SHLQ      $0x05, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (DX)(R9*8), Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSLLQ    $0x06, Z6, Z6
+	VMOVDQU64 Z6, (R10)
+	VPMULLQ   Z1, Z5, Z5
+	VMOVDQU64 Z5, 64(R10)
+	VPSRLQ    $0x0d, Z5, Z7
+	VPERMQ    Z4, Z7, Z7
+	VPMOVQB   Z7, 128(R10)
+	ADDQ      $0x08, R9
+	JMP       blockedTestGroupsAVX512_first
+
+blockedTestGroupsAVX512_loop:
+	XORQ R9, R9
+
+blockedTestGroupsAVX512_group:
+	CMPQ      R9, BX
+	JAE       blockedTestGroupsAVX512_done
+	LEAQ      64(R9), R10
+	LEAQ      56(R9), R11
+	CMPQ      R10, SI
+	JAE       blockedTestGroupsAVX512_noprep
+	MOVQ      R10, R12
+	ANDQ      $0x00000078, R12
+	SHLQ      $0x05, R12
+	ADDQ      CX, R12
+	VMOVDQU64 (DX)(R10*8), Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSLLQ    $0x06, Z6, Z6
+	VMOVDQU64 Z6, (R12)
+	VPMULLQ   Z1, Z5, Z5
+	VMOVDQU64 Z5, 64(R12)
+	VPSRLQ    $0x0d, Z5, Z7
+	VPERMQ    Z4, Z7, Z7
+	VPMOVQB   Z7, 128(R12)
+
+blockedTestGroupsAVX512_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestGroupsAVX512_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x05, R12
+	ADDQ CX, R12
+
+blockedTestGroupsAVX512_probe:
+	XORQ         R11, R11
+	MOVQ         (R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        128(R10), K1
+	VPBROADCASTQ 64(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         (R10), R13
+	VPANDQ       (AX)(R13*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         8(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        129(R10), K1
+	VPBROADCASTQ 72(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         8(R10), R13
+	VPANDQ       (AX)(R13*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         16(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        130(R10), K1
+	VPBROADCASTQ 80(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         16(R10), R13
+	VPANDQ       (AX)(R13*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         24(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        131(R10), K1
+	VPBROADCASTQ 88(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         24(R10), R13
+	VPANDQ       (AX)(R13*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         32(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        132(R10), K1
+	VPBROADCASTQ 96(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         32(R10), R13
+	VPANDQ       (AX)(R13*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         40(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        133(R10), K1
+	VPBROADCASTQ 104(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         40(R10), R13
+	VPANDQ       (AX)(R13*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         48(R12), R13
+	PREFETCHT0   (AX)(R13*1)
+	KMOVB        134(R10), K1
+	VPBROADCASTQ 112(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         48(R10), R13
+	VPANDQ       (AX)(R13*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	MOVQ         56(R12), R12
+	PREFETCHT0   (AX)(R12*1)
+	KMOVB        135(R10), K1
+	VPBROADCASTQ 120(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         56(R10), R10
+	VPANDQ       (AX)(R10*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	POPCNTQ      R11, R10
+	ADDQ         R10, R8
+	MOVQ         blockedByteSpread<>+0(SB), R10
+	PDEPQ        R10, R11, R11
+	BSWAPQ       R11
+	MOVQ         R11, (DI)(R9*1)
+	ADDQ         $0x08, R9
+	JMP          blockedTestGroupsAVX512_group
+
+blockedTestGroupsAVX512_done:
+	VZEROUPPER
+	MOVQ R8, ret+80(FP)
+	RET
+
+// func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32)
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
+TEXT ·blockedAddGroupsAVX512(SB), $4096-60
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         hs_base+24(FP), DX
+	MOVQ         hs_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         n+48(FP), BX
+	MOVLQZX      k+56(FP), DI
+	VPBROADCASTQ CX, Z0
+	VPBROADCASTQ blockedMul<>+0(SB), Z1
+	VMOVDQU64    blockedShifts<>+0(SB), Z2
+	VPBROADCASTQ blockedOne<>+0(SB), Z3
+	ANDQ         $0x07, DI
+	SHLQ         $0x06, DI
+	LEAQ         blockedWindowRows<>+0(SB), CX
+	VMOVDQU64    (CX)(DI*1), Z4
+	LEAQ         (SP), CX
+	XORQ         DI, DI
+
+blockedAddGroupsAVX512_first:
+	CMPQ      DI, SI
+	JAE       blockedAddGroupsAVX512_loop
+	CMPQ      DI, $0x00000040
+	JAE       blockedAddGroupsAVX512_loop
+	MOVQ      DI, R8
+	ANDQ      $0x00000078, R8
+	SHLQ      $0x05, R8
+	ADDQ      CX, R8
+	VMOVDQU64 (DX)(DI*8), Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSLLQ    $0x06, Z6, Z6
+	VMOVDQU64 Z6, (R8)
+	VPMULLQ   Z1, Z5, Z5
+	VMOVDQU64 Z5, 64(R8)
+	VPSRLQ    $0x0d, Z5, Z7
+	VPERMQ    Z4, Z7, Z7
+	VPMOVQB   Z7, 128(R8)
+	ADDQ      $0x08, DI
+	JMP       blockedAddGroupsAVX512_first
+
+blockedAddGroupsAVX512_loop:
+	XORQ DI, DI
+
+blockedAddGroupsAVX512_group:
+	CMPQ      DI, BX
+	JAE       blockedAddGroupsAVX512_done
+	LEAQ      64(DI), R8
+	LEAQ      56(DI), R9
+	CMPQ      R8, SI
+	JAE       blockedAddGroupsAVX512_noprep
+	MOVQ      R8, R10
+	ANDQ      $0x00000078, R10
+	SHLQ      $0x05, R10
+	ADDQ      CX, R10
+	VMOVDQU64 (DX)(R8*8), Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSLLQ    $0x06, Z6, Z6
+	VMOVDQU64 Z6, (R10)
+	VPMULLQ   Z1, Z5, Z5
+	VMOVDQU64 Z5, 64(R10)
+	VPSRLQ    $0x0d, Z5, Z7
+	VPERMQ    Z4, Z7, Z7
+	VPMOVQB   Z7, 128(R10)
+
+blockedAddGroupsAVX512_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x05, R8
+	ADDQ CX, R8
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddGroupsAVX512_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+
+blockedAddGroupsAVX512_probe:
+	MOVQ         (R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        128(R8), K1
+	VPBROADCASTQ 64(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         (R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	MOVQ         8(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        129(R8), K1
+	VPBROADCASTQ 72(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         8(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	MOVQ         16(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        130(R8), K1
+	VPBROADCASTQ 80(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         16(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	MOVQ         24(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        131(R8), K1
+	VPBROADCASTQ 88(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         24(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	MOVQ         32(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        132(R8), K1
+	VPBROADCASTQ 96(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         32(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	MOVQ         40(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        133(R8), K1
+	VPBROADCASTQ 104(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         40(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	MOVQ         48(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        134(R8), K1
+	VPBROADCASTQ 112(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         48(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	MOVQ         56(R10), R9
+	PREFETCHT0   (AX)(R9*1)
+	KMOVB        135(R8), K1
+	VPBROADCASTQ 120(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         56(R8), R8
+	VPORQ        (AX)(R8*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R8*1)
+	ADDQ         $0x08, DI
+	JMP          blockedAddGroupsAVX512_group
+
+blockedAddGroupsAVX512_done:
+	VZEROUPPER
+	RET
+
 DATA blockedKeyShifts<>+0(SB)/8, $0x0000000000000000
 DATA blockedKeyShifts<>+8(SB)/8, $0x0000000000000006
 DATA blockedKeyShifts<>+16(SB)/8, $0x000000000000000c

@@ -43,3 +43,14 @@ func blockedAddUint64(p *uint64, key uint64) { blockedAddUint64Generic(p, key) }
 func blockedTestAndAddUint64(p *uint64, key uint64) bool {
 	return blockedTestAndAddUint64Generic(p, key)
 }
+
+// blockedGroupKeys is 0: no grouped kernel without the assembly.
+func blockedGroupKeys([]uint64, uint32, int) int { return 0 }
+
+func blockedTestUint64s([]uint64, uint32, uint64, []uint64, []bool) int {
+	panic("asm: no grouped kernel in this build")
+}
+
+func blockedAddUint64s([]uint64, uint32, uint64, []uint64) {
+	panic("asm: no grouped kernel in this build")
+}

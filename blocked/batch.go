@@ -141,7 +141,11 @@ func (a *ahead) next(f *Filter, ints []uint64, bytes [][]byte, n, base int) ([]u
 // addAhead adds the n keys of ints or bytes.
 func (f *Filter) addAhead(ints []uint64, bytes [][]byte, n int) {
 	var a ahead
-	for base := 0; base < n; {
+	base := 0
+	if ints != nil {
+		base = asm.BlockedAddUint64s(f.p.Words, f.p.K, f.p.Seed, ints[:n])
+	}
+	for base < n {
 		hs, c := a.next(f, ints, bytes, n, base)
 		asm.BlockedAddHashesAhead(f.p.Words, f.p.K, hs, c)
 		base += c
@@ -153,8 +157,11 @@ func (f *Filter) addAhead(ints []uint64, bytes [][]byte, n int) {
 // and returns the number of hits; out holds n answers.
 func (f *Filter) testAhead(ints []uint64, bytes [][]byte, n int, out []bool) int {
 	var a ahead
-	hits := 0
-	for base := 0; base < n; {
+	hits, base := 0, 0
+	if ints != nil {
+		hits, base = asm.BlockedTestUint64s(f.p.Words, f.p.K, f.p.Seed, ints[:n], out[:n])
+	}
+	for base < n {
 		hs, c := a.next(f, ints, bytes, n, base)
 		hits += asm.BlockedTestHashesAhead(f.p.Words, f.p.K, hs, out[base:base+c])
 		base += c

@@ -65,6 +65,7 @@ func main() {
 		strideKernel(isa)
 		strideAddKernel(isa)
 	}
+	groupKernels()
 	keyKernels()
 	Generate()
 }
