@@ -20,32 +20,43 @@ func blockedAheadDist(words []uint64) int {
 }
 
 func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
+	// Whole groups of eight keys through the grouped kernel, the rest key
+	// by key.
+	hits, n := 0, blockedGroupKeys(words, k, len(out))
+	if n > 0 {
+		if level == avx512 {
+			hits = blockedTestGroupsAVX512(words, hs, out[:n], k)
+		} else {
+			hits = blockedTestGroupsAVX2(words, hs, out[:n], k)
+		}
+		if n == len(out) {
+			return hits
+		}
+		hs, out = hs[n:], out[n:]
+	}
 	switch level {
 	case avx512:
-		if n := blockedGroupKeys(words, k, len(out)); n > 0 {
-			hits := blockedTestGroupsAVX512(words, hs, out[:n], k)
-			if n == len(out) {
-				return hits
-			}
-			return hits + blockedTestHashesAVX512(words, hs[n:], out[n:], k, blockedAheadDist(words))
-		}
-		return blockedTestHashesAVX512(words, hs, out, k, blockedAheadDist(words))
+		return hits + blockedTestHashesAVX512(words, hs, out, k, blockedAheadDist(words))
 	case avx2:
-		return blockedTestHashesAVX2(words, hs, out, k, blockedAheadDist(words))
+		return hits + blockedTestHashesAVX2(words, hs, out, k, blockedAheadDist(words))
 	}
 	return blockedTestHashesGeneric(words, k, hs[:len(out)], out)
 }
 
 func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
-	switch level {
-	case avx512:
-		if g := blockedGroupKeys(words, k, n); g > 0 {
+	if g := blockedGroupKeys(words, k, n); g > 0 {
+		if level == avx512 {
 			blockedAddGroupsAVX512(words, hs, g, k)
-			if g < n {
-				blockedAddHashesAVX512(words, hs[g:], n-g, k, blockedAheadDist(words))
-			}
+		} else {
+			blockedAddGroupsAVX2(words, hs, g, k)
+		}
+		if g == n {
 			return
 		}
+		hs, n = hs[g:], n-g
+	}
+	switch level {
+	case avx512:
 		blockedAddHashesAVX512(words, hs, n, k, blockedAheadDist(words))
 	case avx2:
 		blockedAddHashesAVX2(words, hs, n, k, blockedAheadDist(words))
@@ -110,19 +121,26 @@ func blockedAddStrideHashes(words []uint64, gens, gen int, k uint32, hs []uint64
 }
 
 // blockedGroupKeys is how many of n keys the grouped kernels take for a
-// filter of words with k probes: the whole groups of eight, at avx512,
-// for k <= 8 and fewer than 2^32 lines; else 0.
+// filter of words with k probes: the whole groups of eight, from avx2
+// up, for k <= 8 and fewer than 2^32 lines; else 0.
 func blockedGroupKeys(words []uint64, k uint32, n int) int {
-	if level != avx512 || k == 0 || k > 8 || len(words) == 0 || len(words)%8 != 0 || uint64(len(words)) >= 8<<32 {
+	if level < avx2 || k == 0 || k > 8 || len(words) == 0 || len(words)%8 != 0 || uint64(len(words)) >= 8<<32 {
 		return 0
 	}
 	return n &^ 7
 }
 
 func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
-	return blockedTestUint64sAVX512(words, ks, out, k, key)
+	if level == avx512 {
+		return blockedTestUint64sAVX512(words, ks, out, k, key)
+	}
+	return blockedTestUint64sAVX2(words, ks, out, k, key)
 }
 
 func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
-	blockedAddUint64sAVX512(words, ks, k, key)
+	if level == avx512 {
+		blockedAddUint64sAVX512(words, ks, k, key)
+		return
+	}
+	blockedAddUint64sAVX2(words, ks, k, key)
 }

@@ -33,6 +33,16 @@ GLOBL blockedSixBits<>(SB), RODATA|NOPTR, $8
 DATA blockedOne<>+0(SB)/8, $0x0000000000000001
 GLOBL blockedOne<>(SB), RODATA|NOPTR, $8
 
+DATA blockedKeyShifts<>+0(SB)/8, $0x0000000000000000
+DATA blockedKeyShifts<>+8(SB)/8, $0x0000000000000006
+DATA blockedKeyShifts<>+16(SB)/8, $0x000000000000000c
+DATA blockedKeyShifts<>+24(SB)/8, $0x0000000000000012
+DATA blockedKeyShifts<>+32(SB)/8, $0x0000000000000018
+DATA blockedKeyShifts<>+40(SB)/8, $0x000000000000001e
+DATA blockedKeyShifts<>+48(SB)/8, $0x0000000000000024
+DATA blockedKeyShifts<>+56(SB)/8, $0x000000000000002a
+GLOBL blockedKeyShifts<>(SB), RODATA|NOPTR, $64
+
 // func blockedTestHashesAVX2(words []uint64, hs []uint64, out []bool, k uint32, dist int) int
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·blockedTestHashesAVX2(SB), NOSPLIT, $0-96
@@ -7762,74 +7772,1518 @@ blockedAddStrideHashesAVX512_done:
 	VZEROUPPER
 	RET
 
-DATA blockedWindowRows<>+0(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+8(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+16(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+24(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+32(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+40(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+48(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+56(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+64(SB)/8, $0x0000000000000001
-DATA blockedWindowRows<>+72(SB)/8, $0x0000000000000002
-DATA blockedWindowRows<>+80(SB)/8, $0x0000000000000004
-DATA blockedWindowRows<>+88(SB)/8, $0x0000000000000008
-DATA blockedWindowRows<>+96(SB)/8, $0x0000000000000010
-DATA blockedWindowRows<>+104(SB)/8, $0x0000000000000020
-DATA blockedWindowRows<>+112(SB)/8, $0x0000000000000040
-DATA blockedWindowRows<>+120(SB)/8, $0x0000000000000080
-DATA blockedWindowRows<>+128(SB)/8, $0x0000000000000003
-DATA blockedWindowRows<>+136(SB)/8, $0x0000000000000006
-DATA blockedWindowRows<>+144(SB)/8, $0x000000000000000c
-DATA blockedWindowRows<>+152(SB)/8, $0x0000000000000018
-DATA blockedWindowRows<>+160(SB)/8, $0x0000000000000030
-DATA blockedWindowRows<>+168(SB)/8, $0x0000000000000060
-DATA blockedWindowRows<>+176(SB)/8, $0x00000000000000c0
-DATA blockedWindowRows<>+184(SB)/8, $0x0000000000000081
-DATA blockedWindowRows<>+192(SB)/8, $0x0000000000000007
-DATA blockedWindowRows<>+200(SB)/8, $0x000000000000000e
-DATA blockedWindowRows<>+208(SB)/8, $0x000000000000001c
-DATA blockedWindowRows<>+216(SB)/8, $0x0000000000000038
-DATA blockedWindowRows<>+224(SB)/8, $0x0000000000000070
-DATA blockedWindowRows<>+232(SB)/8, $0x00000000000000e0
-DATA blockedWindowRows<>+240(SB)/8, $0x00000000000000c1
-DATA blockedWindowRows<>+248(SB)/8, $0x0000000000000083
-DATA blockedWindowRows<>+256(SB)/8, $0x000000000000000f
-DATA blockedWindowRows<>+264(SB)/8, $0x000000000000001e
-DATA blockedWindowRows<>+272(SB)/8, $0x000000000000003c
-DATA blockedWindowRows<>+280(SB)/8, $0x0000000000000078
-DATA blockedWindowRows<>+288(SB)/8, $0x00000000000000f0
-DATA blockedWindowRows<>+296(SB)/8, $0x00000000000000e1
-DATA blockedWindowRows<>+304(SB)/8, $0x00000000000000c3
-DATA blockedWindowRows<>+312(SB)/8, $0x0000000000000087
-DATA blockedWindowRows<>+320(SB)/8, $0x000000000000001f
-DATA blockedWindowRows<>+328(SB)/8, $0x000000000000003e
-DATA blockedWindowRows<>+336(SB)/8, $0x000000000000007c
-DATA blockedWindowRows<>+344(SB)/8, $0x00000000000000f8
-DATA blockedWindowRows<>+352(SB)/8, $0x00000000000000f1
-DATA blockedWindowRows<>+360(SB)/8, $0x00000000000000e3
-DATA blockedWindowRows<>+368(SB)/8, $0x00000000000000c7
-DATA blockedWindowRows<>+376(SB)/8, $0x000000000000008f
-DATA blockedWindowRows<>+384(SB)/8, $0x000000000000003f
-DATA blockedWindowRows<>+392(SB)/8, $0x000000000000007e
-DATA blockedWindowRows<>+400(SB)/8, $0x00000000000000fc
-DATA blockedWindowRows<>+408(SB)/8, $0x00000000000000f9
-DATA blockedWindowRows<>+416(SB)/8, $0x00000000000000f3
-DATA blockedWindowRows<>+424(SB)/8, $0x00000000000000e7
-DATA blockedWindowRows<>+432(SB)/8, $0x00000000000000cf
-DATA blockedWindowRows<>+440(SB)/8, $0x000000000000009f
-DATA blockedWindowRows<>+448(SB)/8, $0x000000000000007f
-DATA blockedWindowRows<>+456(SB)/8, $0x00000000000000fe
-DATA blockedWindowRows<>+464(SB)/8, $0x00000000000000fd
-DATA blockedWindowRows<>+472(SB)/8, $0x00000000000000fb
-DATA blockedWindowRows<>+480(SB)/8, $0x00000000000000f7
-DATA blockedWindowRows<>+488(SB)/8, $0x00000000000000ef
-DATA blockedWindowRows<>+496(SB)/8, $0x00000000000000df
-DATA blockedWindowRows<>+504(SB)/8, $0x00000000000000bf
-GLOBL blockedWindowRows<>(SB), RODATA|NOPTR, $512
-
 DATA blockedByteSpread<>+0(SB)/8, $0x0101010101010101
 GLOBL blockedByteSpread<>(SB), RODATA|NOPTR, $8
+
+// func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
+// Requires: AVX, AVX2, BMI2, MMX+, POPCNT
+TEXT ·blockedTestUint64sAVX2(SB), $4096-96
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         ks_base+24(FP), DX
+	MOVQ         ks_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         out_len+56(FP), BX
+	XORQ         R8, R8
+	MOVLQZX      k+72(FP), R9
+	MOVQ         key+80(FP), R10
+	VMOVQ        R10, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x9fb21c651e98df25, R10
+	VMOVQ        R10, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x000000009fb21c65, R10
+	VMOVQ        R10, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000000000008, R10
+	VMOVQ        R10, X3
+	VPBROADCASTQ X3, Y3
+	VMOVQ        CX, X4
+	VPBROADCASTQ X4, Y4
+	ANDQ         $0x07, R9
+	SHLQ         $0x09, R9
+	LEAQ         ·blockedTake+0(SB), CX
+	ADDQ         R9, CX
+	LEAQ         (SP), R9
+	XORQ         R10, R10
+
+blockedTestUint64sAVX2_first:
+	CMPQ     R10, SI
+	JAE      blockedTestUint64sAVX2_loop
+	CMPQ     R10, $0x00000040
+	JAE      blockedTestUint64sAVX2_loop
+	MOVQ     R10, R11
+	ANDQ     $0x00000078, R11
+	SHLQ     $0x05, R11
+	ADDQ     R9, R11
+	VMOVDQU  (DX)(R10*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, (R11)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 64(R11)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 128(R11)
+	VMOVDQU  32(DX)(R10*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, 32(R11)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 96(R11)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 160(R11)
+	ADDQ     $0x08, R10
+	JMP      blockedTestUint64sAVX2_first
+
+blockedTestUint64sAVX2_loop:
+	XORQ R10, R10
+
+blockedTestUint64sAVX2_group:
+	CMPQ     R10, BX
+	JAE      blockedTestUint64sAVX2_done
+	LEAQ     64(R10), R11
+	LEAQ     56(R10), R12
+	CMPQ     R11, SI
+	JAE      blockedTestUint64sAVX2_noprep
+	MOVQ     R11, R13
+	ANDQ     $0x00000078, R13
+	SHLQ     $0x05, R13
+	ADDQ     R9, R13
+	VMOVDQU  (DX)(R11*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, (R13)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 64(R13)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 128(R13)
+	VMOVDQU  32(DX)(R11*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, 32(R13)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 96(R13)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 160(R13)
+
+blockedTestUint64sAVX2_noprep:
+	MOVQ R10, R11
+	ANDQ $0x00000078, R11
+	SHLQ $0x05, R11
+	ADDQ R9, R11
+	MOVQ R11, R13
+	CMPQ R12, SI
+	JAE  blockedTestUint64sAVX2_probe
+	MOVQ R12, R13
+	ANDQ $0x00000078, R13
+	SHLQ $0x05, R13
+	ADDQ R9, R13
+
+blockedTestUint64sAVX2_probe:
+	XORQ         R12, R12
+	MOVQ         (R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 64(R11), Y5
+	MOVQ         128(R11), R14
+	MOVQ         (R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R14*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R14*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R15*1), Y7
+	VMOVDQU      32(AX)(R15*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         8(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 72(R11), Y5
+	MOVQ         136(R11), R14
+	MOVQ         8(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R14*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R14*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R15*1), Y7
+	VMOVDQU      32(AX)(R15*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         16(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 80(R11), Y5
+	MOVQ         144(R11), R14
+	MOVQ         16(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R14*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R14*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R15*1), Y7
+	VMOVDQU      32(AX)(R15*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         24(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 88(R11), Y5
+	MOVQ         152(R11), R14
+	MOVQ         24(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R14*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R14*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R15*1), Y7
+	VMOVDQU      32(AX)(R15*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         32(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 96(R11), Y5
+	MOVQ         160(R11), R14
+	MOVQ         32(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R14*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R14*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R15*1), Y7
+	VMOVDQU      32(AX)(R15*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         40(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 104(R11), Y5
+	MOVQ         168(R11), R14
+	MOVQ         40(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R14*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R14*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R15*1), Y7
+	VMOVDQU      32(AX)(R15*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         48(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 112(R11), Y5
+	MOVQ         176(R11), R14
+	MOVQ         48(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R14*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R14*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R15*1), Y7
+	VMOVDQU      32(AX)(R15*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         56(R13), R13
+	PREFETCHT0   (AX)(R13*1)
+	VPBROADCASTQ 120(R11), Y5
+	MOVQ         184(R11), R13
+	MOVQ         56(R11), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R11*1), Y7
+	VMOVDQU      32(AX)(R11*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R11
+	ADDB         $-1, R11
+	ADCQ         R12, R12
+	POPCNTQ      R12, R11
+	ADDQ         R11, R8
+	MOVQ         blockedByteSpread<>+0(SB), R11
+	PDEPQ        R11, R12, R12
+	BSWAPQ       R12
+	MOVQ         R12, (DI)(R10*1)
+	ADDQ         $0x08, R10
+	JMP          blockedTestUint64sAVX2_group
+
+blockedTestUint64sAVX2_done:
+	VZEROUPPER
+	MOVQ R8, ret+88(FP)
+	RET
+
+DATA blockedMulLo4<>+0(SB)/8, $0x000000007f4a7c15
+DATA blockedMulLo4<>+8(SB)/8, $0x000000007f4a7c15
+DATA blockedMulLo4<>+16(SB)/8, $0x000000007f4a7c15
+DATA blockedMulLo4<>+24(SB)/8, $0x000000007f4a7c15
+GLOBL blockedMulLo4<>(SB), RODATA|NOPTR, $32
+
+DATA blockedMulHi4<>+0(SB)/8, $0x000000009e3779b9
+DATA blockedMulHi4<>+8(SB)/8, $0x000000009e3779b9
+DATA blockedMulHi4<>+16(SB)/8, $0x000000009e3779b9
+DATA blockedMulHi4<>+24(SB)/8, $0x000000009e3779b9
+GLOBL blockedMulHi4<>(SB), RODATA|NOPTR, $32
+
+DATA blockedRowMask4<>+0(SB)/8, $0x00000000000001c0
+DATA blockedRowMask4<>+8(SB)/8, $0x00000000000001c0
+DATA blockedRowMask4<>+16(SB)/8, $0x00000000000001c0
+DATA blockedRowMask4<>+24(SB)/8, $0x00000000000001c0
+GLOBL blockedRowMask4<>(SB), RODATA|NOPTR, $32
+
+// func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·blockedAddUint64sAVX2(SB), $4096-64
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         ks_base+24(FP), DX
+	MOVQ         ks_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         SI, BX
+	MOVLQZX      k+48(FP), DI
+	MOVQ         key+56(FP), R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x9fb21c651e98df25, R8
+	VMOVQ        R8, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x000000009fb21c65, R8
+	VMOVQ        R8, X2
+	VPBROADCASTQ X2, Y2
+	MOVQ         $0x0000000000000008, R8
+	VMOVQ        R8, X3
+	VPBROADCASTQ X3, Y3
+	VMOVQ        CX, X4
+	VPBROADCASTQ X4, Y4
+	ANDQ         $0x07, DI
+	SHLQ         $0x09, DI
+	LEAQ         ·blockedTake+0(SB), CX
+	ADDQ         DI, CX
+	LEAQ         (SP), DI
+	XORQ         R8, R8
+
+blockedAddUint64sAVX2_first:
+	CMPQ     R8, SI
+	JAE      blockedAddUint64sAVX2_loop
+	CMPQ     R8, $0x00000040
+	JAE      blockedAddUint64sAVX2_loop
+	MOVQ     R8, R9
+	ANDQ     $0x00000078, R9
+	SHLQ     $0x05, R9
+	ADDQ     DI, R9
+	VMOVDQU  (DX)(R8*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, (R9)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 64(R9)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 128(R9)
+	VMOVDQU  32(DX)(R8*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, 32(R9)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 96(R9)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 160(R9)
+	ADDQ     $0x08, R8
+	JMP      blockedAddUint64sAVX2_first
+
+blockedAddUint64sAVX2_loop:
+	XORQ R8, R8
+
+blockedAddUint64sAVX2_group:
+	CMPQ     R8, BX
+	JAE      blockedAddUint64sAVX2_done
+	LEAQ     64(R8), R9
+	LEAQ     56(R8), R10
+	CMPQ     R9, SI
+	JAE      blockedAddUint64sAVX2_noprep
+	MOVQ     R9, R11
+	ANDQ     $0x00000078, R11
+	SHLQ     $0x05, R11
+	ADDQ     DI, R11
+	VMOVDQU  (DX)(R9*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, (R11)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 64(R11)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 128(R11)
+	VMOVDQU  32(DX)(R9*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, 32(R11)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y6
+	VMOVDQU  Y6, 96(R11)
+	VPSRLQ   $0x07, Y6, Y6
+	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
+	VMOVDQU  Y6, 160(R11)
+
+blockedAddUint64sAVX2_noprep:
+	MOVQ R8, R9
+	ANDQ $0x00000078, R9
+	SHLQ $0x05, R9
+	ADDQ DI, R9
+	MOVQ R9, R11
+	CMPQ R10, SI
+	JAE  blockedAddUint64sAVX2_probe
+	MOVQ R10, R11
+	ANDQ $0x00000078, R11
+	SHLQ $0x05, R11
+	ADDQ DI, R11
+
+blockedAddUint64sAVX2_probe:
+	MOVQ         (R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 64(R9), Y5
+	MOVQ         128(R9), R10
+	MOVQ         (R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y5, 32(AX)(R12*1)
+	MOVQ         8(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 72(R9), Y5
+	MOVQ         136(R9), R10
+	MOVQ         8(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y5, 32(AX)(R12*1)
+	MOVQ         16(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 80(R9), Y5
+	MOVQ         144(R9), R10
+	MOVQ         16(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y5, 32(AX)(R12*1)
+	MOVQ         24(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 88(R9), Y5
+	MOVQ         152(R9), R10
+	MOVQ         24(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y5, 32(AX)(R12*1)
+	MOVQ         32(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 96(R9), Y5
+	MOVQ         160(R9), R10
+	MOVQ         32(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y5, 32(AX)(R12*1)
+	MOVQ         40(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 104(R9), Y5
+	MOVQ         168(R9), R10
+	MOVQ         40(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y5, 32(AX)(R12*1)
+	MOVQ         48(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 112(R9), Y5
+	MOVQ         176(R9), R10
+	MOVQ         48(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R12*1), Y6, Y6
+	VPOR         32(AX)(R12*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R12*1)
+	VMOVDQU      Y5, 32(AX)(R12*1)
+	MOVQ         56(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 120(R9), Y5
+	MOVQ         184(R9), R10
+	MOVQ         56(R9), R9
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R9*1), Y6, Y6
+	VPOR         32(AX)(R9*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R9*1)
+	VMOVDQU      Y5, 32(AX)(R9*1)
+	ADDQ         $0x08, R8
+	JMP          blockedAddUint64sAVX2_group
+
+blockedAddUint64sAVX2_done:
+	VZEROUPPER
+	RET
+
+// func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32) int
+// Requires: AVX, AVX2, BMI2, MMX+, POPCNT
+TEXT ·blockedTestGroupsAVX2(SB), $4096-88
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         hs_base+24(FP), DX
+	MOVQ         hs_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         out_base+48(FP), DI
+	MOVQ         out_len+56(FP), BX
+	XORQ         R8, R8
+	MOVLQZX      k+72(FP), R9
+	VMOVQ        CX, X0
+	VPBROADCASTQ X0, Y0
+	ANDQ         $0x07, R9
+	SHLQ         $0x09, R9
+	LEAQ         ·blockedTake+0(SB), CX
+	ADDQ         R9, CX
+	LEAQ         (SP), R9
+	XORQ         R10, R10
+
+blockedTestGroupsAVX2_first:
+	CMPQ     R10, SI
+	JAE      blockedTestGroupsAVX2_loop
+	CMPQ     R10, $0x00000040
+	JAE      blockedTestGroupsAVX2_loop
+	MOVQ     R10, R11
+	ANDQ     $0x00000078, R11
+	SHLQ     $0x05, R11
+	ADDQ     R9, R11
+	VMOVDQU  (DX)(R10*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, (R11)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 64(R11)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 128(R11)
+	VMOVDQU  32(DX)(R10*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, 32(R11)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 96(R11)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 160(R11)
+	ADDQ     $0x08, R10
+	JMP      blockedTestGroupsAVX2_first
+
+blockedTestGroupsAVX2_loop:
+	XORQ R10, R10
+
+blockedTestGroupsAVX2_group:
+	CMPQ     R10, BX
+	JAE      blockedTestGroupsAVX2_done
+	LEAQ     64(R10), R11
+	LEAQ     56(R10), R12
+	CMPQ     R11, SI
+	JAE      blockedTestGroupsAVX2_noprep
+	MOVQ     R11, R13
+	ANDQ     $0x00000078, R13
+	SHLQ     $0x05, R13
+	ADDQ     R9, R13
+	VMOVDQU  (DX)(R11*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, (R13)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 64(R13)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 128(R13)
+	VMOVDQU  32(DX)(R11*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, 32(R13)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 96(R13)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 160(R13)
+
+blockedTestGroupsAVX2_noprep:
+	MOVQ R10, R11
+	ANDQ $0x00000078, R11
+	SHLQ $0x05, R11
+	ADDQ R9, R11
+	MOVQ R11, R13
+	CMPQ R12, SI
+	JAE  blockedTestGroupsAVX2_probe
+	MOVQ R12, R13
+	ANDQ $0x00000078, R13
+	SHLQ $0x05, R13
+	ADDQ R9, R13
+
+blockedTestGroupsAVX2_probe:
+	XORQ         R12, R12
+	MOVQ         (R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 64(R11), Y1
+	MOVQ         128(R11), R14
+	MOVQ         (R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R14*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R14*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R15*1), Y3
+	VMOVDQU      32(AX)(R15*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         8(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 72(R11), Y1
+	MOVQ         136(R11), R14
+	MOVQ         8(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R14*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R14*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R15*1), Y3
+	VMOVDQU      32(AX)(R15*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         16(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 80(R11), Y1
+	MOVQ         144(R11), R14
+	MOVQ         16(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R14*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R14*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R15*1), Y3
+	VMOVDQU      32(AX)(R15*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         24(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 88(R11), Y1
+	MOVQ         152(R11), R14
+	MOVQ         24(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R14*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R14*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R15*1), Y3
+	VMOVDQU      32(AX)(R15*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         32(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 96(R11), Y1
+	MOVQ         160(R11), R14
+	MOVQ         32(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R14*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R14*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R15*1), Y3
+	VMOVDQU      32(AX)(R15*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         40(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 104(R11), Y1
+	MOVQ         168(R11), R14
+	MOVQ         40(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R14*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R14*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R15*1), Y3
+	VMOVDQU      32(AX)(R15*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         48(R13), R14
+	PREFETCHT0   (AX)(R14*1)
+	VPBROADCASTQ 112(R11), Y1
+	MOVQ         176(R11), R14
+	MOVQ         48(R11), R15
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R14*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R14*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R15*1), Y3
+	VMOVDQU      32(AX)(R15*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R14
+	ADDB         $-1, R14
+	ADCQ         R12, R12
+	MOVQ         56(R13), R13
+	PREFETCHT0   (AX)(R13*1)
+	VPBROADCASTQ 120(R11), Y1
+	MOVQ         184(R11), R13
+	MOVQ         56(R11), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R11*1), Y3
+	VMOVDQU      32(AX)(R11*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R11
+	ADDB         $-1, R11
+	ADCQ         R12, R12
+	POPCNTQ      R12, R11
+	ADDQ         R11, R8
+	MOVQ         blockedByteSpread<>+0(SB), R11
+	PDEPQ        R11, R12, R12
+	BSWAPQ       R12
+	MOVQ         R12, (DI)(R10*1)
+	ADDQ         $0x08, R10
+	JMP          blockedTestGroupsAVX2_group
+
+blockedTestGroupsAVX2_done:
+	VZEROUPPER
+	MOVQ R8, ret+80(FP)
+	RET
+
+// func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·blockedAddGroupsAVX2(SB), $4096-60
+	MOVQ         words_base+0(FP), AX
+	MOVQ         words_len+8(FP), CX
+	SHRQ         $0x03, CX
+	MOVQ         hs_base+24(FP), DX
+	MOVQ         hs_len+32(FP), SI
+	ANDQ         $-8, SI
+	MOVQ         n+48(FP), BX
+	MOVLQZX      k+56(FP), DI
+	VMOVQ        CX, X0
+	VPBROADCASTQ X0, Y0
+	ANDQ         $0x07, DI
+	SHLQ         $0x09, DI
+	LEAQ         ·blockedTake+0(SB), CX
+	ADDQ         DI, CX
+	LEAQ         (SP), DI
+	XORQ         R8, R8
+
+blockedAddGroupsAVX2_first:
+	CMPQ     R8, SI
+	JAE      blockedAddGroupsAVX2_loop
+	CMPQ     R8, $0x00000040
+	JAE      blockedAddGroupsAVX2_loop
+	MOVQ     R8, R9
+	ANDQ     $0x00000078, R9
+	SHLQ     $0x05, R9
+	ADDQ     DI, R9
+	VMOVDQU  (DX)(R8*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, (R9)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 64(R9)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 128(R9)
+	VMOVDQU  32(DX)(R8*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, 32(R9)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 96(R9)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 160(R9)
+	ADDQ     $0x08, R8
+	JMP      blockedAddGroupsAVX2_first
+
+blockedAddGroupsAVX2_loop:
+	XORQ R8, R8
+
+blockedAddGroupsAVX2_group:
+	CMPQ     R8, BX
+	JAE      blockedAddGroupsAVX2_done
+	LEAQ     64(R8), R9
+	LEAQ     56(R8), R10
+	CMPQ     R9, SI
+	JAE      blockedAddGroupsAVX2_noprep
+	MOVQ     R9, R11
+	ANDQ     $0x00000078, R11
+	SHLQ     $0x05, R11
+	ADDQ     DI, R11
+	VMOVDQU  (DX)(R9*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, (R11)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 64(R11)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 128(R11)
+	VMOVDQU  32(DX)(R9*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, 32(R11)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y2
+	VMOVDQU  Y2, 96(R11)
+	VPSRLQ   $0x07, Y2, Y2
+	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
+	VMOVDQU  Y2, 160(R11)
+
+blockedAddGroupsAVX2_noprep:
+	MOVQ R8, R9
+	ANDQ $0x00000078, R9
+	SHLQ $0x05, R9
+	ADDQ DI, R9
+	MOVQ R9, R11
+	CMPQ R10, SI
+	JAE  blockedAddGroupsAVX2_probe
+	MOVQ R10, R11
+	ANDQ $0x00000078, R11
+	SHLQ $0x05, R11
+	ADDQ DI, R11
+
+blockedAddGroupsAVX2_probe:
+	MOVQ         (R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 64(R9), Y1
+	MOVQ         128(R9), R10
+	MOVQ         (R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R12*1), Y2, Y2
+	VPOR         32(AX)(R12*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R12*1)
+	VMOVDQU      Y1, 32(AX)(R12*1)
+	MOVQ         8(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 72(R9), Y1
+	MOVQ         136(R9), R10
+	MOVQ         8(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R12*1), Y2, Y2
+	VPOR         32(AX)(R12*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R12*1)
+	VMOVDQU      Y1, 32(AX)(R12*1)
+	MOVQ         16(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 80(R9), Y1
+	MOVQ         144(R9), R10
+	MOVQ         16(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R12*1), Y2, Y2
+	VPOR         32(AX)(R12*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R12*1)
+	VMOVDQU      Y1, 32(AX)(R12*1)
+	MOVQ         24(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 88(R9), Y1
+	MOVQ         152(R9), R10
+	MOVQ         24(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R12*1), Y2, Y2
+	VPOR         32(AX)(R12*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R12*1)
+	VMOVDQU      Y1, 32(AX)(R12*1)
+	MOVQ         32(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 96(R9), Y1
+	MOVQ         160(R9), R10
+	MOVQ         32(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R12*1), Y2, Y2
+	VPOR         32(AX)(R12*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R12*1)
+	VMOVDQU      Y1, 32(AX)(R12*1)
+	MOVQ         40(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 104(R9), Y1
+	MOVQ         168(R9), R10
+	MOVQ         40(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R12*1), Y2, Y2
+	VPOR         32(AX)(R12*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R12*1)
+	VMOVDQU      Y1, 32(AX)(R12*1)
+	MOVQ         48(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 112(R9), Y1
+	MOVQ         176(R9), R10
+	MOVQ         48(R9), R12
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R12*1), Y2, Y2
+	VPOR         32(AX)(R12*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R12*1)
+	VMOVDQU      Y1, 32(AX)(R12*1)
+	MOVQ         56(R11), R10
+	PREFETCHT0   (AX)(R10*1)
+	VPBROADCASTQ 120(R9), Y1
+	MOVQ         184(R9), R10
+	MOVQ         56(R9), R9
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R9*1), Y2, Y2
+	VPOR         32(AX)(R9*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R9*1)
+	VMOVDQU      Y1, 32(AX)(R9*1)
+	ADDQ         $0x08, R8
+	JMP          blockedAddGroupsAVX2_group
+
+blockedAddGroupsAVX2_done:
+	VZEROUPPER
+	RET
 
 // func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
@@ -7854,10 +9308,11 @@ TEXT ·blockedTestUint64sAVX512(SB), $4096-96
 	VPBROADCASTQ blockedMul<>+0(SB), Z4
 	VMOVDQU64    blockedShifts<>+0(SB), Z5
 	VPBROADCASTQ blockedOne<>+0(SB), Z6
-	ANDQ         $0x07, R9
-	SHLQ         $0x06, R9
-	LEAQ         blockedWindowRows<>+0(SB), CX
-	VMOVDQU64    (CX)(R9*1), Z7
+	MOVQ         R9, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x06, CX
+	LEAQ         blockedWindowRows<>+0(SB), R9
+	VMOVDQU64    (R9)(CX*1), Z7
 	LEAQ         (SP), CX
 	XORQ         R9, R9
 
@@ -7893,9 +9348,9 @@ blockedTestUint64sAVX512_first:
 	VMOVDQU64  Z9, (R10)
 	VPMULLQ    Z4, Z8, Z8
 	VMOVDQU64  Z8, 64(R10)
-	VPSRLQ     $0x0d, Z8, Z10
-	VPERMQ     Z7, Z10, Z10
-	VPMOVQB    Z10, 128(R10)
+	VPSRLQ     $0x0d, Z8, Z8
+	VPERMQ     Z7, Z8, Z8
+	VPMOVQB    Z8, 128(R10)
 	ADDQ       $0x08, R9
 	JMP        blockedTestUint64sAVX512_first
 
@@ -7936,9 +9391,9 @@ blockedTestUint64sAVX512_group:
 	VMOVDQU64  Z9, (R12)
 	VPMULLQ    Z4, Z8, Z8
 	VMOVDQU64  Z8, 64(R12)
-	VPSRLQ     $0x0d, Z8, Z10
-	VPERMQ     Z7, Z10, Z10
-	VPMOVQB    Z10, 128(R12)
+	VPSRLQ     $0x0d, Z8, Z8
+	VPERMQ     Z7, Z8, Z8
+	VPMOVQB    Z8, 128(R12)
 
 blockedTestUint64sAVX512_noprep:
 	MOVQ R9, R10
@@ -8057,6 +9512,72 @@ blockedTestUint64sAVX512_done:
 	MOVQ R8, ret+88(FP)
 	RET
 
+DATA blockedWindowRows<>+0(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+8(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+16(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+24(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+32(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+40(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+48(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+56(SB)/8, $0x00000000000000ff
+DATA blockedWindowRows<>+64(SB)/8, $0x0000000000000001
+DATA blockedWindowRows<>+72(SB)/8, $0x0000000000000002
+DATA blockedWindowRows<>+80(SB)/8, $0x0000000000000004
+DATA blockedWindowRows<>+88(SB)/8, $0x0000000000000008
+DATA blockedWindowRows<>+96(SB)/8, $0x0000000000000010
+DATA blockedWindowRows<>+104(SB)/8, $0x0000000000000020
+DATA blockedWindowRows<>+112(SB)/8, $0x0000000000000040
+DATA blockedWindowRows<>+120(SB)/8, $0x0000000000000080
+DATA blockedWindowRows<>+128(SB)/8, $0x0000000000000003
+DATA blockedWindowRows<>+136(SB)/8, $0x0000000000000006
+DATA blockedWindowRows<>+144(SB)/8, $0x000000000000000c
+DATA blockedWindowRows<>+152(SB)/8, $0x0000000000000018
+DATA blockedWindowRows<>+160(SB)/8, $0x0000000000000030
+DATA blockedWindowRows<>+168(SB)/8, $0x0000000000000060
+DATA blockedWindowRows<>+176(SB)/8, $0x00000000000000c0
+DATA blockedWindowRows<>+184(SB)/8, $0x0000000000000081
+DATA blockedWindowRows<>+192(SB)/8, $0x0000000000000007
+DATA blockedWindowRows<>+200(SB)/8, $0x000000000000000e
+DATA blockedWindowRows<>+208(SB)/8, $0x000000000000001c
+DATA blockedWindowRows<>+216(SB)/8, $0x0000000000000038
+DATA blockedWindowRows<>+224(SB)/8, $0x0000000000000070
+DATA blockedWindowRows<>+232(SB)/8, $0x00000000000000e0
+DATA blockedWindowRows<>+240(SB)/8, $0x00000000000000c1
+DATA blockedWindowRows<>+248(SB)/8, $0x0000000000000083
+DATA blockedWindowRows<>+256(SB)/8, $0x000000000000000f
+DATA blockedWindowRows<>+264(SB)/8, $0x000000000000001e
+DATA blockedWindowRows<>+272(SB)/8, $0x000000000000003c
+DATA blockedWindowRows<>+280(SB)/8, $0x0000000000000078
+DATA blockedWindowRows<>+288(SB)/8, $0x00000000000000f0
+DATA blockedWindowRows<>+296(SB)/8, $0x00000000000000e1
+DATA blockedWindowRows<>+304(SB)/8, $0x00000000000000c3
+DATA blockedWindowRows<>+312(SB)/8, $0x0000000000000087
+DATA blockedWindowRows<>+320(SB)/8, $0x000000000000001f
+DATA blockedWindowRows<>+328(SB)/8, $0x000000000000003e
+DATA blockedWindowRows<>+336(SB)/8, $0x000000000000007c
+DATA blockedWindowRows<>+344(SB)/8, $0x00000000000000f8
+DATA blockedWindowRows<>+352(SB)/8, $0x00000000000000f1
+DATA blockedWindowRows<>+360(SB)/8, $0x00000000000000e3
+DATA blockedWindowRows<>+368(SB)/8, $0x00000000000000c7
+DATA blockedWindowRows<>+376(SB)/8, $0x000000000000008f
+DATA blockedWindowRows<>+384(SB)/8, $0x000000000000003f
+DATA blockedWindowRows<>+392(SB)/8, $0x000000000000007e
+DATA blockedWindowRows<>+400(SB)/8, $0x00000000000000fc
+DATA blockedWindowRows<>+408(SB)/8, $0x00000000000000f9
+DATA blockedWindowRows<>+416(SB)/8, $0x00000000000000f3
+DATA blockedWindowRows<>+424(SB)/8, $0x00000000000000e7
+DATA blockedWindowRows<>+432(SB)/8, $0x00000000000000cf
+DATA blockedWindowRows<>+440(SB)/8, $0x000000000000009f
+DATA blockedWindowRows<>+448(SB)/8, $0x000000000000007f
+DATA blockedWindowRows<>+456(SB)/8, $0x00000000000000fe
+DATA blockedWindowRows<>+464(SB)/8, $0x00000000000000fd
+DATA blockedWindowRows<>+472(SB)/8, $0x00000000000000fb
+DATA blockedWindowRows<>+480(SB)/8, $0x00000000000000f7
+DATA blockedWindowRows<>+488(SB)/8, $0x00000000000000ef
+DATA blockedWindowRows<>+496(SB)/8, $0x00000000000000df
+DATA blockedWindowRows<>+504(SB)/8, $0x00000000000000bf
+GLOBL blockedWindowRows<>(SB), RODATA|NOPTR, $512
+
 // func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·blockedAddUint64sAVX512(SB), $4096-64
@@ -8078,10 +9599,11 @@ TEXT ·blockedAddUint64sAVX512(SB), $4096-64
 	VPBROADCASTQ blockedMul<>+0(SB), Z4
 	VMOVDQU64    blockedShifts<>+0(SB), Z5
 	VPBROADCASTQ blockedOne<>+0(SB), Z6
-	ANDQ         $0x07, DI
-	SHLQ         $0x06, DI
-	LEAQ         blockedWindowRows<>+0(SB), CX
-	VMOVDQU64    (CX)(DI*1), Z7
+	MOVQ         DI, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x06, CX
+	LEAQ         blockedWindowRows<>+0(SB), DI
+	VMOVDQU64    (DI)(CX*1), Z7
 	LEAQ         (SP), CX
 	XORQ         DI, DI
 
@@ -8117,9 +9639,9 @@ blockedAddUint64sAVX512_first:
 	VMOVDQU64  Z9, (R8)
 	VPMULLQ    Z4, Z8, Z8
 	VMOVDQU64  Z8, 64(R8)
-	VPSRLQ     $0x0d, Z8, Z10
-	VPERMQ     Z7, Z10, Z10
-	VPMOVQB    Z10, 128(R8)
+	VPSRLQ     $0x0d, Z8, Z8
+	VPERMQ     Z7, Z8, Z8
+	VPMOVQB    Z8, 128(R8)
 	ADDQ       $0x08, DI
 	JMP        blockedAddUint64sAVX512_first
 
@@ -8160,9 +9682,9 @@ blockedAddUint64sAVX512_group:
 	VMOVDQU64  Z9, (R10)
 	VPMULLQ    Z4, Z8, Z8
 	VMOVDQU64  Z8, 64(R10)
-	VPSRLQ     $0x0d, Z8, Z10
-	VPERMQ     Z7, Z10, Z10
-	VPMOVQB    Z10, 128(R10)
+	VPSRLQ     $0x0d, Z8, Z8
+	VPERMQ     Z7, Z8, Z8
+	VPMOVQB    Z8, 128(R10)
 
 blockedAddUint64sAVX512_noprep:
 	MOVQ DI, R8
@@ -8274,10 +9796,11 @@ TEXT ·blockedTestGroupsAVX512(SB), $4096-88
 	VPBROADCASTQ blockedMul<>+0(SB), Z1
 	VMOVDQU64    blockedShifts<>+0(SB), Z2
 	VPBROADCASTQ blockedOne<>+0(SB), Z3
-	ANDQ         $0x07, R9
-	SHLQ         $0x06, R9
-	LEAQ         blockedWindowRows<>+0(SB), CX
-	VMOVDQU64    (CX)(R9*1), Z4
+	MOVQ         R9, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x06, CX
+	LEAQ         blockedWindowRows<>+0(SB), R9
+	VMOVDQU64    (R9)(CX*1), Z4
 	LEAQ         (SP), CX
 	XORQ         R9, R9
 
@@ -8301,9 +9824,9 @@ blockedTestGroupsAVX512_first:
 	VMOVDQU64 Z6, (R10)
 	VPMULLQ   Z1, Z5, Z5
 	VMOVDQU64 Z5, 64(R10)
-	VPSRLQ    $0x0d, Z5, Z7
-	VPERMQ    Z4, Z7, Z7
-	VPMOVQB   Z7, 128(R10)
+	VPSRLQ    $0x0d, Z5, Z5
+	VPERMQ    Z4, Z5, Z5
+	VPMOVQB   Z5, 128(R10)
 	ADDQ      $0x08, R9
 	JMP       blockedTestGroupsAVX512_first
 
@@ -8332,9 +9855,9 @@ blockedTestGroupsAVX512_group:
 	VMOVDQU64 Z6, (R12)
 	VPMULLQ   Z1, Z5, Z5
 	VMOVDQU64 Z5, 64(R12)
-	VPSRLQ    $0x0d, Z5, Z7
-	VPERMQ    Z4, Z7, Z7
-	VPMOVQB   Z7, 128(R12)
+	VPSRLQ    $0x0d, Z5, Z5
+	VPERMQ    Z4, Z5, Z5
+	VPMOVQB   Z5, 128(R12)
 
 blockedTestGroupsAVX512_noprep:
 	MOVQ R9, R10
@@ -8468,10 +9991,11 @@ TEXT ·blockedAddGroupsAVX512(SB), $4096-60
 	VPBROADCASTQ blockedMul<>+0(SB), Z1
 	VMOVDQU64    blockedShifts<>+0(SB), Z2
 	VPBROADCASTQ blockedOne<>+0(SB), Z3
-	ANDQ         $0x07, DI
-	SHLQ         $0x06, DI
-	LEAQ         blockedWindowRows<>+0(SB), CX
-	VMOVDQU64    (CX)(DI*1), Z4
+	MOVQ         DI, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x06, CX
+	LEAQ         blockedWindowRows<>+0(SB), DI
+	VMOVDQU64    (DI)(CX*1), Z4
 	LEAQ         (SP), CX
 	XORQ         DI, DI
 
@@ -8495,9 +10019,9 @@ blockedAddGroupsAVX512_first:
 	VMOVDQU64 Z6, (R8)
 	VPMULLQ   Z1, Z5, Z5
 	VMOVDQU64 Z5, 64(R8)
-	VPSRLQ    $0x0d, Z5, Z7
-	VPERMQ    Z4, Z7, Z7
-	VPMOVQB   Z7, 128(R8)
+	VPSRLQ    $0x0d, Z5, Z5
+	VPERMQ    Z4, Z5, Z5
+	VPMOVQB   Z5, 128(R8)
 	ADDQ      $0x08, DI
 	JMP       blockedAddGroupsAVX512_first
 
@@ -8526,9 +10050,9 @@ blockedAddGroupsAVX512_group:
 	VMOVDQU64 Z6, (R10)
 	VPMULLQ   Z1, Z5, Z5
 	VMOVDQU64 Z5, 64(R10)
-	VPSRLQ    $0x0d, Z5, Z7
-	VPERMQ    Z4, Z7, Z7
-	VPMOVQB   Z7, 128(R10)
+	VPSRLQ    $0x0d, Z5, Z5
+	VPERMQ    Z4, Z5, Z5
+	VPMOVQB   Z5, 128(R10)
 
 blockedAddGroupsAVX512_noprep:
 	MOVQ DI, R8
@@ -8622,16 +10146,6 @@ blockedAddGroupsAVX512_probe:
 blockedAddGroupsAVX512_done:
 	VZEROUPPER
 	RET
-
-DATA blockedKeyShifts<>+0(SB)/8, $0x0000000000000000
-DATA blockedKeyShifts<>+8(SB)/8, $0x0000000000000006
-DATA blockedKeyShifts<>+16(SB)/8, $0x000000000000000c
-DATA blockedKeyShifts<>+24(SB)/8, $0x0000000000000012
-DATA blockedKeyShifts<>+32(SB)/8, $0x0000000000000018
-DATA blockedKeyShifts<>+40(SB)/8, $0x000000000000001e
-DATA blockedKeyShifts<>+48(SB)/8, $0x0000000000000024
-DATA blockedKeyShifts<>+56(SB)/8, $0x000000000000002a
-GLOBL blockedKeyShifts<>(SB), RODATA|NOPTR, $64
 
 // func blockedTestKey(p *uint64, key []byte) bool
 // Requires: AVX, AVX2, AVX512F, BMI2

@@ -42,7 +42,7 @@ func checkGroups(t *testing.T, words []uint64, k uint32, seed uint64, ks []uint6
 	got := make([]bool, len(ks)+1)
 	got[len(ks)] = true // past the keys: never written
 	hits, done := BlockedTestUint64s(words, k, seed, ks, got)
-	takes := Kernel() == "avx512" && k <= 8
+	takes := Kernel() != "generic" && k <= 8
 	if wantDone := len(ks) &^ 7; (takes && done != wantDone) || (!takes && done != 0) {
 		t.Fatalf("%s %s: BlockedTestUint64s took %d keys", Kernel(), what, done)
 	}

@@ -74,6 +74,26 @@ func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k ui
 //go:noescape
 func blockedAddStrideHashesAVX512(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
 
+// blockedTestUint64sAVX2 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
+
+// blockedAddUint64sAVX2 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64)
+
+// blockedTestGroupsAVX2 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32) int
+
+// blockedAddGroupsAVX2 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32)
+
 // blockedTestUint64sAVX512 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
 //
 //go:noescape

@@ -153,6 +153,8 @@ func FuzzBlockedKernels(f *testing.F) {
 		words := randomFilter(rand.New(rand.NewPCG(uint64(lines), uint64(fill))), int(lines%300)+1, int(fill%9))
 		fuzzEachLevel(t, data, func(hs []uint64) {
 			compareBlocked(t, words, kk, hs)
+			// The same values as 8-byte keys, through the grouped forms.
+			checkGroups(t, words, kk, uint64(lines)*uint64(fill), hs, "fuzz")
 		})
 	})
 }

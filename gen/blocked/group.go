@@ -8,52 +8,64 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
+	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/gen/hash/xxh3"
 )
 
 // groupAhead is how many groups of eight keys ahead of the group it
-// probes the grouped kernel prepares (hashes, lines, rounds), and one
-// group less is how far ahead it prefetches: 56 to 63 keys, about
+// probes a grouped kernel prepares (hashes, lines, rounds); one group
+// less is how far ahead it prefetches: 56 to 63 keys, about
 // asm.BlockedAhead.
 const groupAhead = 8
 
 // groupSlots is the ring of prepared groups, a power of two above
-// groupAhead; a slot is 256 bytes: eight line offsets, eight g and eight
-// window bytes.
+// groupAhead. A slot is 256 bytes: eight line offsets at 0, eight g at
+// 64, and at 128 the eight keys' windows (a byte each at avx512, a
+// blockedTake row offset each at avx2).
 const groupSlots = 16
 
-// groupKernels emits asm.blocked{Test,Add}Uint64sAVX512: the batch test
-// and add of 8-byte keys for a filter with k <= 8 and fewer than 2^32
-// lines, eight keys at a time with the hash fused in. Per group of eight
-// keys the scalar work of the key-at-a-time kernels is done in ZMM
-// registers: the keys' XXH3 (xxh3.AVX512), the line index as the high
+// groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512}:
+// the batch test and add of 8-byte keys (hashed in the kernel) and of
+// hashes for a filter with k <= 8 and fewer than 2^32 lines, eight keys
+// at a time. Per group the scalar work of the key-at-a-time kernels is
+// done in vector registers: the keys' XXH3, the line index as the high
 // word of h*lines from two 32x32 products (lines < 2^32 makes the high
-// half of lines zero), g = h*BlockedMul by one VPMULLQ, and the key's
-// window of words by one VPERMQ from a table of the eight rotations of
-// k%8's enabled words, narrowed to a byte per key (VPMOVQB) that a KMOVB
-// turns into the lane mask. A group is prepared groupAhead groups before
-// it is probed, into a ring of slots on the stack, so no load waits on the
-// store before it, and the lines of the group prepared one round earlier
-// are prefetched one per key while the current group is probed. Each key
-// then costs a broadcast of its g, the per-word shift, a zero-masked
-// rotate of 1 by the bit (VPROLVQ counts modulo 64: the & 63 of the
-// scheme), and the line's AND and compare (test) or OR and store (add);
-// a test collects the eight answers as bits and writes them as eight
-// bytes at once.
+// half of lines zero), g = h*BlockedMul, and the key's window of words.
+// A group is prepared groupAhead groups before it is probed, into a ring
+// of slots on the stack, so no load waits on the store before it, and
+// the lines of the group prepared a round earlier are prefetched one per
+// key while the current group is probed. Each key then costs a broadcast
+// of its g, the per-word bits, the window, and the line's test or OR; a
+// test collects the eight answers as bits and writes them as eight bytes
+// at once.
 func groupKernels() {
-	wintab := GLOBL("blockedWindowRows", RODATA|NOPTR)
-	for r := range 8 {
-		base := uint8(0xff >> ((8 - r) & 7))
-		for s := range 8 {
-			DATA(64*r+8*s, U64(uint64(bits.RotateLeft8(base, s))))
-		}
-	}
 	spread := GLOBL("blockedByteSpread", RODATA|NOPTR)
 	DATA(0, U64(0x0101010101010101))
-	for _, hashed := range []bool{false, true} {
-		groupKernel(true, hashed, wintab, spread)
-		groupKernel(false, hashed, wintab, spread)
+	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
+		for _, hashed := range []bool{false, true} {
+			groupKernel(v, true, hashed, spread)
+			groupKernel(v, false, hashed, spread)
+		}
 	}
+}
+
+// groupParams is a grouped kernel's scalar state.
+type groupParams struct {
+	words, lines, k, keys reg.Register
+	hashed                bool
+	seedKey               reg.Register // hashing.Uint64Key(seed), for keys
+}
+
+// groupISA is the vector half of a grouped kernel.
+type groupISA interface {
+	name() string
+	setup(p groupParams)
+	// prepare fills the slot at sp from the group of eight keys from
+	// key i.
+	prepare(p groupParams, i, sp reg.Register)
+	// probe tests (setting CF when the line holds the key) or adds key j
+	// of the group whose slot is at cur.
+	probe(p groupParams, j int, cur reg.Register, test bool)
 }
 
 // groupKernel emits one grouped kernel: of keys (hashed here) or of
@@ -61,7 +73,7 @@ func groupKernels() {
 // hashes' form takes n = len(out) (test) or n (add) of hs, and prepares
 // and prefetches groups past them as far as hs holds whole groups (the
 // next chunk's first hashes, as the key-at-a-time kernels do).
-func groupKernel(test, hashed bool, wintab, spread Mem) {
+func groupKernel(v groupISA, test, hashed bool, spread Mem) {
 	op, form := "Add", "Uint64s"
 	if test {
 		op = "Test"
@@ -80,14 +92,15 @@ func groupKernel(test, hashed bool, wintab, spread Mem) {
 	default:
 		sig = "func(words []uint64, ks []uint64, k uint32, key uint64)"
 	}
-	name := fmt.Sprintf("blocked%s%sAVX512", op, form)
+	name := fmt.Sprintf("blocked%s%s%s", op, form, v.name())
 	TEXT(name, 0, sig)
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).", name, op, what))
-	words := Load(Param("words").Base(), GP64())
-	lines := Load(Param("words").Len(), GP64())
-	SHRQ(U8(3), lines)
-	kp := Load(Param(in).Base(), GP64())
+	p := groupParams{hashed: hashed}
+	p.words = Load(Param("words").Base(), GP64())
+	p.lines = Load(Param("words").Len(), GP64())
+	SHRQ(U8(3), p.lines)
+	p.keys = Load(Param(in).Base(), GP64())
 	// n keys are answered; groups below lim are prepared and prefetched.
 	n, lim := GP64(), GP64()
 	Load(Param(in).Len(), lim)
@@ -104,23 +117,11 @@ func groupKernel(test, hashed bool, wintab, spread Mem) {
 	default:
 		MOVQ(lim, n)
 	}
-	k := Load(Param("k"), GP64())
-	var c xxh3.AVX512
+	p.k = Load(Param("k"), GP64())
 	if !hashed {
-		seedKey := Load(Param("key"), GP64())
-		c = xxh3.NewAVX512(seedKey)
+		p.seedKey = Load(Param("key"), GP64())
 	}
-
-	zl, zm, zsh, zone, zwin := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
-	VPBROADCASTQ(lines, zl)
-	VPBROADCASTQ(mul, zm)
-	VMOVDQU64(shifts, zsh)
-	VPBROADCASTQ(one, zone)
-	ANDQ(U8(7), k)
-	SHLQ(U8(6), k)
-	wp := GP64()
-	LEAQ(wintab, wp)
-	VMOVDQU64(Mem{Base: wp, Index: k, Scale: 1}, zwin)
+	v.setup(p)
 
 	ring := AllocLocal(groupSlots * 256)
 	base := GP64()
@@ -132,33 +133,10 @@ func groupKernel(test, hashed bool, wintab, spread Mem) {
 		SHLQ(U8(5), r)
 		ADDQ(base, r)
 	}
-	// prepare fills the slot of the group from key i: its hashes' line
-	// offsets, g and window bytes.
 	prepare := func(i reg.Register) {
 		sp := GP64()
 		slot(i, sp)
-		h, o, t, g := ZMM(), ZMM(), ZMM(), ZMM()
-		VMOVDQU64(Mem{Base: kp, Index: i, Scale: 8}, h)
-		if !hashed {
-			t1, t2 := ZMM(), ZMM()
-			c.Hash(h, t1, t2)
-		}
-		// hi(h*lines) = (hh*lines + (hl*lines >> 32)) >> 32, times 64.
-		VPMULUDQ(zl, h, t)
-		VPSRLQ(U8(32), t, t)
-		VPSRLQ(U8(32), h, o)
-		VPMULUDQ(zl, o, o)
-		VPADDQ(t, o, o)
-		VPSRLQ(U8(32), o, o)
-		VPSLLQ(U8(6), o, o)
-		VMOVDQU64(o, Mem{Base: sp})
-		VPMULLQ(zm, h, g)
-		VMOVDQU64(g, Mem{Base: sp, Disp: 64})
-		// The window: row entry (g >> 13) & 7 (VPERMQ reads the low
-		// three bits of each index), a byte per key.
-		VPSRLQ(U8(13), g, t)
-		VPERMQ(zwin, t, t)
-		VPMOVQB(t, Mem{Base: sp, Disp: 128})
+		v.prepare(p, i, sp)
 	}
 
 	// Prologue: prepare the first groupAhead groups, as many as there are.
@@ -179,7 +157,7 @@ func groupKernel(test, hashed bool, wintab, spread Mem) {
 	CMPQ(i, n)
 	JAE(LabelRef(name + "_done"))
 	// Prepare the group groupAhead on, and find the slot of the one
-	// before it, prepared a round ago, to prefetch (or none past n).
+	// before it, prepared a round ago, to prefetch.
 	ahead, pf := GP64(), GP64()
 	LEAQ(Mem{Base: i, Disp: 8 * groupAhead}, ahead)
 	LEAQ(Mem{Base: i, Disp: 8 * (groupAhead - 1)}, pf)
@@ -202,28 +180,12 @@ func groupKernel(test, hashed bool, wintab, spread Mem) {
 		XORQ(acc, acc)
 	}
 	for j := range 8 {
-		// Prefetch key j of the group a round ahead.
 		pr := GP64()
 		MOVQ(Mem{Base: pslot, Disp: 8 * j}, pr)
-		PREFETCHT0(Mem{Base: words, Index: pr, Scale: 1})
-		win := K()
-		KMOVB(Mem{Base: cur, Disp: 128 + j}, win)
-		b, m := ZMM(), ZMM()
-		VPBROADCASTQ(Mem{Base: cur, Disp: 64 + 8*j}, b)
-		VPSRLVQ(zsh, b, b)
-		VPROLVQ_Z(b, zone, win, m)
-		r := GP64()
-		MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
-		line := Mem{Base: words, Index: r, Scale: 1}
+		PREFETCHT0(Mem{Base: p.words, Index: pr, Scale: 1})
+		v.probe(p, j, cur, test)
 		if test {
-			t, held := ZMM(), K()
-			VPANDQ(line, m, t)
-			VPCMPEQQ(m, t, held)
-			KORTESTB(held, held)
 			ADCQ(acc, acc) // acc = 2*acc + CF: key 0 ends in bit 7
-		} else {
-			VPORQ(line, m, m)
-			VMOVDQU64(m, line)
 		}
 	}
 	if test {
@@ -247,4 +209,203 @@ func groupKernel(test, hashed bool, wintab, spread Mem) {
 		Store(hits, ReturnIndex(0))
 	}
 	RET()
+}
+
+// lineOffsets sets o to the byte offsets of the lines of the hashes in
+// h, given lines in every lane of zl: hi(h*lines) = (hh*lines +
+// (hl*lines >> 32)) >> 32, times 64. new makes a scratch register.
+func lineOffsets(zl, h, o reg.VecVirtual, new func() reg.VecVirtual) {
+	t := new()
+	VPMULUDQ(zl, h, t)
+	VPSRLQ(U8(32), t, t)
+	VPSRLQ(U8(32), h, o)
+	VPMULUDQ(zl, o, o)
+	VPADDQ(t, o, o)
+	VPSRLQ(U8(32), o, o)
+	VPSLLQ(U8(6), o, o)
+}
+
+// groupAVX512 probes a key with one ZMM register: its window is a lane
+// mask from a byte per key, the table row of the eight rotations of
+// k%8's enabled words picked by one VPERMQ and narrowed by VPMOVQB; the
+// mask is a zero-masked rotate of 1 by the bit (VPROLVQ counts modulo
+// 64: the & 63 of the scheme).
+type groupAVX512 struct {
+	c                       xxh3.AVX512
+	zl, zm, zsh, zone, zwin reg.VecVirtual
+	wintab                  Mem
+}
+
+func (*groupAVX512) name() string { return "AVX512" }
+
+func (v *groupAVX512) setup(p groupParams) {
+	if v.wintab.Symbol.Name == "" {
+		v.wintab = GLOBL("blockedWindowRows", RODATA|NOPTR)
+		for r := range 8 {
+			base := uint8(0xff >> ((8 - r) & 7))
+			for s := range 8 {
+				DATA(64*r+8*s, U64(uint64(bits.RotateLeft8(base, s))))
+			}
+		}
+	}
+	if !p.hashed {
+		v.c = xxh3.NewAVX512(p.seedKey)
+	}
+	v.zl, v.zm, v.zsh, v.zone, v.zwin = ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+	VPBROADCASTQ(p.lines, v.zl)
+	VPBROADCASTQ(mul, v.zm)
+	VMOVDQU64(shifts, v.zsh)
+	VPBROADCASTQ(one, v.zone)
+	row := GP64()
+	MOVQ(p.k, row)
+	ANDQ(U8(7), row)
+	SHLQ(U8(6), row)
+	wp := GP64()
+	LEAQ(v.wintab, wp)
+	VMOVDQU64(Mem{Base: wp, Index: row, Scale: 1}, v.zwin)
+}
+
+func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
+	h, o, t, g := ZMM(), ZMM(), ZMM(), ZMM()
+	VMOVDQU64(Mem{Base: p.keys, Index: i, Scale: 8}, h)
+	if !p.hashed {
+		v.c.Hash(h, ZMM(), ZMM())
+	}
+	lineOffsets(v.zl, h, o, ZMM)
+	VMOVDQU64(o, Mem{Base: sp})
+	VPMULLQ(v.zm, h, g)
+	VMOVDQU64(g, Mem{Base: sp, Disp: 64})
+	// The window: row entry (g >> 13) & 7 (VPERMQ reads the low three
+	// bits of each index), a byte per key.
+	VPSRLQ(U8(13), g, t)
+	VPERMQ(v.zwin, t, t)
+	VPMOVQB(t, Mem{Base: sp, Disp: 128})
+}
+
+func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register, test bool) {
+	win := K()
+	KMOVB(Mem{Base: cur, Disp: 128 + j}, win)
+	b, m := ZMM(), ZMM()
+	VPBROADCASTQ(Mem{Base: cur, Disp: 64 + 8*j}, b)
+	VPSRLVQ(v.zsh, b, b)
+	VPROLVQ_Z(b, v.zone, win, m)
+	r := GP64()
+	MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
+	line := Mem{Base: p.words, Index: r, Scale: 1}
+	if test {
+		t, held := ZMM(), K()
+		VPANDQ(line, m, t)
+		VPCMPEQQ(m, t, held)
+		KORTESTB(held, held) // CF: every lane holds its bit
+	} else {
+		VPORQ(line, m, m)
+		VMOVDQU64(m, line)
+	}
+}
+
+// groupAVX2 probes a key in two YMM halves: word w's bit is
+// (g << 6w) >> 58 (a variable shift by a table in memory and one
+// immediate shift), and the key's blockedTake row (1 in the window's
+// words, else 0), whose offset the slot holds, shifted left by it is the
+// mask; g = h*BlockedMul from three 32x32 products.
+type groupAVX2 struct {
+	c                  xxh3.AVX2
+	zl                 reg.VecVirtual
+	take               reg.Register
+	mulLo, mulHi, rows Mem
+}
+
+func (*groupAVX2) name() string { return "AVX2" }
+
+func (v *groupAVX2) setup(p groupParams) {
+	if v.mulLo.Symbol.Name == "" {
+		v.mulLo = GLOBL("blockedMulLo4", RODATA|NOPTR)
+		for l := range 4 {
+			DATA(8*l, U64(asm.BlockedMul&0xffffffff))
+		}
+		v.mulHi = GLOBL("blockedMulHi4", RODATA|NOPTR)
+		for l := range 4 {
+			DATA(8*l, U64(asm.BlockedMul>>32))
+		}
+		v.rows = GLOBL("blockedRowMask4", RODATA|NOPTR)
+		for l := range 4 {
+			DATA(8*l, U64(7<<6))
+		}
+	}
+	if !p.hashed {
+		v.c = xxh3.NewAVX2(p.seedKey)
+	}
+	v.zl = YMM()
+	x := XMM()
+	VMOVQ(p.lines, x)
+	VPBROADCASTQ(x, v.zl)
+	// take = &blockedTake[k&7]: the rows of the last round's window.
+	v.take = GP64()
+	row := GP64()
+	MOVQ(p.k, row)
+	ANDQ(U8(7), row)
+	SHLQ(U8(9), row)
+	LEAQ(Mem{Symbol: Symbol{Name: "·blockedTake"}, Base: reg.StaticBase}, v.take)
+	ADDQ(row, v.take)
+}
+
+func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
+	for half := range 2 {
+		h, o, g, t := YMM(), YMM(), YMM(), YMM()
+		VMOVDQU(Mem{Base: p.keys, Index: i, Scale: 8, Disp: 32 * half}, h)
+		if !p.hashed {
+			v.c.Hash(h, YMM(), YMM(), YMM())
+		}
+		lineOffsets(v.zl, h, o, YMM)
+		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
+		// g = h*BlockedMul: lo(h)*lo(c) + (hi(h)*lo(c) + lo(h)*hi(c)) << 32.
+		VPSRLQ(U8(32), h, t)
+		VPMULUDQ(v.mulLo, t, t)
+		VPMULUDQ(v.mulHi, h, g)
+		VPADDQ(t, g, t)
+		VPSLLQ(U8(32), t, t)
+		VPMULUDQ(v.mulLo, h, g)
+		VPADDQ(t, g, g)
+		VMOVDQU(g, Mem{Base: sp, Disp: 64 + 32*half})
+		// The window's blockedTake row: ((g >> 13) & 7) * 64.
+		VPSRLQ(U8(13-6), g, g)
+		VPAND(v.rows, g, g)
+		VMOVDQU(g, Mem{Base: sp, Disp: 128 + 32*half})
+	}
+}
+
+func (v *groupAVX2) probe(p groupParams, j int, cur reg.Register, test bool) {
+	b := YMM()
+	VPBROADCASTQ(Mem{Base: cur, Disp: 64 + 8*j}, b)
+	r, l := GP64(), GP64()
+	MOVQ(Mem{Base: cur, Disp: 128 + 8*j}, r)
+	MOVQ(Mem{Base: cur, Disp: 8 * j}, l)
+	var m [2]reg.VecVirtual
+	for half := range 2 {
+		m[half] = YMM()
+		VPSLLVQ(lshifts.Offset(32*half), b, m[half])
+		VPSRLQ(U8(58), m[half], m[half])
+		row := YMM()
+		VMOVDQU(Mem{Base: v.take, Index: r, Scale: 1, Disp: 32 * half}, row)
+		VPSLLVQ(m[half], row, m[half])
+	}
+	line := Mem{Base: p.words, Index: l, Scale: 1}
+	if test {
+		// CF: no bit of the mask is missing from the line.
+		l0, l1 := YMM(), YMM()
+		VMOVDQU(line, l0)
+		VMOVDQU(line.Offset(32), l1)
+		VPANDN(m[0], l0, l0)
+		VPANDN(m[1], l1, l1)
+		VPOR(l0, l1, l0)
+		VPTEST(l0, l0)
+		c := GP8()
+		SETEQ(c)
+		ADDB(I8(-1), c) // CF = c
+	} else {
+		VPOR(line, m[0], m[0])
+		VPOR(line.Offset(32), m[1], m[1])
+		VMOVDQU(m[0], line)
+		VMOVDQU(m[1], line.Offset(32))
+	}
 }

@@ -35,10 +35,6 @@ import (
 // (v << 6w) >> 58: a variable shift by a constant table and one immediate
 // shift, no mask constant to load.
 func keyKernels() {
-	lshifts := GLOBL("blockedKeyShifts", RODATA|NOPTR)
-	for w := range uint(8) {
-		DATA(8*int(w), U64(58-asm.BlockedShift(w)))
-	}
 	for _, form := range []string{"Key", "Uint64"} {
 		for _, op := range []string{"Test", "Add", "TestAndAdd"} {
 			keyKernel(op, form, lshifts)

@@ -34,6 +34,9 @@ import (
 
 var (
 	shifts, lanebits, mul, six3, one Mem
+	// lshifts is the left shift of word w, 6w, by which (g << 6w) >> 58
+	// is word w's bit: no mask constant to load.
+	lshifts Mem
 )
 
 func main() {
@@ -53,6 +56,10 @@ func main() {
 	DATA(0, U64(63))
 	one = GLOBL("blockedOne", RODATA|NOPTR)
 	DATA(0, U64(1))
+	lshifts = GLOBL("blockedKeyShifts", RODATA|NOPTR)
+	for w := range uint(8) {
+		DATA(8*int(w), U64(58-asm.BlockedShift(w)))
+	}
 
 	for _, isa := range []isa{avx2{}, avx512{}} {
 		kernel(isa, true)
