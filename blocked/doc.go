@@ -41,13 +41,18 @@
 // AddUint64 / TestUint64 answer as the 8 little-endian bytes of the key
 // would (engine.HashUint64Seed), AddString / TestString as its bytes,
 // without copying them. The batch forms (AddHashes, TestHashes, the
-// Uint64s and Keys forms) hash 256 keys at a time on the stack and run
-// asm's AVX-512 or AVX2 kernel, chosen once per call, which over a filter
-// of 1 MiB or more prefetches the line of the key 64 places ahead (the
-// Uint64s and Keys forms hash each chunk together with the 64 keys after
-// it, so the window runs on from one chunk to the next); without assembly
-// (purego, arm64) they run the single-key code key after key, and on
-// every kernel they answer exactly what the single-key forms answer.
+// Uint64s and Keys forms) run asm's AVX-512 or AVX2 kernels, chosen once
+// per call. For k <= 8 (fewer than 2^32 lines) whole groups of eight keys
+// go through the grouped kernels, which compute eight keys' lines, round
+// values and windows in vector registers (the Uint64s forms hash them
+// there too) a few groups before probing them, prefetching the lines of
+// the group to come one per key; the last keys of a batch, and larger k,
+// go key by key, prefetching the line of the key 64 places ahead over a
+// filter of 1 MiB or more. The Keys forms hash 256 keys at a time on the
+// stack, each chunk together with the 64 keys after it, so the prefetch
+// window runs on from one chunk to the next. Without assembly (purego,
+// arm64) they run the single-key code key after key, and on every kernel
+// they answer exactly what the single-key forms answer.
 //
 // Contract. Filter, and where they apply Narrow, Scalable and Window,
 // hold the family contract of engine's package doc: New/NewMK,
