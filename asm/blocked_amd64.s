@@ -7861,12 +7861,12 @@ blockedTestUint64sAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 64(R11)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 128(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 64(R11)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 128(R11)
 	VMOVDQU  32(DX)(R10*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -7910,12 +7910,12 @@ blockedTestUint64sAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 96(R11)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 160(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 96(R11)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 160(R11)
 	ADDQ     $0x08, R10
 	JMP      blockedTestUint64sAVX2_first
 
@@ -7976,12 +7976,12 @@ blockedTestUint64sAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 64(R13)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 128(R13)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 64(R13)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 128(R13)
 	VMOVDQU  32(DX)(R11*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -8025,12 +8025,12 @@ blockedTestUint64sAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 96(R13)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 160(R13)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 96(R13)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 160(R13)
 
 blockedTestUint64sAVX2_noprep:
 	MOVQ R10, R11
@@ -8339,12 +8339,12 @@ blockedAddUint64sAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 64(R9)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 128(R9)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 64(R9)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 128(R9)
 	VMOVDQU  32(DX)(R8*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -8388,12 +8388,12 @@ blockedAddUint64sAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 96(R9)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 160(R9)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 96(R9)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 160(R9)
 	ADDQ     $0x08, R8
 	JMP      blockedAddUint64sAVX2_first
 
@@ -8454,12 +8454,12 @@ blockedAddUint64sAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 64(R11)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 128(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 64(R11)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 128(R11)
 	VMOVDQU  32(DX)(R9*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -8503,12 +8503,12 @@ blockedAddUint64sAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
 	VPADDQ   Y7, Y6, Y7
 	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y6
-	VMOVDQU  Y6, 96(R11)
-	VPSRLQ   $0x07, Y6, Y6
-	VPAND    blockedRowMask4<>+0(SB), Y6, Y6
-	VMOVDQU  Y6, 160(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 96(R11)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 160(R11)
 
 blockedAddUint64sAVX2_noprep:
 	MOVQ R8, R9
@@ -8712,12 +8712,12 @@ blockedTestGroupsAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 64(R11)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 128(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 64(R11)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 128(R11)
 	VMOVDQU  32(DX)(R10*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -8732,12 +8732,12 @@ blockedTestGroupsAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 96(R11)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 160(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 96(R11)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 160(R11)
 	ADDQ     $0x08, R10
 	JMP      blockedTestGroupsAVX2_first
 
@@ -8769,12 +8769,12 @@ blockedTestGroupsAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 64(R13)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 128(R13)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 64(R13)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 128(R13)
 	VMOVDQU  32(DX)(R11*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -8789,12 +8789,12 @@ blockedTestGroupsAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 96(R13)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 160(R13)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 96(R13)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 160(R13)
 
 blockedTestGroupsAVX2_noprep:
 	MOVQ R10, R11
@@ -9044,12 +9044,12 @@ blockedAddGroupsAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 64(R9)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 128(R9)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 64(R9)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 128(R9)
 	VMOVDQU  32(DX)(R8*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -9064,12 +9064,12 @@ blockedAddGroupsAVX2_first:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 96(R9)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 160(R9)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 96(R9)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 160(R9)
 	ADDQ     $0x08, R8
 	JMP      blockedAddGroupsAVX2_first
 
@@ -9101,12 +9101,12 @@ blockedAddGroupsAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 64(R11)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 128(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 64(R11)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 128(R11)
 	VMOVDQU  32(DX)(R9*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -9121,12 +9121,12 @@ blockedAddGroupsAVX2_group:
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
 	VPADDQ   Y3, Y2, Y3
 	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y2
-	VMOVDQU  Y2, 96(R11)
-	VPSRLQ   $0x07, Y2, Y2
-	VPAND    blockedRowMask4<>+0(SB), Y2, Y2
-	VMOVDQU  Y2, 160(R11)
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 96(R11)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 160(R11)
 
 blockedAddGroupsAVX2_noprep:
 	MOVQ R8, R9

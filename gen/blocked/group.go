@@ -10,6 +10,7 @@ import (
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/gen/hash/xxh3"
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 )
 
 // groupAhead is how many groups of eight keys ahead of the group it
@@ -212,16 +213,10 @@ func groupKernel(v groupISA, test, hashed bool, spread Mem) {
 }
 
 // lineOffsets sets o to the byte offsets of the lines of the hashes in
-// h, given lines in every lane of zl: hi(h*lines) = (hh*lines +
-// (hl*lines >> 32)) >> 32, times 64. new makes a scratch register.
+// h, given lines (< 2^32) in every lane of zl. new makes a scratch
+// register.
 func lineOffsets(zl, h, o reg.VecVirtual, new func() reg.VecVirtual) {
-	t := new()
-	VPMULUDQ(zl, h, t)
-	VPSRLQ(U8(32), t, t)
-	VPSRLQ(U8(32), h, o)
-	VPMULUDQ(zl, o, o)
-	VPADDQ(t, o, o)
-	VPSRLQ(U8(32), o, o)
+	genutil.ReduceLanes(zl, h, o, new())
 	VPSLLQ(U8(6), o, o)
 }
 
@@ -358,14 +353,9 @@ func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 		}
 		lineOffsets(v.zl, h, o, YMM)
 		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
-		// g = h*BlockedMul: lo(h)*lo(c) + (hi(h)*lo(c) + lo(h)*hi(c)) << 32.
-		VPSRLQ(U8(32), h, t)
-		VPMULUDQ(v.mulLo, t, t)
-		VPMULUDQ(v.mulHi, h, g)
-		VPADDQ(t, g, t)
-		VPSLLQ(U8(32), t, t)
-		VPMULUDQ(v.mulLo, h, g)
-		VPADDQ(t, g, g)
+		// g = h*BlockedMul, in h.
+		genutil.MulLanes(v.mulLo, v.mulHi, h, t, g)
+		g = h
 		VMOVDQU(g, Mem{Base: sp, Disp: 64 + 32*half})
 		// The window's blockedTake row: ((g >> 13) & 7) * 64.
 		VPSRLQ(U8(13-6), g, g)

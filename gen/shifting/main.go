@@ -15,6 +15,7 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 
 	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 )
 
 // The probe constants are the library's own (asm.ShiftingPhi,
@@ -126,12 +127,7 @@ func kernel(name string, lanes int) {
 
 	Label(name + "_tail")
 	Comment("o = Reduce(a, 56) + 1; want = 1 | 1<<o; hit where acc & want == want.")
-	VPMULUDQ(c56, a, tv)
-	VPSRLQ(U8(32), tv, tv)
-	VPSRLQ(U8(32), a, ah)
-	VPMULUDQ(c56, ah, ah)
-	VPADDQ(tv, ah, ah)
-	VPSRLQ(U8(32), ah, ah)
+	genutil.ReduceLanes(c56, a, ah, tv)
 	one := u
 	allOnes(v, one)
 	VPSRLQ(U8(63), one, one)

@@ -124,13 +124,7 @@ func checkAVX2() {
 // bitOffsets sets pos to the bit offsets (cell << cellLog) of the cells
 // probed by the four 64-bit lanes of g.
 func bitOffsets(g, mv VecVirtual, logx VecVirtual, pos VecVirtual) {
-	lo, top := YMM(), YMM()
-	VPMULUDQ(mv, g, lo)
-	VPSRLQ(Imm(32), lo, lo)
-	VPSRLQ(Imm(32), g, top)
-	VPMULUDQ(mv, top, top)
-	VPADDQ(lo, top, pos)
-	VPSRLQ(Imm(32), pos, pos)
+	genutil.ReduceLanes(mv, g, pos, YMM())
 	VPSLLQ(logx, pos, pos)
 }
 

@@ -4,6 +4,7 @@
 package xxh3
 
 import (
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 	"github.com/filterengine/filterengine/internal/hashconst"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -49,15 +50,7 @@ func NewAVX2(key reg.Register) AVX2 {
 // mul64 sets h = h * RRMXMXMul lane-wise. AVX2 has no 64-bit multiply:
 // the low 64 bits of the product are lo(h)*lo(c) + (hi(h)*lo(c) +
 // lo(h)*hi(c)) << 32, from three VPMULUDQ partial products.
-func (c AVX2) mul64(h, t1, t2 reg.VecVirtual) {
-	VPSRLQ(U8(32), h, t1)
-	VPMULUDQ(c.MulLo, t1, t1)
-	VPMULUDQ(c.MulHi, h, t2)
-	VPADDQ(t1, t2, t1)
-	VPSLLQ(U8(32), t1, t1)
-	VPMULUDQ(c.MulLo, h, h)
-	VPADDQ(t1, h, h)
-}
+func (c AVX2) mul64(h, t1, t2 reg.VecVirtual) { genutil.MulLanes(c.MulLo, c.MulHi, h, t1, t2) }
 
 // Hash replaces the four keys in k by their hashes, using t1..t3 as
 // scratch.
