@@ -37,6 +37,7 @@ import (
 	"fmt"
 
 	"github.com/filterengine/filterengine/asm"
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 	"github.com/filterengine/filterengine/internal/hashconst"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -265,17 +266,8 @@ func ymmConst(c uint64) reg.VecVirtual {
 }
 
 // mulAVX2 multiplies the lanes of h by the constant whose low and high
-// halves are broadcast in lo and hi: lo(h)*lo(c) + (hi(h)*lo(c) +
-// lo(h)*hi(c)) << 32, three VPMULUDQ.
-func mulAVX2(h, lo, hi, t1, t2 reg.VecVirtual) {
-	VPSRLQ(U8(32), h, t1)
-	VPMULUDQ(lo, t1, t1)
-	VPMULUDQ(hi, h, t2)
-	VPADDQ(t1, t2, t1)
-	VPSLLQ(U8(32), t1, t1)
-	VPMULUDQ(lo, h, h)
-	VPADDQ(t1, h, h)
-}
+// halves are broadcast in lo and hi (genutil.MulLanes).
+func mulAVX2(h, lo, hi, t1, t2 reg.VecVirtual) { genutil.MulLanes(lo, hi, h, t1, t2) }
 
 func rotlAVX2(h reg.VecVirtual, r int, t reg.VecVirtual) {
 	VPSRLQ(U8(64-r), h, t)
