@@ -25,9 +25,9 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	hits, n := 0, blockedGroupKeys(words, k, len(out))
 	if n > 0 {
 		if level == avx512 {
-			hits = blockedTestGroupsAVX512(words, hs, out[:n], k)
+			hits = blockedTestGroupsAVX512(words, hs, out[:n], k, blockedAheadDist(words))
 		} else {
-			hits = blockedTestGroupsAVX2(words, hs, out[:n], k)
+			hits = blockedTestGroupsAVX2(words, hs, out[:n], k, blockedAheadDist(words))
 		}
 		if n == len(out) {
 			return hits
@@ -46,9 +46,9 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
 	if g := blockedGroupKeys(words, k, n); g > 0 {
 		if level == avx512 {
-			blockedAddGroupsAVX512(words, hs, g, k)
+			blockedAddGroupsAVX512(words, hs, g, k, blockedAheadDist(words))
 		} else {
-			blockedAddGroupsAVX2(words, hs, g, k)
+			blockedAddGroupsAVX2(words, hs, g, k, blockedAheadDist(words))
 		}
 		if g == n {
 			return
@@ -132,15 +132,15 @@ func blockedGroupKeys(words []uint64, k uint32, n int) int {
 
 func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
 	if level == avx512 {
-		return blockedTestUint64sAVX512(words, ks, out, k, key)
+		return blockedTestUint64sAVX512(words, ks, out, k, key, blockedAheadDist(words))
 	}
-	return blockedTestUint64sAVX2(words, ks, out, k, key)
+	return blockedTestUint64sAVX2(words, ks, out, k, key, blockedAheadDist(words))
 }
 
 func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
 	if level == avx512 {
-		blockedAddUint64sAVX512(words, ks, k, key)
+		blockedAddUint64sAVX512(words, ks, k, key, blockedAheadDist(words))
 		return
 	}
-	blockedAddUint64sAVX2(words, ks, k, key)
+	blockedAddUint64sAVX2(words, ks, k, key, blockedAheadDist(words))
 }

@@ -7775,9 +7775,9 @@ blockedAddStrideHashesAVX512_done:
 DATA blockedByteSpread<>+0(SB)/8, $0x0101010101010101
 GLOBL blockedByteSpread<>(SB), RODATA|NOPTR, $8
 
-// func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
+// func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 // Requires: AVX, AVX2, BMI2, MMX+, POPCNT
-TEXT ·blockedTestUint64sAVX2(SB), $4096-96
+TEXT ·blockedTestUint64sAVX2(SB), $4096-104
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -7920,19 +7920,21 @@ blockedTestUint64sAVX2_first:
 	JMP      blockedTestUint64sAVX2_first
 
 blockedTestUint64sAVX2_loop:
-	XORQ R10, R10
+	MOVQ  pf+88(FP), R10
+	TESTQ R10, R10
+	JZ    blockedTestUint64sAVX2_nopf
+	XORQ  R10, R10
 
 blockedTestUint64sAVX2_group:
 	CMPQ     R10, BX
 	JAE      blockedTestUint64sAVX2_done
 	LEAQ     64(R10), R11
-	LEAQ     56(R10), R12
 	CMPQ     R11, SI
 	JAE      blockedTestUint64sAVX2_noprep
-	MOVQ     R11, R13
-	ANDQ     $0x00000078, R13
-	SHLQ     $0x05, R13
-	ADDQ     R9, R13
+	MOVQ     R11, R12
+	ANDQ     $0x00000078, R12
+	SHLQ     $0x05, R12
+	ADDQ     R9, R12
 	VMOVDQU  (DX)(R11*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -7970,7 +7972,7 @@ blockedTestUint64sAVX2_group:
 	VPADDQ   Y7, Y6, Y6
 	VPSRLQ   $0x20, Y6, Y6
 	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R13)
+	VMOVDQU  Y6, (R12)
 	VPSRLQ   $0x20, Y5, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
@@ -7978,10 +7980,10 @@ blockedTestUint64sAVX2_group:
 	VPSLLQ   $0x20, Y7, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
 	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R13)
+	VMOVDQU  Y5, 64(R12)
 	VPSRLQ   $0x07, Y5, Y5
 	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R13)
+	VMOVDQU  Y5, 128(R12)
 	VMOVDQU  32(DX)(R11*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -8019,7 +8021,7 @@ blockedTestUint64sAVX2_group:
 	VPADDQ   Y7, Y6, Y6
 	VPSRLQ   $0x20, Y6, Y6
 	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R13)
+	VMOVDQU  Y6, 32(R12)
 	VPSRLQ   $0x20, Y5, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
@@ -8027,16 +8029,17 @@ blockedTestUint64sAVX2_group:
 	VPSLLQ   $0x20, Y7, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
 	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R13)
+	VMOVDQU  Y5, 96(R12)
 	VPSRLQ   $0x07, Y5, Y5
 	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R13)
+	VMOVDQU  Y5, 160(R12)
 
 blockedTestUint64sAVX2_noprep:
 	MOVQ R10, R11
 	ANDQ $0x00000078, R11
 	SHLQ $0x05, R11
 	ADDQ R9, R11
+	LEAQ 56(R10), R12
 	MOVQ R11, R13
 	CMPQ R12, SI
 	JAE  blockedTestUint64sAVX2_probe
@@ -8232,9 +8235,296 @@ blockedTestUint64sAVX2_probe:
 	ADDQ         $0x08, R10
 	JMP          blockedTestUint64sAVX2_group
 
+blockedTestUint64sAVX2_nopf:
+	XORQ R10, R10
+
+blockedTestUint64sAVX2_nopf_group:
+	CMPQ     R10, BX
+	JAE      blockedTestUint64sAVX2_done
+	LEAQ     64(R10), R11
+	CMPQ     R11, SI
+	JAE      blockedTestUint64sAVX2_nopf_noprep
+	MOVQ     R11, R12
+	ANDQ     $0x00000078, R12
+	SHLQ     $0x05, R12
+	ADDQ     R9, R12
+	VMOVDQU  (DX)(R11*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, (R12)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 64(R12)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 128(R12)
+	VMOVDQU  32(DX)(R11*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, 32(R12)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 96(R12)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 160(R12)
+
+blockedTestUint64sAVX2_nopf_noprep:
+	MOVQ         R10, R11
+	ANDQ         $0x00000078, R11
+	SHLQ         $0x05, R11
+	ADDQ         R9, R11
+	XORQ         R12, R12
+	VPBROADCASTQ 64(R11), Y5
+	MOVQ         128(R11), R13
+	MOVQ         (R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VMOVDQU      32(AX)(R14*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 72(R11), Y5
+	MOVQ         136(R11), R13
+	MOVQ         8(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VMOVDQU      32(AX)(R14*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 80(R11), Y5
+	MOVQ         144(R11), R13
+	MOVQ         16(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VMOVDQU      32(AX)(R14*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 88(R11), Y5
+	MOVQ         152(R11), R13
+	MOVQ         24(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VMOVDQU      32(AX)(R14*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 96(R11), Y5
+	MOVQ         160(R11), R13
+	MOVQ         32(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VMOVDQU      32(AX)(R14*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 104(R11), Y5
+	MOVQ         168(R11), R13
+	MOVQ         40(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VMOVDQU      32(AX)(R14*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 112(R11), Y5
+	MOVQ         176(R11), R13
+	MOVQ         48(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VMOVDQU      32(AX)(R14*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 120(R11), Y5
+	MOVQ         184(R11), R13
+	MOVQ         56(R11), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R13*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R13*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VMOVDQU      (AX)(R11*1), Y7
+	VMOVDQU      32(AX)(R11*1), Y8
+	VPANDN       Y6, Y7, Y7
+	VPANDN       Y5, Y8, Y8
+	VPOR         Y7, Y8, Y7
+	VPTEST       Y7, Y7
+	SETEQ        R11
+	ADDB         $-1, R11
+	ADCQ         R12, R12
+	POPCNTQ      R12, R11
+	ADDQ         R11, R8
+	MOVQ         blockedByteSpread<>+0(SB), R11
+	PDEPQ        R11, R12, R12
+	BSWAPQ       R12
+	MOVQ         R12, (DI)(R10*1)
+	ADDQ         $0x08, R10
+	JMP          blockedTestUint64sAVX2_nopf_group
+
 blockedTestUint64sAVX2_done:
 	VZEROUPPER
-	MOVQ R8, ret+88(FP)
+	MOVQ R8, ret+96(FP)
 	RET
 
 DATA blockedMulLo4<>+0(SB)/8, $0x000000007f4a7c15
@@ -8255,9 +8545,9 @@ DATA blockedRowMask4<>+16(SB)/8, $0x00000000000001c0
 DATA blockedRowMask4<>+24(SB)/8, $0x00000000000001c0
 GLOBL blockedRowMask4<>(SB), RODATA|NOPTR, $32
 
-// func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64)
+// func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·blockedAddUint64sAVX2(SB), $4096-64
+TEXT ·blockedAddUint64sAVX2(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -8398,19 +8688,21 @@ blockedAddUint64sAVX2_first:
 	JMP      blockedAddUint64sAVX2_first
 
 blockedAddUint64sAVX2_loop:
-	XORQ R8, R8
+	MOVQ  pf+64(FP), R8
+	TESTQ R8, R8
+	JZ    blockedAddUint64sAVX2_nopf
+	XORQ  R8, R8
 
 blockedAddUint64sAVX2_group:
 	CMPQ     R8, BX
 	JAE      blockedAddUint64sAVX2_done
 	LEAQ     64(R8), R9
-	LEAQ     56(R8), R10
 	CMPQ     R9, SI
 	JAE      blockedAddUint64sAVX2_noprep
-	MOVQ     R9, R11
-	ANDQ     $0x00000078, R11
-	SHLQ     $0x05, R11
-	ADDQ     DI, R11
+	MOVQ     R9, R10
+	ANDQ     $0x00000078, R10
+	SHLQ     $0x05, R10
+	ADDQ     DI, R10
 	VMOVDQU  (DX)(R9*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -8448,7 +8740,7 @@ blockedAddUint64sAVX2_group:
 	VPADDQ   Y7, Y6, Y6
 	VPSRLQ   $0x20, Y6, Y6
 	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R11)
+	VMOVDQU  Y6, (R10)
 	VPSRLQ   $0x20, Y5, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
@@ -8456,10 +8748,10 @@ blockedAddUint64sAVX2_group:
 	VPSLLQ   $0x20, Y7, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
 	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R11)
+	VMOVDQU  Y5, 64(R10)
 	VPSRLQ   $0x07, Y5, Y5
 	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R11)
+	VMOVDQU  Y5, 128(R10)
 	VMOVDQU  32(DX)(R9*8), Y5
 	VPSHUFD  $0xb1, Y5, Y5
 	VPXOR    Y0, Y5, Y5
@@ -8497,7 +8789,7 @@ blockedAddUint64sAVX2_group:
 	VPADDQ   Y7, Y6, Y6
 	VPSRLQ   $0x20, Y6, Y6
 	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R11)
+	VMOVDQU  Y6, 32(R10)
 	VPSRLQ   $0x20, Y5, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
 	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
@@ -8505,16 +8797,17 @@ blockedAddUint64sAVX2_group:
 	VPSLLQ   $0x20, Y7, Y7
 	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
 	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R11)
+	VMOVDQU  Y5, 96(R10)
 	VPSRLQ   $0x07, Y5, Y5
 	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R11)
+	VMOVDQU  Y5, 160(R10)
 
 blockedAddUint64sAVX2_noprep:
 	MOVQ R8, R9
 	ANDQ $0x00000078, R9
 	SHLQ $0x05, R9
 	ADDQ DI, R9
+	LEAQ 56(R8), R10
 	MOVQ R9, R11
 	CMPQ R10, SI
 	JAE  blockedAddUint64sAVX2_probe
@@ -8663,13 +8956,253 @@ blockedAddUint64sAVX2_probe:
 	ADDQ         $0x08, R8
 	JMP          blockedAddUint64sAVX2_group
 
+blockedAddUint64sAVX2_nopf:
+	XORQ R8, R8
+
+blockedAddUint64sAVX2_nopf_group:
+	CMPQ     R8, BX
+	JAE      blockedAddUint64sAVX2_done
+	LEAQ     64(R8), R9
+	CMPQ     R9, SI
+	JAE      blockedAddUint64sAVX2_nopf_noprep
+	MOVQ     R9, R10
+	ANDQ     $0x00000078, R10
+	SHLQ     $0x05, R10
+	ADDQ     DI, R10
+	VMOVDQU  (DX)(R9*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, (R10)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 64(R10)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 128(R10)
+	VMOVDQU  32(DX)(R9*8), Y5
+	VPSHUFD  $0xb1, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPSLLQ   $0x31, Y5, Y6
+	VPSRLQ   $0x0f, Y5, Y7
+	VPXOR    Y6, Y7, Y6
+	VPSLLQ   $0x18, Y5, Y7
+	VPSRLQ   $0x28, Y5, Y8
+	VPXOR    Y7, Y8, Y7
+	VPXOR    Y6, Y7, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y6
+	VPADDQ   Y3, Y6, Y6
+	VPXOR    Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y1, Y6, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPADDQ   Y6, Y7, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y6
+	VPXOR    Y6, Y5, Y5
+	VPMULUDQ Y4, Y5, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULUDQ Y4, Y6, Y6
+	VPADDQ   Y7, Y6, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSLLQ   $0x06, Y6, Y6
+	VMOVDQU  Y6, 32(R10)
+	VPSRLQ   $0x20, Y5, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
+	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
+	VPADDQ   Y7, Y6, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VMOVDQU  Y5, 96(R10)
+	VPSRLQ   $0x07, Y5, Y5
+	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
+	VMOVDQU  Y5, 160(R10)
+
+blockedAddUint64sAVX2_nopf_noprep:
+	MOVQ         R8, R9
+	ANDQ         $0x00000078, R9
+	SHLQ         $0x05, R9
+	ADDQ         DI, R9
+	VPBROADCASTQ 64(R9), Y5
+	MOVQ         128(R9), R10
+	MOVQ         (R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R11*1), Y6, Y6
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R11*1)
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	VPBROADCASTQ 72(R9), Y5
+	MOVQ         136(R9), R10
+	MOVQ         8(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R11*1), Y6, Y6
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R11*1)
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	VPBROADCASTQ 80(R9), Y5
+	MOVQ         144(R9), R10
+	MOVQ         16(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R11*1), Y6, Y6
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R11*1)
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	VPBROADCASTQ 88(R9), Y5
+	MOVQ         152(R9), R10
+	MOVQ         24(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R11*1), Y6, Y6
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R11*1)
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	VPBROADCASTQ 96(R9), Y5
+	MOVQ         160(R9), R10
+	MOVQ         32(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R11*1), Y6, Y6
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R11*1)
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	VPBROADCASTQ 104(R9), Y5
+	MOVQ         168(R9), R10
+	MOVQ         40(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R11*1), Y6, Y6
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R11*1)
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	VPBROADCASTQ 112(R9), Y5
+	MOVQ         176(R9), R10
+	MOVQ         48(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R11*1), Y6, Y6
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R11*1)
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	VPBROADCASTQ 120(R9), Y5
+	MOVQ         184(R9), R10
+	MOVQ         56(R9), R9
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VMOVDQU      (CX)(R10*1), Y7
+	VPSLLVQ      Y6, Y7, Y6
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      32(CX)(R10*1), Y7
+	VPSLLVQ      Y5, Y7, Y5
+	VPOR         (AX)(R9*1), Y6, Y6
+	VPOR         32(AX)(R9*1), Y5, Y5
+	VMOVDQU      Y6, (AX)(R9*1)
+	VMOVDQU      Y5, 32(AX)(R9*1)
+	ADDQ         $0x08, R8
+	JMP          blockedAddUint64sAVX2_nopf_group
+
 blockedAddUint64sAVX2_done:
 	VZEROUPPER
 	RET
 
-// func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32) int
+// func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 // Requires: AVX, AVX2, BMI2, MMX+, POPCNT
-TEXT ·blockedTestGroupsAVX2(SB), $4096-88
+TEXT ·blockedTestGroupsAVX2(SB), $4096-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -8742,19 +9275,21 @@ blockedTestGroupsAVX2_first:
 	JMP      blockedTestGroupsAVX2_first
 
 blockedTestGroupsAVX2_loop:
-	XORQ R10, R10
+	MOVQ  pf+80(FP), R10
+	TESTQ R10, R10
+	JZ    blockedTestGroupsAVX2_nopf
+	XORQ  R10, R10
 
 blockedTestGroupsAVX2_group:
 	CMPQ     R10, BX
 	JAE      blockedTestGroupsAVX2_done
 	LEAQ     64(R10), R11
-	LEAQ     56(R10), R12
 	CMPQ     R11, SI
 	JAE      blockedTestGroupsAVX2_noprep
-	MOVQ     R11, R13
-	ANDQ     $0x00000078, R13
-	SHLQ     $0x05, R13
-	ADDQ     R9, R13
+	MOVQ     R11, R12
+	ANDQ     $0x00000078, R12
+	SHLQ     $0x05, R12
+	ADDQ     R9, R12
 	VMOVDQU  (DX)(R11*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -8763,7 +9298,7 @@ blockedTestGroupsAVX2_group:
 	VPADDQ   Y3, Y2, Y2
 	VPSRLQ   $0x20, Y2, Y2
 	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R13)
+	VMOVDQU  Y2, (R12)
 	VPSRLQ   $0x20, Y1, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
@@ -8771,10 +9306,10 @@ blockedTestGroupsAVX2_group:
 	VPSLLQ   $0x20, Y3, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
 	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R13)
+	VMOVDQU  Y1, 64(R12)
 	VPSRLQ   $0x07, Y1, Y1
 	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R13)
+	VMOVDQU  Y1, 128(R12)
 	VMOVDQU  32(DX)(R11*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -8783,7 +9318,7 @@ blockedTestGroupsAVX2_group:
 	VPADDQ   Y3, Y2, Y2
 	VPSRLQ   $0x20, Y2, Y2
 	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R13)
+	VMOVDQU  Y2, 32(R12)
 	VPSRLQ   $0x20, Y1, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
@@ -8791,16 +9326,17 @@ blockedTestGroupsAVX2_group:
 	VPSLLQ   $0x20, Y3, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
 	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R13)
+	VMOVDQU  Y1, 96(R12)
 	VPSRLQ   $0x07, Y1, Y1
 	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R13)
+	VMOVDQU  Y1, 160(R12)
 
 blockedTestGroupsAVX2_noprep:
 	MOVQ R10, R11
 	ANDQ $0x00000078, R11
 	SHLQ $0x05, R11
 	ADDQ R9, R11
+	LEAQ 56(R10), R12
 	MOVQ R11, R13
 	CMPQ R12, SI
 	JAE  blockedTestGroupsAVX2_probe
@@ -8996,14 +9532,243 @@ blockedTestGroupsAVX2_probe:
 	ADDQ         $0x08, R10
 	JMP          blockedTestGroupsAVX2_group
 
+blockedTestGroupsAVX2_nopf:
+	XORQ R10, R10
+
+blockedTestGroupsAVX2_nopf_group:
+	CMPQ     R10, BX
+	JAE      blockedTestGroupsAVX2_done
+	LEAQ     64(R10), R11
+	CMPQ     R11, SI
+	JAE      blockedTestGroupsAVX2_nopf_noprep
+	MOVQ     R11, R12
+	ANDQ     $0x00000078, R12
+	SHLQ     $0x05, R12
+	ADDQ     R9, R12
+	VMOVDQU  (DX)(R11*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, (R12)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 64(R12)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 128(R12)
+	VMOVDQU  32(DX)(R11*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, 32(R12)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 96(R12)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 160(R12)
+
+blockedTestGroupsAVX2_nopf_noprep:
+	MOVQ         R10, R11
+	ANDQ         $0x00000078, R11
+	SHLQ         $0x05, R11
+	ADDQ         R9, R11
+	XORQ         R12, R12
+	VPBROADCASTQ 64(R11), Y1
+	MOVQ         128(R11), R13
+	MOVQ         (R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R14*1), Y3
+	VMOVDQU      32(AX)(R14*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 72(R11), Y1
+	MOVQ         136(R11), R13
+	MOVQ         8(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R14*1), Y3
+	VMOVDQU      32(AX)(R14*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 80(R11), Y1
+	MOVQ         144(R11), R13
+	MOVQ         16(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R14*1), Y3
+	VMOVDQU      32(AX)(R14*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 88(R11), Y1
+	MOVQ         152(R11), R13
+	MOVQ         24(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R14*1), Y3
+	VMOVDQU      32(AX)(R14*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 96(R11), Y1
+	MOVQ         160(R11), R13
+	MOVQ         32(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R14*1), Y3
+	VMOVDQU      32(AX)(R14*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 104(R11), Y1
+	MOVQ         168(R11), R13
+	MOVQ         40(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R14*1), Y3
+	VMOVDQU      32(AX)(R14*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 112(R11), Y1
+	MOVQ         176(R11), R13
+	MOVQ         48(R11), R14
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R14*1), Y3
+	VMOVDQU      32(AX)(R14*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R13
+	ADDB         $-1, R13
+	ADCQ         R12, R12
+	VPBROADCASTQ 120(R11), Y1
+	MOVQ         184(R11), R13
+	MOVQ         56(R11), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R13*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R13*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VMOVDQU      (AX)(R11*1), Y3
+	VMOVDQU      32(AX)(R11*1), Y4
+	VPANDN       Y2, Y3, Y3
+	VPANDN       Y1, Y4, Y4
+	VPOR         Y3, Y4, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R11
+	ADDB         $-1, R11
+	ADCQ         R12, R12
+	POPCNTQ      R12, R11
+	ADDQ         R11, R8
+	MOVQ         blockedByteSpread<>+0(SB), R11
+	PDEPQ        R11, R12, R12
+	BSWAPQ       R12
+	MOVQ         R12, (DI)(R10*1)
+	ADDQ         $0x08, R10
+	JMP          blockedTestGroupsAVX2_nopf_group
+
 blockedTestGroupsAVX2_done:
 	VZEROUPPER
-	MOVQ R8, ret+80(FP)
+	MOVQ R8, ret+88(FP)
 	RET
 
-// func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32)
+// func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32, pf int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·blockedAddGroupsAVX2(SB), $4096-60
+TEXT ·blockedAddGroupsAVX2(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -9074,19 +9839,21 @@ blockedAddGroupsAVX2_first:
 	JMP      blockedAddGroupsAVX2_first
 
 blockedAddGroupsAVX2_loop:
-	XORQ R8, R8
+	MOVQ  pf+64(FP), R8
+	TESTQ R8, R8
+	JZ    blockedAddGroupsAVX2_nopf
+	XORQ  R8, R8
 
 blockedAddGroupsAVX2_group:
 	CMPQ     R8, BX
 	JAE      blockedAddGroupsAVX2_done
 	LEAQ     64(R8), R9
-	LEAQ     56(R8), R10
 	CMPQ     R9, SI
 	JAE      blockedAddGroupsAVX2_noprep
-	MOVQ     R9, R11
-	ANDQ     $0x00000078, R11
-	SHLQ     $0x05, R11
-	ADDQ     DI, R11
+	MOVQ     R9, R10
+	ANDQ     $0x00000078, R10
+	SHLQ     $0x05, R10
+	ADDQ     DI, R10
 	VMOVDQU  (DX)(R9*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -9095,7 +9862,7 @@ blockedAddGroupsAVX2_group:
 	VPADDQ   Y3, Y2, Y2
 	VPSRLQ   $0x20, Y2, Y2
 	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R11)
+	VMOVDQU  Y2, (R10)
 	VPSRLQ   $0x20, Y1, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
@@ -9103,10 +9870,10 @@ blockedAddGroupsAVX2_group:
 	VPSLLQ   $0x20, Y3, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
 	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R11)
+	VMOVDQU  Y1, 64(R10)
 	VPSRLQ   $0x07, Y1, Y1
 	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R11)
+	VMOVDQU  Y1, 128(R10)
 	VMOVDQU  32(DX)(R9*8), Y1
 	VPMULUDQ Y0, Y1, Y3
 	VPSRLQ   $0x20, Y3, Y3
@@ -9115,7 +9882,7 @@ blockedAddGroupsAVX2_group:
 	VPADDQ   Y3, Y2, Y2
 	VPSRLQ   $0x20, Y2, Y2
 	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R11)
+	VMOVDQU  Y2, 32(R10)
 	VPSRLQ   $0x20, Y1, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
 	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
@@ -9123,16 +9890,17 @@ blockedAddGroupsAVX2_group:
 	VPSLLQ   $0x20, Y3, Y3
 	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
 	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R11)
+	VMOVDQU  Y1, 96(R10)
 	VPSRLQ   $0x07, Y1, Y1
 	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R11)
+	VMOVDQU  Y1, 160(R10)
 
 blockedAddGroupsAVX2_noprep:
 	MOVQ R8, R9
 	ANDQ $0x00000078, R9
 	SHLQ $0x05, R9
 	ADDQ DI, R9
+	LEAQ 56(R8), R10
 	MOVQ R9, R11
 	CMPQ R10, SI
 	JAE  blockedAddGroupsAVX2_probe
@@ -9281,13 +10049,195 @@ blockedAddGroupsAVX2_probe:
 	ADDQ         $0x08, R8
 	JMP          blockedAddGroupsAVX2_group
 
+blockedAddGroupsAVX2_nopf:
+	XORQ R8, R8
+
+blockedAddGroupsAVX2_nopf_group:
+	CMPQ     R8, BX
+	JAE      blockedAddGroupsAVX2_done
+	LEAQ     64(R8), R9
+	CMPQ     R9, SI
+	JAE      blockedAddGroupsAVX2_nopf_noprep
+	MOVQ     R9, R10
+	ANDQ     $0x00000078, R10
+	SHLQ     $0x05, R10
+	ADDQ     DI, R10
+	VMOVDQU  (DX)(R9*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, (R10)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 64(R10)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 128(R10)
+	VMOVDQU  32(DX)(R9*8), Y1
+	VPMULUDQ Y0, Y1, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPSRLQ   $0x20, Y1, Y2
+	VPMULUDQ Y0, Y2, Y2
+	VPADDQ   Y3, Y2, Y2
+	VPSRLQ   $0x20, Y2, Y2
+	VPSLLQ   $0x06, Y2, Y2
+	VMOVDQU  Y2, 32(R10)
+	VPSRLQ   $0x20, Y1, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
+	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
+	VPADDQ   Y3, Y2, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VMOVDQU  Y1, 96(R10)
+	VPSRLQ   $0x07, Y1, Y1
+	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
+	VMOVDQU  Y1, 160(R10)
+
+blockedAddGroupsAVX2_nopf_noprep:
+	MOVQ         R8, R9
+	ANDQ         $0x00000078, R9
+	SHLQ         $0x05, R9
+	ADDQ         DI, R9
+	VPBROADCASTQ 64(R9), Y1
+	MOVQ         128(R9), R10
+	MOVQ         (R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R11*1), Y2, Y2
+	VPOR         32(AX)(R11*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R11*1)
+	VMOVDQU      Y1, 32(AX)(R11*1)
+	VPBROADCASTQ 72(R9), Y1
+	MOVQ         136(R9), R10
+	MOVQ         8(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R11*1), Y2, Y2
+	VPOR         32(AX)(R11*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R11*1)
+	VMOVDQU      Y1, 32(AX)(R11*1)
+	VPBROADCASTQ 80(R9), Y1
+	MOVQ         144(R9), R10
+	MOVQ         16(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R11*1), Y2, Y2
+	VPOR         32(AX)(R11*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R11*1)
+	VMOVDQU      Y1, 32(AX)(R11*1)
+	VPBROADCASTQ 88(R9), Y1
+	MOVQ         152(R9), R10
+	MOVQ         24(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R11*1), Y2, Y2
+	VPOR         32(AX)(R11*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R11*1)
+	VMOVDQU      Y1, 32(AX)(R11*1)
+	VPBROADCASTQ 96(R9), Y1
+	MOVQ         160(R9), R10
+	MOVQ         32(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R11*1), Y2, Y2
+	VPOR         32(AX)(R11*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R11*1)
+	VMOVDQU      Y1, 32(AX)(R11*1)
+	VPBROADCASTQ 104(R9), Y1
+	MOVQ         168(R9), R10
+	MOVQ         40(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R11*1), Y2, Y2
+	VPOR         32(AX)(R11*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R11*1)
+	VMOVDQU      Y1, 32(AX)(R11*1)
+	VPBROADCASTQ 112(R9), Y1
+	MOVQ         176(R9), R10
+	MOVQ         48(R9), R11
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R11*1), Y2, Y2
+	VPOR         32(AX)(R11*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R11*1)
+	VMOVDQU      Y1, 32(AX)(R11*1)
+	VPBROADCASTQ 120(R9), Y1
+	MOVQ         184(R9), R10
+	MOVQ         56(R9), R9
+	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VMOVDQU      (CX)(R10*1), Y3
+	VPSLLVQ      Y2, Y3, Y2
+	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VMOVDQU      32(CX)(R10*1), Y3
+	VPSLLVQ      Y1, Y3, Y1
+	VPOR         (AX)(R9*1), Y2, Y2
+	VPOR         32(AX)(R9*1), Y1, Y1
+	VMOVDQU      Y2, (AX)(R9*1)
+	VMOVDQU      Y1, 32(AX)(R9*1)
+	ADDQ         $0x08, R8
+	JMP          blockedAddGroupsAVX2_nopf_group
+
 blockedAddGroupsAVX2_done:
 	VZEROUPPER
 	RET
 
-// func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
+// func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·blockedTestUint64sAVX512(SB), $4096-96
+TEXT ·blockedTestUint64sAVX512(SB), $4096-104
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -9355,19 +10305,21 @@ blockedTestUint64sAVX512_first:
 	JMP        blockedTestUint64sAVX512_first
 
 blockedTestUint64sAVX512_loop:
-	XORQ R9, R9
+	MOVQ  pf+88(FP), R9
+	TESTQ R9, R9
+	JZ    blockedTestUint64sAVX512_nopf
+	XORQ  R9, R9
 
 blockedTestUint64sAVX512_group:
 	CMPQ       R9, BX
 	JAE        blockedTestUint64sAVX512_done
 	LEAQ       64(R9), R10
-	LEAQ       56(R9), R11
 	CMPQ       R10, SI
 	JAE        blockedTestUint64sAVX512_noprep
-	MOVQ       R10, R12
-	ANDQ       $0x00000078, R12
-	SHLQ       $0x05, R12
-	ADDQ       CX, R12
+	MOVQ       R10, R11
+	ANDQ       $0x00000078, R11
+	SHLQ       $0x05, R11
+	ADDQ       CX, R11
 	VMOVDQU64  (DX)(R10*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
@@ -9388,18 +10340,19 @@ blockedTestUint64sAVX512_group:
 	VPADDQ     Z10, Z9, Z9
 	VPSRLQ     $0x20, Z9, Z9
 	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R12)
+	VMOVDQU64  Z9, (R11)
 	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R12)
+	VMOVDQU64  Z8, 64(R11)
 	VPSRLQ     $0x0d, Z8, Z8
 	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R12)
+	VPMOVQB    Z8, 128(R11)
 
 blockedTestUint64sAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
 	ADDQ CX, R10
+	LEAQ 56(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
 	JAE  blockedTestUint64sAVX512_probe
@@ -9507,9 +10460,136 @@ blockedTestUint64sAVX512_probe:
 	ADDQ         $0x08, R9
 	JMP          blockedTestUint64sAVX512_group
 
+blockedTestUint64sAVX512_nopf:
+	XORQ R9, R9
+
+blockedTestUint64sAVX512_nopf_group:
+	CMPQ       R9, BX
+	JAE        blockedTestUint64sAVX512_done
+	LEAQ       64(R9), R10
+	CMPQ       R10, SI
+	JAE        blockedTestUint64sAVX512_nopf_noprep
+	MOVQ       R10, R11
+	ANDQ       $0x00000078, R11
+	SHLQ       $0x05, R11
+	ADDQ       CX, R11
+	VMOVDQU64  (DX)(R10*8), Z8
+	VPROLQ     $0x20, Z8, Z8
+	VPXORQ     Z0, Z8, Z8
+	VPROLQ     $0x31, Z8, Z9
+	VPROLQ     $0x18, Z8, Z10
+	VPTERNLOGQ $0x96, Z9, Z10, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x23, Z8, Z9
+	VPADDQ     Z2, Z9, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x1c, Z8, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULUDQ   Z3, Z8, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSRLQ     $0x20, Z8, Z9
+	VPMULUDQ   Z3, Z9, Z9
+	VPADDQ     Z10, Z9, Z9
+	VPSRLQ     $0x20, Z9, Z9
+	VPSLLQ     $0x06, Z9, Z9
+	VMOVDQU64  Z9, (R11)
+	VPMULLQ    Z4, Z8, Z8
+	VMOVDQU64  Z8, 64(R11)
+	VPSRLQ     $0x0d, Z8, Z8
+	VPERMQ     Z7, Z8, Z8
+	VPMOVQB    Z8, 128(R11)
+
+blockedTestUint64sAVX512_nopf_noprep:
+	MOVQ         R9, R10
+	ANDQ         $0x00000078, R10
+	SHLQ         $0x05, R10
+	ADDQ         CX, R10
+	XORQ         R11, R11
+	KMOVB        128(R10), K1
+	VPBROADCASTQ 64(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         (R10), R12
+	VPANDQ       (AX)(R12*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        129(R10), K1
+	VPBROADCASTQ 72(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         8(R10), R12
+	VPANDQ       (AX)(R12*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        130(R10), K1
+	VPBROADCASTQ 80(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         16(R10), R12
+	VPANDQ       (AX)(R12*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        131(R10), K1
+	VPBROADCASTQ 88(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         24(R10), R12
+	VPANDQ       (AX)(R12*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        132(R10), K1
+	VPBROADCASTQ 96(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         32(R10), R12
+	VPANDQ       (AX)(R12*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        133(R10), K1
+	VPBROADCASTQ 104(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         40(R10), R12
+	VPANDQ       (AX)(R12*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        134(R10), K1
+	VPBROADCASTQ 112(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         48(R10), R12
+	VPANDQ       (AX)(R12*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        135(R10), K1
+	VPBROADCASTQ 120(R10), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         56(R10), R10
+	VPANDQ       (AX)(R10*1), Z8, Z9
+	VPCMPEQQ     Z8, Z9, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	POPCNTQ      R11, R10
+	ADDQ         R10, R8
+	MOVQ         blockedByteSpread<>+0(SB), R10
+	PDEPQ        R10, R11, R11
+	BSWAPQ       R11
+	MOVQ         R11, (DI)(R9*1)
+	ADDQ         $0x08, R9
+	JMP          blockedTestUint64sAVX512_nopf_group
+
 blockedTestUint64sAVX512_done:
 	VZEROUPPER
-	MOVQ R8, ret+88(FP)
+	MOVQ R8, ret+96(FP)
 	RET
 
 DATA blockedWindowRows<>+0(SB)/8, $0x00000000000000ff
@@ -9578,9 +10658,9 @@ DATA blockedWindowRows<>+496(SB)/8, $0x00000000000000df
 DATA blockedWindowRows<>+504(SB)/8, $0x00000000000000bf
 GLOBL blockedWindowRows<>(SB), RODATA|NOPTR, $512
 
-// func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64)
+// func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
-TEXT ·blockedAddUint64sAVX512(SB), $4096-64
+TEXT ·blockedAddUint64sAVX512(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -9646,19 +10726,21 @@ blockedAddUint64sAVX512_first:
 	JMP        blockedAddUint64sAVX512_first
 
 blockedAddUint64sAVX512_loop:
-	XORQ DI, DI
+	MOVQ  pf+64(FP), DI
+	TESTQ DI, DI
+	JZ    blockedAddUint64sAVX512_nopf
+	XORQ  DI, DI
 
 blockedAddUint64sAVX512_group:
 	CMPQ       DI, BX
 	JAE        blockedAddUint64sAVX512_done
 	LEAQ       64(DI), R8
-	LEAQ       56(DI), R9
 	CMPQ       R8, SI
 	JAE        blockedAddUint64sAVX512_noprep
-	MOVQ       R8, R10
-	ANDQ       $0x00000078, R10
-	SHLQ       $0x05, R10
-	ADDQ       CX, R10
+	MOVQ       R8, R9
+	ANDQ       $0x00000078, R9
+	SHLQ       $0x05, R9
+	ADDQ       CX, R9
 	VMOVDQU64  (DX)(R8*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
@@ -9679,18 +10761,19 @@ blockedAddUint64sAVX512_group:
 	VPADDQ     Z10, Z9, Z9
 	VPSRLQ     $0x20, Z9, Z9
 	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R10)
+	VMOVDQU64  Z9, (R9)
 	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R10)
+	VMOVDQU64  Z8, 64(R9)
 	VPSRLQ     $0x0d, Z8, Z8
 	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R10)
+	VPMOVQB    Z8, 128(R9)
 
 blockedAddUint64sAVX512_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
 	ADDQ CX, R8
+	LEAQ 56(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
 	JAE  blockedAddUint64sAVX512_probe
@@ -9775,13 +10858,117 @@ blockedAddUint64sAVX512_probe:
 	ADDQ         $0x08, DI
 	JMP          blockedAddUint64sAVX512_group
 
+blockedAddUint64sAVX512_nopf:
+	XORQ DI, DI
+
+blockedAddUint64sAVX512_nopf_group:
+	CMPQ       DI, BX
+	JAE        blockedAddUint64sAVX512_done
+	LEAQ       64(DI), R8
+	CMPQ       R8, SI
+	JAE        blockedAddUint64sAVX512_nopf_noprep
+	MOVQ       R8, R9
+	ANDQ       $0x00000078, R9
+	SHLQ       $0x05, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (DX)(R8*8), Z8
+	VPROLQ     $0x20, Z8, Z8
+	VPXORQ     Z0, Z8, Z8
+	VPROLQ     $0x31, Z8, Z9
+	VPROLQ     $0x18, Z8, Z10
+	VPTERNLOGQ $0x96, Z9, Z10, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x23, Z8, Z9
+	VPADDQ     Z2, Z9, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULLQ    Z1, Z8, Z8
+	VPSRLQ     $0x1c, Z8, Z9
+	VPXORQ     Z9, Z8, Z8
+	VPMULUDQ   Z3, Z8, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSRLQ     $0x20, Z8, Z9
+	VPMULUDQ   Z3, Z9, Z9
+	VPADDQ     Z10, Z9, Z9
+	VPSRLQ     $0x20, Z9, Z9
+	VPSLLQ     $0x06, Z9, Z9
+	VMOVDQU64  Z9, (R9)
+	VPMULLQ    Z4, Z8, Z8
+	VMOVDQU64  Z8, 64(R9)
+	VPSRLQ     $0x0d, Z8, Z8
+	VPERMQ     Z7, Z8, Z8
+	VPMOVQB    Z8, 128(R9)
+
+blockedAddUint64sAVX512_nopf_noprep:
+	MOVQ         DI, R8
+	ANDQ         $0x00000078, R8
+	SHLQ         $0x05, R8
+	ADDQ         CX, R8
+	KMOVB        128(R8), K1
+	VPBROADCASTQ 64(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         (R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	KMOVB        129(R8), K1
+	VPBROADCASTQ 72(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         8(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	KMOVB        130(R8), K1
+	VPBROADCASTQ 80(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         16(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	KMOVB        131(R8), K1
+	VPBROADCASTQ 88(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         24(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	KMOVB        132(R8), K1
+	VPBROADCASTQ 96(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         32(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	KMOVB        133(R8), K1
+	VPBROADCASTQ 104(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         40(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	KMOVB        134(R8), K1
+	VPBROADCASTQ 112(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         48(R8), R9
+	VPORQ        (AX)(R9*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R9*1)
+	KMOVB        135(R8), K1
+	VPBROADCASTQ 120(R8), Z8
+	VPSRLVQ      Z5, Z8, Z8
+	VPROLVQ.Z    Z8, Z6, K1, Z8
+	MOVQ         56(R8), R8
+	VPORQ        (AX)(R8*1), Z8, Z8
+	VMOVDQU64    Z8, (AX)(R8*1)
+	ADDQ         $0x08, DI
+	JMP          blockedAddUint64sAVX512_nopf_group
+
 blockedAddUint64sAVX512_done:
 	VZEROUPPER
 	RET
 
-// func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32) int
+// func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·blockedTestGroupsAVX512(SB), $4096-88
+TEXT ·blockedTestGroupsAVX512(SB), $4096-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -9831,19 +11018,21 @@ blockedTestGroupsAVX512_first:
 	JMP       blockedTestGroupsAVX512_first
 
 blockedTestGroupsAVX512_loop:
-	XORQ R9, R9
+	MOVQ  pf+80(FP), R9
+	TESTQ R9, R9
+	JZ    blockedTestGroupsAVX512_nopf
+	XORQ  R9, R9
 
 blockedTestGroupsAVX512_group:
 	CMPQ      R9, BX
 	JAE       blockedTestGroupsAVX512_done
 	LEAQ      64(R9), R10
-	LEAQ      56(R9), R11
 	CMPQ      R10, SI
 	JAE       blockedTestGroupsAVX512_noprep
-	MOVQ      R10, R12
-	ANDQ      $0x00000078, R12
-	SHLQ      $0x05, R12
-	ADDQ      CX, R12
+	MOVQ      R10, R11
+	ANDQ      $0x00000078, R11
+	SHLQ      $0x05, R11
+	ADDQ      CX, R11
 	VMOVDQU64 (DX)(R10*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
@@ -9852,18 +11041,19 @@ blockedTestGroupsAVX512_group:
 	VPADDQ    Z7, Z6, Z6
 	VPSRLQ    $0x20, Z6, Z6
 	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R12)
+	VMOVDQU64 Z6, (R11)
 	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R12)
+	VMOVDQU64 Z5, 64(R11)
 	VPSRLQ    $0x0d, Z5, Z5
 	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R12)
+	VPMOVQB   Z5, 128(R11)
 
 blockedTestGroupsAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
 	ADDQ CX, R10
+	LEAQ 56(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
 	JAE  blockedTestGroupsAVX512_probe
@@ -9971,14 +11161,129 @@ blockedTestGroupsAVX512_probe:
 	ADDQ         $0x08, R9
 	JMP          blockedTestGroupsAVX512_group
 
+blockedTestGroupsAVX512_nopf:
+	XORQ R9, R9
+
+blockedTestGroupsAVX512_nopf_group:
+	CMPQ      R9, BX
+	JAE       blockedTestGroupsAVX512_done
+	LEAQ      64(R9), R10
+	CMPQ      R10, SI
+	JAE       blockedTestGroupsAVX512_nopf_noprep
+	MOVQ      R10, R11
+	ANDQ      $0x00000078, R11
+	SHLQ      $0x05, R11
+	ADDQ      CX, R11
+	VMOVDQU64 (DX)(R10*8), Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSLLQ    $0x06, Z6, Z6
+	VMOVDQU64 Z6, (R11)
+	VPMULLQ   Z1, Z5, Z5
+	VMOVDQU64 Z5, 64(R11)
+	VPSRLQ    $0x0d, Z5, Z5
+	VPERMQ    Z4, Z5, Z5
+	VPMOVQB   Z5, 128(R11)
+
+blockedTestGroupsAVX512_nopf_noprep:
+	MOVQ         R9, R10
+	ANDQ         $0x00000078, R10
+	SHLQ         $0x05, R10
+	ADDQ         CX, R10
+	XORQ         R11, R11
+	KMOVB        128(R10), K1
+	VPBROADCASTQ 64(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         (R10), R12
+	VPANDQ       (AX)(R12*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        129(R10), K1
+	VPBROADCASTQ 72(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         8(R10), R12
+	VPANDQ       (AX)(R12*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        130(R10), K1
+	VPBROADCASTQ 80(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         16(R10), R12
+	VPANDQ       (AX)(R12*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        131(R10), K1
+	VPBROADCASTQ 88(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         24(R10), R12
+	VPANDQ       (AX)(R12*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        132(R10), K1
+	VPBROADCASTQ 96(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         32(R10), R12
+	VPANDQ       (AX)(R12*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        133(R10), K1
+	VPBROADCASTQ 104(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         40(R10), R12
+	VPANDQ       (AX)(R12*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        134(R10), K1
+	VPBROADCASTQ 112(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         48(R10), R12
+	VPANDQ       (AX)(R12*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	KMOVB        135(R10), K1
+	VPBROADCASTQ 120(R10), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         56(R10), R10
+	VPANDQ       (AX)(R10*1), Z5, Z6
+	VPCMPEQQ     Z5, Z6, K1
+	KORTESTB     K1, K1
+	ADCQ         R11, R11
+	POPCNTQ      R11, R10
+	ADDQ         R10, R8
+	MOVQ         blockedByteSpread<>+0(SB), R10
+	PDEPQ        R10, R11, R11
+	BSWAPQ       R11
+	MOVQ         R11, (DI)(R9*1)
+	ADDQ         $0x08, R9
+	JMP          blockedTestGroupsAVX512_nopf_group
+
 blockedTestGroupsAVX512_done:
 	VZEROUPPER
-	MOVQ R8, ret+80(FP)
+	MOVQ R8, ret+88(FP)
 	RET
 
-// func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32)
+// func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32, pf int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
-TEXT ·blockedAddGroupsAVX512(SB), $4096-60
+TEXT ·blockedAddGroupsAVX512(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -10026,19 +11331,21 @@ blockedAddGroupsAVX512_first:
 	JMP       blockedAddGroupsAVX512_first
 
 blockedAddGroupsAVX512_loop:
-	XORQ DI, DI
+	MOVQ  pf+64(FP), DI
+	TESTQ DI, DI
+	JZ    blockedAddGroupsAVX512_nopf
+	XORQ  DI, DI
 
 blockedAddGroupsAVX512_group:
 	CMPQ      DI, BX
 	JAE       blockedAddGroupsAVX512_done
 	LEAQ      64(DI), R8
-	LEAQ      56(DI), R9
 	CMPQ      R8, SI
 	JAE       blockedAddGroupsAVX512_noprep
-	MOVQ      R8, R10
-	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
-	ADDQ      CX, R10
+	MOVQ      R8, R9
+	ANDQ      $0x00000078, R9
+	SHLQ      $0x05, R9
+	ADDQ      CX, R9
 	VMOVDQU64 (DX)(R8*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
@@ -10047,18 +11354,19 @@ blockedAddGroupsAVX512_group:
 	VPADDQ    Z7, Z6, Z6
 	VPSRLQ    $0x20, Z6, Z6
 	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R10)
+	VMOVDQU64 Z6, (R9)
 	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R10)
+	VMOVDQU64 Z5, 64(R9)
 	VPSRLQ    $0x0d, Z5, Z5
 	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R10)
+	VPMOVQB   Z5, 128(R9)
 
 blockedAddGroupsAVX512_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
 	ADDQ CX, R8
+	LEAQ 56(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
 	JAE  blockedAddGroupsAVX512_probe
@@ -10142,6 +11450,98 @@ blockedAddGroupsAVX512_probe:
 	VMOVDQU64    Z5, (AX)(R8*1)
 	ADDQ         $0x08, DI
 	JMP          blockedAddGroupsAVX512_group
+
+blockedAddGroupsAVX512_nopf:
+	XORQ DI, DI
+
+blockedAddGroupsAVX512_nopf_group:
+	CMPQ      DI, BX
+	JAE       blockedAddGroupsAVX512_done
+	LEAQ      64(DI), R8
+	CMPQ      R8, SI
+	JAE       blockedAddGroupsAVX512_nopf_noprep
+	MOVQ      R8, R9
+	ANDQ      $0x00000078, R9
+	SHLQ      $0x05, R9
+	ADDQ      CX, R9
+	VMOVDQU64 (DX)(R8*8), Z5
+	VPMULUDQ  Z0, Z5, Z7
+	VPSRLQ    $0x20, Z7, Z7
+	VPSRLQ    $0x20, Z5, Z6
+	VPMULUDQ  Z0, Z6, Z6
+	VPADDQ    Z7, Z6, Z6
+	VPSRLQ    $0x20, Z6, Z6
+	VPSLLQ    $0x06, Z6, Z6
+	VMOVDQU64 Z6, (R9)
+	VPMULLQ   Z1, Z5, Z5
+	VMOVDQU64 Z5, 64(R9)
+	VPSRLQ    $0x0d, Z5, Z5
+	VPERMQ    Z4, Z5, Z5
+	VPMOVQB   Z5, 128(R9)
+
+blockedAddGroupsAVX512_nopf_noprep:
+	MOVQ         DI, R8
+	ANDQ         $0x00000078, R8
+	SHLQ         $0x05, R8
+	ADDQ         CX, R8
+	KMOVB        128(R8), K1
+	VPBROADCASTQ 64(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         (R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	KMOVB        129(R8), K1
+	VPBROADCASTQ 72(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         8(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	KMOVB        130(R8), K1
+	VPBROADCASTQ 80(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         16(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	KMOVB        131(R8), K1
+	VPBROADCASTQ 88(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         24(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	KMOVB        132(R8), K1
+	VPBROADCASTQ 96(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         32(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	KMOVB        133(R8), K1
+	VPBROADCASTQ 104(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         40(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	KMOVB        134(R8), K1
+	VPBROADCASTQ 112(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         48(R8), R9
+	VPORQ        (AX)(R9*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R9*1)
+	KMOVB        135(R8), K1
+	VPBROADCASTQ 120(R8), Z5
+	VPSRLVQ      Z2, Z5, Z5
+	VPROLVQ.Z    Z5, Z3, K1, Z5
+	MOVQ         56(R8), R8
+	VPORQ        (AX)(R8*1), Z5, Z5
+	VMOVDQU64    Z5, (AX)(R8*1)
+	ADDQ         $0x08, DI
+	JMP          blockedAddGroupsAVX512_nopf_group
 
 blockedAddGroupsAVX512_done:
 	VZEROUPPER

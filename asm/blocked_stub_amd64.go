@@ -74,45 +74,45 @@ func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k ui
 //go:noescape
 func blockedAddStrideHashesAVX512(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
 
-// blockedTestUint64sAVX2 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedTestUint64sAVX2 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
+func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 
-// blockedAddUint64sAVX2 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedAddUint64sAVX2 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64)
+func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 
-// blockedTestGroupsAVX2 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedTestGroupsAVX2 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32) int
+func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 
-// blockedAddGroupsAVX2 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedAddGroupsAVX2 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32)
+func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32, pf int)
 
-// blockedTestUint64sAVX512 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedTestUint64sAVX512 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int
+func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 
-// blockedAddUint64sAVX512 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedAddUint64sAVX512 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64)
+func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 
-// blockedTestGroupsAVX512 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedTestGroupsAVX512 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32) int
+func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 
-// blockedAddGroupsAVX512 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).
+// blockedAddGroupsAVX512 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
 //
 //go:noescape
-func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32)
+func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32, pf int)
 
 // blockedTestKey is blockedTestKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //

@@ -84,19 +84,19 @@ func groupKernel(v groupISA, test, hashed bool, spread Mem) {
 	switch {
 	case hashed && test:
 		form, in, what = "Groups", "hs", "the first len(out) hashes of hs"
-		sig = "func(words []uint64, hs []uint64, out []bool, k uint32) int"
+		sig = "func(words []uint64, hs []uint64, out []bool, k uint32, pf int) int"
 	case hashed:
 		form, in, what = "Groups", "hs", "the first n hashes of hs"
-		sig = "func(words []uint64, hs []uint64, n int, k uint32)"
+		sig = "func(words []uint64, hs []uint64, n int, k uint32, pf int)"
 	case test:
-		sig = "func(words []uint64, ks []uint64, out []bool, k uint32, key uint64) int"
+		sig = "func(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int"
 	default:
-		sig = "func(words []uint64, ks []uint64, k uint32, key uint64)"
+		sig = "func(words []uint64, ks []uint64, k uint32, key uint64, pf int)"
 	}
 	name := fmt.Sprintf("blocked%s%s%s", op, form, v.name())
 	TEXT(name, 0, sig)
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys (see groupKernels in gen/blocked).", name, op, what))
+	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).", name, op, what))
 	p := groupParams{hashed: hashed}
 	p.words = Load(Param("words").Base(), GP64())
 	p.lines = Load(Param("words").Len(), GP64())
@@ -152,57 +152,76 @@ func groupKernel(v groupISA, test, hashed bool, spread Mem) {
 	ADDQ(U8(8), i)
 	JMP(LabelRef(name + "_first"))
 
+	// Two loops, with and without the prefetches: below the prefetch
+	// size (asm's prefetchBytes) they only add work.
 	Label(name + "_loop")
-	XORQ(i, i)
-	Label(name + "_group")
-	CMPQ(i, n)
-	JAE(LabelRef(name + "_done"))
-	// Prepare the group groupAhead on, and find the slot of the one
-	// before it, prepared a round ago, to prefetch.
-	ahead, pf := GP64(), GP64()
-	LEAQ(Mem{Base: i, Disp: 8 * groupAhead}, ahead)
-	LEAQ(Mem{Base: i, Disp: 8 * (groupAhead - 1)}, pf)
-	CMPQ(ahead, lim)
-	JAE(LabelRef(name + "_noprep"))
-	prepare(ahead)
-	Label(name + "_noprep")
-	// Without a group to prefetch, the current group's lines are
-	// prefetched again: harmless, and no branch per key.
-	cur, pslot := GP64(), GP64()
-	slot(i, cur)
-	MOVQ(cur, pslot)
-	CMPQ(pf, lim)
-	JAE(LabelRef(name + "_probe"))
-	slot(pf, pslot)
-	Label(name + "_probe")
-	var acc reg.Register
-	if test {
-		acc = GP64()
-		XORQ(acc, acc)
-	}
-	for j := range 8 {
-		pr := GP64()
-		MOVQ(Mem{Base: pslot, Disp: 8 * j}, pr)
-		PREFETCHT0(Mem{Base: p.words, Index: pr, Scale: 1})
-		v.probe(p, j, cur, test)
-		if test {
-			ADCQ(acc, acc) // acc = 2*acc + CF: key 0 ends in bit 7
+	pfOn := Load(Param("pf"), GP64())
+	TESTQ(pfOn, pfOn)
+	JZ(LabelRef(name + "_nopf"))
+	for _, prefetch := range []bool{true, false} {
+		l := name
+		if !prefetch {
+			l = name + "_nopf"
+			Label(l)
 		}
+		XORQ(i, i)
+		Label(l + "_group")
+		CMPQ(i, n)
+		JAE(LabelRef(name + "_done"))
+		// Prepare the group groupAhead on, and find the slot of the one
+		// before it, prepared a round ago, to prefetch.
+		ahead := GP64()
+		LEAQ(Mem{Base: i, Disp: 8 * groupAhead}, ahead)
+		CMPQ(ahead, lim)
+		JAE(LabelRef(l + "_noprep"))
+		prepare(ahead)
+		Label(l + "_noprep")
+		cur := GP64()
+		slot(i, cur)
+		var pslot reg.Register
+		if prefetch {
+			// Without a group to prefetch, the current group's lines
+			// are prefetched again: harmless, and no branch per key.
+			pf := GP64()
+			LEAQ(Mem{Base: i, Disp: 8 * (groupAhead - 1)}, pf)
+			pslot = GP64()
+			MOVQ(cur, pslot)
+			CMPQ(pf, lim)
+			JAE(LabelRef(l + "_probe"))
+			slot(pf, pslot)
+			Label(l + "_probe")
+		}
+		var acc reg.Register
+		if test {
+			acc = GP64()
+			XORQ(acc, acc)
+		}
+		for j := range 8 {
+			if prefetch {
+				pr := GP64()
+				MOVQ(Mem{Base: pslot, Disp: 8 * j}, pr)
+				PREFETCHT0(Mem{Base: p.words, Index: pr, Scale: 1})
+			}
+			v.probe(p, j, cur, test)
+			if test {
+				ADCQ(acc, acc) // acc = 2*acc + CF: key 0 ends in bit 7
+			}
+		}
+		if test {
+			// Bit 7-j of acc is key j's answer: one byte per bit, then
+			// the bytes reversed, puts key j's in byte j.
+			cnt := GP64()
+			POPCNTQ(acc, cnt)
+			ADDQ(cnt, hits)
+			sp := GP64()
+			MOVQ(spread, sp)
+			PDEPQ(sp, acc, acc)
+			BSWAPQ(acc)
+			MOVQ(acc, Mem{Base: outp, Index: i, Scale: 1})
+		}
+		ADDQ(U8(8), i)
+		JMP(LabelRef(l + "_group"))
 	}
-	if test {
-		// Bit 7-j of acc is key j's answer: one byte per bit, then the
-		// bytes reversed, puts key j's in byte j.
-		cnt := GP64()
-		POPCNTQ(acc, cnt)
-		ADDQ(cnt, hits)
-		sp := GP64()
-		MOVQ(spread, sp)
-		PDEPQ(sp, acc, acc)
-		BSWAPQ(acc)
-		MOVQ(acc, Mem{Base: outp, Index: i, Scale: 1})
-	}
-	ADDQ(U8(8), i)
-	JMP(LabelRef(name + "_group"))
 
 	Label(name + "_done")
 	VZEROUPPER()
