@@ -315,10 +315,10 @@ rounds_done_1:
 partial_done_3:
 	VMOVDQU (R14), Y8
 	VMOVDQU 32(R14), Y9
-	VPANDN  Y6, Y8, Y8
-	VPANDN  Y7, Y9, Y9
-	VPOR    Y8, Y9, Y8
-	VPTEST  Y8, Y8
+	VPANDN  Y6, Y8, Y6
+	VPANDN  Y7, Y9, Y7
+	VPOR    Y6, Y7, Y6
+	VPTEST  Y6, Y6
 	SETEQ   R11
 	MOVB    R11, (SI)
 	MOVBQZX R11, R11
@@ -388,10 +388,10 @@ rounds_done_4:
 partial_done_6:
 	VMOVDQU (R11), Y8
 	VMOVDQU 32(R11), Y9
-	VPANDN  Y6, Y8, Y8
-	VPANDN  Y7, Y9, Y9
-	VPOR    Y8, Y9, Y8
-	VPTEST  Y8, Y8
+	VPANDN  Y6, Y8, Y6
+	VPANDN  Y7, Y9, Y7
+	VPOR    Y6, Y7, Y6
+	VPTEST  Y6, Y6
 	SETEQ   R9
 	MOVB    R9, (SI)
 	MOVBQZX R9, R9
@@ -7772,9 +7772,6 @@ blockedAddStrideHashesAVX512_done:
 	VZEROUPPER
 	RET
 
-DATA blockedByteSpread<>+0(SB)/8, $0x0101010101010101
-GLOBL blockedByteSpread<>(SB), RODATA|NOPTR, $8
-
 // func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 // Requires: AVX, AVX2, BMI2, MMX+, POPCNT
 TEXT ·blockedTestUint64sAVX2(SB), $4096-104
@@ -7802,9 +7799,10 @@ TEXT ·blockedTestUint64sAVX2(SB), $4096-104
 	VPBROADCASTQ X3, Y3
 	VMOVQ        CX, X4
 	VPBROADCASTQ X4, Y4
-	ANDQ         $0x07, R9
-	SHLQ         $0x09, R9
-	LEAQ         ·blockedTake+0(SB), CX
+	MOVQ         R9, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x09, CX
+	LEAQ         ·blockedTake+0(SB), R9
 	ADDQ         R9, CX
 	LEAQ         (SP), R9
 	XORQ         R10, R10
@@ -8065,10 +8063,10 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R15*1), Y7
 	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -8087,10 +8085,10 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R15*1), Y7
 	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -8109,10 +8107,10 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R15*1), Y7
 	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -8131,10 +8129,10 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R15*1), Y7
 	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -8153,10 +8151,10 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R15*1), Y7
 	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -8175,10 +8173,10 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R15*1), Y7
 	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -8197,10 +8195,10 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R15*1), Y7
 	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -8219,16 +8217,16 @@ blockedTestUint64sAVX2_probe:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R11*1), Y7
 	VMOVDQU      32(AX)(R11*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R11
 	ADDB         $-1, R11
 	ADCQ         R12, R12
 	POPCNTQ      R12, R11
 	ADDQ         R11, R8
-	MOVQ         blockedByteSpread<>+0(SB), R11
+	MOVQ         $0x0101010101010101, R11
 	PDEPQ        R11, R12, R12
 	BSWAPQ       R12
 	MOVQ         R12, (DI)(R10*1)
@@ -8366,10 +8364,10 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R14*1), Y7
 	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -8386,10 +8384,10 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R14*1), Y7
 	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -8406,10 +8404,10 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R14*1), Y7
 	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -8426,10 +8424,10 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R14*1), Y7
 	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -8446,10 +8444,10 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R14*1), Y7
 	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -8466,10 +8464,10 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R14*1), Y7
 	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -8486,10 +8484,10 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R14*1), Y7
 	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -8506,16 +8504,16 @@ blockedTestUint64sAVX2_nopf_noprep:
 	VPSLLVQ      Y5, Y7, Y5
 	VMOVDQU      (AX)(R11*1), Y7
 	VMOVDQU      32(AX)(R11*1), Y8
-	VPANDN       Y6, Y7, Y7
-	VPANDN       Y5, Y8, Y8
-	VPOR         Y7, Y8, Y7
-	VPTEST       Y7, Y7
+	VPANDN       Y6, Y7, Y6
+	VPANDN       Y5, Y8, Y5
+	VPOR         Y6, Y5, Y6
+	VPTEST       Y6, Y6
 	SETEQ        R11
 	ADDB         $-1, R11
 	ADCQ         R12, R12
 	POPCNTQ      R12, R11
 	ADDQ         R11, R8
-	MOVQ         blockedByteSpread<>+0(SB), R11
+	MOVQ         $0x0101010101010101, R11
 	PDEPQ        R11, R12, R12
 	BSWAPQ       R12
 	MOVQ         R12, (DI)(R10*1)
@@ -8570,9 +8568,10 @@ TEXT ·blockedAddUint64sAVX2(SB), $4096-72
 	VPBROADCASTQ X3, Y3
 	VMOVQ        CX, X4
 	VPBROADCASTQ X4, Y4
-	ANDQ         $0x07, DI
-	SHLQ         $0x09, DI
-	LEAQ         ·blockedTake+0(SB), CX
+	MOVQ         DI, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x09, CX
+	LEAQ         ·blockedTake+0(SB), DI
 	ADDQ         DI, CX
 	LEAQ         (SP), DI
 	XORQ         R8, R8
@@ -9215,9 +9214,10 @@ TEXT ·blockedTestGroupsAVX2(SB), $4096-96
 	MOVLQZX      k+72(FP), R9
 	VMOVQ        CX, X0
 	VPBROADCASTQ X0, Y0
-	ANDQ         $0x07, R9
-	SHLQ         $0x09, R9
-	LEAQ         ·blockedTake+0(SB), CX
+	MOVQ         R9, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x09, CX
+	LEAQ         ·blockedTake+0(SB), R9
 	ADDQ         R9, CX
 	LEAQ         (SP), R9
 	XORQ         R10, R10
@@ -9362,10 +9362,10 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R15*1), Y3
 	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -9384,10 +9384,10 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R15*1), Y3
 	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -9406,10 +9406,10 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R15*1), Y3
 	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -9428,10 +9428,10 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R15*1), Y3
 	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -9450,10 +9450,10 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R15*1), Y3
 	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -9472,10 +9472,10 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R15*1), Y3
 	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -9494,10 +9494,10 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R15*1), Y3
 	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R14
 	ADDB         $-1, R14
 	ADCQ         R12, R12
@@ -9516,16 +9516,16 @@ blockedTestGroupsAVX2_probe:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R11*1), Y3
 	VMOVDQU      32(AX)(R11*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R11
 	ADDB         $-1, R11
 	ADCQ         R12, R12
 	POPCNTQ      R12, R11
 	ADDQ         R11, R8
-	MOVQ         blockedByteSpread<>+0(SB), R11
+	MOVQ         $0x0101010101010101, R11
 	PDEPQ        R11, R12, R12
 	BSWAPQ       R12
 	MOVQ         R12, (DI)(R10*1)
@@ -9605,10 +9605,10 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R14*1), Y3
 	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -9625,10 +9625,10 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R14*1), Y3
 	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -9645,10 +9645,10 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R14*1), Y3
 	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -9665,10 +9665,10 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R14*1), Y3
 	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -9685,10 +9685,10 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R14*1), Y3
 	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -9705,10 +9705,10 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R14*1), Y3
 	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -9725,10 +9725,10 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R14*1), Y3
 	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R13
 	ADDB         $-1, R13
 	ADCQ         R12, R12
@@ -9745,16 +9745,16 @@ blockedTestGroupsAVX2_nopf_noprep:
 	VPSLLVQ      Y1, Y3, Y1
 	VMOVDQU      (AX)(R11*1), Y3
 	VMOVDQU      32(AX)(R11*1), Y4
-	VPANDN       Y2, Y3, Y3
-	VPANDN       Y1, Y4, Y4
-	VPOR         Y3, Y4, Y3
-	VPTEST       Y3, Y3
+	VPANDN       Y2, Y3, Y2
+	VPANDN       Y1, Y4, Y1
+	VPOR         Y2, Y1, Y2
+	VPTEST       Y2, Y2
 	SETEQ        R11
 	ADDB         $-1, R11
 	ADCQ         R12, R12
 	POPCNTQ      R12, R11
 	ADDQ         R11, R8
-	MOVQ         blockedByteSpread<>+0(SB), R11
+	MOVQ         $0x0101010101010101, R11
 	PDEPQ        R11, R12, R12
 	BSWAPQ       R12
 	MOVQ         R12, (DI)(R10*1)
@@ -9779,9 +9779,10 @@ TEXT ·blockedAddGroupsAVX2(SB), $4096-72
 	MOVLQZX      k+56(FP), DI
 	VMOVQ        CX, X0
 	VPBROADCASTQ X0, Y0
-	ANDQ         $0x07, DI
-	SHLQ         $0x09, DI
-	LEAQ         ·blockedTake+0(SB), CX
+	MOVQ         DI, CX
+	ANDQ         $0x07, CX
+	SHLQ         $0x09, CX
+	LEAQ         ·blockedTake+0(SB), DI
 	ADDQ         DI, CX
 	LEAQ         (SP), DI
 	XORQ         R8, R8
@@ -10453,7 +10454,7 @@ blockedTestUint64sAVX512_probe:
 	ADCQ         R11, R11
 	POPCNTQ      R11, R10
 	ADDQ         R10, R8
-	MOVQ         blockedByteSpread<>+0(SB), R10
+	MOVQ         $0x0101010101010101, R10
 	PDEPQ        R10, R11, R11
 	BSWAPQ       R11
 	MOVQ         R11, (DI)(R9*1)
@@ -10580,7 +10581,7 @@ blockedTestUint64sAVX512_nopf_noprep:
 	ADCQ         R11, R11
 	POPCNTQ      R11, R10
 	ADDQ         R10, R8
-	MOVQ         blockedByteSpread<>+0(SB), R10
+	MOVQ         $0x0101010101010101, R10
 	PDEPQ        R10, R11, R11
 	BSWAPQ       R11
 	MOVQ         R11, (DI)(R9*1)
@@ -11154,7 +11155,7 @@ blockedTestGroupsAVX512_probe:
 	ADCQ         R11, R11
 	POPCNTQ      R11, R10
 	ADDQ         R10, R8
-	MOVQ         blockedByteSpread<>+0(SB), R10
+	MOVQ         $0x0101010101010101, R10
 	PDEPQ        R10, R11, R11
 	BSWAPQ       R11
 	MOVQ         R11, (DI)(R9*1)
@@ -11269,7 +11270,7 @@ blockedTestGroupsAVX512_nopf_noprep:
 	ADCQ         R11, R11
 	POPCNTQ      R11, R10
 	ADDQ         R10, R8
-	MOVQ         blockedByteSpread<>+0(SB), R10
+	MOVQ         $0x0101010101010101, R10
 	PDEPQ        R10, R11, R11
 	BSWAPQ       R11
 	MOVQ         R11, (DI)(R9*1)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -40,12 +39,10 @@ const groupSlots = 16
 // test collects the eight answers as bits and writes them as eight bytes
 // at once.
 func groupKernels() {
-	spread := GLOBL("blockedByteSpread", RODATA|NOPTR)
-	DATA(0, U64(0x0101010101010101))
 	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
 		for _, hashed := range []bool{false, true} {
-			groupKernel(v, true, hashed, spread)
-			groupKernel(v, false, hashed, spread)
+			groupKernel(v, true, hashed)
+			groupKernel(v, false, hashed)
 		}
 	}
 }
@@ -74,7 +71,7 @@ type groupISA interface {
 // hashes' form takes n = len(out) (test) or n (add) of hs, and prepares
 // and prefetches groups past them as far as hs holds whole groups (the
 // next chunk's first hashes, as the key-at-a-time kernels do).
-func groupKernel(v groupISA, test, hashed bool, spread Mem) {
+func groupKernel(v groupISA, test, hashed bool) {
 	op, form := "Add", "Uint64s"
 	if test {
 		op = "Test"
@@ -214,7 +211,7 @@ func groupKernel(v groupISA, test, hashed bool, spread Mem) {
 			POPCNTQ(acc, cnt)
 			ADDQ(cnt, hits)
 			sp := GP64()
-			MOVQ(spread, sp)
+			MOVQ(U64(0x0101010101010101), sp)
 			PDEPQ(sp, acc, acc)
 			BSWAPQ(acc)
 			MOVQ(acc, Mem{Base: outp, Index: i, Scale: 1})
@@ -255,10 +252,16 @@ func (*groupAVX512) name() string { return "AVX512" }
 func (v *groupAVX512) setup(p groupParams) {
 	if v.wintab.Symbol.Name == "" {
 		v.wintab = GLOBL("blockedWindowRows", RODATA|NOPTR)
-		for r := range 8 {
-			base := uint8(0xff >> ((8 - r) & 7))
-			for s := range 8 {
-				DATA(64*r+8*s, U64(uint64(bits.RotateLeft8(base, s))))
+		// Row k%8, entry s: the words asm's blockedTake row s marks,
+		// as bits.
+		for r := range uint32(8) {
+			_, take := asm.BlockedRows(r)
+			for s, row := range take {
+				var win uint64
+				for w, t := range row {
+					win |= t << w
+				}
+				DATA(64*int(r)+8*s, U64(win))
 			}
 		}
 	}
@@ -353,14 +356,7 @@ func (v *groupAVX2) setup(p groupParams) {
 	x := XMM()
 	VMOVQ(p.lines, x)
 	VPBROADCASTQ(x, v.zl)
-	// take = &blockedTake[k&7]: the rows of the last round's window.
-	v.take = GP64()
-	row := GP64()
-	MOVQ(p.k, row)
-	ANDQ(U8(7), row)
-	SHLQ(U8(9), row)
-	LEAQ(Mem{Symbol: Symbol{Name: "·blockedTake"}, Base: reg.StaticBase}, v.take)
-	ADDQ(row, v.take)
+	v.take = takeRows(p.k)
 }
 
 func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
@@ -401,20 +397,11 @@ func (v *groupAVX2) probe(p groupParams, j int, cur reg.Register, test bool) {
 	line := Mem{Base: p.words, Index: l, Scale: 1}
 	if test {
 		// CF: no bit of the mask is missing from the line.
-		l0, l1 := YMM(), YMM()
-		VMOVDQU(line, l0)
-		VMOVDQU(line.Offset(32), l1)
-		VPANDN(m[0], l0, l0)
-		VPANDN(m[1], l1, l1)
-		VPOR(l0, l1, l0)
-		VPTEST(l0, l0)
+		holdsYMM(line, m[0], m[1])
 		c := GP8()
 		SETEQ(c)
 		ADDB(I8(-1), c) // CF = c
 	} else {
-		VPOR(line, m[0], m[0])
-		VPOR(line.Offset(32), m[1], m[1])
-		VMOVDQU(m[0], line)
-		VMOVDQU(m[1], line.Offset(32))
+		orYMM(line, m[0], m[1])
 	}
 }

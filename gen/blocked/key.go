@@ -165,19 +165,9 @@ func finish512(op, prefix string, v reg.Register, take Mem, line reg.Register, l
 // op says, and returns.
 func finish(op, prefix string, line reg.Register, m0, m1 reg.VecVirtual) {
 	if op == "Add" {
-		VPOR(Mem{Base: line}, m0, m0)
-		VPOR(Mem{Base: line, Disp: 32}, m1, m1)
-		VMOVDQU(m0, Mem{Base: line})
-		VMOVDQU(m1, Mem{Base: line, Disp: 32})
+		orYMM(Mem{Base: line}, m0, m1)
 	} else {
-		l0, l1 := YMM(), YMM()
-		VMOVDQU(Mem{Base: line}, l0)
-		VMOVDQU(Mem{Base: line, Disp: 32}, l1)
-		d0, d1 := YMM(), YMM()
-		VPANDN(m0, l0, d0)
-		VPANDN(m1, l1, d1)
-		VPOR(d0, d1, d0)
-		VPTEST(d0, d0)
+		l0, l1 := holdsYMM(Mem{Base: line}, m0, m1)
 		genutil.ReturnZF()
 		if op == "TestAndAdd" {
 			// A key that tests present leaves its line unwritten.

@@ -168,13 +168,7 @@ func kernel(v isa, test bool) {
 	// takes the mask's window from the row of asm's blockedTake table
 	// for k and the key (the single-key kernels' table) instead of
 	// computing it, and has no round counter.
-	take := GP64()
-	MOVQ(s.k, take)
-	ANDQ(U8(7), take)
-	SHLQ(U8(9), take)
-	base := GP64()
-	LEAQ(Mem{Symbol: Symbol{Name: "·blockedTake"}, Base: reg.StaticBase}, base)
-	ADDQ(base, take)
+	take := takeRows(s.k)
 	s.rem2 = splitK(s.k)
 	v.setup()
 
@@ -400,32 +394,13 @@ func (avx2) enabled(enable reg.Register, t0, t1, d0, d1 reg.VecVirtual) {
 
 // hit is test: ZF when the line holds the mask.
 func (avx2) hit(p Mem) bool {
-	l0, l1 := YMM(), YMM()
-	VMOVDQU(p, l0)
-	VMOVDQU(p.Offset(32), l1)
-	VPANDN(y.m0, l0, l0)
-	VPANDN(y.m1, l1, l1)
-	VPOR(l0, l1, l0)
-	VPTEST(l0, l0)
+	holdsYMM(p, y.m0, y.m1)
 	return false
 }
 
-func (avx2) addAt(p Mem) {
-	VPOR(p, y.m0, y.m0)
-	VPOR(p.Offset(32), y.m1, y.m1)
-	VMOVDQU(y.m0, p)
-	VMOVDQU(y.m1, p.Offset(32))
-}
+func (avx2) addAt(p Mem) { orYMM(p, y.m0, y.m1) }
 
-func (avx2) test(p reg.Register) {
-	l0, l1 := YMM(), YMM()
-	VMOVDQU(Mem{Base: p}, l0)
-	VMOVDQU(Mem{Base: p, Disp: 32}, l1)
-	VPANDN(y.m0, l0, l0)
-	VPANDN(y.m1, l1, l1)
-	VPOR(l0, l1, l0)
-	VPTEST(l0, l0)
-}
+func (avx2) test(p reg.Register) { holdsYMM(Mem{Base: p}, y.m0, y.m1) }
 
 func (avx2) prepare() {
 	VPXOR(y.ones, y.m0, y.i0)
@@ -444,12 +419,7 @@ func (avx2) holds(p Mem) {
 // holds8 is holds: the complement costs no more for one bit per word.
 func (a avx2) holds8(p Mem) { a.holds(p) }
 
-func (avx2) add(p reg.Register) {
-	VPOR(Mem{Base: p}, y.m0, y.m0)
-	VPOR(Mem{Base: p, Disp: 32}, y.m1, y.m1)
-	VMOVDQU(y.m0, Mem{Base: p})
-	VMOVDQU(y.m1, Mem{Base: p, Disp: 32})
-}
+func (avx2) add(p reg.Register) { orYMM(Mem{Base: p}, y.m0, y.m1) }
 
 type avx512 struct{}
 
@@ -628,4 +598,39 @@ func keyLoops(v isa, s gp, loops, done string, test, general bool) {
 	JZ(LabelRef(done))
 	body(v, s, test, general, false)
 	JMP(LabelRef(loops + "_plain"))
+}
+
+// holdsYMM loads the line at p into two YMM halves and sets ZF when it
+// holds every bit of the mask m0 (words 0-3), m1 (words 4-7); it returns
+// the halves, for a caller that then sets the mask.
+func holdsYMM(p Mem, m0, m1 reg.VecVirtual) (l0, l1 reg.VecVirtual) {
+	l0, l1 = YMM(), YMM()
+	VMOVDQU(p, l0)
+	VMOVDQU(p.Offset(32), l1)
+	d0, d1 := YMM(), YMM()
+	VPANDN(m0, l0, d0)
+	VPANDN(m1, l1, d1)
+	VPOR(d0, d1, d0)
+	VPTEST(d0, d0)
+	return l0, l1
+}
+
+// orYMM ORs the mask m0, m1 into the line at p.
+func orYMM(p Mem, m0, m1 reg.VecVirtual) {
+	VPOR(p, m0, m0)
+	VPOR(p.Offset(32), m1, m1)
+	VMOVDQU(m0, p)
+	VMOVDQU(m1, p.Offset(32))
+}
+
+// takeRows returns a new register holding &blockedTake[k&7], the rows of
+// the last round's window for k probes (asm's table, one row per s).
+func takeRows(k reg.Register) reg.GPVirtual {
+	take, base := GP64(), GP64()
+	MOVQ(k, take)
+	ANDQ(U8(7), take)
+	SHLQ(U8(9), take)
+	LEAQ(Mem{Symbol: Symbol{Name: "·blockedTake"}, Base: reg.StaticBase}, base)
+	ADDQ(base, take)
+	return take
 }

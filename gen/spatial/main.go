@@ -220,12 +220,6 @@ func checkAVX512() {
 
 // bitOffsets512 is bitOffsets for the eight 64-bit lanes of a ZMM register.
 func bitOffsets512(g, mv VecVirtual, logx VecVirtual, pos VecVirtual) {
-	lo, top := ZMM(), ZMM()
-	VPMULUDQ(mv, g, lo)
-	VPSRLQ(Imm(32), lo, lo)
-	VPSRLQ(Imm(32), g, top)
-	VPMULUDQ(mv, top, top)
-	VPADDQ(lo, top, pos)
-	VPSRLQ(Imm(32), pos, pos)
+	genutil.ReduceLanes(mv, g, pos, ZMM())
 	VPSLLQ(logx, pos, pos)
 }
