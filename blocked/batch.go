@@ -138,34 +138,55 @@ func (a *ahead) next(f *Filter, ints []uint64, bytes [][]byte, n, base int) ([]u
 	return hs, c
 }
 
-// addAhead adds the n keys of ints or bytes.
+// addAhead adds the n keys of ints or bytes: whole groups of 8-byte keys
+// through asm's grouped kernel where the level has it, the rest a chunk
+// at a time.
 func (f *Filter) addAhead(ints []uint64, bytes [][]byte, n int) {
-	var a ahead
 	base := 0
 	if ints != nil {
 		base = asm.BlockedAddUint64s(f.p.Words, f.p.K, f.p.Seed, ints[:n])
 	}
+	if base < n {
+		f.addChunks(ints, bytes, n, base)
+	}
+	runtime.KeepAlive(f.storage)
+}
+
+// addChunks adds keys base..n-1 a chunk at a time. The chunk buffer is
+// declared here, so that a batch the grouped kernel takes whole does not
+// clear it.
+func (f *Filter) addChunks(ints []uint64, bytes [][]byte, n, base int) {
+	var a ahead
 	for base < n {
 		hs, c := a.next(f, ints, bytes, n, base)
 		asm.BlockedAddHashesAhead(f.p.Words, f.p.K, hs, c)
 		base += c
 	}
-	runtime.KeepAlive(f.storage)
 }
 
 // testAhead sets out[i] to Test of key i of the n keys of ints or bytes
-// and returns the number of hits; out holds n answers.
+// and returns the number of hits; out holds n answers. The keys go as
+// addAhead's do.
 func (f *Filter) testAhead(ints []uint64, bytes [][]byte, n int, out []bool) int {
-	var a ahead
 	hits, base := 0, 0
 	if ints != nil {
 		hits, base = asm.BlockedTestUint64s(f.p.Words, f.p.K, f.p.Seed, ints[:n], out[:n])
 	}
+	if base < n {
+		hits += f.testChunks(ints, bytes, n, base, out)
+	}
+	runtime.KeepAlive(f.storage)
+	return hits
+}
+
+// testChunks is testAhead of keys base..n-1, a chunk at a time.
+func (f *Filter) testChunks(ints []uint64, bytes [][]byte, n, base int, out []bool) int {
+	var a ahead
+	hits := 0
 	for base < n {
 		hs, c := a.next(f, ints, bytes, n, base)
 		hits += asm.BlockedTestHashesAhead(f.p.Words, f.p.K, hs, out[base:base+c])
 		base += c
 	}
-	runtime.KeepAlive(f.storage)
 	return hits
 }
