@@ -141,16 +141,8 @@ func TestBatchEdges(t *testing.T) {
 	for _, typ := range []string{"tokenbf_v1(1000, 3, 5)", "tokenbf_v1(1024, 2, 0)", "tokenbf_v1(7, 1, 3)",
 		"ngrambf_v1(2, 333, 2, 0)", "ngrambf_v1(4, 512, 3, 1)", "ngrambf_v1(9, 256, 2, 0)", "ngrambf_v1(20, 256, 2, 0)"} {
 		ix, _ := ParseIndex(typ)
-		batch, single := ix.NewGranule(1), ix.NewGranule(1)
-		batch.AddStrings(0, rows)
-		for _, s := range rows {
-			single.AddString(0, s)
-		}
-		want := refTextGranule(ix, rows).bytes()
-		b1, _ := batch.MarshalBinary()
-		b2, _ := single.MarshalBinary()
-		if !bytes.Equal(b1, want) || !bytes.Equal(b2, want) {
-			t.Errorf("%s: batch %v, single %v equal to the reference", typ, bytes.Equal(b1, want), bytes.Equal(b2, want))
+		if batchOK, singleOK := textBuilds(ix, rows); !batchOK || !singleOK {
+			t.Errorf("%s: batch %v, single %v equal to the reference", typ, batchOK, singleOK)
 		}
 		for i, s := range rows {
 			g := ix.NewGranule(1)
@@ -220,16 +212,8 @@ func FuzzBatchBuild(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		ix, _ := ParseIndex(types[int(which)%len(types)])
 		rows := bytes.Split(data, []byte{0xfe})
-		batch, single := ix.NewGranule(1), ix.NewGranule(1)
-		batch.AddStrings(0, rows)
-		for _, r := range rows {
-			single.AddString(0, r)
-		}
-		want := refTextGranule(ix, rows).bytes()
-		b1, _ := batch.MarshalBinary()
-		b2, _ := single.MarshalBinary()
-		if !bytes.Equal(b1, want) || !bytes.Equal(b2, want) {
-			t.Fatalf("%v: batch %v, single %v equal to the reference", ix, bytes.Equal(b1, want), bytes.Equal(b2, want))
+		if batchOK, singleOK := textBuilds(ix, rows); !batchOK || !singleOK {
+			t.Fatalf("%v: batch %v, single %v equal to the reference", ix, batchOK, singleOK)
 		}
 	})
 }
@@ -318,4 +302,19 @@ func TestTokenMasks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// textBuilds builds one granule of rows with AddStrings and one with an
+// AddString per row, and reports whether each is byte for byte the
+// reference's.
+func textBuilds(ix *Index, rows [][]byte) (batchOK, singleOK bool) {
+	batch, single := ix.NewGranule(1), ix.NewGranule(1)
+	batch.AddStrings(0, rows)
+	for _, r := range rows {
+		single.AddString(0, r)
+	}
+	want := refTextGranule(ix, rows).bytes()
+	b1, _ := batch.MarshalBinary()
+	b2, _ := single.MarshalBinary()
+	return bytes.Equal(b1, want), bytes.Equal(b2, want)
 }
