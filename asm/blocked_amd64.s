@@ -7776,9 +7776,9 @@ blockedAddStrideHashesAVX512_done:
 // Requires: AVX, AVX2, BMI2, MMX+, POPCNT
 TEXT ·blockedTestUint64sAVX2(SB), $4096-104
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         ks_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         ks_base+24(FP), CX
 	MOVQ         ks_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         out_base+48(FP), DI
@@ -7797,13 +7797,11 @@ TEXT ·blockedTestUint64sAVX2(SB), $4096-104
 	MOVQ         $0x0000000000000008, R10
 	VMOVQ        R10, X3
 	VPBROADCASTQ X3, Y3
-	VMOVQ        CX, X4
-	VPBROADCASTQ X4, Y4
-	MOVQ         R9, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x09, CX
-	LEAQ         ·blockedTake+0(SB), R9
-	ADDQ         R9, CX
+	VPCMPEQQ     Y4, Y4, Y4
+	ANDQ         $0x07, R9
+	LEAQ         blockedWindowFloors<>+0(SB), R10
+	VPBROADCASTB (R10)(R9*1), Y5
+	VMOVDQU      blockedCut4<>+192(SB), Y6
 	LEAQ         (SP), R9
 	XORQ         R10, R10
 
@@ -7816,104 +7814,134 @@ blockedTestUint64sAVX2_first:
 	ANDQ     $0x00000078, R11
 	SHLQ     $0x05, R11
 	ADDQ     R9, R11
-	VMOVDQU  (DX)(R10*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R11)
-	VPSRLQ   $0x20, Y5, Y7
+	VMOVDQU  (CX)(R10*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, (R11)
+	MOVQ     (R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, (R11)
+	MOVQ     8(R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 8(R11)
+	MOVQ     16(R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 16(R11)
+	MOVQ     24(R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 24(R11)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R11)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R11)
-	VMOVDQU  32(DX)(R10*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R11)
-	VPSRLQ   $0x20, Y5, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPXOR    blockedCut4<>+224(SB), Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 64(R11)
+	VMOVDQU  32(CX)(R10*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, 32(R11)
+	MOVQ     32(R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 32(R11)
+	MOVQ     40(R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 40(R11)
+	MOVQ     48(R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 48(R11)
+	MOVQ     56(R11), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 56(R11)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R11)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R11)
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPXOR    blockedCut4<>+224(SB), Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 96(R11)
 	ADDQ     $0x08, R10
 	JMP      blockedTestUint64sAVX2_first
 
@@ -7933,104 +7961,134 @@ blockedTestUint64sAVX2_group:
 	ANDQ     $0x00000078, R12
 	SHLQ     $0x05, R12
 	ADDQ     R9, R12
-	VMOVDQU  (DX)(R11*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R12)
-	VPSRLQ   $0x20, Y5, Y7
+	VMOVDQU  (CX)(R11*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, (R12)
+	MOVQ     (R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, (R12)
+	MOVQ     8(R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 8(R12)
+	MOVQ     16(R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 16(R12)
+	MOVQ     24(R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 24(R12)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R12)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R12)
-	VMOVDQU  32(DX)(R11*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R12)
-	VPSRLQ   $0x20, Y5, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPXOR    blockedCut4<>+224(SB), Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 64(R12)
+	VMOVDQU  32(CX)(R11*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, 32(R12)
+	MOVQ     32(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 32(R12)
+	MOVQ     40(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 40(R12)
+	MOVQ     48(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 48(R12)
+	MOVQ     56(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 56(R12)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R12)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R12)
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPXOR    blockedCut4<>+224(SB), Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 96(R12)
 
 blockedTestUint64sAVX2_noprep:
 	MOVQ R10, R11
@@ -8047,191 +8105,127 @@ blockedTestUint64sAVX2_noprep:
 	ADDQ R9, R13
 
 blockedTestUint64sAVX2_probe:
-	XORQ         R12, R12
-	MOVQ         (R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 64(R11), Y5
-	MOVQ         128(R11), R14
-	MOVQ         (R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R14*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R14*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R15*1), Y7
-	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         8(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 72(R11), Y5
-	MOVQ         136(R11), R14
-	MOVQ         8(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R14*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R14*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R15*1), Y7
-	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         16(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 80(R11), Y5
-	MOVQ         144(R11), R14
-	MOVQ         16(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R14*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R14*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R15*1), Y7
-	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         24(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 88(R11), Y5
-	MOVQ         152(R11), R14
-	MOVQ         24(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R14*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R14*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R15*1), Y7
-	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         32(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 96(R11), Y5
-	MOVQ         160(R11), R14
-	MOVQ         32(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R14*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R14*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R15*1), Y7
-	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         40(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 104(R11), Y5
-	MOVQ         168(R11), R14
-	MOVQ         40(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R14*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R14*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R15*1), Y7
-	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         48(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 112(R11), Y5
-	MOVQ         176(R11), R14
-	MOVQ         48(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R14*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R14*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R15*1), Y7
-	VMOVDQU      32(AX)(R15*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         56(R13), R13
-	PREFETCHT0   (AX)(R13*1)
-	VPBROADCASTQ 120(R11), Y5
-	MOVQ         184(R11), R13
-	MOVQ         56(R11), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R11*1), Y7
-	VMOVDQU      32(AX)(R11*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R11
-	ADDB         $-1, R11
-	ADCQ         R12, R12
-	POPCNTQ      R12, R11
-	ADDQ         R11, R8
-	MOVQ         $0x0101010101010101, R11
-	PDEPQ        R11, R12, R12
-	BSWAPQ       R12
-	MOVQ         R12, (DI)(R10*1)
-	ADDQ         $0x08, R10
-	JMP          blockedTestUint64sAVX2_group
+	XORQ       R12, R12
+	MOVQ       (R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       (R11), R14
+	VPMOVZXBQ  64(R11), Y7
+	VPMOVZXBQ  68(R11), Y8
+	VPXOR      (AX)(R14*1), Y4, Y9
+	VPXOR      32(AX)(R14*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       8(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(R11), R14
+	VPMOVZXBQ  72(R11), Y7
+	VPMOVZXBQ  76(R11), Y8
+	VPXOR      (AX)(R14*1), Y4, Y9
+	VPXOR      32(AX)(R14*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       16(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(R11), R14
+	VPMOVZXBQ  80(R11), Y7
+	VPMOVZXBQ  84(R11), Y8
+	VPXOR      (AX)(R14*1), Y4, Y9
+	VPXOR      32(AX)(R14*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       24(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(R11), R14
+	VPMOVZXBQ  88(R11), Y7
+	VPMOVZXBQ  92(R11), Y8
+	VPXOR      (AX)(R14*1), Y4, Y9
+	VPXOR      32(AX)(R14*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       32(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(R11), R14
+	VPMOVZXBQ  96(R11), Y7
+	VPMOVZXBQ  100(R11), Y8
+	VPXOR      (AX)(R14*1), Y4, Y9
+	VPXOR      32(AX)(R14*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       40(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(R11), R14
+	VPMOVZXBQ  104(R11), Y7
+	VPMOVZXBQ  108(R11), Y8
+	VPXOR      (AX)(R14*1), Y4, Y9
+	VPXOR      32(AX)(R14*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       48(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(R11), R14
+	VPMOVZXBQ  112(R11), Y7
+	VPMOVZXBQ  116(R11), Y8
+	VPXOR      (AX)(R14*1), Y4, Y9
+	VPXOR      32(AX)(R14*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       56(R13), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(R11), R13
+	VPMOVZXBQ  120(R11), Y7
+	VPMOVZXBQ  124(R11), Y8
+	VPXOR      (AX)(R13*1), Y4, Y9
+	VPXOR      32(AX)(R13*1), Y4, Y10
+	VPSLLVQ    Y7, Y9, Y9
+	VPSLLVQ    Y8, Y10, Y10
+	VPOR       Y9, Y10, Y9
+	VMOVMSKPD  Y9, R11
+	NEGL       R11
+	CMC
+	ADCQ       R12, R12
+	POPCNTQ    R12, R11
+	ADDQ       R11, R8
+	MOVQ       $0x0101010101010101, R11
+	PDEPQ      R11, R12, R12
+	BSWAPQ     R12
+	MOVQ       R12, (DI)(R10*1)
+	ADDQ       $0x08, R10
+	JMP        blockedTestUint64sAVX2_group
 
 blockedTestUint64sAVX2_nopf:
 	XORQ R10, R10
@@ -8246,279 +8240,245 @@ blockedTestUint64sAVX2_nopf_group:
 	ANDQ     $0x00000078, R12
 	SHLQ     $0x05, R12
 	ADDQ     R9, R12
-	VMOVDQU  (DX)(R11*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R12)
-	VPSRLQ   $0x20, Y5, Y7
+	VMOVDQU  (CX)(R11*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, (R12)
+	MOVQ     (R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, (R12)
+	MOVQ     8(R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 8(R12)
+	MOVQ     16(R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 16(R12)
+	MOVQ     24(R12), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 24(R12)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R12)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R12)
-	VMOVDQU  32(DX)(R11*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R12)
-	VPSRLQ   $0x20, Y5, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPXOR    blockedCut4<>+224(SB), Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 64(R12)
+	VMOVDQU  32(CX)(R11*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, 32(R12)
+	MOVQ     32(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 32(R12)
+	MOVQ     40(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 40(R12)
+	MOVQ     48(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 48(R12)
+	MOVQ     56(R12), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 56(R12)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R12)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R12)
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPXOR    blockedCut4<>+224(SB), Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 96(R12)
 
 blockedTestUint64sAVX2_nopf_noprep:
-	MOVQ         R10, R11
-	ANDQ         $0x00000078, R11
-	SHLQ         $0x05, R11
-	ADDQ         R9, R11
-	XORQ         R12, R12
-	VPBROADCASTQ 64(R11), Y5
-	MOVQ         128(R11), R13
-	MOVQ         (R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R14*1), Y7
-	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 72(R11), Y5
-	MOVQ         136(R11), R13
-	MOVQ         8(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R14*1), Y7
-	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 80(R11), Y5
-	MOVQ         144(R11), R13
-	MOVQ         16(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R14*1), Y7
-	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 88(R11), Y5
-	MOVQ         152(R11), R13
-	MOVQ         24(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R14*1), Y7
-	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 96(R11), Y5
-	MOVQ         160(R11), R13
-	MOVQ         32(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R14*1), Y7
-	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 104(R11), Y5
-	MOVQ         168(R11), R13
-	MOVQ         40(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R14*1), Y7
-	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 112(R11), Y5
-	MOVQ         176(R11), R13
-	MOVQ         48(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R14*1), Y7
-	VMOVDQU      32(AX)(R14*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 120(R11), Y5
-	MOVQ         184(R11), R13
-	MOVQ         56(R11), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R13*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R13*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VMOVDQU      (AX)(R11*1), Y7
-	VMOVDQU      32(AX)(R11*1), Y8
-	VPANDN       Y6, Y7, Y6
-	VPANDN       Y5, Y8, Y5
-	VPOR         Y6, Y5, Y6
-	VPTEST       Y6, Y6
-	SETEQ        R11
-	ADDB         $-1, R11
-	ADCQ         R12, R12
-	POPCNTQ      R12, R11
-	ADDQ         R11, R8
-	MOVQ         $0x0101010101010101, R11
-	PDEPQ        R11, R12, R12
-	BSWAPQ       R12
-	MOVQ         R12, (DI)(R10*1)
-	ADDQ         $0x08, R10
-	JMP          blockedTestUint64sAVX2_nopf_group
+	MOVQ      R10, R11
+	ANDQ      $0x00000078, R11
+	SHLQ      $0x05, R11
+	ADDQ      R9, R11
+	XORQ      R12, R12
+	MOVQ      (R11), R13
+	VPMOVZXBQ 64(R11), Y7
+	VPMOVZXBQ 68(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      8(R11), R13
+	VPMOVZXBQ 72(R11), Y7
+	VPMOVZXBQ 76(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      16(R11), R13
+	VPMOVZXBQ 80(R11), Y7
+	VPMOVZXBQ 84(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      24(R11), R13
+	VPMOVZXBQ 88(R11), Y7
+	VPMOVZXBQ 92(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      32(R11), R13
+	VPMOVZXBQ 96(R11), Y7
+	VPMOVZXBQ 100(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      40(R11), R13
+	VPMOVZXBQ 104(R11), Y7
+	VPMOVZXBQ 108(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      48(R11), R13
+	VPMOVZXBQ 112(R11), Y7
+	VPMOVZXBQ 116(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      56(R11), R13
+	VPMOVZXBQ 120(R11), Y7
+	VPMOVZXBQ 124(R11), Y8
+	VPXOR     (AX)(R13*1), Y4, Y9
+	VPXOR     32(AX)(R13*1), Y4, Y10
+	VPSLLVQ   Y7, Y9, Y9
+	VPSLLVQ   Y8, Y10, Y10
+	VPOR      Y9, Y10, Y9
+	VMOVMSKPD Y9, R11
+	NEGL      R11
+	CMC
+	ADCQ      R12, R12
+	POPCNTQ   R12, R11
+	ADDQ      R11, R8
+	MOVQ      $0x0101010101010101, R11
+	PDEPQ     R11, R12, R12
+	BSWAPQ    R12
+	MOVQ      R12, (DI)(R10*1)
+	ADDQ      $0x08, R10
+	JMP       blockedTestUint64sAVX2_nopf_group
 
 blockedTestUint64sAVX2_done:
 	VZEROUPPER
@@ -8537,19 +8497,315 @@ DATA blockedMulHi4<>+16(SB)/8, $0x000000009e3779b9
 DATA blockedMulHi4<>+24(SB)/8, $0x000000009e3779b9
 GLOBL blockedMulHi4<>(SB), RODATA|NOPTR, $32
 
-DATA blockedRowMask4<>+0(SB)/8, $0x00000000000001c0
-DATA blockedRowMask4<>+8(SB)/8, $0x00000000000001c0
-DATA blockedRowMask4<>+16(SB)/8, $0x00000000000001c0
-DATA blockedRowMask4<>+24(SB)/8, $0x00000000000001c0
-GLOBL blockedRowMask4<>(SB), RODATA|NOPTR, $32
+DATA blockedCut4<>+0(SB)/1, $0x06
+DATA blockedCut4<>+1(SB)/1, $0x07
+DATA blockedCut4<>+2(SB)/1, $0x05
+DATA blockedCut4<>+3(SB)/1, $0x06
+DATA blockedCut4<>+4(SB)/1, $0x03
+DATA blockedCut4<>+5(SB)/1, $0x04
+DATA blockedCut4<>+6(SB)/1, $0x02
+DATA blockedCut4<>+7(SB)/1, $0x03
+DATA blockedCut4<>+8(SB)/1, $0x0e
+DATA blockedCut4<>+9(SB)/1, $0x0f
+DATA blockedCut4<>+10(SB)/1, $0x0d
+DATA blockedCut4<>+11(SB)/1, $0x0e
+DATA blockedCut4<>+12(SB)/1, $0x0b
+DATA blockedCut4<>+13(SB)/1, $0x0c
+DATA blockedCut4<>+14(SB)/1, $0x0a
+DATA blockedCut4<>+15(SB)/1, $0x0b
+DATA blockedCut4<>+16(SB)/1, $0x06
+DATA blockedCut4<>+17(SB)/1, $0x07
+DATA blockedCut4<>+18(SB)/1, $0x05
+DATA blockedCut4<>+19(SB)/1, $0x06
+DATA blockedCut4<>+20(SB)/1, $0x03
+DATA blockedCut4<>+21(SB)/1, $0x04
+DATA blockedCut4<>+22(SB)/1, $0x02
+DATA blockedCut4<>+23(SB)/1, $0x03
+DATA blockedCut4<>+24(SB)/1, $0x0e
+DATA blockedCut4<>+25(SB)/1, $0x0f
+DATA blockedCut4<>+26(SB)/1, $0x0d
+DATA blockedCut4<>+27(SB)/1, $0x0e
+DATA blockedCut4<>+28(SB)/1, $0x0b
+DATA blockedCut4<>+29(SB)/1, $0x0c
+DATA blockedCut4<>+30(SB)/1, $0x0a
+DATA blockedCut4<>+31(SB)/1, $0x0b
+DATA blockedCut4<>+32(SB)/1, $0x00
+DATA blockedCut4<>+33(SB)/1, $0xfc
+DATA blockedCut4<>+34(SB)/1, $0xc0
+DATA blockedCut4<>+35(SB)/1, $0x0f
+DATA blockedCut4<>+36(SB)/1, $0x00
+DATA blockedCut4<>+37(SB)/1, $0xfc
+DATA blockedCut4<>+38(SB)/1, $0xc0
+DATA blockedCut4<>+39(SB)/1, $0x0f
+DATA blockedCut4<>+40(SB)/1, $0x00
+DATA blockedCut4<>+41(SB)/1, $0xfc
+DATA blockedCut4<>+42(SB)/1, $0xc0
+DATA blockedCut4<>+43(SB)/1, $0x0f
+DATA blockedCut4<>+44(SB)/1, $0x00
+DATA blockedCut4<>+45(SB)/1, $0xfc
+DATA blockedCut4<>+46(SB)/1, $0xc0
+DATA blockedCut4<>+47(SB)/1, $0x0f
+DATA blockedCut4<>+48(SB)/1, $0x00
+DATA blockedCut4<>+49(SB)/1, $0xfc
+DATA blockedCut4<>+50(SB)/1, $0xc0
+DATA blockedCut4<>+51(SB)/1, $0x0f
+DATA blockedCut4<>+52(SB)/1, $0x00
+DATA blockedCut4<>+53(SB)/1, $0xfc
+DATA blockedCut4<>+54(SB)/1, $0xc0
+DATA blockedCut4<>+55(SB)/1, $0x0f
+DATA blockedCut4<>+56(SB)/1, $0x00
+DATA blockedCut4<>+57(SB)/1, $0xfc
+DATA blockedCut4<>+58(SB)/1, $0xc0
+DATA blockedCut4<>+59(SB)/1, $0x0f
+DATA blockedCut4<>+60(SB)/1, $0x00
+DATA blockedCut4<>+61(SB)/1, $0xfc
+DATA blockedCut4<>+62(SB)/1, $0xc0
+DATA blockedCut4<>+63(SB)/1, $0x0f
+DATA blockedCut4<>+64(SB)/1, $0x40
+DATA blockedCut4<>+65(SB)/1, $0x00
+DATA blockedCut4<>+66(SB)/1, $0x00
+DATA blockedCut4<>+67(SB)/1, $0x04
+DATA blockedCut4<>+68(SB)/1, $0x40
+DATA blockedCut4<>+69(SB)/1, $0x00
+DATA blockedCut4<>+70(SB)/1, $0x00
+DATA blockedCut4<>+71(SB)/1, $0x04
+DATA blockedCut4<>+72(SB)/1, $0x40
+DATA blockedCut4<>+73(SB)/1, $0x00
+DATA blockedCut4<>+74(SB)/1, $0x00
+DATA blockedCut4<>+75(SB)/1, $0x04
+DATA blockedCut4<>+76(SB)/1, $0x40
+DATA blockedCut4<>+77(SB)/1, $0x00
+DATA blockedCut4<>+78(SB)/1, $0x00
+DATA blockedCut4<>+79(SB)/1, $0x04
+DATA blockedCut4<>+80(SB)/1, $0x40
+DATA blockedCut4<>+81(SB)/1, $0x00
+DATA blockedCut4<>+82(SB)/1, $0x00
+DATA blockedCut4<>+83(SB)/1, $0x04
+DATA blockedCut4<>+84(SB)/1, $0x40
+DATA blockedCut4<>+85(SB)/1, $0x00
+DATA blockedCut4<>+86(SB)/1, $0x00
+DATA blockedCut4<>+87(SB)/1, $0x04
+DATA blockedCut4<>+88(SB)/1, $0x40
+DATA blockedCut4<>+89(SB)/1, $0x00
+DATA blockedCut4<>+90(SB)/1, $0x00
+DATA blockedCut4<>+91(SB)/1, $0x04
+DATA blockedCut4<>+92(SB)/1, $0x40
+DATA blockedCut4<>+93(SB)/1, $0x00
+DATA blockedCut4<>+94(SB)/1, $0x00
+DATA blockedCut4<>+95(SB)/1, $0x04
+DATA blockedCut4<>+96(SB)/1, $0xf0
+DATA blockedCut4<>+97(SB)/1, $0x03
+DATA blockedCut4<>+98(SB)/1, $0x3f
+DATA blockedCut4<>+99(SB)/1, $0x00
+DATA blockedCut4<>+100(SB)/1, $0xf0
+DATA blockedCut4<>+101(SB)/1, $0x03
+DATA blockedCut4<>+102(SB)/1, $0x3f
+DATA blockedCut4<>+103(SB)/1, $0x00
+DATA blockedCut4<>+104(SB)/1, $0xf0
+DATA blockedCut4<>+105(SB)/1, $0x03
+DATA blockedCut4<>+106(SB)/1, $0x3f
+DATA blockedCut4<>+107(SB)/1, $0x00
+DATA blockedCut4<>+108(SB)/1, $0xf0
+DATA blockedCut4<>+109(SB)/1, $0x03
+DATA blockedCut4<>+110(SB)/1, $0x3f
+DATA blockedCut4<>+111(SB)/1, $0x00
+DATA blockedCut4<>+112(SB)/1, $0xf0
+DATA blockedCut4<>+113(SB)/1, $0x03
+DATA blockedCut4<>+114(SB)/1, $0x3f
+DATA blockedCut4<>+115(SB)/1, $0x00
+DATA blockedCut4<>+116(SB)/1, $0xf0
+DATA blockedCut4<>+117(SB)/1, $0x03
+DATA blockedCut4<>+118(SB)/1, $0x3f
+DATA blockedCut4<>+119(SB)/1, $0x00
+DATA blockedCut4<>+120(SB)/1, $0xf0
+DATA blockedCut4<>+121(SB)/1, $0x03
+DATA blockedCut4<>+122(SB)/1, $0x3f
+DATA blockedCut4<>+123(SB)/1, $0x00
+DATA blockedCut4<>+124(SB)/1, $0xf0
+DATA blockedCut4<>+125(SB)/1, $0x03
+DATA blockedCut4<>+126(SB)/1, $0x3f
+DATA blockedCut4<>+127(SB)/1, $0x00
+DATA blockedCut4<>+128(SB)/1, $0x10
+DATA blockedCut4<>+129(SB)/1, $0x00
+DATA blockedCut4<>+130(SB)/1, $0x00
+DATA blockedCut4<>+131(SB)/1, $0x01
+DATA blockedCut4<>+132(SB)/1, $0x10
+DATA blockedCut4<>+133(SB)/1, $0x00
+DATA blockedCut4<>+134(SB)/1, $0x00
+DATA blockedCut4<>+135(SB)/1, $0x01
+DATA blockedCut4<>+136(SB)/1, $0x10
+DATA blockedCut4<>+137(SB)/1, $0x00
+DATA blockedCut4<>+138(SB)/1, $0x00
+DATA blockedCut4<>+139(SB)/1, $0x01
+DATA blockedCut4<>+140(SB)/1, $0x10
+DATA blockedCut4<>+141(SB)/1, $0x00
+DATA blockedCut4<>+142(SB)/1, $0x00
+DATA blockedCut4<>+143(SB)/1, $0x01
+DATA blockedCut4<>+144(SB)/1, $0x10
+DATA blockedCut4<>+145(SB)/1, $0x00
+DATA blockedCut4<>+146(SB)/1, $0x00
+DATA blockedCut4<>+147(SB)/1, $0x01
+DATA blockedCut4<>+148(SB)/1, $0x10
+DATA blockedCut4<>+149(SB)/1, $0x00
+DATA blockedCut4<>+150(SB)/1, $0x00
+DATA blockedCut4<>+151(SB)/1, $0x01
+DATA blockedCut4<>+152(SB)/1, $0x10
+DATA blockedCut4<>+153(SB)/1, $0x00
+DATA blockedCut4<>+154(SB)/1, $0x00
+DATA blockedCut4<>+155(SB)/1, $0x01
+DATA blockedCut4<>+156(SB)/1, $0x10
+DATA blockedCut4<>+157(SB)/1, $0x00
+DATA blockedCut4<>+158(SB)/1, $0x00
+DATA blockedCut4<>+159(SB)/1, $0x01
+DATA blockedCut4<>+160(SB)/1, $0x01
+DATA blockedCut4<>+161(SB)/1, $0x01
+DATA blockedCut4<>+162(SB)/1, $0x01
+DATA blockedCut4<>+163(SB)/1, $0x01
+DATA blockedCut4<>+164(SB)/1, $0x01
+DATA blockedCut4<>+165(SB)/1, $0x01
+DATA blockedCut4<>+166(SB)/1, $0x01
+DATA blockedCut4<>+167(SB)/1, $0x01
+DATA blockedCut4<>+168(SB)/1, $0x09
+DATA blockedCut4<>+169(SB)/1, $0x09
+DATA blockedCut4<>+170(SB)/1, $0x09
+DATA blockedCut4<>+171(SB)/1, $0x09
+DATA blockedCut4<>+172(SB)/1, $0x09
+DATA blockedCut4<>+173(SB)/1, $0x09
+DATA blockedCut4<>+174(SB)/1, $0x09
+DATA blockedCut4<>+175(SB)/1, $0x09
+DATA blockedCut4<>+176(SB)/1, $0x01
+DATA blockedCut4<>+177(SB)/1, $0x01
+DATA blockedCut4<>+178(SB)/1, $0x01
+DATA blockedCut4<>+179(SB)/1, $0x01
+DATA blockedCut4<>+180(SB)/1, $0x01
+DATA blockedCut4<>+181(SB)/1, $0x01
+DATA blockedCut4<>+182(SB)/1, $0x01
+DATA blockedCut4<>+183(SB)/1, $0x01
+DATA blockedCut4<>+184(SB)/1, $0x09
+DATA blockedCut4<>+185(SB)/1, $0x09
+DATA blockedCut4<>+186(SB)/1, $0x09
+DATA blockedCut4<>+187(SB)/1, $0x09
+DATA blockedCut4<>+188(SB)/1, $0x09
+DATA blockedCut4<>+189(SB)/1, $0x09
+DATA blockedCut4<>+190(SB)/1, $0x09
+DATA blockedCut4<>+191(SB)/1, $0x09
+DATA blockedCut4<>+192(SB)/1, $0x9f
+DATA blockedCut4<>+193(SB)/1, $0xbf
+DATA blockedCut4<>+194(SB)/1, $0xdf
+DATA blockedCut4<>+195(SB)/1, $0xff
+DATA blockedCut4<>+196(SB)/1, $0x1f
+DATA blockedCut4<>+197(SB)/1, $0x3f
+DATA blockedCut4<>+198(SB)/1, $0x5f
+DATA blockedCut4<>+199(SB)/1, $0x7f
+DATA blockedCut4<>+200(SB)/1, $0x9f
+DATA blockedCut4<>+201(SB)/1, $0xbf
+DATA blockedCut4<>+202(SB)/1, $0xdf
+DATA blockedCut4<>+203(SB)/1, $0xff
+DATA blockedCut4<>+204(SB)/1, $0x1f
+DATA blockedCut4<>+205(SB)/1, $0x3f
+DATA blockedCut4<>+206(SB)/1, $0x5f
+DATA blockedCut4<>+207(SB)/1, $0x7f
+DATA blockedCut4<>+208(SB)/1, $0x9f
+DATA blockedCut4<>+209(SB)/1, $0xbf
+DATA blockedCut4<>+210(SB)/1, $0xdf
+DATA blockedCut4<>+211(SB)/1, $0xff
+DATA blockedCut4<>+212(SB)/1, $0x1f
+DATA blockedCut4<>+213(SB)/1, $0x3f
+DATA blockedCut4<>+214(SB)/1, $0x5f
+DATA blockedCut4<>+215(SB)/1, $0x7f
+DATA blockedCut4<>+216(SB)/1, $0x9f
+DATA blockedCut4<>+217(SB)/1, $0xbf
+DATA blockedCut4<>+218(SB)/1, $0xdf
+DATA blockedCut4<>+219(SB)/1, $0xff
+DATA blockedCut4<>+220(SB)/1, $0x1f
+DATA blockedCut4<>+221(SB)/1, $0x3f
+DATA blockedCut4<>+222(SB)/1, $0x5f
+DATA blockedCut4<>+223(SB)/1, $0x7f
+DATA blockedCut4<>+224(SB)/1, $0x3f
+DATA blockedCut4<>+225(SB)/1, $0x3f
+DATA blockedCut4<>+226(SB)/1, $0x3f
+DATA blockedCut4<>+227(SB)/1, $0x3f
+DATA blockedCut4<>+228(SB)/1, $0x3f
+DATA blockedCut4<>+229(SB)/1, $0x3f
+DATA blockedCut4<>+230(SB)/1, $0x3f
+DATA blockedCut4<>+231(SB)/1, $0x3f
+DATA blockedCut4<>+232(SB)/1, $0x3f
+DATA blockedCut4<>+233(SB)/1, $0x3f
+DATA blockedCut4<>+234(SB)/1, $0x3f
+DATA blockedCut4<>+235(SB)/1, $0x3f
+DATA blockedCut4<>+236(SB)/1, $0x3f
+DATA blockedCut4<>+237(SB)/1, $0x3f
+DATA blockedCut4<>+238(SB)/1, $0x3f
+DATA blockedCut4<>+239(SB)/1, $0x3f
+DATA blockedCut4<>+240(SB)/1, $0x3f
+DATA blockedCut4<>+241(SB)/1, $0x3f
+DATA blockedCut4<>+242(SB)/1, $0x3f
+DATA blockedCut4<>+243(SB)/1, $0x3f
+DATA blockedCut4<>+244(SB)/1, $0x3f
+DATA blockedCut4<>+245(SB)/1, $0x3f
+DATA blockedCut4<>+246(SB)/1, $0x3f
+DATA blockedCut4<>+247(SB)/1, $0x3f
+DATA blockedCut4<>+248(SB)/1, $0x3f
+DATA blockedCut4<>+249(SB)/1, $0x3f
+DATA blockedCut4<>+250(SB)/1, $0x3f
+DATA blockedCut4<>+251(SB)/1, $0x3f
+DATA blockedCut4<>+252(SB)/1, $0x3f
+DATA blockedCut4<>+253(SB)/1, $0x3f
+DATA blockedCut4<>+254(SB)/1, $0x3f
+DATA blockedCut4<>+255(SB)/1, $0x3f
+GLOBL blockedCut4<>(SB), RODATA|NOPTR, $256
+
+DATA blockedWindowFloors<>+0(SB)/1, $0x7f
+DATA blockedWindowFloors<>+1(SB)/1, $0x9f
+DATA blockedWindowFloors<>+2(SB)/1, $0xbf
+DATA blockedWindowFloors<>+3(SB)/1, $0xdf
+DATA blockedWindowFloors<>+4(SB)/1, $0xff
+DATA blockedWindowFloors<>+5(SB)/1, $0x1f
+DATA blockedWindowFloors<>+6(SB)/1, $0x3f
+DATA blockedWindowFloors<>+7(SB)/1, $0x5f
+GLOBL blockedWindowFloors<>(SB), RODATA|NOPTR, $8
+
+DATA xxh3Rotl24<>+0(SB)/1, $0x05
+DATA xxh3Rotl24<>+1(SB)/1, $0x06
+DATA xxh3Rotl24<>+2(SB)/1, $0x07
+DATA xxh3Rotl24<>+3(SB)/1, $0x00
+DATA xxh3Rotl24<>+4(SB)/1, $0x01
+DATA xxh3Rotl24<>+5(SB)/1, $0x02
+DATA xxh3Rotl24<>+6(SB)/1, $0x03
+DATA xxh3Rotl24<>+7(SB)/1, $0x04
+DATA xxh3Rotl24<>+8(SB)/1, $0x0d
+DATA xxh3Rotl24<>+9(SB)/1, $0x0e
+DATA xxh3Rotl24<>+10(SB)/1, $0x0f
+DATA xxh3Rotl24<>+11(SB)/1, $0x08
+DATA xxh3Rotl24<>+12(SB)/1, $0x09
+DATA xxh3Rotl24<>+13(SB)/1, $0x0a
+DATA xxh3Rotl24<>+14(SB)/1, $0x0b
+DATA xxh3Rotl24<>+15(SB)/1, $0x0c
+DATA xxh3Rotl24<>+16(SB)/1, $0x05
+DATA xxh3Rotl24<>+17(SB)/1, $0x06
+DATA xxh3Rotl24<>+18(SB)/1, $0x07
+DATA xxh3Rotl24<>+19(SB)/1, $0x00
+DATA xxh3Rotl24<>+20(SB)/1, $0x01
+DATA xxh3Rotl24<>+21(SB)/1, $0x02
+DATA xxh3Rotl24<>+22(SB)/1, $0x03
+DATA xxh3Rotl24<>+23(SB)/1, $0x04
+DATA xxh3Rotl24<>+24(SB)/1, $0x0d
+DATA xxh3Rotl24<>+25(SB)/1, $0x0e
+DATA xxh3Rotl24<>+26(SB)/1, $0x0f
+DATA xxh3Rotl24<>+27(SB)/1, $0x08
+DATA xxh3Rotl24<>+28(SB)/1, $0x09
+DATA xxh3Rotl24<>+29(SB)/1, $0x0a
+DATA xxh3Rotl24<>+30(SB)/1, $0x0b
+DATA xxh3Rotl24<>+31(SB)/1, $0x0c
+GLOBL xxh3Rotl24<>(SB), RODATA|NOPTR, $32
 
 // func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64, pf int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·blockedAddUint64sAVX2(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         ks_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         ks_base+24(FP), CX
 	MOVQ         ks_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         SI, BX
@@ -8566,13 +8822,13 @@ TEXT ·blockedAddUint64sAVX2(SB), $4096-72
 	MOVQ         $0x0000000000000008, R8
 	VMOVQ        R8, X3
 	VPBROADCASTQ X3, Y3
-	VMOVQ        CX, X4
+	MOVQ         $0x00000001, R8
+	VMOVQ        R8, X4
 	VPBROADCASTQ X4, Y4
-	MOVQ         DI, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x09, CX
-	LEAQ         ·blockedTake+0(SB), DI
-	ADDQ         DI, CX
+	ANDQ         $0x07, DI
+	LEAQ         blockedWindowFloors<>+0(SB), R8
+	VPBROADCASTB (R8)(DI*1), Y5
+	VMOVDQU      blockedCut4<>+192(SB), Y6
 	LEAQ         (SP), DI
 	XORQ         R8, R8
 
@@ -8585,104 +8841,132 @@ blockedAddUint64sAVX2_first:
 	ANDQ     $0x00000078, R9
 	SHLQ     $0x05, R9
 	ADDQ     DI, R9
-	VMOVDQU  (DX)(R8*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R9)
-	VPSRLQ   $0x20, Y5, Y7
+	VMOVDQU  (CX)(R8*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, (R9)
+	MOVQ     (R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, (R9)
+	MOVQ     8(R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 8(R9)
+	MOVQ     16(R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 16(R9)
+	MOVQ     24(R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 24(R9)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R9)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R9)
-	VMOVDQU  32(DX)(R8*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R9)
-	VPSRLQ   $0x20, Y5, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 64(R9)
+	VMOVDQU  32(CX)(R8*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, 32(R9)
+	MOVQ     32(R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 32(R9)
+	MOVQ     40(R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 40(R9)
+	MOVQ     48(R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 48(R9)
+	MOVQ     56(R9), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 56(R9)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R9)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R9)
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 96(R9)
 	ADDQ     $0x08, R8
 	JMP      blockedAddUint64sAVX2_first
 
@@ -8702,104 +8986,132 @@ blockedAddUint64sAVX2_group:
 	ANDQ     $0x00000078, R10
 	SHLQ     $0x05, R10
 	ADDQ     DI, R10
-	VMOVDQU  (DX)(R9*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R10)
-	VPSRLQ   $0x20, Y5, Y7
+	VMOVDQU  (CX)(R9*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, (R10)
+	MOVQ     (R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, (R10)
+	MOVQ     8(R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 8(R10)
+	MOVQ     16(R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 16(R10)
+	MOVQ     24(R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 24(R10)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R10)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R10)
-	VMOVDQU  32(DX)(R9*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R10)
-	VPSRLQ   $0x20, Y5, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 64(R10)
+	VMOVDQU  32(CX)(R9*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, 32(R10)
+	MOVQ     32(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 32(R10)
+	MOVQ     40(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 40(R10)
+	MOVQ     48(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 48(R10)
+	MOVQ     56(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 56(R10)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R10)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R10)
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 96(R10)
 
 blockedAddUint64sAVX2_noprep:
 	MOVQ R8, R9
@@ -8816,144 +9128,96 @@ blockedAddUint64sAVX2_noprep:
 	ADDQ DI, R11
 
 blockedAddUint64sAVX2_probe:
-	MOVQ         (R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 64(R9), Y5
-	MOVQ         128(R9), R10
-	MOVQ         (R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R12*1), Y6, Y6
-	VPOR         32(AX)(R12*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R12*1)
-	VMOVDQU      Y5, 32(AX)(R12*1)
-	MOVQ         8(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 72(R9), Y5
-	MOVQ         136(R9), R10
-	MOVQ         8(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R12*1), Y6, Y6
-	VPOR         32(AX)(R12*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R12*1)
-	VMOVDQU      Y5, 32(AX)(R12*1)
-	MOVQ         16(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 80(R9), Y5
-	MOVQ         144(R9), R10
-	MOVQ         16(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R12*1), Y6, Y6
-	VPOR         32(AX)(R12*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R12*1)
-	VMOVDQU      Y5, 32(AX)(R12*1)
-	MOVQ         24(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 88(R9), Y5
-	MOVQ         152(R9), R10
-	MOVQ         24(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R12*1), Y6, Y6
-	VPOR         32(AX)(R12*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R12*1)
-	VMOVDQU      Y5, 32(AX)(R12*1)
-	MOVQ         32(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 96(R9), Y5
-	MOVQ         160(R9), R10
-	MOVQ         32(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R12*1), Y6, Y6
-	VPOR         32(AX)(R12*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R12*1)
-	VMOVDQU      Y5, 32(AX)(R12*1)
-	MOVQ         40(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 104(R9), Y5
-	MOVQ         168(R9), R10
-	MOVQ         40(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R12*1), Y6, Y6
-	VPOR         32(AX)(R12*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R12*1)
-	VMOVDQU      Y5, 32(AX)(R12*1)
-	MOVQ         48(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 112(R9), Y5
-	MOVQ         176(R9), R10
-	MOVQ         48(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R12*1), Y6, Y6
-	VPOR         32(AX)(R12*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R12*1)
-	VMOVDQU      Y5, 32(AX)(R12*1)
-	MOVQ         56(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 120(R9), Y5
-	MOVQ         184(R9), R10
-	MOVQ         56(R9), R9
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R9*1), Y6, Y6
-	VPOR         32(AX)(R9*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R9*1)
-	VMOVDQU      Y5, 32(AX)(R9*1)
-	ADDQ         $0x08, R8
-	JMP          blockedAddUint64sAVX2_group
+	MOVQ       (R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       (R9), R10
+	VPMOVZXBQ  64(R9), Y7
+	VPMOVZXBQ  68(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	MOVQ       8(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       8(R9), R10
+	VPMOVZXBQ  72(R9), Y7
+	VPMOVZXBQ  76(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	MOVQ       16(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       16(R9), R10
+	VPMOVZXBQ  80(R9), Y7
+	VPMOVZXBQ  84(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	MOVQ       24(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       24(R9), R10
+	VPMOVZXBQ  88(R9), Y7
+	VPMOVZXBQ  92(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	MOVQ       32(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       32(R9), R10
+	VPMOVZXBQ  96(R9), Y7
+	VPMOVZXBQ  100(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	MOVQ       40(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       40(R9), R10
+	VPMOVZXBQ  104(R9), Y7
+	VPMOVZXBQ  108(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	MOVQ       48(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       48(R9), R10
+	VPMOVZXBQ  112(R9), Y7
+	VPMOVZXBQ  116(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	MOVQ       56(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       56(R9), R10
+	VPMOVZXBQ  120(R9), Y7
+	VPMOVZXBQ  124(R9), Y8
+	VPSLLVQ    Y7, Y4, Y7
+	VPSLLVQ    Y8, Y4, Y8
+	VPOR       (AX)(R10*1), Y7, Y7
+	VPOR       32(AX)(R10*1), Y8, Y8
+	VMOVDQU    Y7, (AX)(R10*1)
+	VMOVDQU    Y8, 32(AX)(R10*1)
+	ADDQ       $0x08, R8
+	JMP        blockedAddUint64sAVX2_group
 
 blockedAddUint64sAVX2_nopf:
 	XORQ R8, R8
@@ -8968,232 +9232,212 @@ blockedAddUint64sAVX2_nopf_group:
 	ANDQ     $0x00000078, R10
 	SHLQ     $0x05, R10
 	ADDQ     DI, R10
-	VMOVDQU  (DX)(R9*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, (R10)
-	VPSRLQ   $0x20, Y5, Y7
+	VMOVDQU  (CX)(R9*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, (R10)
+	MOVQ     (R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, (R10)
+	MOVQ     8(R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 8(R10)
+	MOVQ     16(R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 16(R10)
+	MOVQ     24(R10), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 24(R10)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 64(R10)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 128(R10)
-	VMOVDQU  32(DX)(R9*8), Y5
-	VPSHUFD  $0xb1, Y5, Y5
-	VPXOR    Y0, Y5, Y5
-	VPSLLQ   $0x31, Y5, Y6
-	VPSRLQ   $0x0f, Y5, Y7
-	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
-	VPXOR    Y6, Y7, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x23, Y5, Y6
-	VPADDQ   Y3, Y6, Y6
-	VPXOR    Y6, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y1, Y6, Y6
-	VPMULUDQ Y2, Y5, Y7
-	VPADDQ   Y6, Y7, Y6
-	VPSLLQ   $0x20, Y6, Y6
-	VPMULUDQ Y1, Y5, Y5
-	VPADDQ   Y6, Y5, Y5
-	VPSRLQ   $0x1c, Y5, Y6
-	VPXOR    Y6, Y5, Y5
-	VPMULUDQ Y4, Y5, Y7
-	VPSRLQ   $0x20, Y7, Y7
-	VPSRLQ   $0x20, Y5, Y6
-	VPMULUDQ Y4, Y6, Y6
-	VPADDQ   Y7, Y6, Y6
-	VPSRLQ   $0x20, Y6, Y6
-	VPSLLQ   $0x06, Y6, Y6
-	VMOVDQU  Y6, 32(R10)
-	VPSRLQ   $0x20, Y5, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 64(R10)
+	VMOVDQU  32(CX)(R9*8), Y7
+	VPSHUFD  $0xb1, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPSLLQ   $0x31, Y7, Y8
+	VPSRLQ   $0x0f, Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y7, Y9
+	VPXOR    Y8, Y9, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPMULUDQ Y2, Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, 32(R10)
+	MOVQ     32(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 32(R10)
+	MOVQ     40(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 40(R10)
+	MOVQ     48(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 48(R10)
+	MOVQ     56(R10), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 56(R10)
+	VPSRLQ   $0x20, Y7, Y8
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPMULUDQ blockedMulHi4<>+0(SB), Y7, Y9
+	VPADDQ   Y8, Y9, Y8
+	VPSLLQ   $0x20, Y8, Y8
 	VPMULUDQ blockedMulLo4<>+0(SB), Y7, Y7
-	VPMULUDQ blockedMulHi4<>+0(SB), Y5, Y6
-	VPADDQ   Y7, Y6, Y7
-	VPSLLQ   $0x20, Y7, Y7
-	VPMULUDQ blockedMulLo4<>+0(SB), Y5, Y5
-	VPADDQ   Y7, Y5, Y5
-	VMOVDQU  Y5, 96(R10)
-	VPSRLQ   $0x07, Y5, Y5
-	VPAND    blockedRowMask4<>+0(SB), Y5, Y5
-	VMOVDQU  Y5, 160(R10)
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFB  blockedCut4<>+0(SB), Y7, Y8
+	VPAND    blockedCut4<>+32(SB), Y8, Y9
+	VPMULHUW blockedCut4<>+64(SB), Y9, Y9
+	VPAND    blockedCut4<>+96(SB), Y8, Y8
+	VPMULLW  blockedCut4<>+128(SB), Y8, Y8
+	VPOR     Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+160(SB), Y7, Y9
+	VPSUBB   Y9, Y6, Y9
+	VPCMPGTB Y5, Y9, Y9
+	VPOR     Y9, Y8, Y8
+	VMOVDQU  Y8, 96(R10)
 
 blockedAddUint64sAVX2_nopf_noprep:
-	MOVQ         R8, R9
-	ANDQ         $0x00000078, R9
-	SHLQ         $0x05, R9
-	ADDQ         DI, R9
-	VPBROADCASTQ 64(R9), Y5
-	MOVQ         128(R9), R10
-	MOVQ         (R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R11*1), Y6, Y6
-	VPOR         32(AX)(R11*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R11*1)
-	VMOVDQU      Y5, 32(AX)(R11*1)
-	VPBROADCASTQ 72(R9), Y5
-	MOVQ         136(R9), R10
-	MOVQ         8(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R11*1), Y6, Y6
-	VPOR         32(AX)(R11*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R11*1)
-	VMOVDQU      Y5, 32(AX)(R11*1)
-	VPBROADCASTQ 80(R9), Y5
-	MOVQ         144(R9), R10
-	MOVQ         16(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R11*1), Y6, Y6
-	VPOR         32(AX)(R11*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R11*1)
-	VMOVDQU      Y5, 32(AX)(R11*1)
-	VPBROADCASTQ 88(R9), Y5
-	MOVQ         152(R9), R10
-	MOVQ         24(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R11*1), Y6, Y6
-	VPOR         32(AX)(R11*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R11*1)
-	VMOVDQU      Y5, 32(AX)(R11*1)
-	VPBROADCASTQ 96(R9), Y5
-	MOVQ         160(R9), R10
-	MOVQ         32(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R11*1), Y6, Y6
-	VPOR         32(AX)(R11*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R11*1)
-	VMOVDQU      Y5, 32(AX)(R11*1)
-	VPBROADCASTQ 104(R9), Y5
-	MOVQ         168(R9), R10
-	MOVQ         40(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R11*1), Y6, Y6
-	VPOR         32(AX)(R11*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R11*1)
-	VMOVDQU      Y5, 32(AX)(R11*1)
-	VPBROADCASTQ 112(R9), Y5
-	MOVQ         176(R9), R10
-	MOVQ         48(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R11*1), Y6, Y6
-	VPOR         32(AX)(R11*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R11*1)
-	VMOVDQU      Y5, 32(AX)(R11*1)
-	VPBROADCASTQ 120(R9), Y5
-	MOVQ         184(R9), R10
-	MOVQ         56(R9), R9
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y5, Y6
-	VPSRLQ       $0x3a, Y6, Y6
-	VMOVDQU      (CX)(R10*1), Y7
-	VPSLLVQ      Y6, Y7, Y6
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y5, Y5
-	VPSRLQ       $0x3a, Y5, Y5
-	VMOVDQU      32(CX)(R10*1), Y7
-	VPSLLVQ      Y5, Y7, Y5
-	VPOR         (AX)(R9*1), Y6, Y6
-	VPOR         32(AX)(R9*1), Y5, Y5
-	VMOVDQU      Y6, (AX)(R9*1)
-	VMOVDQU      Y5, 32(AX)(R9*1)
-	ADDQ         $0x08, R8
-	JMP          blockedAddUint64sAVX2_nopf_group
+	MOVQ      R8, R9
+	ANDQ      $0x00000078, R9
+	SHLQ      $0x05, R9
+	ADDQ      DI, R9
+	MOVQ      (R9), R10
+	VPMOVZXBQ 64(R9), Y7
+	VPMOVZXBQ 68(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	MOVQ      8(R9), R10
+	VPMOVZXBQ 72(R9), Y7
+	VPMOVZXBQ 76(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	MOVQ      16(R9), R10
+	VPMOVZXBQ 80(R9), Y7
+	VPMOVZXBQ 84(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	MOVQ      24(R9), R10
+	VPMOVZXBQ 88(R9), Y7
+	VPMOVZXBQ 92(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	MOVQ      32(R9), R10
+	VPMOVZXBQ 96(R9), Y7
+	VPMOVZXBQ 100(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	MOVQ      40(R9), R10
+	VPMOVZXBQ 104(R9), Y7
+	VPMOVZXBQ 108(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	MOVQ      48(R9), R10
+	VPMOVZXBQ 112(R9), Y7
+	VPMOVZXBQ 116(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	MOVQ      56(R9), R10
+	VPMOVZXBQ 120(R9), Y7
+	VPMOVZXBQ 124(R9), Y8
+	VPSLLVQ   Y7, Y4, Y7
+	VPSLLVQ   Y8, Y4, Y8
+	VPOR      (AX)(R10*1), Y7, Y7
+	VPOR      32(AX)(R10*1), Y8, Y8
+	VMOVDQU   Y7, (AX)(R10*1)
+	VMOVDQU   Y8, 32(AX)(R10*1)
+	ADDQ      $0x08, R8
+	JMP       blockedAddUint64sAVX2_nopf_group
 
 blockedAddUint64sAVX2_done:
 	VZEROUPPER
@@ -9203,22 +9447,20 @@ blockedAddUint64sAVX2_done:
 // Requires: AVX, AVX2, BMI2, MMX+, POPCNT
 TEXT ·blockedTestGroupsAVX2(SB), $4096-96
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         hs_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         hs_base+24(FP), CX
 	MOVQ         hs_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         out_base+48(FP), DI
 	MOVQ         out_len+56(FP), BX
 	XORQ         R8, R8
 	MOVLQZX      k+72(FP), R9
-	VMOVQ        CX, X0
-	VPBROADCASTQ X0, Y0
-	MOVQ         R9, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x09, CX
-	LEAQ         ·blockedTake+0(SB), R9
-	ADDQ         R9, CX
+	VPCMPEQQ     Y0, Y0, Y0
+	ANDQ         $0x07, R9
+	LEAQ         blockedWindowFloors<>+0(SB), R10
+	VPBROADCASTB (R10)(R9*1), Y1
+	VMOVDQU      blockedCut4<>+192(SB), Y2
 	LEAQ         (SP), R9
 	XORQ         R10, R10
 
@@ -9231,46 +9473,78 @@ blockedTestGroupsAVX2_first:
 	ANDQ     $0x00000078, R11
 	SHLQ     $0x05, R11
 	ADDQ     R9, R11
-	VMOVDQU  (DX)(R10*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R11)
-	VPSRLQ   $0x20, Y1, Y3
+	VMOVDQU  (CX)(R10*8), Y3
+	MOVQ     (CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, (R11)
+	MOVQ     8(CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 8(R11)
+	MOVQ     16(CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 16(R11)
+	MOVQ     24(CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 24(R11)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R11)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R11)
-	VMOVDQU  32(DX)(R10*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R11)
-	VPSRLQ   $0x20, Y1, Y3
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPXOR    blockedCut4<>+224(SB), Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 64(R11)
+	VMOVDQU  32(CX)(R10*8), Y3
+	MOVQ     32(CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 32(R11)
+	MOVQ     40(CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 40(R11)
+	MOVQ     48(CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 48(R11)
+	MOVQ     56(CX)(R10*8), R12
+	MULXQ    R12, R12, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 56(R11)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R11)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R11)
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPXOR    blockedCut4<>+224(SB), Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 96(R11)
 	ADDQ     $0x08, R10
 	JMP      blockedTestGroupsAVX2_first
 
@@ -9290,46 +9564,78 @@ blockedTestGroupsAVX2_group:
 	ANDQ     $0x00000078, R12
 	SHLQ     $0x05, R12
 	ADDQ     R9, R12
-	VMOVDQU  (DX)(R11*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R12)
-	VPSRLQ   $0x20, Y1, Y3
+	VMOVDQU  (CX)(R11*8), Y3
+	MOVQ     (CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, (R12)
+	MOVQ     8(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 8(R12)
+	MOVQ     16(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 16(R12)
+	MOVQ     24(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 24(R12)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R12)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R12)
-	VMOVDQU  32(DX)(R11*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R12)
-	VPSRLQ   $0x20, Y1, Y3
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPXOR    blockedCut4<>+224(SB), Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 64(R12)
+	VMOVDQU  32(CX)(R11*8), Y3
+	MOVQ     32(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 32(R12)
+	MOVQ     40(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 40(R12)
+	MOVQ     48(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 48(R12)
+	MOVQ     56(CX)(R11*8), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 56(R12)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R12)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R12)
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPXOR    blockedCut4<>+224(SB), Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 96(R12)
 
 blockedTestGroupsAVX2_noprep:
 	MOVQ R10, R11
@@ -9346,191 +9652,127 @@ blockedTestGroupsAVX2_noprep:
 	ADDQ R9, R13
 
 blockedTestGroupsAVX2_probe:
-	XORQ         R12, R12
-	MOVQ         (R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 64(R11), Y1
-	MOVQ         128(R11), R14
-	MOVQ         (R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R14*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R14*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R15*1), Y3
-	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         8(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 72(R11), Y1
-	MOVQ         136(R11), R14
-	MOVQ         8(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R14*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R14*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R15*1), Y3
-	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         16(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 80(R11), Y1
-	MOVQ         144(R11), R14
-	MOVQ         16(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R14*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R14*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R15*1), Y3
-	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         24(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 88(R11), Y1
-	MOVQ         152(R11), R14
-	MOVQ         24(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R14*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R14*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R15*1), Y3
-	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         32(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 96(R11), Y1
-	MOVQ         160(R11), R14
-	MOVQ         32(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R14*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R14*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R15*1), Y3
-	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         40(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 104(R11), Y1
-	MOVQ         168(R11), R14
-	MOVQ         40(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R14*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R14*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R15*1), Y3
-	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         48(R13), R14
-	PREFETCHT0   (AX)(R14*1)
-	VPBROADCASTQ 112(R11), Y1
-	MOVQ         176(R11), R14
-	MOVQ         48(R11), R15
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R14*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R14*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R15*1), Y3
-	VMOVDQU      32(AX)(R15*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R14
-	ADDB         $-1, R14
-	ADCQ         R12, R12
-	MOVQ         56(R13), R13
-	PREFETCHT0   (AX)(R13*1)
-	VPBROADCASTQ 120(R11), Y1
-	MOVQ         184(R11), R13
-	MOVQ         56(R11), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R11*1), Y3
-	VMOVDQU      32(AX)(R11*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R11
-	ADDB         $-1, R11
-	ADCQ         R12, R12
-	POPCNTQ      R12, R11
-	ADDQ         R11, R8
-	MOVQ         $0x0101010101010101, R11
-	PDEPQ        R11, R12, R12
-	BSWAPQ       R12
-	MOVQ         R12, (DI)(R10*1)
-	ADDQ         $0x08, R10
-	JMP          blockedTestGroupsAVX2_group
+	XORQ       R12, R12
+	MOVQ       (R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       (R11), R14
+	VPMOVZXBQ  64(R11), Y3
+	VPMOVZXBQ  68(R11), Y4
+	VPXOR      (AX)(R14*1), Y0, Y5
+	VPXOR      32(AX)(R14*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       8(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(R11), R14
+	VPMOVZXBQ  72(R11), Y3
+	VPMOVZXBQ  76(R11), Y4
+	VPXOR      (AX)(R14*1), Y0, Y5
+	VPXOR      32(AX)(R14*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       16(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(R11), R14
+	VPMOVZXBQ  80(R11), Y3
+	VPMOVZXBQ  84(R11), Y4
+	VPXOR      (AX)(R14*1), Y0, Y5
+	VPXOR      32(AX)(R14*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       24(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(R11), R14
+	VPMOVZXBQ  88(R11), Y3
+	VPMOVZXBQ  92(R11), Y4
+	VPXOR      (AX)(R14*1), Y0, Y5
+	VPXOR      32(AX)(R14*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       32(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(R11), R14
+	VPMOVZXBQ  96(R11), Y3
+	VPMOVZXBQ  100(R11), Y4
+	VPXOR      (AX)(R14*1), Y0, Y5
+	VPXOR      32(AX)(R14*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       40(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(R11), R14
+	VPMOVZXBQ  104(R11), Y3
+	VPMOVZXBQ  108(R11), Y4
+	VPXOR      (AX)(R14*1), Y0, Y5
+	VPXOR      32(AX)(R14*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       48(R13), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(R11), R14
+	VPMOVZXBQ  112(R11), Y3
+	VPMOVZXBQ  116(R11), Y4
+	VPXOR      (AX)(R14*1), Y0, Y5
+	VPXOR      32(AX)(R14*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R14
+	NEGL       R14
+	CMC
+	ADCQ       R12, R12
+	MOVQ       56(R13), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(R11), R13
+	VPMOVZXBQ  120(R11), Y3
+	VPMOVZXBQ  124(R11), Y4
+	VPXOR      (AX)(R13*1), Y0, Y5
+	VPXOR      32(AX)(R13*1), Y0, Y6
+	VPSLLVQ    Y3, Y5, Y5
+	VPSLLVQ    Y4, Y6, Y6
+	VPOR       Y5, Y6, Y5
+	VMOVMSKPD  Y5, R11
+	NEGL       R11
+	CMC
+	ADCQ       R12, R12
+	POPCNTQ    R12, R11
+	ADDQ       R11, R8
+	MOVQ       $0x0101010101010101, R11
+	PDEPQ      R11, R12, R12
+	BSWAPQ     R12
+	MOVQ       R12, (DI)(R10*1)
+	ADDQ       $0x08, R10
+	JMP        blockedTestGroupsAVX2_group
 
 blockedTestGroupsAVX2_nopf:
 	XORQ R10, R10
@@ -9545,221 +9787,189 @@ blockedTestGroupsAVX2_nopf_group:
 	ANDQ     $0x00000078, R12
 	SHLQ     $0x05, R12
 	ADDQ     R9, R12
-	VMOVDQU  (DX)(R11*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R12)
-	VPSRLQ   $0x20, Y1, Y3
+	VMOVDQU  (CX)(R11*8), Y3
+	MOVQ     (CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, (R12)
+	MOVQ     8(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 8(R12)
+	MOVQ     16(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 16(R12)
+	MOVQ     24(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 24(R12)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R12)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R12)
-	VMOVDQU  32(DX)(R11*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R12)
-	VPSRLQ   $0x20, Y1, Y3
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPXOR    blockedCut4<>+224(SB), Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 64(R12)
+	VMOVDQU  32(CX)(R11*8), Y3
+	MOVQ     32(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 32(R12)
+	MOVQ     40(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 40(R12)
+	MOVQ     48(CX)(R11*8), R13
+	MULXQ    R13, R13, R14
+	SHLQ     $0x06, R14
+	MOVQ     R14, 48(R12)
+	MOVQ     56(CX)(R11*8), R11
+	MULXQ    R11, R11, R13
+	SHLQ     $0x06, R13
+	MOVQ     R13, 56(R12)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R12)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R12)
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPXOR    blockedCut4<>+224(SB), Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 96(R12)
 
 blockedTestGroupsAVX2_nopf_noprep:
-	MOVQ         R10, R11
-	ANDQ         $0x00000078, R11
-	SHLQ         $0x05, R11
-	ADDQ         R9, R11
-	XORQ         R12, R12
-	VPBROADCASTQ 64(R11), Y1
-	MOVQ         128(R11), R13
-	MOVQ         (R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R14*1), Y3
-	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 72(R11), Y1
-	MOVQ         136(R11), R13
-	MOVQ         8(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R14*1), Y3
-	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 80(R11), Y1
-	MOVQ         144(R11), R13
-	MOVQ         16(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R14*1), Y3
-	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 88(R11), Y1
-	MOVQ         152(R11), R13
-	MOVQ         24(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R14*1), Y3
-	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 96(R11), Y1
-	MOVQ         160(R11), R13
-	MOVQ         32(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R14*1), Y3
-	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 104(R11), Y1
-	MOVQ         168(R11), R13
-	MOVQ         40(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R14*1), Y3
-	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 112(R11), Y1
-	MOVQ         176(R11), R13
-	MOVQ         48(R11), R14
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R14*1), Y3
-	VMOVDQU      32(AX)(R14*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R13
-	ADDB         $-1, R13
-	ADCQ         R12, R12
-	VPBROADCASTQ 120(R11), Y1
-	MOVQ         184(R11), R13
-	MOVQ         56(R11), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R13*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R13*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VMOVDQU      (AX)(R11*1), Y3
-	VMOVDQU      32(AX)(R11*1), Y4
-	VPANDN       Y2, Y3, Y2
-	VPANDN       Y1, Y4, Y1
-	VPOR         Y2, Y1, Y2
-	VPTEST       Y2, Y2
-	SETEQ        R11
-	ADDB         $-1, R11
-	ADCQ         R12, R12
-	POPCNTQ      R12, R11
-	ADDQ         R11, R8
-	MOVQ         $0x0101010101010101, R11
-	PDEPQ        R11, R12, R12
-	BSWAPQ       R12
-	MOVQ         R12, (DI)(R10*1)
-	ADDQ         $0x08, R10
-	JMP          blockedTestGroupsAVX2_nopf_group
+	MOVQ      R10, R11
+	ANDQ      $0x00000078, R11
+	SHLQ      $0x05, R11
+	ADDQ      R9, R11
+	XORQ      R12, R12
+	MOVQ      (R11), R13
+	VPMOVZXBQ 64(R11), Y3
+	VPMOVZXBQ 68(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      8(R11), R13
+	VPMOVZXBQ 72(R11), Y3
+	VPMOVZXBQ 76(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      16(R11), R13
+	VPMOVZXBQ 80(R11), Y3
+	VPMOVZXBQ 84(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      24(R11), R13
+	VPMOVZXBQ 88(R11), Y3
+	VPMOVZXBQ 92(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      32(R11), R13
+	VPMOVZXBQ 96(R11), Y3
+	VPMOVZXBQ 100(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      40(R11), R13
+	VPMOVZXBQ 104(R11), Y3
+	VPMOVZXBQ 108(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      48(R11), R13
+	VPMOVZXBQ 112(R11), Y3
+	VPMOVZXBQ 116(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R13
+	NEGL      R13
+	CMC
+	ADCQ      R12, R12
+	MOVQ      56(R11), R13
+	VPMOVZXBQ 120(R11), Y3
+	VPMOVZXBQ 124(R11), Y4
+	VPXOR     (AX)(R13*1), Y0, Y5
+	VPXOR     32(AX)(R13*1), Y0, Y6
+	VPSLLVQ   Y3, Y5, Y5
+	VPSLLVQ   Y4, Y6, Y6
+	VPOR      Y5, Y6, Y5
+	VMOVMSKPD Y5, R11
+	NEGL      R11
+	CMC
+	ADCQ      R12, R12
+	POPCNTQ   R12, R11
+	ADDQ      R11, R8
+	MOVQ      $0x0101010101010101, R11
+	PDEPQ     R11, R12, R12
+	BSWAPQ    R12
+	MOVQ      R12, (DI)(R10*1)
+	ADDQ      $0x08, R10
+	JMP       blockedTestGroupsAVX2_nopf_group
 
 blockedTestGroupsAVX2_done:
 	VZEROUPPER
@@ -9767,23 +9977,23 @@ blockedTestGroupsAVX2_done:
 	RET
 
 // func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32, pf int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2, BMI2, MMX+
 TEXT ·blockedAddGroupsAVX2(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         hs_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         hs_base+24(FP), CX
 	MOVQ         hs_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         n+48(FP), BX
 	MOVLQZX      k+56(FP), DI
-	VMOVQ        CX, X0
+	MOVQ         $0x00000001, R8
+	VMOVQ        R8, X0
 	VPBROADCASTQ X0, Y0
-	MOVQ         DI, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x09, CX
-	LEAQ         ·blockedTake+0(SB), DI
-	ADDQ         DI, CX
+	ANDQ         $0x07, DI
+	LEAQ         blockedWindowFloors<>+0(SB), R8
+	VPBROADCASTB (R8)(DI*1), Y1
+	VMOVDQU      blockedCut4<>+192(SB), Y2
 	LEAQ         (SP), DI
 	XORQ         R8, R8
 
@@ -9796,46 +10006,76 @@ blockedAddGroupsAVX2_first:
 	ANDQ     $0x00000078, R9
 	SHLQ     $0x05, R9
 	ADDQ     DI, R9
-	VMOVDQU  (DX)(R8*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R9)
-	VPSRLQ   $0x20, Y1, Y3
+	VMOVDQU  (CX)(R8*8), Y3
+	MOVQ     (CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, (R9)
+	MOVQ     8(CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 8(R9)
+	MOVQ     16(CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 16(R9)
+	MOVQ     24(CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 24(R9)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R9)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R9)
-	VMOVDQU  32(DX)(R8*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R9)
-	VPSRLQ   $0x20, Y1, Y3
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 64(R9)
+	VMOVDQU  32(CX)(R8*8), Y3
+	MOVQ     32(CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 32(R9)
+	MOVQ     40(CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 40(R9)
+	MOVQ     48(CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 48(R9)
+	MOVQ     56(CX)(R8*8), R10
+	MULXQ    R10, R10, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 56(R9)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R9)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R9)
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 96(R9)
 	ADDQ     $0x08, R8
 	JMP      blockedAddGroupsAVX2_first
 
@@ -9855,46 +10095,76 @@ blockedAddGroupsAVX2_group:
 	ANDQ     $0x00000078, R10
 	SHLQ     $0x05, R10
 	ADDQ     DI, R10
-	VMOVDQU  (DX)(R9*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R10)
-	VPSRLQ   $0x20, Y1, Y3
+	VMOVDQU  (CX)(R9*8), Y3
+	MOVQ     (CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, (R10)
+	MOVQ     8(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 8(R10)
+	MOVQ     16(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 16(R10)
+	MOVQ     24(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 24(R10)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R10)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R10)
-	VMOVDQU  32(DX)(R9*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R10)
-	VPSRLQ   $0x20, Y1, Y3
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 64(R10)
+	VMOVDQU  32(CX)(R9*8), Y3
+	MOVQ     32(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 32(R10)
+	MOVQ     40(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 40(R10)
+	MOVQ     48(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 48(R10)
+	MOVQ     56(CX)(R9*8), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 56(R10)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R10)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R10)
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 96(R10)
 
 blockedAddGroupsAVX2_noprep:
 	MOVQ R8, R9
@@ -9911,144 +10181,96 @@ blockedAddGroupsAVX2_noprep:
 	ADDQ DI, R11
 
 blockedAddGroupsAVX2_probe:
-	MOVQ         (R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 64(R9), Y1
-	MOVQ         128(R9), R10
-	MOVQ         (R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R12*1), Y2, Y2
-	VPOR         32(AX)(R12*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R12*1)
-	VMOVDQU      Y1, 32(AX)(R12*1)
-	MOVQ         8(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 72(R9), Y1
-	MOVQ         136(R9), R10
-	MOVQ         8(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R12*1), Y2, Y2
-	VPOR         32(AX)(R12*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R12*1)
-	VMOVDQU      Y1, 32(AX)(R12*1)
-	MOVQ         16(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 80(R9), Y1
-	MOVQ         144(R9), R10
-	MOVQ         16(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R12*1), Y2, Y2
-	VPOR         32(AX)(R12*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R12*1)
-	VMOVDQU      Y1, 32(AX)(R12*1)
-	MOVQ         24(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 88(R9), Y1
-	MOVQ         152(R9), R10
-	MOVQ         24(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R12*1), Y2, Y2
-	VPOR         32(AX)(R12*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R12*1)
-	VMOVDQU      Y1, 32(AX)(R12*1)
-	MOVQ         32(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 96(R9), Y1
-	MOVQ         160(R9), R10
-	MOVQ         32(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R12*1), Y2, Y2
-	VPOR         32(AX)(R12*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R12*1)
-	VMOVDQU      Y1, 32(AX)(R12*1)
-	MOVQ         40(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 104(R9), Y1
-	MOVQ         168(R9), R10
-	MOVQ         40(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R12*1), Y2, Y2
-	VPOR         32(AX)(R12*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R12*1)
-	VMOVDQU      Y1, 32(AX)(R12*1)
-	MOVQ         48(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 112(R9), Y1
-	MOVQ         176(R9), R10
-	MOVQ         48(R9), R12
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R12*1), Y2, Y2
-	VPOR         32(AX)(R12*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R12*1)
-	VMOVDQU      Y1, 32(AX)(R12*1)
-	MOVQ         56(R11), R10
-	PREFETCHT0   (AX)(R10*1)
-	VPBROADCASTQ 120(R9), Y1
-	MOVQ         184(R9), R10
-	MOVQ         56(R9), R9
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R9*1), Y2, Y2
-	VPOR         32(AX)(R9*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R9*1)
-	VMOVDQU      Y1, 32(AX)(R9*1)
-	ADDQ         $0x08, R8
-	JMP          blockedAddGroupsAVX2_group
+	MOVQ       (R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       (R9), R10
+	VPMOVZXBQ  64(R9), Y3
+	VPMOVZXBQ  68(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	MOVQ       8(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       8(R9), R10
+	VPMOVZXBQ  72(R9), Y3
+	VPMOVZXBQ  76(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	MOVQ       16(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       16(R9), R10
+	VPMOVZXBQ  80(R9), Y3
+	VPMOVZXBQ  84(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	MOVQ       24(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       24(R9), R10
+	VPMOVZXBQ  88(R9), Y3
+	VPMOVZXBQ  92(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	MOVQ       32(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       32(R9), R10
+	VPMOVZXBQ  96(R9), Y3
+	VPMOVZXBQ  100(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	MOVQ       40(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       40(R9), R10
+	VPMOVZXBQ  104(R9), Y3
+	VPMOVZXBQ  108(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	MOVQ       48(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       48(R9), R10
+	VPMOVZXBQ  112(R9), Y3
+	VPMOVZXBQ  116(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	MOVQ       56(R11), R10
+	PREFETCHT0 (AX)(R10*1)
+	MOVQ       56(R9), R10
+	VPMOVZXBQ  120(R9), Y3
+	VPMOVZXBQ  124(R9), Y4
+	VPSLLVQ    Y3, Y0, Y3
+	VPSLLVQ    Y4, Y0, Y4
+	VPOR       (AX)(R10*1), Y3, Y3
+	VPOR       32(AX)(R10*1), Y4, Y4
+	VMOVDQU    Y3, (AX)(R10*1)
+	VMOVDQU    Y4, 32(AX)(R10*1)
+	ADDQ       $0x08, R8
+	JMP        blockedAddGroupsAVX2_group
 
 blockedAddGroupsAVX2_nopf:
 	XORQ R8, R8
@@ -10063,174 +10285,156 @@ blockedAddGroupsAVX2_nopf_group:
 	ANDQ     $0x00000078, R10
 	SHLQ     $0x05, R10
 	ADDQ     DI, R10
-	VMOVDQU  (DX)(R9*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, (R10)
-	VPSRLQ   $0x20, Y1, Y3
+	VMOVDQU  (CX)(R9*8), Y3
+	MOVQ     (CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, (R10)
+	MOVQ     8(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 8(R10)
+	MOVQ     16(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 16(R10)
+	MOVQ     24(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 24(R10)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 64(R10)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 128(R10)
-	VMOVDQU  32(DX)(R9*8), Y1
-	VPMULUDQ Y0, Y1, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPSRLQ   $0x20, Y1, Y2
-	VPMULUDQ Y0, Y2, Y2
-	VPADDQ   Y3, Y2, Y2
-	VPSRLQ   $0x20, Y2, Y2
-	VPSLLQ   $0x06, Y2, Y2
-	VMOVDQU  Y2, 32(R10)
-	VPSRLQ   $0x20, Y1, Y3
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 64(R10)
+	VMOVDQU  32(CX)(R9*8), Y3
+	MOVQ     32(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 32(R10)
+	MOVQ     40(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 40(R10)
+	MOVQ     48(CX)(R9*8), R11
+	MULXQ    R11, R11, R12
+	SHLQ     $0x06, R12
+	MOVQ     R12, 48(R10)
+	MOVQ     56(CX)(R9*8), R9
+	MULXQ    R9, R9, R11
+	SHLQ     $0x06, R11
+	MOVQ     R11, 56(R10)
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPMULUDQ blockedMulHi4<>+0(SB), Y3, Y5
+	VPADDQ   Y4, Y5, Y4
+	VPSLLQ   $0x20, Y4, Y4
 	VPMULUDQ blockedMulLo4<>+0(SB), Y3, Y3
-	VPMULUDQ blockedMulHi4<>+0(SB), Y1, Y2
-	VPADDQ   Y3, Y2, Y3
-	VPSLLQ   $0x20, Y3, Y3
-	VPMULUDQ blockedMulLo4<>+0(SB), Y1, Y1
-	VPADDQ   Y3, Y1, Y1
-	VMOVDQU  Y1, 96(R10)
-	VPSRLQ   $0x07, Y1, Y1
-	VPAND    blockedRowMask4<>+0(SB), Y1, Y1
-	VMOVDQU  Y1, 160(R10)
+	VPADDQ   Y4, Y3, Y3
+	VPSHUFB  blockedCut4<>+0(SB), Y3, Y4
+	VPAND    blockedCut4<>+32(SB), Y4, Y5
+	VPMULHUW blockedCut4<>+64(SB), Y5, Y5
+	VPAND    blockedCut4<>+96(SB), Y4, Y4
+	VPMULLW  blockedCut4<>+128(SB), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+160(SB), Y3, Y5
+	VPSUBB   Y5, Y2, Y5
+	VPCMPGTB Y1, Y5, Y5
+	VPOR     Y5, Y4, Y4
+	VMOVDQU  Y4, 96(R10)
 
 blockedAddGroupsAVX2_nopf_noprep:
-	MOVQ         R8, R9
-	ANDQ         $0x00000078, R9
-	SHLQ         $0x05, R9
-	ADDQ         DI, R9
-	VPBROADCASTQ 64(R9), Y1
-	MOVQ         128(R9), R10
-	MOVQ         (R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R11*1), Y2, Y2
-	VPOR         32(AX)(R11*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R11*1)
-	VMOVDQU      Y1, 32(AX)(R11*1)
-	VPBROADCASTQ 72(R9), Y1
-	MOVQ         136(R9), R10
-	MOVQ         8(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R11*1), Y2, Y2
-	VPOR         32(AX)(R11*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R11*1)
-	VMOVDQU      Y1, 32(AX)(R11*1)
-	VPBROADCASTQ 80(R9), Y1
-	MOVQ         144(R9), R10
-	MOVQ         16(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R11*1), Y2, Y2
-	VPOR         32(AX)(R11*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R11*1)
-	VMOVDQU      Y1, 32(AX)(R11*1)
-	VPBROADCASTQ 88(R9), Y1
-	MOVQ         152(R9), R10
-	MOVQ         24(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R11*1), Y2, Y2
-	VPOR         32(AX)(R11*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R11*1)
-	VMOVDQU      Y1, 32(AX)(R11*1)
-	VPBROADCASTQ 96(R9), Y1
-	MOVQ         160(R9), R10
-	MOVQ         32(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R11*1), Y2, Y2
-	VPOR         32(AX)(R11*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R11*1)
-	VMOVDQU      Y1, 32(AX)(R11*1)
-	VPBROADCASTQ 104(R9), Y1
-	MOVQ         168(R9), R10
-	MOVQ         40(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R11*1), Y2, Y2
-	VPOR         32(AX)(R11*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R11*1)
-	VMOVDQU      Y1, 32(AX)(R11*1)
-	VPBROADCASTQ 112(R9), Y1
-	MOVQ         176(R9), R10
-	MOVQ         48(R9), R11
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R11*1), Y2, Y2
-	VPOR         32(AX)(R11*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R11*1)
-	VMOVDQU      Y1, 32(AX)(R11*1)
-	VPBROADCASTQ 120(R9), Y1
-	MOVQ         184(R9), R10
-	MOVQ         56(R9), R9
-	VPSLLVQ      blockedKeyShifts<>+0(SB), Y1, Y2
-	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      (CX)(R10*1), Y3
-	VPSLLVQ      Y2, Y3, Y2
-	VPSLLVQ      blockedKeyShifts<>+32(SB), Y1, Y1
-	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      32(CX)(R10*1), Y3
-	VPSLLVQ      Y1, Y3, Y1
-	VPOR         (AX)(R9*1), Y2, Y2
-	VPOR         32(AX)(R9*1), Y1, Y1
-	VMOVDQU      Y2, (AX)(R9*1)
-	VMOVDQU      Y1, 32(AX)(R9*1)
-	ADDQ         $0x08, R8
-	JMP          blockedAddGroupsAVX2_nopf_group
+	MOVQ      R8, R9
+	ANDQ      $0x00000078, R9
+	SHLQ      $0x05, R9
+	ADDQ      DI, R9
+	MOVQ      (R9), R10
+	VPMOVZXBQ 64(R9), Y3
+	VPMOVZXBQ 68(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	MOVQ      8(R9), R10
+	VPMOVZXBQ 72(R9), Y3
+	VPMOVZXBQ 76(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	MOVQ      16(R9), R10
+	VPMOVZXBQ 80(R9), Y3
+	VPMOVZXBQ 84(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	MOVQ      24(R9), R10
+	VPMOVZXBQ 88(R9), Y3
+	VPMOVZXBQ 92(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	MOVQ      32(R9), R10
+	VPMOVZXBQ 96(R9), Y3
+	VPMOVZXBQ 100(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	MOVQ      40(R9), R10
+	VPMOVZXBQ 104(R9), Y3
+	VPMOVZXBQ 108(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	MOVQ      48(R9), R10
+	VPMOVZXBQ 112(R9), Y3
+	VPMOVZXBQ 116(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	MOVQ      56(R9), R10
+	VPMOVZXBQ 120(R9), Y3
+	VPMOVZXBQ 124(R9), Y4
+	VPSLLVQ   Y3, Y0, Y3
+	VPSLLVQ   Y4, Y0, Y4
+	VPOR      (AX)(R10*1), Y3, Y3
+	VPOR      32(AX)(R10*1), Y4, Y4
+	VMOVDQU   Y3, (AX)(R10*1)
+	VMOVDQU   Y4, 32(AX)(R10*1)
+	ADDQ      $0x08, R8
+	JMP       blockedAddGroupsAVX2_nopf_group
 
 blockedAddGroupsAVX2_done:
 	VZEROUPPER
@@ -10240,9 +10444,9 @@ blockedAddGroupsAVX2_done:
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
 TEXT ·blockedTestUint64sAVX512(SB), $4096-104
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         ks_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         ks_base+24(FP), CX
 	MOVQ         ks_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         out_base+48(FP), DI
@@ -10255,16 +10459,16 @@ TEXT ·blockedTestUint64sAVX512(SB), $4096-104
 	VPBROADCASTQ R10, Z1
 	MOVQ         $0x0000000000000008, R10
 	VPBROADCASTQ R10, Z2
-	VPBROADCASTQ CX, Z3
+	VPBROADCASTQ DX, Z3
 	VPBROADCASTQ blockedMul<>+0(SB), Z4
 	VMOVDQU64    blockedShifts<>+0(SB), Z5
 	VPBROADCASTQ blockedOne<>+0(SB), Z6
-	MOVQ         R9, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
+	MOVQ         R9, DX
+	ANDQ         $0x07, DX
+	SHLQ         $0x06, DX
 	LEAQ         blockedWindowRows<>+0(SB), R9
-	VMOVDQU64    (R9)(CX*1), Z7
-	LEAQ         (SP), CX
+	VMOVDQU64    (R9)(DX*1), Z7
+	LEAQ         (SP), DX
 	XORQ         R9, R9
 
 blockedTestUint64sAVX512_first:
@@ -10275,8 +10479,8 @@ blockedTestUint64sAVX512_first:
 	MOVQ       R9, R10
 	ANDQ       $0x00000078, R10
 	SHLQ       $0x05, R10
-	ADDQ       CX, R10
-	VMOVDQU64  (DX)(R9*8), Z8
+	ADDQ       DX, R10
+	VMOVDQU64  (CX)(R9*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
 	VPROLQ     $0x31, Z8, Z9
@@ -10320,8 +10524,8 @@ blockedTestUint64sAVX512_group:
 	MOVQ       R10, R11
 	ANDQ       $0x00000078, R11
 	SHLQ       $0x05, R11
-	ADDQ       CX, R11
-	VMOVDQU64  (DX)(R10*8), Z8
+	ADDQ       DX, R11
+	VMOVDQU64  (CX)(R10*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
 	VPROLQ     $0x31, Z8, Z9
@@ -10352,7 +10556,7 @@ blockedTestUint64sAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
-	ADDQ CX, R10
+	ADDQ DX, R10
 	LEAQ 56(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
@@ -10360,7 +10564,7 @@ blockedTestUint64sAVX512_noprep:
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
 	SHLQ $0x05, R12
-	ADDQ CX, R12
+	ADDQ DX, R12
 
 blockedTestUint64sAVX512_probe:
 	XORQ         R11, R11
@@ -10473,8 +10677,8 @@ blockedTestUint64sAVX512_nopf_group:
 	MOVQ       R10, R11
 	ANDQ       $0x00000078, R11
 	SHLQ       $0x05, R11
-	ADDQ       CX, R11
-	VMOVDQU64  (DX)(R10*8), Z8
+	ADDQ       DX, R11
+	VMOVDQU64  (CX)(R10*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
 	VPROLQ     $0x31, Z8, Z9
@@ -10505,7 +10709,7 @@ blockedTestUint64sAVX512_nopf_noprep:
 	MOVQ         R9, R10
 	ANDQ         $0x00000078, R10
 	SHLQ         $0x05, R10
-	ADDQ         CX, R10
+	ADDQ         DX, R10
 	XORQ         R11, R11
 	KMOVB        128(R10), K1
 	VPBROADCASTQ 64(R10), Z8
@@ -10663,9 +10867,9 @@ GLOBL blockedWindowRows<>(SB), RODATA|NOPTR, $512
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·blockedAddUint64sAVX512(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         ks_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         ks_base+24(FP), CX
 	MOVQ         ks_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         SI, BX
@@ -10676,16 +10880,16 @@ TEXT ·blockedAddUint64sAVX512(SB), $4096-72
 	VPBROADCASTQ R8, Z1
 	MOVQ         $0x0000000000000008, R8
 	VPBROADCASTQ R8, Z2
-	VPBROADCASTQ CX, Z3
+	VPBROADCASTQ DX, Z3
 	VPBROADCASTQ blockedMul<>+0(SB), Z4
 	VMOVDQU64    blockedShifts<>+0(SB), Z5
 	VPBROADCASTQ blockedOne<>+0(SB), Z6
-	MOVQ         DI, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
+	MOVQ         DI, DX
+	ANDQ         $0x07, DX
+	SHLQ         $0x06, DX
 	LEAQ         blockedWindowRows<>+0(SB), DI
-	VMOVDQU64    (DI)(CX*1), Z7
-	LEAQ         (SP), CX
+	VMOVDQU64    (DI)(DX*1), Z7
+	LEAQ         (SP), DX
 	XORQ         DI, DI
 
 blockedAddUint64sAVX512_first:
@@ -10696,8 +10900,8 @@ blockedAddUint64sAVX512_first:
 	MOVQ       DI, R8
 	ANDQ       $0x00000078, R8
 	SHLQ       $0x05, R8
-	ADDQ       CX, R8
-	VMOVDQU64  (DX)(DI*8), Z8
+	ADDQ       DX, R8
+	VMOVDQU64  (CX)(DI*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
 	VPROLQ     $0x31, Z8, Z9
@@ -10741,8 +10945,8 @@ blockedAddUint64sAVX512_group:
 	MOVQ       R8, R9
 	ANDQ       $0x00000078, R9
 	SHLQ       $0x05, R9
-	ADDQ       CX, R9
-	VMOVDQU64  (DX)(R8*8), Z8
+	ADDQ       DX, R9
+	VMOVDQU64  (CX)(R8*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
 	VPROLQ     $0x31, Z8, Z9
@@ -10773,7 +10977,7 @@ blockedAddUint64sAVX512_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
-	ADDQ CX, R8
+	ADDQ DX, R8
 	LEAQ 56(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
@@ -10781,7 +10985,7 @@ blockedAddUint64sAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
-	ADDQ CX, R10
+	ADDQ DX, R10
 
 blockedAddUint64sAVX512_probe:
 	MOVQ         (R10), R9
@@ -10871,8 +11075,8 @@ blockedAddUint64sAVX512_nopf_group:
 	MOVQ       R8, R9
 	ANDQ       $0x00000078, R9
 	SHLQ       $0x05, R9
-	ADDQ       CX, R9
-	VMOVDQU64  (DX)(R8*8), Z8
+	ADDQ       DX, R9
+	VMOVDQU64  (CX)(R8*8), Z8
 	VPROLQ     $0x20, Z8, Z8
 	VPXORQ     Z0, Z8, Z8
 	VPROLQ     $0x31, Z8, Z9
@@ -10903,7 +11107,7 @@ blockedAddUint64sAVX512_nopf_noprep:
 	MOVQ         DI, R8
 	ANDQ         $0x00000078, R8
 	SHLQ         $0x05, R8
-	ADDQ         CX, R8
+	ADDQ         DX, R8
 	KMOVB        128(R8), K1
 	VPBROADCASTQ 64(R8), Z8
 	VPSRLVQ      Z5, Z8, Z8
@@ -10971,25 +11175,25 @@ blockedAddUint64sAVX512_done:
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
 TEXT ·blockedTestGroupsAVX512(SB), $4096-96
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         hs_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         hs_base+24(FP), CX
 	MOVQ         hs_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         out_base+48(FP), DI
 	MOVQ         out_len+56(FP), BX
 	XORQ         R8, R8
 	MOVLQZX      k+72(FP), R9
-	VPBROADCASTQ CX, Z0
+	VPBROADCASTQ DX, Z0
 	VPBROADCASTQ blockedMul<>+0(SB), Z1
 	VMOVDQU64    blockedShifts<>+0(SB), Z2
 	VPBROADCASTQ blockedOne<>+0(SB), Z3
-	MOVQ         R9, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
+	MOVQ         R9, DX
+	ANDQ         $0x07, DX
+	SHLQ         $0x06, DX
 	LEAQ         blockedWindowRows<>+0(SB), R9
-	VMOVDQU64    (R9)(CX*1), Z4
-	LEAQ         (SP), CX
+	VMOVDQU64    (R9)(DX*1), Z4
+	LEAQ         (SP), DX
 	XORQ         R9, R9
 
 blockedTestGroupsAVX512_first:
@@ -11000,8 +11204,8 @@ blockedTestGroupsAVX512_first:
 	MOVQ      R9, R10
 	ANDQ      $0x00000078, R10
 	SHLQ      $0x05, R10
-	ADDQ      CX, R10
-	VMOVDQU64 (DX)(R9*8), Z5
+	ADDQ      DX, R10
+	VMOVDQU64 (CX)(R9*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
 	VPSRLQ    $0x20, Z5, Z6
@@ -11033,8 +11237,8 @@ blockedTestGroupsAVX512_group:
 	MOVQ      R10, R11
 	ANDQ      $0x00000078, R11
 	SHLQ      $0x05, R11
-	ADDQ      CX, R11
-	VMOVDQU64 (DX)(R10*8), Z5
+	ADDQ      DX, R11
+	VMOVDQU64 (CX)(R10*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
 	VPSRLQ    $0x20, Z5, Z6
@@ -11053,7 +11257,7 @@ blockedTestGroupsAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
-	ADDQ CX, R10
+	ADDQ DX, R10
 	LEAQ 56(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
@@ -11061,7 +11265,7 @@ blockedTestGroupsAVX512_noprep:
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
 	SHLQ $0x05, R12
-	ADDQ CX, R12
+	ADDQ DX, R12
 
 blockedTestGroupsAVX512_probe:
 	XORQ         R11, R11
@@ -11174,8 +11378,8 @@ blockedTestGroupsAVX512_nopf_group:
 	MOVQ      R10, R11
 	ANDQ      $0x00000078, R11
 	SHLQ      $0x05, R11
-	ADDQ      CX, R11
-	VMOVDQU64 (DX)(R10*8), Z5
+	ADDQ      DX, R11
+	VMOVDQU64 (CX)(R10*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
 	VPSRLQ    $0x20, Z5, Z6
@@ -11194,7 +11398,7 @@ blockedTestGroupsAVX512_nopf_noprep:
 	MOVQ         R9, R10
 	ANDQ         $0x00000078, R10
 	SHLQ         $0x05, R10
-	ADDQ         CX, R10
+	ADDQ         DX, R10
 	XORQ         R11, R11
 	KMOVB        128(R10), K1
 	VPBROADCASTQ 64(R10), Z5
@@ -11286,23 +11490,23 @@ blockedTestGroupsAVX512_done:
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·blockedAddGroupsAVX512(SB), $4096-72
 	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         hs_base+24(FP), DX
+	MOVQ         words_len+8(FP), DX
+	SHRQ         $0x03, DX
+	MOVQ         hs_base+24(FP), CX
 	MOVQ         hs_len+32(FP), SI
 	ANDQ         $-8, SI
 	MOVQ         n+48(FP), BX
 	MOVLQZX      k+56(FP), DI
-	VPBROADCASTQ CX, Z0
+	VPBROADCASTQ DX, Z0
 	VPBROADCASTQ blockedMul<>+0(SB), Z1
 	VMOVDQU64    blockedShifts<>+0(SB), Z2
 	VPBROADCASTQ blockedOne<>+0(SB), Z3
-	MOVQ         DI, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
+	MOVQ         DI, DX
+	ANDQ         $0x07, DX
+	SHLQ         $0x06, DX
 	LEAQ         blockedWindowRows<>+0(SB), DI
-	VMOVDQU64    (DI)(CX*1), Z4
-	LEAQ         (SP), CX
+	VMOVDQU64    (DI)(DX*1), Z4
+	LEAQ         (SP), DX
 	XORQ         DI, DI
 
 blockedAddGroupsAVX512_first:
@@ -11313,8 +11517,8 @@ blockedAddGroupsAVX512_first:
 	MOVQ      DI, R8
 	ANDQ      $0x00000078, R8
 	SHLQ      $0x05, R8
-	ADDQ      CX, R8
-	VMOVDQU64 (DX)(DI*8), Z5
+	ADDQ      DX, R8
+	VMOVDQU64 (CX)(DI*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
 	VPSRLQ    $0x20, Z5, Z6
@@ -11346,8 +11550,8 @@ blockedAddGroupsAVX512_group:
 	MOVQ      R8, R9
 	ANDQ      $0x00000078, R9
 	SHLQ      $0x05, R9
-	ADDQ      CX, R9
-	VMOVDQU64 (DX)(R8*8), Z5
+	ADDQ      DX, R9
+	VMOVDQU64 (CX)(R8*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
 	VPSRLQ    $0x20, Z5, Z6
@@ -11366,7 +11570,7 @@ blockedAddGroupsAVX512_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
-	ADDQ CX, R8
+	ADDQ DX, R8
 	LEAQ 56(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
@@ -11374,7 +11578,7 @@ blockedAddGroupsAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
-	ADDQ CX, R10
+	ADDQ DX, R10
 
 blockedAddGroupsAVX512_probe:
 	MOVQ         (R10), R9
@@ -11464,8 +11668,8 @@ blockedAddGroupsAVX512_nopf_group:
 	MOVQ      R8, R9
 	ANDQ      $0x00000078, R9
 	SHLQ      $0x05, R9
-	ADDQ      CX, R9
-	VMOVDQU64 (DX)(R8*8), Z5
+	ADDQ      DX, R9
+	VMOVDQU64 (CX)(R8*8), Z5
 	VPMULUDQ  Z0, Z5, Z7
 	VPSRLQ    $0x20, Z7, Z7
 	VPSRLQ    $0x20, Z5, Z6
@@ -11484,7 +11688,7 @@ blockedAddGroupsAVX512_nopf_noprep:
 	MOVQ         DI, R8
 	ANDQ         $0x00000078, R8
 	SHLQ         $0x05, R8
-	ADDQ         CX, R8
+	ADDQ         DX, R8
 	KMOVB        128(R8), K1
 	VPBROADCASTQ 64(R8), Z5
 	VPSRLVQ      Z2, Z5, Z5

@@ -33,9 +33,7 @@ loop8:
 	VPSLLQ   $0x31, Y4, Y6
 	VPSRLQ   $0x0f, Y4, Y7
 	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y4, Y7
-	VPSRLQ   $0x28, Y4, Y8
-	VPXOR    Y7, Y8, Y7
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y4, Y7
 	VPXOR    Y6, Y7, Y6
 	VPXOR    Y6, Y4, Y4
 	VPSRLQ   $0x20, Y4, Y6
@@ -62,9 +60,7 @@ loop8:
 	VPSLLQ   $0x31, Y5, Y6
 	VPSRLQ   $0x0f, Y5, Y7
 	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y5, Y7
-	VPSRLQ   $0x28, Y5, Y8
-	VPXOR    Y7, Y8, Y7
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y5, Y7
 	VPXOR    Y6, Y7, Y6
 	VPXOR    Y6, Y5, Y5
 	VPSRLQ   $0x20, Y5, Y6
@@ -102,9 +98,7 @@ tail4:
 	VPSLLQ   $0x31, Y4, Y6
 	VPSRLQ   $0x0f, Y4, Y7
 	VPXOR    Y6, Y7, Y6
-	VPSLLQ   $0x18, Y4, Y7
-	VPSRLQ   $0x28, Y4, Y8
-	VPXOR    Y7, Y8, Y7
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y4, Y7
 	VPXOR    Y6, Y7, Y6
 	VPXOR    Y6, Y4, Y4
 	VPSRLQ   $0x20, Y4, Y6
@@ -131,6 +125,40 @@ tail4:
 done:
 	VZEROUPPER
 	RET
+
+DATA xxh3Rotl24<>+0(SB)/1, $0x05
+DATA xxh3Rotl24<>+1(SB)/1, $0x06
+DATA xxh3Rotl24<>+2(SB)/1, $0x07
+DATA xxh3Rotl24<>+3(SB)/1, $0x00
+DATA xxh3Rotl24<>+4(SB)/1, $0x01
+DATA xxh3Rotl24<>+5(SB)/1, $0x02
+DATA xxh3Rotl24<>+6(SB)/1, $0x03
+DATA xxh3Rotl24<>+7(SB)/1, $0x04
+DATA xxh3Rotl24<>+8(SB)/1, $0x0d
+DATA xxh3Rotl24<>+9(SB)/1, $0x0e
+DATA xxh3Rotl24<>+10(SB)/1, $0x0f
+DATA xxh3Rotl24<>+11(SB)/1, $0x08
+DATA xxh3Rotl24<>+12(SB)/1, $0x09
+DATA xxh3Rotl24<>+13(SB)/1, $0x0a
+DATA xxh3Rotl24<>+14(SB)/1, $0x0b
+DATA xxh3Rotl24<>+15(SB)/1, $0x0c
+DATA xxh3Rotl24<>+16(SB)/1, $0x05
+DATA xxh3Rotl24<>+17(SB)/1, $0x06
+DATA xxh3Rotl24<>+18(SB)/1, $0x07
+DATA xxh3Rotl24<>+19(SB)/1, $0x00
+DATA xxh3Rotl24<>+20(SB)/1, $0x01
+DATA xxh3Rotl24<>+21(SB)/1, $0x02
+DATA xxh3Rotl24<>+22(SB)/1, $0x03
+DATA xxh3Rotl24<>+23(SB)/1, $0x04
+DATA xxh3Rotl24<>+24(SB)/1, $0x0d
+DATA xxh3Rotl24<>+25(SB)/1, $0x0e
+DATA xxh3Rotl24<>+26(SB)/1, $0x0f
+DATA xxh3Rotl24<>+27(SB)/1, $0x08
+DATA xxh3Rotl24<>+28(SB)/1, $0x09
+DATA xxh3Rotl24<>+29(SB)/1, $0x0a
+DATA xxh3Rotl24<>+30(SB)/1, $0x0b
+DATA xxh3Rotl24<>+31(SB)/1, $0x0c
+GLOBL xxh3Rotl24<>(SB), RODATA|NOPTR, $32
 
 // func hashUint64sAVX512(dst []uint64, ks []uint64, key uint64)
 // Requires: AVX, AVX512DQ, AVX512F

@@ -19,25 +19,25 @@ import (
 const groupAhead = 8
 
 // groupSlots is the ring of prepared groups, a power of two above
-// groupAhead. A slot is 256 bytes: eight line offsets at 0, eight g at
-// 64, and at 128 the eight keys' windows (a byte each at avx512, a
-// blockedTake row offset each at avx2).
+// groupAhead. A slot is 256 bytes: eight line offsets at 0; at avx512
+// eight g at 64 and the eight keys' windows, a byte each, at 128; at avx2
+// eight count bytes per key at 64.
 const groupSlots = 16
 
 // groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512}:
 // the batch test and add of 8-byte keys (hashed in the kernel) and of
 // hashes for a filter with k <= 8 and fewer than 2^32 lines, eight keys
-// at a time. Per group the scalar work of the key-at-a-time kernels is
-// done in vector registers: the keys' XXH3, the line index as the high
-// word of h*lines from two 32x32 products (lines < 2^32 makes the high
-// half of lines zero), g = h*BlockedMul, and the key's window of words.
-// A group is prepared groupAhead groups before it is probed, into a ring
-// of slots on the stack, so no load waits on the store before it, and
-// the lines of the group prepared a round earlier are prefetched one per
-// key while the current group is probed. Each key then costs a broadcast
-// of its g, the per-word bits, the window, and the line's test or OR; a
-// test collects the eight answers as bits and writes them as eight bytes
-// at once.
+// at a time. Per group most of the scalar work of the key-at-a-time
+// kernels is done in vector registers: the keys' XXH3, g = h*BlockedMul,
+// and the key's window of words (at avx512 also the line index, as the
+// high word of h*lines from two 32x32 products, lines < 2^32 making the
+// high half of lines zero). A group is prepared groupAhead groups
+// before it is probed, into a ring of slots on the stack, so no load
+// waits on the store before it, and the lines of the group prepared a
+// round earlier are prefetched one per key while the current group is
+// probed. Each key then costs its per-word bits, the window, and the
+// line's test or OR; a test collects the eight answers as bits and
+// writes them as eight bytes at once.
 func groupKernels() {
 	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
 		for _, hashed := range []bool{false, true} {
@@ -50,7 +50,7 @@ func groupKernels() {
 // groupParams is a grouped kernel's scalar state.
 type groupParams struct {
 	words, lines, k, keys reg.Register
-	hashed                bool
+	hashed, test          bool
 	seedKey               reg.Register // hashing.Uint64Key(seed), for keys
 }
 
@@ -94,9 +94,10 @@ func groupKernel(v groupISA, test, hashed bool) {
 	TEXT(name, 0, sig)
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).", name, op, what))
-	p := groupParams{hashed: hashed}
+	p := groupParams{hashed: hashed, test: test}
 	p.words = Load(Param("words").Base(), GP64())
-	p.lines = Load(Param("words").Len(), GP64())
+	// MULX multiplies by RDX: the line count stays there.
+	p.lines = Load(Param("words").Len(), reg.RDX)
 	SHRQ(U8(3), p.lines)
 	p.keys = Load(Param(in).Base(), GP64())
 	// n keys are answered; groups below lim are prepared and prefetched.
@@ -320,19 +321,83 @@ func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register, test bool) {
 	}
 }
 
-// groupAVX2 probes a key in two YMM halves: word w's bit is
-// (g << 6w) >> 58 (a variable shift by a table in memory and one
-// immediate shift), and the key's blockedTake row (1 in the window's
-// words, else 0), whose offset the slot holds, shifted left by it is the
-// mask; g = h*BlockedMul from three 32x32 products.
+// groupAVX2 probes a key in two YMM halves from eight count bytes its
+// slot holds, one per word, cut from the top 48 bits of the group's g in
+// prepare: the six-bit fields of each three bytes of g regrouped into
+// four bytes (a byte shuffle, two masks, a 16-bit high and low multiply
+// by powers of two), and 0xff in the words outside the key's window, so
+// that a count of 64 or more shifts a word's part to nothing. VPMOVZXBQ
+// widens four counts to a half's variable shifts. An add ORs 1 << bit
+// into each word; a test shifts the complement of each word left by
+// 63 - bit (the field of ^g), which puts a missing bit in the word's
+// sign, and VMOVMSKPD reads the eight signs, ORed in pairs, at once.
+// g = h*BlockedMul comes from three 32x32 products; the line index from a
+// scalar MULX, which leaves the vector shift ports to the probes.
 type groupAVX2 struct {
-	c                  xxh3.AVX2
-	zl                 reg.VecVirtual
-	take               reg.Register
-	mulLo, mulHi, rows Mem
+	c                 xxh3.AVX2
+	lit               reg.VecVirtual
+	thr, winc         reg.VecVirtual
+	mulLo, mulHi, cut Mem
+	floors            Mem
 }
 
 func (*groupAVX2) name() string { return "AVX2" }
+
+// The rows of blockedCut4, 32 bytes each (the same in both 128-bit lanes
+// for VPSHUFB): the shuffle that puts bytes (b1, b0, b2, b1) of each
+// three-byte run of g (7,6,5 and 4,3,2, most significant first) in a
+// dword, the masks and multipliers that move each six-bit field to a
+// byte of its own, the shuffle that copies byte 1 of g (s in its top
+// three bits) to every byte of its qword, byte w's 32w + 159 for the
+// window, and 0x3f bytes (a test's 63 - bit).
+const (
+	cutShuffle = 32 * iota
+	cutHighMask
+	cutHighMul
+	cutLowMask
+	cutLowMul
+	cutByte1
+	cutWindow
+	cutSix
+	cutRows
+)
+
+// cutRow returns the 32 bytes of row r of blockedCut4.
+func cutRow(r int) [32]byte {
+	var b [32]byte
+	dwords := func(v uint32) {
+		for i := 0; i < 32; i += 4 {
+			b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+		}
+	}
+	switch r {
+	case cutShuffle, cutByte1:
+		q := [8]byte{6, 7, 5, 6, 3, 4, 2, 3}
+		if r == cutByte1 {
+			q = [8]byte{1, 1, 1, 1, 1, 1, 1, 1}
+		}
+		for i := range b {
+			b[i] = q[i%8] + byte(i&8)
+		}
+	case cutHighMask:
+		dwords(0x0fc0fc00)
+	case cutHighMul:
+		dwords(0x04000040)
+	case cutLowMask:
+		dwords(0x003f03f0)
+	case cutLowMul:
+		dwords(0x01000010)
+	case cutWindow:
+		for i := range b {
+			b[i] = byte(32*(i%8) + 159)
+		}
+	case cutSix:
+		for i := range b {
+			b[i] = 0x3f
+		}
+	}
+	return b
+}
 
 func (v *groupAVX2) setup(p groupParams) {
 	if v.mulLo.Symbol.Name == "" {
@@ -344,64 +409,117 @@ func (v *groupAVX2) setup(p groupParams) {
 		for l := range 4 {
 			DATA(8*l, U64(asm.BlockedMul>>32))
 		}
-		v.rows = GLOBL("blockedRowMask4", RODATA|NOPTR)
-		for l := range 4 {
-			DATA(8*l, U64(7<<6))
+		v.cut = GLOBL("blockedCut4", RODATA|NOPTR)
+		for r := 0; r < cutRows; r += 32 {
+			row := cutRow(r)
+			for i, c := range row {
+				DATA(r+i, U8(c))
+			}
+		}
+		// Entry k%8: the signed byte above which 32*((w - s) & 7) +
+		// 31 - (g >> 8 & 31), plus 128, marks a word outside the
+		// window (none for k = 8).
+		v.floors = GLOBL("blockedWindowFloors", RODATA|NOPTR)
+		for r := range 8 {
+			f := int8(127)
+			if r > 0 {
+				f = int8(32*r - 129)
+			}
+			DATA(r, U8(uint8(f)))
 		}
 	}
 	if !p.hashed {
 		v.c = xxh3.NewAVX2(p.seedKey)
 	}
-	v.zl = YMM()
-	x := XMM()
-	VMOVQ(p.lines, x)
-	VPBROADCASTQ(x, v.zl)
-	v.take = takeRows(p.k)
+	v.lit = YMM()
+	if p.test {
+		// All ones, to complement the line.
+		VPCMPEQQ(v.lit, v.lit, v.lit)
+	} else {
+		// 1 in every word, shifted to the word's bit.
+		o, x := GP64(), XMM()
+		MOVQ(U32(1), o)
+		VMOVQ(o, x)
+		VPBROADCASTQ(x, v.lit)
+	}
+	row, base := GP64(), GP64()
+	MOVQ(p.k, row)
+	ANDQ(U8(7), row)
+	LEAQ(v.floors, base)
+	v.thr = YMM()
+	VPBROADCASTB(Mem{Base: base, Index: row, Scale: 1}, v.thr)
+	v.winc = YMM()
+	VMOVDQU(v.cut.Offset(cutWindow), v.winc)
 }
 
 func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 	for half := range 2 {
-		h, o, g, t := YMM(), YMM(), YMM(), YMM()
+		h, t, a := YMM(), YMM(), YMM()
 		VMOVDQU(Mem{Base: p.keys, Index: i, Scale: 8, Disp: 32 * half}, h)
+		// The lines by scalar MULX (lines in RDX) of the hashes, read
+		// where they are: in hs, or in the slot the keys' are put in.
+		from := Mem{Base: p.keys, Index: i, Scale: 8, Disp: 32 * half}
 		if !p.hashed {
-			v.c.Hash(h, YMM(), YMM(), YMM())
+			v.c.Hash(h, YMM(), YMM())
+			from = Mem{Base: sp, Disp: 32 * half}
+			VMOVDQU(h, from)
 		}
-		lineOffsets(v.zl, h, o, YMM)
-		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
+		for l := range 4 {
+			at := Mem{Base: sp, Disp: 32*half + 8*l}
+			x, lo, hi := GP64(), GP64(), GP64()
+			MOVQ(from.Offset(8*l), x)
+			MULXQ(x, lo, hi)
+			SHLQ(U8(6), hi)
+			MOVQ(hi, at)
+		}
 		// g = h*BlockedMul, in h.
-		genutil.MulLanes(v.mulLo, v.mulHi, h, t, g)
-		g = h
-		VMOVDQU(g, Mem{Base: sp, Disp: 64 + 32*half})
-		// The window's blockedTake row: ((g >> 13) & 7) * 64.
-		VPSRLQ(U8(13-6), g, g)
-		VPAND(v.rows, g, g)
-		VMOVDQU(g, Mem{Base: sp, Disp: 128 + 32*half})
+		genutil.MulLanes(v.mulLo, v.mulHi, h, t, a)
+		// Word w's count, (g >> (58 - 6w)) & 63, in byte w: each
+		// dword holds (b1, b0, b2, b1) of a three-byte run; the high
+		// product by 2^6 and 2^10 brings the fields of b0 and b1:b2 to
+		// bytes 0 and 2, the low product by 2^4 and 2^8 those of b0:b1
+		// and b2 to bytes 1 and 3.
+		VPSHUFB(v.cut.Offset(cutShuffle), h, t)
+		VPAND(v.cut.Offset(cutHighMask), t, a)
+		VPMULHUW(v.cut.Offset(cutHighMul), a, a)
+		VPAND(v.cut.Offset(cutLowMask), t, t)
+		VPMULLW(v.cut.Offset(cutLowMul), t, t)
+		VPOR(a, t, t)
+		if p.test {
+			VPXOR(v.cut.Offset(cutSix), t, t)
+		}
+		// The window: byte w is 32*((w - s) & 7) + 31 - (g >> 8 & 31)
+		// + 128, above the floor exactly when (w - s) & 7 >= k%8.
+		VPSHUFB(v.cut.Offset(cutByte1), h, a)
+		VPSUBB(a, v.winc, a)
+		VPCMPGTB(v.thr, a, a)
+		VPOR(a, t, t)
+		VMOVDQU(t, Mem{Base: sp, Disp: 64 + 32*half})
 	}
 }
 
 func (v *groupAVX2) probe(p groupParams, j int, cur reg.Register, test bool) {
-	b := YMM()
-	VPBROADCASTQ(Mem{Base: cur, Disp: 64 + 8*j}, b)
-	r, l := GP64(), GP64()
-	MOVQ(Mem{Base: cur, Disp: 128 + 8*j}, r)
-	MOVQ(Mem{Base: cur, Disp: 8 * j}, l)
-	var m [2]reg.VecVirtual
-	for half := range 2 {
-		m[half] = YMM()
-		VPSLLVQ(lshifts.Offset(32*half), b, m[half])
-		VPSRLQ(U8(58), m[half], m[half])
-		row := YMM()
-		VMOVDQU(Mem{Base: v.take, Index: r, Scale: 1, Disp: 32 * half}, row)
-		VPSLLVQ(m[half], row, m[half])
-	}
-	line := Mem{Base: p.words, Index: l, Scale: 1}
+	r := GP64()
+	MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
+	line := Mem{Base: p.words, Index: r, Scale: 1}
+	c0, c1 := YMM(), YMM()
+	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j}, c0)
+	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j + 4}, c1)
 	if test {
-		// CF: no bit of the mask is missing from the line.
-		holdsYMM(line, m[0], m[1])
-		c := GP8()
-		SETEQ(c)
-		ADDB(I8(-1), c) // CF = c
+		n0, n1 := YMM(), YMM()
+		VPXOR(line, v.lit, n0)
+		VPXOR(line.Offset(32), v.lit, n1)
+		VPSLLVQ(c0, n0, n0)
+		VPSLLVQ(c1, n1, n1)
+		VPOR(n0, n1, n0)
+		// The eight signs, four bits: CF when none is set.
+		m := GP32()
+		VMOVMSKPD(n0, m)
+		NEGL(m) // CF: a bit is missing
+		CMC()
 	} else {
-		orYMM(line, m[0], m[1])
+		VPSLLVQ(c0, v.lit, c0)
+		VPSLLVQ(c1, v.lit, c1)
+		orYMM(line, c0, c1)
 	}
 }

@@ -34,15 +34,15 @@ func avx2() {
 	key := Load(Param("key"), GP64())
 	c := xxh3.NewAVX2(key)
 	a, b := YMM(), YMM()
-	t := [6]reg.VecVirtual{YMM(), YMM(), YMM(), YMM(), YMM(), YMM()}
+	t := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
 
 	Label("loop8")
 	CMPQ(n, U8(8))
 	JB(LabelRef("tail4"))
 	VMOVDQU(Mem{Base: src}, a)
 	VMOVDQU(Mem{Base: src, Disp: 32}, b)
-	c.Hash(a, t[0], t[1], t[2])
-	c.Hash(b, t[3], t[4], t[5])
+	c.Hash(a, t[0], t[1])
+	c.Hash(b, t[2], t[3])
 	VMOVDQU(a, Mem{Base: dst})
 	VMOVDQU(b, Mem{Base: dst, Disp: 32})
 	ADDQ(U8(64), src)
@@ -54,7 +54,7 @@ func avx2() {
 	CMPQ(n, U8(4))
 	JB(LabelRef("done"))
 	VMOVDQU(Mem{Base: src}, a)
-	c.Hash(a, t[0], t[1], t[2])
+	c.Hash(a, t[0], t[1])
 	VMOVDQU(a, Mem{Base: dst})
 
 	Label("done")

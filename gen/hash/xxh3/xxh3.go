@@ -22,6 +22,20 @@ type AVX2 struct {
 	Eight reg.VecVirtual // 8 in every lane
 }
 
+// rotl24Table is the VPSHUFB control rotating every 64-bit lane left by
+// three bytes, emitted once per generated file.
+var rotl24Table Mem
+
+func rotl24() Mem {
+	if rotl24Table.Symbol.Name == "" {
+		rotl24Table = GLOBL("xxh3Rotl24", RODATA|NOPTR)
+		for i := range 32 {
+			DATA(i, U8(byte((i+5)%8+i&8)))
+		}
+	}
+	return rotl24Table
+}
+
 func broadcastYMM(v Op) reg.VecVirtual {
 	g := GP64()
 	MOVQ(v, g)
@@ -52,20 +66,19 @@ func NewAVX2(key reg.Register) AVX2 {
 // lo(h)*hi(c)) << 32, from three VPMULUDQ partial products.
 func (c AVX2) mul64(h, t1, t2 reg.VecVirtual) { genutil.MulLanes(c.MulLo, c.MulHi, h, t1, t2) }
 
-// Hash replaces the four keys in k by their hashes, using t1..t3 as
+// Hash replaces the four keys in k by their hashes, using t1, t2 as
 // scratch.
-func (c AVX2) Hash(k, t1, t2, t3 reg.VecVirtual) {
+func (c AVX2) Hash(k, t1, t2 reg.VecVirtual) {
 	// x = rotl(k, 32) ^ key: swapping the two dwords of each lane.
 	VPSHUFD(U8(0xb1), k, k)
 	VPXOR(c.Key, k, k)
-	// h ^= rotl(h, 49) ^ rotl(h, 24); the four shifted parts are disjoint
-	// halves of two rotations, so XOR joins them.
+	// h ^= rotl(h, 49) ^ rotl(h, 24); the two shifted parts of the first
+	// rotation are disjoint, so XOR joins them; the second moves whole
+	// bytes, one shuffle.
 	VPSLLQ(U8(49), k, t1)
 	VPSRLQ(U8(15), k, t2)
 	VPXOR(t1, t2, t1)
-	VPSLLQ(U8(24), k, t2)
-	VPSRLQ(U8(40), k, t3)
-	VPXOR(t2, t3, t2)
+	VPSHUFB(rotl24(), k, t2)
 	VPXOR(t1, t2, t1)
 	VPXOR(t1, k, k)
 	c.mul64(k, t1, t2)
