@@ -27,17 +27,16 @@ const groupSlots = 16
 // groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512}:
 // the batch test and add of 8-byte keys (hashed in the kernel) and of
 // hashes for a filter with k <= 8 and fewer than 2^32 lines, eight keys
-// at a time. Per group most of the scalar work of the key-at-a-time
-// kernels is done in vector registers: the keys' XXH3, g = h*BlockedMul,
-// and the key's window of words (at avx512 also the line index, as the
-// high word of h*lines from two 32x32 products, lines < 2^32 making the
-// high half of lines zero). A group is prepared groupAhead groups
-// before it is probed, into a ring of slots on the stack, so no load
-// waits on the store before it, and the lines of the group prepared a
-// round earlier are prefetched one per key while the current group is
-// probed. Each key then costs its per-word bits, the window, and the
-// line's test or OR; a test collects the eight answers as bits and
-// writes them as eight bytes at once.
+// at a time. Per group the scalar work of the key-at-a-time kernels is
+// done in vector registers: the keys' XXH3, the line index as the high
+// word of h*lines from two 32x32 products (lines < 2^32 makes the high
+// half of lines zero), g = h*BlockedMul, and the key's window of words.
+// A group is prepared groupAhead groups before it is probed, into a
+// ring of slots on the stack, so no load waits on the store before it,
+// and the lines of the group prepared a round earlier are prefetched one
+// per key while the current group is probed. Each key then costs its
+// per-word bits, the window, and the line's test or OR; a test collects
+// the eight answers as bits and writes them as eight bytes at once.
 func groupKernels() {
 	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
 		for _, hashed := range []bool{false, true} {
@@ -96,8 +95,7 @@ func groupKernel(v groupISA, test, hashed bool) {
 	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).", name, op, what))
 	p := groupParams{hashed: hashed, test: test}
 	p.words = Load(Param("words").Base(), GP64())
-	// MULX multiplies by RDX: the line count stays there.
-	p.lines = Load(Param("words").Len(), reg.RDX)
+	p.lines = Load(Param("words").Len(), GP64())
 	SHRQ(U8(3), p.lines)
 	p.keys = Load(Param(in).Base(), GP64())
 	// n keys are answered; groups below lim are prepared and prefetched.
@@ -331,11 +329,10 @@ func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register, test bool) {
 // into each word; a test shifts the complement of each word left by
 // 63 - bit (the field of ^g), which puts a missing bit in the word's
 // sign, and VMOVMSKPD reads the eight signs, ORed in pairs, at once.
-// g = h*BlockedMul comes from three 32x32 products; the line index from a
-// scalar MULX, which leaves the vector shift ports to the probes.
+// g = h*BlockedMul comes from three 32x32 products.
 type groupAVX2 struct {
 	c                 xxh3.AVX2
-	lit               reg.VecVirtual
+	lit, zl           reg.VecVirtual
 	thr, winc         reg.VecVirtual
 	mulLo, mulHi, cut Mem
 	floors            Mem
@@ -431,13 +428,17 @@ func (v *groupAVX2) setup(p groupParams) {
 	if !p.hashed {
 		v.c = xxh3.NewAVX2(p.seedKey)
 	}
+	v.zl = YMM()
+	x := XMM()
+	VMOVQ(p.lines, x)
+	VPBROADCASTQ(x, v.zl)
 	v.lit = YMM()
 	if p.test {
 		// All ones, to complement the line.
 		VPCMPEQQ(v.lit, v.lit, v.lit)
 	} else {
 		// 1 in every word, shifted to the word's bit.
-		o, x := GP64(), XMM()
+		o := GP64()
 		MOVQ(U32(1), o)
 		VMOVQ(o, x)
 		VPBROADCASTQ(x, v.lit)
@@ -456,22 +457,12 @@ func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 	for half := range 2 {
 		h, t, a := YMM(), YMM(), YMM()
 		VMOVDQU(Mem{Base: p.keys, Index: i, Scale: 8, Disp: 32 * half}, h)
-		// The lines by scalar MULX (lines in RDX) of the hashes, read
-		// where they are: in hs, or in the slot the keys' are put in.
-		from := Mem{Base: p.keys, Index: i, Scale: 8, Disp: 32 * half}
 		if !p.hashed {
 			v.c.Hash(h, YMM(), YMM())
-			from = Mem{Base: sp, Disp: 32 * half}
-			VMOVDQU(h, from)
 		}
-		for l := range 4 {
-			at := Mem{Base: sp, Disp: 32*half + 8*l}
-			x, lo, hi := GP64(), GP64(), GP64()
-			MOVQ(from.Offset(8*l), x)
-			MULXQ(x, lo, hi)
-			SHLQ(U8(6), hi)
-			MOVQ(hi, at)
-		}
+		o := YMM()
+		lineOffsets(v.zl, h, o, YMM)
+		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
 		// g = h*BlockedMul, in h.
 		genutil.MulLanes(v.mulLo, v.mulHi, h, t, a)
 		// Word w's count, (g >> (58 - 6w)) & 63, in byte w: each
