@@ -69,7 +69,8 @@ generate:
 	cd gen && $(GO) generate ./...
 
 GENERATED = ls asm/*_amd64.s asm/*_stub_amd64.go formats/clickhouse/*_amd64.s \
-	formats/clickhouse/*_stub_amd64.go 2>/dev/null | xargs -r sha256sum
+	formats/clickhouse/*_stub_amd64.go bench/anchor/*_amd64.s \
+	bench/anchor/*_stub_amd64.go 2>/dev/null | xargs -r sha256sum
 
 check-generate:
 	@before="$$($(GENERATED))"; $(MAKE) -s generate; after="$$($(GENERATED))"; \

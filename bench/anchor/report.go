@@ -31,6 +31,7 @@ var rows = []row{
 	{"floor_single", "floor: the member test's loads alone (XXH3, line, one word; inlined Go loop)", "member_single", 0, 0, false},
 	{"floor_single_mulmix", "floor: the same loop with Boost's one-multiply mix in place of XXH3", "member_single", 0, 0, false},
 	{"floor_bulk", "floor: the same loads alone, line indices computed beforehand", "member_bulk", 0, 0, false},
+	{"floor_bulk_prefetch", "floor: the same, each line prefetched as the batch kernels do (assembly)", "member_bulk", 0, 0, false},
 }
 
 func (m measurements) med(k string) (float64, bool) {
