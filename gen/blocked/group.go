@@ -503,10 +503,11 @@ func (v *groupAVX2) probe(p groupParams, j int, cur reg.Register, test bool) {
 		VPSLLVQ(c0, n0, n0)
 		VPSLLVQ(c1, n1, n1)
 		VPOR(n0, n1, n0)
-		// The eight signs, four bits: CF when none is set.
+		// The eight signs, ORed in pairs into four bits: NEG sets CF
+		// when one is set (a bit is missing), CMC makes CF the answer.
 		m := GP32()
 		VMOVMSKPD(n0, m)
-		NEGL(m) // CF: a bit is missing
+		NEGL(m)
 		CMC()
 	} else {
 		VPSLLVQ(c0, v.lit, c0)
