@@ -78,7 +78,7 @@
 // safe from many goroutines at once; a writer needs exclusive use, or the
 // *Concurrent forms of Filter and Window (AddConcurrent,
 // AddHashConcurrent, AddHashesConcurrent, AddUint64sConcurrent, beside
-// TestConcurrent and TestHashConcurrent readers; on Filter also the
-// concurrent dedup TestAndAddConcurrent and its Hash, Uint64 and String
-// forms), which set bits with atomic ORs.
+// TestConcurrent and TestHashConcurrent readers, and the concurrent dedup
+// TestAndAddConcurrent and its Hash, Uint64 and String forms), which set
+// bits with atomic ORs; Window's also rotate beside them.
 package blocked

@@ -44,10 +44,12 @@ const maxGenerations = 64
 // a branch on the answers (asm.BlockedTestStrideHash and
 // BlockedTestStrideHashes); Rotate clears every G-th line.
 //
-// Concurrency: AddConcurrent and AddHashConcurrent may run on many
-// goroutines beside each other, beside Rotate and beside
-// TestConcurrent/TestHashConcurrent; Rotate may be called from any
-// goroutine (rotations are serialised). A key whose AddConcurrent returned
+// Concurrency: the *Concurrent forms (the adds, the tests and the
+// concurrent dedup TestAndAddConcurrent with its Hash, Uint64 and String
+// forms) may run on many goroutines beside each other and beside Rotate;
+// Rotate may be called from any goroutine (rotations are serialised).
+// A concurrent dedup of a key that tests present in a live generation
+// leaves it there, as TestAndAdd does. A key whose AddConcurrent returned
 // before a rotation started is in the current generation or a younger one
 // than the one that rotation clears, so it tests present through the next
 // G-1 rotations that start after the call returned, exactly as a
@@ -261,10 +263,16 @@ func (w *Window) AddHash(h uint64) {
 }
 
 // AddHashConcurrent adds a key given its hash, with atomic ORs; it may
-// run on many goroutines beside Rotate and TestHashConcurrent. It rotates
-// when the current generation holds n keys (the generation may end a few
-// keys over n while writers race).
-func (w *Window) AddHashConcurrent(h uint64) {
+// run on many goroutines beside Rotate and the other *Concurrent calls.
+// It rotates when the current generation holds n keys (the generation
+// may end a few keys over n while writers race).
+func (w *Window) AddHashConcurrent(h uint64) { w.addHashConcurrent(h) }
+
+// addHashConcurrent is AddHashConcurrent, reporting whether one of its
+// writes set a bit of the key that was unset: of calls racing to write
+// one new key into a generation, the first to set each of its bits sees
+// it unset, so at least one of them reports true.
+func (w *Window) addHashConcurrent(h uint64) (fresh bool) {
 	if w.gens == 0 {
 		batch.Zero("blocked.Window", "blocked.NewWindow")
 	}
@@ -283,12 +291,14 @@ func (w *Window) AddHashConcurrent(h uint64) {
 			windowStallHook()
 		}
 		f := w.lineFilter(w.line(int(e%G), h))
-		f.AddHashConcurrent(h)
+		if !f.TestAndAddHashConcurrent(h) {
+			fresh = true
+		}
 		if atomic.LoadUint64(&w.started) == e {
 			// No rotation began since e was current: the first to begin
 			// starts after this call returns and leaves the key one
 			// generation old.
-			return
+			return fresh
 		}
 		// A rotation began while writing, or had begun before: the
 		// generation written may be cleared, or be a generation old
@@ -324,6 +334,39 @@ func (w *Window) TestHashConcurrent(h uint64) bool {
 // TestConcurrent is Test for readers beside concurrent writers.
 func (w *Window) TestConcurrent(key []byte) bool {
 	return w.TestHashConcurrent(engine.HashSeed(key, w.seed))
+}
+
+// TestAndAddHashConcurrent is TestAndAddHash for concurrent writers, the
+// concurrent dedup of the family contract: a key that tests present in a
+// live generation is left as it is and answers true; otherwise it is
+// added to the current generation as AddHashConcurrent adds it, and
+// answers true only if every bit it set was set already. It may run
+// beside every other *Concurrent call and Rotate; of calls racing for one
+// new key, at least one answers false, so a stream deduplicated by many
+// goroutines passes each new key on at least once.
+func (w *Window) TestAndAddHashConcurrent(h uint64) bool {
+	if w.TestHashConcurrent(h) {
+		return true
+	}
+	return !w.addHashConcurrent(h)
+}
+
+// TestAndAddConcurrent is TestAndAdd for concurrent writers (see
+// TestAndAddHashConcurrent).
+func (w *Window) TestAndAddConcurrent(key []byte) bool {
+	return w.TestAndAddHashConcurrent(engine.HashSeed(key, w.seed))
+}
+
+// TestAndAddUint64Concurrent is TestAndAddConcurrent of the 8
+// little-endian bytes of k.
+func (w *Window) TestAndAddUint64Concurrent(k uint64) bool {
+	return w.TestAndAddHashConcurrent(hashing.HashUint64Keyed(k, w.key))
+}
+
+// TestAndAddStringConcurrent is TestAndAddConcurrent of the bytes of s,
+// without copying them.
+func (w *Window) TestAndAddStringConcurrent(s string) bool {
+	return w.TestAndAddHashConcurrent(engine.HashStringSeed(s, w.seed))
 }
 
 // TestHash reports whether the key with hash h may have been added in a

@@ -156,18 +156,11 @@ func TestWindowConcurrent(t *testing.T) {
 		w, _ := NewWindow(700, 0.01, g)
 		ks := randomKeys(77, workers*per)
 		before := make([]uint64, len(ks))
-		var stop atomic.Bool
-		var rot sync.WaitGroup
-		rot.Add(1)
-		go func() {
-			defer rot.Done()
-			for !stop.Load() {
-				w.Rotate()
-				for i := 0; i < 5000 && !stop.Load(); i++ {
-					w.TestHashConcurrent(uint64(i))
-				}
+		stopRotating := rotating(w, func(stop *atomic.Bool) {
+			for i := 0; i < 5000 && !stop.Load(); i++ {
+				w.TestHashConcurrent(uint64(i))
 			}
-		}()
+		})
 		var wg sync.WaitGroup
 		for wk := range workers {
 			wg.Add(1)
@@ -199,8 +192,7 @@ func TestWindowConcurrent(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		stop.Store(true)
-		rot.Wait()
+		stopRotating()
 		final := w.Epoch()
 		out := make([]bool, len(ks))
 		w.TestUint64s(ks, out)
@@ -215,6 +207,100 @@ func TestWindowConcurrent(t *testing.T) {
 		}
 		t.Logf("%d rotations, %d keys inside the window checked", final, kept)
 	})
+}
+
+// The concurrent dedup under rotation: racers deduplicate the same new
+// keys, through all four forms, while another goroutine rotates without
+// pause. For every key at least one call answers false: none of the keys
+// is a false positive of the others (checked first), so the first write
+// of a key's bits into any generation sees one of them unset, and a call
+// answers true only after some write of the key. A call that answers
+// false has added its key, which tests present to its caller right after
+// unless G-1 rotations passed since the call began.
+func TestWindowDedupConcurrent(t *testing.T) {
+	const g, racers, keys, rounds = 3, 6, 64, 6
+	ks := randomKeys(91, keys)
+	for i, k := range ks {
+		others, _ := NewWindow(700, 0.01, g)
+		for j, o := range ks {
+			if j != i {
+				others.AddUint64(o)
+			}
+		}
+		if others.TestUint64(k) {
+			t.Fatalf("key %d is a false positive of the other %d keys", i, keys-1)
+		}
+	}
+	kerneltest.ForEachLevel(t, func(t *testing.T) {
+		for round := range rounds {
+			w, _ := NewWindow(700, 0.01, g)
+			forms := []func(k uint64) bool{
+				w.TestAndAddUint64Concurrent,
+				func(k uint64) bool { return w.TestAndAddConcurrent(keyBytes(k)) },
+				func(k uint64) bool { return w.TestAndAddStringConcurrent(string(keyBytes(k))) },
+				func(k uint64) bool { return w.TestAndAddHashConcurrent(engine.HashUint64Seed(k, w.Seed())) },
+			}
+			stopRotating := rotating(w, nil)
+			var absent [keys]atomic.Int32
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			for r := range racers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					call := forms[(r+round)%len(forms)]
+					// Even rounds: every racer the same order, so calls
+					// for one key meet; odd rounds: racers start apart.
+					off := 0
+					if round%2 == 1 {
+						off = r * keys / racers
+					}
+					<-start
+					for j := range keys {
+						i := (j + off) % keys
+						e := w.Epoch()
+						if call(ks[i]) {
+							continue
+						}
+						absent[i].Add(1)
+						if !w.TestConcurrent(keyBytes(ks[i])) && w.Epoch()-e < g-1 {
+							t.Errorf("round %d: key %d absent right after its add, %d rotations later", round, i, w.Epoch()-e)
+							return
+						}
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			stopRotating()
+			for i := range absent {
+				if absent[i].Load() == 0 {
+					t.Errorf("round %d: all %d racing calls for new key %d answered present", round, racers, i)
+				}
+			}
+		}
+	})
+}
+
+// rotating rotates w on another goroutine until the returned stop is
+// called, running between (if not nil) after each rotation.
+func rotating(w *Window, between func(stop *atomic.Bool)) (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !done.Load() {
+			w.Rotate()
+			if between != nil {
+				between(&done)
+			}
+		}
+	}()
+	return func() {
+		done.Store(true)
+		wg.Wait()
+	}
 }
 
 // A writer stalled between reading the epoch and writing its key while

@@ -46,14 +46,15 @@
 // TestHashConcurrent, and the concurrent dedup TestAndAddConcurrent,
 // TestAndAddHashConcurrent, TestAndAddUint64Concurrent and
 // TestAndAddStringConcurrent. Counting adds its Remove forms to that set;
-// blocked's Window has the Add and Test forms; spatial's writes are atomic
-// in every form. Every *Concurrent call may run beside every other and
-// beside TestConcurrent: a key whose add returned tests present to every
-// goroutine from then on (until counting removes it); a concurrent dedup
-// reports whether its key tested present before its own add, and of calls
-// racing for one key that none had added (and that is no false positive
-// of the others' keys), at least one returns false, so a stream
-// deduplicated by many goroutines passes each new key on at least once.
+// blocked's Window has the same set, rotating beside it; spatial's writes
+// are atomic in every form. Every *Concurrent call may run beside every
+// other and beside TestConcurrent: a key whose add returned tests present
+// to every goroutine from then on (until counting removes it or a Window
+// ages it out); a concurrent dedup reports whether its key tested present
+// before its own add, and of calls racing for one key that none had added
+// (and that is no false positive of the others' keys), at least one
+// returns false, so a stream deduplicated by many goroutines passes each
+// new key on at least once.
 //
 // Misuse: a zero value of a filter type never answers "present" and never
 // fails with an index or nil-pointer error. Its accessors answer as an

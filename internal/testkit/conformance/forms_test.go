@@ -20,6 +20,7 @@ var (
 	_ conformance.ConcurrentDedup = (*classic.Filter)(nil)
 	_ conformance.ConcurrentDedup = (*shifting.Filter)(nil)
 	_ conformance.ConcurrentDedup = (*counting.Filter)(nil)
+	_ conformance.ConcurrentDedup = (*blocked.Window)(nil)
 )
 
 // concurrentMethods lists the methods of v's type whose names end in
@@ -36,9 +37,10 @@ func concurrentMethods(v any) []string {
 	return names
 }
 
-// The flagship filters of blocked, classic, shifting and counting offer
-// the same *Concurrent set, counting adding only its Remove forms, and
-// that set holds the Concurrent and ConcurrentDedup interfaces whole.
+// The flagship filters of blocked, classic, shifting and counting, and
+// blocked's Window, offer the same *Concurrent set, counting adding only
+// its Remove forms, and that set holds the Concurrent and
+// ConcurrentDedup interfaces whole.
 func TestConcurrentFormsSame(t *testing.T) {
 	want := concurrentMethods((*blocked.Filter)(nil))
 	var contract []string
@@ -57,6 +59,7 @@ func TestConcurrentFormsSame(t *testing.T) {
 		"classic.Filter":  (*classic.Filter)(nil),
 		"shifting.Filter": (*shifting.Filter)(nil),
 		"counting.Filter": (*counting.Filter)(nil),
+		"blocked.Window":  (*blocked.Window)(nil),
 	} {
 		got := slices.DeleteFunc(concurrentMethods(v), func(m string) bool {
 			return name == "counting.Filter" && strings.HasPrefix(m, "Remove")
