@@ -68,11 +68,7 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	var built *blocked.Filter
 	for range runs("insert_single") {
 		f := fresh()
-		ns = append(ns, timed(func() {
-			for _, x := range k.members {
-				f.AddUint64(x)
-			}
-		}))
+		ns = append(ns, timed(func() { addEach(f, k.members) }))
 		if built != nil {
 			built.Close()
 		}
@@ -98,11 +94,7 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	ns, same = ns[:0], true
 	for range runs("insert_single_bytes") {
 		g := fresh()
-		ns = append(ns, timed(func() {
-			for i := 0; i+8 <= len(mb); i += 8 {
-				g.Add(mb[i : i+8])
-			}
-		}))
+		ns = append(ns, timed(func() { addEachBytes(g, mb) }))
 		same = same && g.Equal(f)
 		g.Close()
 	}
@@ -112,13 +104,7 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 		ns, hits := ns[:0], 0
 		for range runs(op) {
 			hits = 0
-			ns = append(ns, timed(func() {
-				for _, x := range ks {
-					if f.TestUint64(x) {
-						hits++
-					}
-				}
-			}))
+			ns = append(ns, timed(func() { hits = testEach(f, ks) }))
 		}
 		emit(op, ns, hits)
 		return hits
@@ -149,13 +135,7 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	ns, hits := ns[:0], 0
 	for range runs("member_single_bytes") {
 		hits = 0
-		ns = append(ns, timed(func() {
-			for i := 0; i+8 <= len(lb); i += 8 {
-				if f.Test(lb[i : i+8]) {
-					hits++
-				}
-			}
-		}))
+		ns = append(ns, timed(func() { hits = testEachBytes(f, lb) }))
 	}
 	emit("member_single_bytes", ns, hits)
 
