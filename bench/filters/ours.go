@@ -85,7 +85,7 @@ func wrapBlocked(f *blocked.Filter, err error) (Filter, error) {
 		return nil, err
 	}
 	return &batched[*blocked.Filter]{
-		f: f, bytes: f.SizeBytes(), m: f.M(), k: f.K(),
+		f: f, each: blockedEach(f), bytes: f.SizeBytes(), m: f.M(), k: f.K(),
 		model: func(n uint64) float64 { return blocked.FPR(f.M(), n, f.K()) },
 	}, nil
 }
@@ -94,7 +94,7 @@ func wrapCounting(f *counting.Filter, err error) (Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingFilter{batched[*counting.Filter]{f: f, bytes: f.M() * uint64(f.CounterBits()) / 8, m: f.M(), k: f.K(), model: f.ModelFPR}}, nil
+	return &countingFilter{batched[*counting.Filter]{f: f, each: countingEach(f), bytes: f.M() * uint64(f.CounterBits()) / 8, m: f.M(), k: f.K(), model: f.ModelFPR}}, nil
 }
 
 // countingFilter adds Remove: RemoveUint64s for integer keys, Remove per
@@ -123,7 +123,7 @@ func wrapShifting(f *shifting.Filter, err error) (Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &batched[*shifting.Filter]{f: f, bytes: f.SizeBytes(), m: f.M(), k: f.K(), model: f.ModelFPR}, nil
+	return &batched[*shifting.Filter]{f: f, each: shiftingEach(f), bytes: f.SizeBytes(), m: f.M(), k: f.K(), model: f.ModelFPR}, nil
 }
 
 func wrapClassic(f *classic.Filter, err error) (Filter, error) {
@@ -132,6 +132,7 @@ func wrapClassic(f *classic.Filter, err error) (Filter, error) {
 	}
 	return &batched[*classic.Filter]{
 		f:     f,
+		each:  classicEach(f),
 		bytes: f.SizeBytes(),
 		m:     f.M(),
 		k:     f.K(),
@@ -139,11 +140,8 @@ func wrapClassic(f *classic.Filter, err error) (Filter, error) {
 	}, nil
 }
 
-// batchFilter is the batch and single-key surface every membership
-// family shares.
+// batchFilter is the batch surface every membership family shares.
 type batchFilter interface {
-	Add(key []byte)
-	Test(key []byte) bool
 	AddKeys(keys [][]byte)
 	TestKeys(keys [][]byte, out []bool) int
 	AddUint64s(ks []uint64)
@@ -151,9 +149,11 @@ type batchFilter interface {
 	Reset()
 }
 
-// batched adapts a family's batch calls; out is scratch for the answers.
+// batched adapts a family's batch calls, and its single-key loops in
+// each (see each.go); out is scratch for the answers.
 type batched[F batchFilter] struct {
 	f     F
+	each  eachCalls
 	bytes uint64
 	m     uint64
 	k     uint32
@@ -180,21 +180,9 @@ func (a *batched[F]) Test(b Batch) int {
 	return a.f.TestKeys(b.Keys, out)
 }
 
-func (a *batched[F]) AddEach(b Batch) {
-	for _, k := range b.Keys {
-		a.f.Add(k)
-	}
-}
+func (a *batched[F]) AddEach(b Batch) { a.each.add(b.Keys) }
 
-func (a *batched[F]) TestEach(b Batch) int {
-	hits := 0
-	for _, k := range b.Keys {
-		if a.f.Test(k) {
-			hits++
-		}
-	}
-	return hits
-}
+func (a *batched[F]) TestEach(b Batch) int { return a.each.test(b.Keys) }
 
 // Reset empties the filter in place (Resetter).
 func (a *batched[F]) Reset() { a.f.Reset() }
