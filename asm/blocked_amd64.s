@@ -11561,7 +11561,7 @@ blockedAddGroupsAVX512_done:
 	RET
 
 // func blockedTestKey(p *uint64, key []byte) bool
-// Requires: AVX, AVX2, AVX512F, BMI2
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2
 TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedTestKey_generic
@@ -11575,10 +11575,8 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	MOVQ         (DX), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -11632,11 +11630,10 @@ blockedTestKey_one512:
 	VPSRLQ       $0x3a, Z0, Z0
 	VMOVDQU64    (BX), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VMOVDQU64    (SI), Z1
-	VPANDNQ      Z0, Z1, Z0
-	VPTESTMQ     Z0, Z0, K1
-	KORTESTW     K1, K1
-	SETEQ        AL
+	VPANDQ       (SI), Z0, Z1
+	VPCMPEQQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETCS        AL
 	MOVB         AL, ret+32(FP)
 	VZEROUPPER
 	RET
@@ -11706,10 +11703,8 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	MOVQ         (DX), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -11825,10 +11820,8 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	MOVQ         (DX), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -11961,7 +11954,7 @@ blockedTestAndAddKey_generic:
 	JMP ·blockedTestAndAddKeyGeneric+0(SB)
 
 // func blockedTestUint64(p *uint64, key uint64) bool
-// Requires: AVX, AVX2, AVX512F, BMI2
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2
 TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	CMPB         ·level+0(SB), $0x01
 	JB           blockedTestUint64_generic
@@ -11972,10 +11965,8 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	MOVQ         key+8(FP), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -12029,11 +12020,10 @@ blockedTestUint64_one512:
 	VPSRLQ       $0x3a, Z0, Z0
 	VMOVDQU64    (BX), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VMOVDQU64    (SI), Z1
-	VPANDNQ      Z0, Z1, Z0
-	VPTESTMQ     Z0, Z0, K1
-	KORTESTW     K1, K1
-	SETEQ        AL
+	VPANDQ       (SI), Z0, Z1
+	VPCMPEQQ     Z0, Z1, K1
+	KORTESTB     K1, K1
+	SETCS        AL
 	MOVB         AL, ret+16(FP)
 	VZEROUPPER
 	RET
@@ -12100,10 +12090,8 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	MOVQ         key+8(FP), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -12216,10 +12204,8 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	MOVQ         key+8(FP), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI

@@ -572,10 +572,8 @@ TEXT ·countingTestKey(SB), NOSPLIT, $0-33
 	MOVQ           (DX), BX
 	ROLQ           $0x20, BX
 	XORQ           40(AX), BX
-	MOVQ           BX, DX
-	ROLQ           $0x31, DX
-	MOVQ           BX, SI
-	ROLQ           $0x18, SI
+	RORXQ          $0x0f, BX, DX
+	RORXQ          $0x28, BX, SI
 	XORQ           DX, SI
 	XORQ           SI, BX
 	MOVQ           $0x9fb21c651e98df25, SI
@@ -638,10 +636,8 @@ TEXT ·countingTestUint64(SB), NOSPLIT, $0-17
 	MOVQ           key+8(FP), BX
 	ROLQ           $0x20, BX
 	XORQ           40(AX), BX
-	MOVQ           BX, DX
-	ROLQ           $0x31, DX
-	MOVQ           BX, SI
-	ROLQ           $0x18, SI
+	RORXQ          $0x0f, BX, DX
+	RORXQ          $0x28, BX, SI
 	XORQ           DX, SI
 	XORQ           SI, BX
 	MOVQ           $0x9fb21c651e98df25, SI
@@ -772,10 +768,8 @@ TEXT ·countingAddKey(SB), NOSPLIT, $0-32
 	MOVQ         (DX), BX
 	ROLQ         $0x20, BX
 	XORQ         40(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -872,10 +866,8 @@ TEXT ·countingAddUint64(SB), NOSPLIT, $0-16
 	MOVQ         key+8(FP), BX
 	ROLQ         $0x20, BX
 	XORQ         40(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -1057,10 +1049,8 @@ TEXT ·countingTestAndAddKey(SB), NOSPLIT, $0-33
 	MOVQ         (DX), BX
 	ROLQ         $0x20, BX
 	XORQ         40(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -1164,10 +1154,8 @@ TEXT ·countingTestAndAddUint64(SB), NOSPLIT, $0-17
 	MOVQ         key+8(FP), BX
 	ROLQ         $0x20, BX
 	XORQ         40(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -1363,10 +1351,8 @@ TEXT ·countingRemoveKey(SB), NOSPLIT, $0-33
 	MOVQ         (DX), BX
 	ROLQ         $0x20, BX
 	XORQ         40(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -1475,10 +1461,8 @@ TEXT ·countingRemoveUint64(SB), NOSPLIT, $0-17
 	MOVQ         key+8(FP), BX
 	ROLQ         $0x20, BX
 	XORQ         40(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI

@@ -265,10 +265,8 @@ TEXT ·shiftingTestKey(SB), NOSPLIT, $0-33
 	MOVQ  (CX), CX
 	ROLQ  $0x20, CX
 	XORQ  56(DX), CX
-	MOVQ  CX, BX
-	ROLQ  $0x31, BX
-	MOVQ  CX, SI
-	ROLQ  $0x18, SI
+	RORXQ $0x0f, CX, BX
+	RORXQ $0x28, CX, SI
 	XORQ  BX, SI
 	XORQ  SI, CX
 	MOVQ  $0x9fb21c651e98df25, SI
@@ -330,10 +328,8 @@ TEXT ·shiftingTestUint64(SB), NOSPLIT, $0-17
 	MOVQ  key+8(FP), CX
 	ROLQ  $0x20, CX
 	XORQ  56(DX), CX
-	MOVQ  CX, BX
-	ROLQ  $0x31, BX
-	MOVQ  CX, SI
-	ROLQ  $0x18, SI
+	RORXQ $0x0f, CX, BX
+	RORXQ $0x28, CX, SI
 	XORQ  BX, SI
 	XORQ  SI, CX
 	MOVQ  $0x9fb21c651e98df25, SI

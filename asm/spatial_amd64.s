@@ -177,10 +177,8 @@ TEXT ·spatialCheckKey(SB), NOSPLIT, $0-36
 	MOVQ         (DX), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI
@@ -250,10 +248,8 @@ TEXT ·spatialCheckUint64(SB), NOSPLIT, $0-20
 	MOVQ         key+8(FP), BX
 	ROLQ         $0x20, BX
 	XORQ         48(AX), BX
-	MOVQ         BX, DX
-	ROLQ         $0x31, DX
-	MOVQ         BX, SI
-	ROLQ         $0x18, SI
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
 	MOVQ         $0x9fb21c651e98df25, SI

@@ -143,6 +143,16 @@ func finish512(op, prefix string, v reg.Register, take Mem, line reg.Register, l
 	if op == "Add" {
 		VPORQ(Mem{Base: line}, m, m)
 		VMOVDQU64(m, Mem{Base: line})
+	} else if op == "Test" {
+		// Every word holds its mask: CF from KORTESTB of the eight
+		// equal lanes.
+		t, k := ZMM(), K()
+		VPANDQ(Mem{Base: line}, m, t)
+		VPCMPEQQ(m, t, k)
+		KORTESTB(k, k)
+		c := GP8()
+		SETCS(c)
+		Store(c, ReturnIndex(0))
 	} else {
 		l, d, k := ZMM(), ZMM(), K()
 		VMOVDQU64(Mem{Base: line}, l)

@@ -139,11 +139,11 @@ func (c AVX512) Hash(k, t1, t2 reg.VecVirtual) {
 func Scalar(k reg.Register, key Op) {
 	ROLQ(U8(32), k)
 	XORQ(key, k)
+	// rotl(k, 49) ^ rotl(k, 24) by RORX (BMI2, which every level with
+	// these kernels has): no copies before the rotates.
 	t1, t2, mul := GP64(), GP64(), GP64()
-	MOVQ(k, t1)
-	ROLQ(U8(49), t1)
-	MOVQ(k, t2)
-	ROLQ(U8(24), t2)
+	RORXQ(U8(64-49), k, t1)
+	RORXQ(U8(64-24), k, t2)
 	XORQ(t1, t2)
 	XORQ(t2, k)
 	MOVQ(U64(RRMXMXMul), mul)
