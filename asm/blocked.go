@@ -136,6 +136,30 @@ func blockedAddHashesGeneric(words []uint64, k uint32, hs []uint64) {
 	}
 }
 
+// blockedTestUint64sGeneric is the specification of the grouped test of
+// 8-byte keys: each key hashed as engine.HashUint64Seed hashes it (key is
+// hashing.Uint64Key of the seed) and tested by BlockedTestHash.
+func blockedTestUint64sGeneric(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
+	hits := 0
+	out = out[:len(ks)]
+	for i, x := range ks {
+		hit := BlockedTestHash(words, hashing.HashUint64Keyed(x, key), k)
+		out[i] = hit
+		if hit {
+			hits++
+		}
+	}
+	return hits
+}
+
+// blockedAddUint64sGeneric is the specification of the grouped add of
+// 8-byte keys: BlockedAddHash of each key's hash.
+func blockedAddUint64sGeneric(words []uint64, k uint32, key uint64, ks []uint64) {
+	for _, x := range ks {
+		BlockedAddHash(words, hashing.HashUint64Keyed(x, key), k)
+	}
+}
+
 // The prefetch convention of the blocked and SBBF kernels: every kernel
 // takes dist, the number of keys ahead whose line (block) it prefetches
 // while it works on the current key, 0 for none. prefetchDist chooses it

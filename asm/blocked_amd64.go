@@ -131,16 +131,22 @@ func blockedGroupKeys(words []uint64, k uint32, n int) int {
 }
 
 func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
-	if level == avx512 {
+	switch level {
+	case avx512:
 		return blockedTestUint64sAVX512(words, ks, out, k, key, blockedAheadDist(words))
+	case avx2:
+		return blockedTestUint64sAVX2(words, ks, out, k, key, blockedAheadDist(words))
 	}
-	return blockedTestUint64sAVX2(words, ks, out, k, key, blockedAheadDist(words))
+	return blockedTestUint64sGeneric(words, k, key, ks, out)
 }
 
 func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
-	if level == avx512 {
+	switch level {
+	case avx512:
 		blockedAddUint64sAVX512(words, ks, k, key, blockedAheadDist(words))
-		return
+	case avx2:
+		blockedAddUint64sAVX2(words, ks, k, key, blockedAheadDist(words))
+	default:
+		blockedAddUint64sGeneric(words, k, key, ks)
 	}
-	blockedAddUint64sAVX2(words, ks, k, key, blockedAheadDist(words))
 }

@@ -5,13 +5,16 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/filterengine/filterengine/internal/hashing"
 )
 
 // The grouped kernels (BlockedTestUint64s, BlockedAddUint64s) take whole
 // groups of eight keys at the levels that have them, and none elsewhere;
-// what they take must be what the generic twins do with the keys'
-// hashes, around the group and the prefetch ring's sizes, for every k
-// they take and the ones they leave.
+// what they take must be what their Generic twins do with those keys,
+// around the group and the prefetch ring's sizes, for every k they take
+// and the ones they leave. The twins themselves must answer as the
+// batch of hashes does.
 func TestBlockedGroups(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	sizes := []int{0, 1, 7, 8, 9, 15, 16, 63, 64, 65, 71, 72, 127, 128, 129, 1000}
@@ -36,8 +39,7 @@ func TestBlockedGroups(t *testing.T) {
 
 func checkGroups(t *testing.T, words []uint64, k uint32, seed uint64, ks []uint64, what string) {
 	t.Helper()
-	hs := make([]uint64, len(ks))
-	HashUint64s(hs, ks, seed)
+	key := hashing.Uint64Key(seed)
 	want := make([]bool, len(ks))
 	got := make([]bool, len(ks)+1)
 	got[len(ks)] = true // past the keys: never written
@@ -46,15 +48,44 @@ func checkGroups(t *testing.T, words []uint64, k uint32, seed uint64, ks []uint6
 	if wantDone := len(ks) &^ 7; (takes && done != wantDone) || (!takes && done != 0) {
 		t.Fatalf("%s %s: BlockedTestUint64s took %d keys", Kernel(), what, done)
 	}
-	wantHits := blockedTestHashesGeneric(words, k, hs[:done], want[:done])
+	wantHits := blockedTestUint64sGeneric(words, k, key, ks[:done], want[:done])
 	if hits != wantHits || !slices.Equal(got[:done], want[:done]) || !got[len(ks)] {
 		t.Fatalf("%s %s: BlockedTestUint64s = %d hits, generic %d (answers equal: %v)", Kernel(), what, hits, wantHits, slices.Equal(got[:done], want[:done]))
 	}
 	wantWords := slices.Clone(words)
 	gotWords := slices.Clone(words)
 	done = BlockedAddUint64s(gotWords, k, seed, ks)
-	blockedAddHashesGeneric(wantWords, k, hs[:done])
+	blockedAddUint64sGeneric(wantWords, k, key, ks[:done])
 	if !slices.Equal(gotWords, wantWords) {
 		t.Fatalf("%s %s: BlockedAddUint64s set other bits than the generic twin", Kernel(), what)
+	}
+}
+
+// The Generic twins of the grouped kernels answer and set what the
+// batch of the keys' hashes (HashUint64s, then the hashes' Generic
+// twins) does, for every k.
+func TestBlockedUint64sGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, k := range []uint32{1, 6, 8, 9, 17} {
+		words := randomFilter(r, 64, 5)
+		ks := make([]uint64, 300)
+		for i := range ks {
+			ks[i] = r.Uint64()
+		}
+		seed := r.Uint64()
+		hs := make([]uint64, len(ks))
+		HashUint64s(hs, ks, seed)
+		got, want := make([]bool, len(ks)), make([]bool, len(ks))
+		gotHits := blockedTestUint64sGeneric(words, k, hashing.Uint64Key(seed), ks, got)
+		wantHits := blockedTestHashesGeneric(words, k, hs, want)
+		if gotHits != wantHits || !slices.Equal(got, want) {
+			t.Fatalf("k=%d: blockedTestUint64sGeneric %d hits, the hashes' twin %d", k, gotHits, wantHits)
+		}
+		gotWords, wantWords := slices.Clone(words), slices.Clone(words)
+		blockedAddUint64sGeneric(gotWords, k, hashing.Uint64Key(seed), ks)
+		blockedAddHashesGeneric(wantWords, k, hs)
+		if !slices.Equal(gotWords, wantWords) {
+			t.Fatalf("k=%d: blockedAddUint64sGeneric set other bits than the hashes' twin", k)
+		}
 	}
 }

@@ -44,13 +44,15 @@ func blockedTestAndAddUint64(p *uint64, key uint64) bool {
 	return blockedTestAndAddUint64Generic(p, key)
 }
 
-// blockedGroupKeys is 0: no grouped kernel without the assembly.
+// blockedGroupKeys is 0: no grouped kernel without the assembly, so
+// BlockedTestUint64s and BlockedAddUint64s leave every key to their
+// caller's chunk loop.
 func blockedGroupKeys([]uint64, uint32, int) int { return 0 }
 
-func blockedTestUint64s([]uint64, uint32, uint64, []uint64, []bool) int {
-	panic("asm: no grouped kernel in this build")
+func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
+	return blockedTestUint64sGeneric(words, k, key, ks, out)
 }
 
-func blockedAddUint64s([]uint64, uint32, uint64, []uint64) {
-	panic("asm: no grouped kernel in this build")
+func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
+	blockedAddUint64sGeneric(words, k, key, ks)
 }

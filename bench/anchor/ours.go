@@ -192,9 +192,9 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	emit("floor_bulk", ns, int(sum&1))
 
 	// The same loads with the batch kernels' software prefetch, each
-	// line prefetched asm.BlockedAhead keys before it is loaded: on
-	// cores whose demand misses are limited to fewer in flight than
-	// their prefetches, the lower floor.
+	// line prefetched asm.BlockedAhead keys before it is loaded: the
+	// floor of a kernel that prefetches, which can run faster than the
+	// plain loop above.
 	ns = ns[:0]
 	for range runs("floor_bulk_prefetch") {
 		ns = append(ns, timed(func() { sum += loadsPrefetched(words, idx, asm.BlockedAhead) }))

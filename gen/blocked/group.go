@@ -60,9 +60,9 @@ type groupISA interface {
 	// prepare fills the slot at sp from the group of eight keys from
 	// key i.
 	prepare(p groupParams, i, sp reg.Register)
-	// probe tests (setting CF when the line holds the key) or adds key j
-	// of the group whose slot is at cur.
-	probe(p groupParams, j int, cur reg.Register, test bool)
+	// probe tests (p.test: setting CF when the line holds the key) or
+	// adds key j of the group whose slot is at cur.
+	probe(p groupParams, j int, cur reg.Register)
 }
 
 // groupKernel emits one grouped kernel: of keys (hashed here) or of
@@ -198,7 +198,7 @@ func groupKernel(v groupISA, test, hashed bool) {
 				MOVQ(Mem{Base: pslot, Disp: 8 * j}, pr)
 				PREFETCHT0(Mem{Base: p.words, Index: pr, Scale: 1})
 			}
-			v.probe(p, j, cur, test)
+			v.probe(p, j, cur)
 			if test {
 				ADCQ(acc, acc) // acc = 2*acc + CF: key 0 ends in bit 7
 			}
@@ -298,7 +298,7 @@ func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
 	VPMOVQB(t, Mem{Base: sp, Disp: 128})
 }
 
-func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register, test bool) {
+func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register) {
 	win := K()
 	KMOVB(Mem{Base: cur, Disp: 128 + j}, win)
 	b, m := ZMM(), ZMM()
@@ -308,7 +308,7 @@ func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register, test bool) {
 	r := GP64()
 	MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
 	line := Mem{Base: p.words, Index: r, Scale: 1}
-	if test {
+	if p.test {
 		t, held := ZMM(), K()
 		VPANDQ(line, m, t)
 		VPCMPEQQ(m, t, held)
@@ -489,14 +489,14 @@ func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 	}
 }
 
-func (v *groupAVX2) probe(p groupParams, j int, cur reg.Register, test bool) {
+func (v *groupAVX2) probe(p groupParams, j int, cur reg.Register) {
 	r := GP64()
 	MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
 	line := Mem{Base: p.words, Index: r, Scale: 1}
 	c0, c1 := YMM(), YMM()
 	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j}, c0)
 	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j + 4}, c1)
-	if test {
+	if p.test {
 		n0, n1 := YMM(), YMM()
 		VPXOR(line, v.lit, n0)
 		VPXOR(line.Offset(32), v.lit, n1)

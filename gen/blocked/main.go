@@ -2,14 +2,16 @@
 // asm.blocked{Test,Add}Hashes{AVX2,AVX512}, twins of
 // asm.blockedTestHashesGeneric and asm.blockedAddHashesGeneric, their
 // grouped forms for k <= 8 (group.go), the multi-filter and strided tests
-// (multi.go, stride.go) and the single-key kernels (key.go). The scheme is documented in
-// asm/blocked.go; its constants (asm.BlockedMul, asm.BlockedShift) come
-// from the library, so the kernels cannot drift from the Go probes.
+// (multi.go, stride.go) and the single-key kernels (key.go). The scheme
+// is documented in asm/blocked.go; its constants (asm.BlockedMul,
+// asm.BlockedShift) come from the library, so the kernels cannot drift
+// from the Go probes.
 //
-// In the key-at-a-time kernels the line index comes from a scalar MULX (multiply-high by the
-// line count) and g = h*BlockedMul from a scalar IMUL; g is broadcast to
-// every lane, shifted right by 58-6w in lane w, masked to 6 bits, and used
-// as a variable left shift of 1: one bit per 64-bit word. The whole mask
+// In the key-at-a-time kernels the line index comes from a scalar MULX
+// (multiply-high by the line count) and g = h*BlockedMul from a scalar
+// IMUL; g is broadcast to every lane, shifted right by 58-6w in lane w,
+// masked to 6 bits, and used as a variable left shift of 1: one bit per
+// 64-bit word. The whole mask
 // (two YMM or one ZMM) is then ANDed-NOT with the line for a test, or
 // ORed into it for an add. A key needs one round per eight probes; k = 8
 // has its own loop without the round counter, and k < 8 (one partial

@@ -265,10 +265,6 @@ func ymmConst(c uint64) reg.VecVirtual {
 	return y
 }
 
-// mulAVX2 multiplies the lanes of h by the constant whose low and high
-// halves are broadcast in lo and hi (genutil.MulLanes).
-func mulAVX2(h, lo, hi, t1, t2 reg.VecVirtual) { genutil.MulLanes(lo, hi, h, t1, t2) }
-
 func rotlAVX2(h reg.VecVirtual, r int, t reg.VecVirtual) {
 	VPSRLQ(U8(64-r), h, t)
 	VPSLLQ(U8(r), h, h)
@@ -287,19 +283,19 @@ func xxhAVX2() {
 	p3lo, p3hi := ymmConst(p3&0xffffffff), ymmConst(p3>>32)
 	start, p4v := ymmConst(p5+8), ymmConst(p4)
 	hash := func(v, t1, t2 reg.VecVirtual) {
-		mulAVX2(v, p2lo, p2hi, t1, t2) // lane * P2 (round with acc 0)
+		genutil.MulLanes(p2lo, p2hi, v, t1, t2) // lane * P2 (round with acc 0)
 		rotlAVX2(v, 31, t1)
-		mulAVX2(v, p1lo, p1hi, t1, t2)
+		genutil.MulLanes(p1lo, p1hi, v, t1, t2)
 		VPXOR(start, v, v)
 		rotlAVX2(v, 27, t1)
-		mulAVX2(v, p1lo, p1hi, t1, t2)
+		genutil.MulLanes(p1lo, p1hi, v, t1, t2)
 		VPADDQ(p4v, v, v)
 		VPSRLQ(U8(33), v, t1)
 		VPXOR(t1, v, v)
-		mulAVX2(v, p2lo, p2hi, t1, t2)
+		genutil.MulLanes(p2lo, p2hi, v, t1, t2)
 		VPSRLQ(U8(29), v, t1)
 		VPXOR(t1, v, v)
-		mulAVX2(v, p3lo, p3hi, t1, t2)
+		genutil.MulLanes(p3lo, p3hi, v, t1, t2)
 		VPSRLQ(U8(32), v, t1)
 		VPXOR(t1, v, v)
 	}
