@@ -10249,35 +10249,41 @@ blockedAddGroupsAVX2_done:
 	RET
 
 // func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
 TEXT ·blockedTestUint64sAVX512(SB), $4096-104
-	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         ks_base+24(FP), DX
-	MOVQ         ks_len+32(FP), SI
-	ANDQ         $-8, SI
-	MOVQ         out_base+48(FP), DI
-	MOVQ         out_len+56(FP), BX
-	XORQ         R8, R8
-	MOVLQZX      k+72(FP), R9
-	MOVQ         key+80(FP), R10
-	VPBROADCASTQ R10, Z0
-	MOVQ         $0x9fb21c651e98df25, R10
-	VPBROADCASTQ R10, Z1
-	MOVQ         $0x0000000000000008, R10
-	VPBROADCASTQ R10, Z2
-	VPBROADCASTQ CX, Z3
-	VPBROADCASTQ blockedMul<>+0(SB), Z4
-	VMOVDQU64    blockedShifts<>+0(SB), Z5
-	VPBROADCASTQ blockedOne<>+0(SB), Z6
-	MOVQ         R9, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
-	LEAQ         blockedWindowRows<>+0(SB), R9
-	VMOVDQU64    (R9)(CX*1), Z7
-	LEAQ         (SP), CX
-	XORQ         R9, R9
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            ks_base+24(FP), DX
+	MOVQ            ks_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            out_base+48(FP), DI
+	MOVQ            out_len+56(FP), BX
+	XORQ            R8, R8
+	MOVLQZX         k+72(FP), R9
+	MOVQ            key+80(FP), R10
+	VPBROADCASTQ    R10, Z0
+	MOVQ            $0x9fb21c651e98df25, R10
+	VPBROADCASTQ    R10, Z1
+	MOVQ            $0x0000000000000008, R10
+	VPBROADCASTQ    R10, Z2
+	VPBROADCASTQ    CX, Z3
+	VPBROADCASTQ    blockedMul<>+0(SB), Z4
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z6
+	VPTERNLOGQ      $0xff, Z7, Z7, Z7
+	VBROADCASTI64X4 blockedCut4<>+0(SB), Z8
+	VBROADCASTI64X4 blockedCut4<>+32(SB), Z9
+	VBROADCASTI64X4 blockedCut4<>+64(SB), Z10
+	VBROADCASTI64X4 blockedCut4<>+96(SB), Z11
+	VBROADCASTI64X4 blockedCut4<>+128(SB), Z12
+	MOVQ            R9, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), R9
+	VMOVDQU64       (R9)(CX*1), Z5
+	LEAQ            (SP), CX
+	XORQ            R9, R9
 
 blockedTestUint64sAVX512_first:
 	CMPQ       R9, SI
@@ -10288,32 +10294,37 @@ blockedTestUint64sAVX512_first:
 	ANDQ       $0x00000078, R10
 	SHLQ       $0x05, R10
 	ADDQ       CX, R10
-	VMOVDQU64  (DX)(R9*8), Z8
-	VPROLQ     $0x20, Z8, Z8
-	VPXORQ     Z0, Z8, Z8
-	VPROLQ     $0x31, Z8, Z9
-	VPROLQ     $0x18, Z8, Z10
-	VPTERNLOGQ $0x96, Z9, Z10, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x23, Z8, Z9
-	VPADDQ     Z2, Z9, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x1c, Z8, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULUDQ   Z3, Z8, Z10
-	VPSRLQ     $0x20, Z10, Z10
-	VPSRLQ     $0x20, Z8, Z9
-	VPMULUDQ   Z3, Z9, Z9
-	VPADDQ     Z10, Z9, Z9
-	VPSRLQ     $0x20, Z9, Z9
-	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R10)
-	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R10)
-	VPSRLQ     $0x0d, Z8, Z8
-	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R10)
+	VMOVDQU64  (DX)(R9*8), Z13
+	VPROLQ     $0x20, Z13, Z13
+	VPXORQ     Z0, Z13, Z13
+	VPROLQ     $0x31, Z13, Z14
+	VPROLQ     $0x18, Z13, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x23, Z13, Z14
+	VPADDQ     Z2, Z14, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x1c, Z13, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULUDQ   Z3, Z13, Z15
+	VPSRLQ     $0x20, Z15, Z15
+	VPSRLQ     $0x20, Z13, Z14
+	VPMULUDQ   Z3, Z14, Z14
+	VPADDQ     Z15, Z14, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSLLQ     $0x06, Z14, Z14
+	VMOVDQU64  Z14, (R10)
+	VPMULLQ    Z4, Z13, Z13
+	VPSHUFB    Z8, Z13, Z14
+	VPANDQ     Z9, Z14, Z15
+	VPMULHUW   Z10, Z15, Z15
+	VPANDQ     Z11, Z14, Z14
+	VPMULLW    Z12, Z14, Z14
+	VPSRLQ     $0x0d, Z13, Z13
+	VPERMQ     Z5, Z13, Z13
+	VPTERNLOGQ $0x96, Z15, Z14, Z13
+	VMOVDQU64  Z13, 64(R10)
 	ADDQ       $0x08, R9
 	JMP        blockedTestUint64sAVX512_first
 
@@ -10333,32 +10344,37 @@ blockedTestUint64sAVX512_group:
 	ANDQ       $0x00000078, R11
 	SHLQ       $0x05, R11
 	ADDQ       CX, R11
-	VMOVDQU64  (DX)(R10*8), Z8
-	VPROLQ     $0x20, Z8, Z8
-	VPXORQ     Z0, Z8, Z8
-	VPROLQ     $0x31, Z8, Z9
-	VPROLQ     $0x18, Z8, Z10
-	VPTERNLOGQ $0x96, Z9, Z10, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x23, Z8, Z9
-	VPADDQ     Z2, Z9, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x1c, Z8, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULUDQ   Z3, Z8, Z10
-	VPSRLQ     $0x20, Z10, Z10
-	VPSRLQ     $0x20, Z8, Z9
-	VPMULUDQ   Z3, Z9, Z9
-	VPADDQ     Z10, Z9, Z9
-	VPSRLQ     $0x20, Z9, Z9
-	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R11)
-	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R11)
-	VPSRLQ     $0x0d, Z8, Z8
-	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R11)
+	VMOVDQU64  (DX)(R10*8), Z13
+	VPROLQ     $0x20, Z13, Z13
+	VPXORQ     Z0, Z13, Z13
+	VPROLQ     $0x31, Z13, Z14
+	VPROLQ     $0x18, Z13, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x23, Z13, Z14
+	VPADDQ     Z2, Z14, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x1c, Z13, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULUDQ   Z3, Z13, Z15
+	VPSRLQ     $0x20, Z15, Z15
+	VPSRLQ     $0x20, Z13, Z14
+	VPMULUDQ   Z3, Z14, Z14
+	VPADDQ     Z15, Z14, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSLLQ     $0x06, Z14, Z14
+	VMOVDQU64  Z14, (R11)
+	VPMULLQ    Z4, Z13, Z13
+	VPSHUFB    Z8, Z13, Z14
+	VPANDQ     Z9, Z14, Z15
+	VPMULHUW   Z10, Z15, Z15
+	VPANDQ     Z11, Z14, Z14
+	VPMULLW    Z12, Z14, Z14
+	VPSRLQ     $0x0d, Z13, Z13
+	VPERMQ     Z5, Z13, Z13
+	VPTERNLOGQ $0x96, Z15, Z14, Z13
+	VMOVDQU64  Z13, 64(R11)
 
 blockedTestUint64sAVX512_noprep:
 	MOVQ R9, R10
@@ -10375,103 +10391,87 @@ blockedTestUint64sAVX512_noprep:
 	ADDQ CX, R12
 
 blockedTestUint64sAVX512_probe:
-	XORQ         R11, R11
-	MOVQ         (R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        128(R10), K1
-	VPBROADCASTQ 64(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         (R10), R13
-	VPANDQ       (AX)(R13*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         8(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        129(R10), K1
-	VPBROADCASTQ 72(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         8(R10), R13
-	VPANDQ       (AX)(R13*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         16(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        130(R10), K1
-	VPBROADCASTQ 80(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         16(R10), R13
-	VPANDQ       (AX)(R13*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         24(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        131(R10), K1
-	VPBROADCASTQ 88(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         24(R10), R13
-	VPANDQ       (AX)(R13*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         32(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        132(R10), K1
-	VPBROADCASTQ 96(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         32(R10), R13
-	VPANDQ       (AX)(R13*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         40(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        133(R10), K1
-	VPBROADCASTQ 104(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         40(R10), R13
-	VPANDQ       (AX)(R13*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         48(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        134(R10), K1
-	VPBROADCASTQ 112(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         48(R10), R13
-	VPANDQ       (AX)(R13*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         56(R12), R12
-	PREFETCHT0   (AX)(R12*1)
-	KMOVB        135(R10), K1
-	VPBROADCASTQ 120(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         56(R10), R10
-	VPANDQ       (AX)(R10*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	POPCNTQ      R11, R10
-	ADDQ         R10, R8
-	MOVQ         $0x0101010101010101, R10
-	PDEPQ        R10, R11, R11
-	BSWAPQ       R11
-	MOVQ         R11, (DI)(R9*1)
-	ADDQ         $0x08, R9
-	JMP          blockedTestUint64sAVX512_group
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z13
+	VPXORQ     (AX)(R12*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestUint64sAVX512_group
 
 blockedTestUint64sAVX512_nopf:
 	XORQ R9, R9
@@ -10486,219 +10486,213 @@ blockedTestUint64sAVX512_nopf_group:
 	ANDQ       $0x00000078, R11
 	SHLQ       $0x05, R11
 	ADDQ       CX, R11
-	VMOVDQU64  (DX)(R10*8), Z8
-	VPROLQ     $0x20, Z8, Z8
-	VPXORQ     Z0, Z8, Z8
-	VPROLQ     $0x31, Z8, Z9
-	VPROLQ     $0x18, Z8, Z10
-	VPTERNLOGQ $0x96, Z9, Z10, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x23, Z8, Z9
-	VPADDQ     Z2, Z9, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x1c, Z8, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULUDQ   Z3, Z8, Z10
-	VPSRLQ     $0x20, Z10, Z10
-	VPSRLQ     $0x20, Z8, Z9
-	VPMULUDQ   Z3, Z9, Z9
-	VPADDQ     Z10, Z9, Z9
-	VPSRLQ     $0x20, Z9, Z9
-	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R11)
-	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R11)
-	VPSRLQ     $0x0d, Z8, Z8
-	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R11)
+	VMOVDQU64  (DX)(R10*8), Z13
+	VPROLQ     $0x20, Z13, Z13
+	VPXORQ     Z0, Z13, Z13
+	VPROLQ     $0x31, Z13, Z14
+	VPROLQ     $0x18, Z13, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x23, Z13, Z14
+	VPADDQ     Z2, Z14, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x1c, Z13, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULUDQ   Z3, Z13, Z15
+	VPSRLQ     $0x20, Z15, Z15
+	VPSRLQ     $0x20, Z13, Z14
+	VPMULUDQ   Z3, Z14, Z14
+	VPADDQ     Z15, Z14, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSLLQ     $0x06, Z14, Z14
+	VMOVDQU64  Z14, (R11)
+	VPMULLQ    Z4, Z13, Z13
+	VPSHUFB    Z8, Z13, Z14
+	VPANDQ     Z9, Z14, Z15
+	VPMULHUW   Z10, Z15, Z15
+	VPANDQ     Z11, Z14, Z14
+	VPMULLW    Z12, Z14, Z14
+	VPSRLQ     $0x0d, Z13, Z13
+	VPERMQ     Z5, Z13, Z13
+	VPTERNLOGQ $0x96, Z15, Z14, Z13
+	VMOVDQU64  Z13, 64(R11)
 
 blockedTestUint64sAVX512_nopf_noprep:
-	MOVQ         R9, R10
-	ANDQ         $0x00000078, R10
-	SHLQ         $0x05, R10
-	ADDQ         CX, R10
-	XORQ         R11, R11
-	KMOVB        128(R10), K1
-	VPBROADCASTQ 64(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         (R10), R12
-	VPANDQ       (AX)(R12*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        129(R10), K1
-	VPBROADCASTQ 72(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         8(R10), R12
-	VPANDQ       (AX)(R12*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        130(R10), K1
-	VPBROADCASTQ 80(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         16(R10), R12
-	VPANDQ       (AX)(R12*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        131(R10), K1
-	VPBROADCASTQ 88(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         24(R10), R12
-	VPANDQ       (AX)(R12*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        132(R10), K1
-	VPBROADCASTQ 96(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         32(R10), R12
-	VPANDQ       (AX)(R12*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        133(R10), K1
-	VPBROADCASTQ 104(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         40(R10), R12
-	VPANDQ       (AX)(R12*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        134(R10), K1
-	VPBROADCASTQ 112(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         48(R10), R12
-	VPANDQ       (AX)(R12*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        135(R10), K1
-	VPBROADCASTQ 120(R10), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         56(R10), R10
-	VPANDQ       (AX)(R10*1), Z8, Z9
-	VPCMPEQQ     Z8, Z9, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	POPCNTQ      R11, R10
-	ADDQ         R10, R8
-	MOVQ         $0x0101010101010101, R10
-	PDEPQ        R10, R11, R11
-	BSWAPQ       R11
-	MOVQ         R11, (DI)(R9*1)
-	ADDQ         $0x08, R9
-	JMP          blockedTestUint64sAVX512_nopf_group
+	MOVQ      R9, R10
+	ANDQ      $0x00000078, R10
+	SHLQ      $0x05, R10
+	ADDQ      CX, R10
+	XORQ      R11, R11
+	MOVQ      (R10), R12
+	VPMOVZXBQ 64(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      8(R10), R12
+	VPMOVZXBQ 72(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      16(R10), R12
+	VPMOVZXBQ 80(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      24(R10), R12
+	VPMOVZXBQ 88(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      32(R10), R12
+	VPMOVZXBQ 96(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      40(R10), R12
+	VPMOVZXBQ 104(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      48(R10), R12
+	VPMOVZXBQ 112(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      56(R10), R12
+	VPMOVZXBQ 120(R10), Z13
+	VPXORQ    (AX)(R12*1), Z7, Z14
+	VPSLLVQ   Z13, Z14, Z14
+	VPTESTNMQ Z6, Z14, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	POPCNTQ   R11, R10
+	ADDQ      R10, R8
+	MOVQ      $0x0101010101010101, R10
+	PDEPQ     R10, R11, R11
+	BSWAPQ    R11
+	MOVQ      R11, (DI)(R9*1)
+	ADDQ      $0x08, R9
+	JMP       blockedTestUint64sAVX512_nopf_group
 
 blockedTestUint64sAVX512_done:
 	VZEROUPPER
 	MOVQ R8, ret+96(FP)
 	RET
 
-DATA blockedWindowRows<>+0(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+8(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+16(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+24(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+32(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+40(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+48(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+56(SB)/8, $0x00000000000000ff
-DATA blockedWindowRows<>+64(SB)/8, $0x0000000000000001
-DATA blockedWindowRows<>+72(SB)/8, $0x0000000000000002
-DATA blockedWindowRows<>+80(SB)/8, $0x0000000000000004
-DATA blockedWindowRows<>+88(SB)/8, $0x0000000000000008
-DATA blockedWindowRows<>+96(SB)/8, $0x0000000000000010
-DATA blockedWindowRows<>+104(SB)/8, $0x0000000000000020
-DATA blockedWindowRows<>+112(SB)/8, $0x0000000000000040
-DATA blockedWindowRows<>+120(SB)/8, $0x0000000000000080
-DATA blockedWindowRows<>+128(SB)/8, $0x0000000000000003
-DATA blockedWindowRows<>+136(SB)/8, $0x0000000000000006
-DATA blockedWindowRows<>+144(SB)/8, $0x000000000000000c
-DATA blockedWindowRows<>+152(SB)/8, $0x0000000000000018
-DATA blockedWindowRows<>+160(SB)/8, $0x0000000000000030
-DATA blockedWindowRows<>+168(SB)/8, $0x0000000000000060
-DATA blockedWindowRows<>+176(SB)/8, $0x00000000000000c0
-DATA blockedWindowRows<>+184(SB)/8, $0x0000000000000081
-DATA blockedWindowRows<>+192(SB)/8, $0x0000000000000007
-DATA blockedWindowRows<>+200(SB)/8, $0x000000000000000e
-DATA blockedWindowRows<>+208(SB)/8, $0x000000000000001c
-DATA blockedWindowRows<>+216(SB)/8, $0x0000000000000038
-DATA blockedWindowRows<>+224(SB)/8, $0x0000000000000070
-DATA blockedWindowRows<>+232(SB)/8, $0x00000000000000e0
-DATA blockedWindowRows<>+240(SB)/8, $0x00000000000000c1
-DATA blockedWindowRows<>+248(SB)/8, $0x0000000000000083
-DATA blockedWindowRows<>+256(SB)/8, $0x000000000000000f
-DATA blockedWindowRows<>+264(SB)/8, $0x000000000000001e
-DATA blockedWindowRows<>+272(SB)/8, $0x000000000000003c
-DATA blockedWindowRows<>+280(SB)/8, $0x0000000000000078
-DATA blockedWindowRows<>+288(SB)/8, $0x00000000000000f0
-DATA blockedWindowRows<>+296(SB)/8, $0x00000000000000e1
-DATA blockedWindowRows<>+304(SB)/8, $0x00000000000000c3
-DATA blockedWindowRows<>+312(SB)/8, $0x0000000000000087
-DATA blockedWindowRows<>+320(SB)/8, $0x000000000000001f
-DATA blockedWindowRows<>+328(SB)/8, $0x000000000000003e
-DATA blockedWindowRows<>+336(SB)/8, $0x000000000000007c
-DATA blockedWindowRows<>+344(SB)/8, $0x00000000000000f8
-DATA blockedWindowRows<>+352(SB)/8, $0x00000000000000f1
-DATA blockedWindowRows<>+360(SB)/8, $0x00000000000000e3
-DATA blockedWindowRows<>+368(SB)/8, $0x00000000000000c7
-DATA blockedWindowRows<>+376(SB)/8, $0x000000000000008f
-DATA blockedWindowRows<>+384(SB)/8, $0x000000000000003f
-DATA blockedWindowRows<>+392(SB)/8, $0x000000000000007e
-DATA blockedWindowRows<>+400(SB)/8, $0x00000000000000fc
-DATA blockedWindowRows<>+408(SB)/8, $0x00000000000000f9
-DATA blockedWindowRows<>+416(SB)/8, $0x00000000000000f3
-DATA blockedWindowRows<>+424(SB)/8, $0x00000000000000e7
-DATA blockedWindowRows<>+432(SB)/8, $0x00000000000000cf
-DATA blockedWindowRows<>+440(SB)/8, $0x000000000000009f
-DATA blockedWindowRows<>+448(SB)/8, $0x000000000000007f
-DATA blockedWindowRows<>+456(SB)/8, $0x00000000000000fe
-DATA blockedWindowRows<>+464(SB)/8, $0x00000000000000fd
-DATA blockedWindowRows<>+472(SB)/8, $0x00000000000000fb
-DATA blockedWindowRows<>+480(SB)/8, $0x00000000000000f7
-DATA blockedWindowRows<>+488(SB)/8, $0x00000000000000ef
-DATA blockedWindowRows<>+496(SB)/8, $0x00000000000000df
-DATA blockedWindowRows<>+504(SB)/8, $0x00000000000000bf
-GLOBL blockedWindowRows<>(SB), RODATA|NOPTR, $512
+DATA blockedWindowCounts<>+0(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+8(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+16(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+24(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+32(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+40(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+48(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+56(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+64(SB)/8, $0xffffffffffffff3f
+DATA blockedWindowCounts<>+72(SB)/8, $0xffffffffffff3fff
+DATA blockedWindowCounts<>+80(SB)/8, $0xffffffffff3fffff
+DATA blockedWindowCounts<>+88(SB)/8, $0xffffffff3fffffff
+DATA blockedWindowCounts<>+96(SB)/8, $0xffffff3fffffffff
+DATA blockedWindowCounts<>+104(SB)/8, $0xffff3fffffffffff
+DATA blockedWindowCounts<>+112(SB)/8, $0xff3fffffffffffff
+DATA blockedWindowCounts<>+120(SB)/8, $0x3fffffffffffffff
+DATA blockedWindowCounts<>+128(SB)/8, $0xffffffffffff3f3f
+DATA blockedWindowCounts<>+136(SB)/8, $0xffffffffff3f3fff
+DATA blockedWindowCounts<>+144(SB)/8, $0xffffffff3f3fffff
+DATA blockedWindowCounts<>+152(SB)/8, $0xffffff3f3fffffff
+DATA blockedWindowCounts<>+160(SB)/8, $0xffff3f3fffffffff
+DATA blockedWindowCounts<>+168(SB)/8, $0xff3f3fffffffffff
+DATA blockedWindowCounts<>+176(SB)/8, $0x3f3fffffffffffff
+DATA blockedWindowCounts<>+184(SB)/8, $0x3fffffffffffff3f
+DATA blockedWindowCounts<>+192(SB)/8, $0xffffffffff3f3f3f
+DATA blockedWindowCounts<>+200(SB)/8, $0xffffffff3f3f3fff
+DATA blockedWindowCounts<>+208(SB)/8, $0xffffff3f3f3fffff
+DATA blockedWindowCounts<>+216(SB)/8, $0xffff3f3f3fffffff
+DATA blockedWindowCounts<>+224(SB)/8, $0xff3f3f3fffffffff
+DATA blockedWindowCounts<>+232(SB)/8, $0x3f3f3fffffffffff
+DATA blockedWindowCounts<>+240(SB)/8, $0x3f3fffffffffff3f
+DATA blockedWindowCounts<>+248(SB)/8, $0x3fffffffffff3f3f
+DATA blockedWindowCounts<>+256(SB)/8, $0xffffffff3f3f3f3f
+DATA blockedWindowCounts<>+264(SB)/8, $0xffffff3f3f3f3fff
+DATA blockedWindowCounts<>+272(SB)/8, $0xffff3f3f3f3fffff
+DATA blockedWindowCounts<>+280(SB)/8, $0xff3f3f3f3fffffff
+DATA blockedWindowCounts<>+288(SB)/8, $0x3f3f3f3fffffffff
+DATA blockedWindowCounts<>+296(SB)/8, $0x3f3f3fffffffff3f
+DATA blockedWindowCounts<>+304(SB)/8, $0x3f3fffffffff3f3f
+DATA blockedWindowCounts<>+312(SB)/8, $0x3fffffffff3f3f3f
+DATA blockedWindowCounts<>+320(SB)/8, $0xffffff3f3f3f3f3f
+DATA blockedWindowCounts<>+328(SB)/8, $0xffff3f3f3f3f3fff
+DATA blockedWindowCounts<>+336(SB)/8, $0xff3f3f3f3f3fffff
+DATA blockedWindowCounts<>+344(SB)/8, $0x3f3f3f3f3fffffff
+DATA blockedWindowCounts<>+352(SB)/8, $0x3f3f3f3fffffff3f
+DATA blockedWindowCounts<>+360(SB)/8, $0x3f3f3fffffff3f3f
+DATA blockedWindowCounts<>+368(SB)/8, $0x3f3fffffff3f3f3f
+DATA blockedWindowCounts<>+376(SB)/8, $0x3fffffff3f3f3f3f
+DATA blockedWindowCounts<>+384(SB)/8, $0xffff3f3f3f3f3f3f
+DATA blockedWindowCounts<>+392(SB)/8, $0xff3f3f3f3f3f3fff
+DATA blockedWindowCounts<>+400(SB)/8, $0x3f3f3f3f3f3fffff
+DATA blockedWindowCounts<>+408(SB)/8, $0x3f3f3f3f3fffff3f
+DATA blockedWindowCounts<>+416(SB)/8, $0x3f3f3f3fffff3f3f
+DATA blockedWindowCounts<>+424(SB)/8, $0x3f3f3fffff3f3f3f
+DATA blockedWindowCounts<>+432(SB)/8, $0x3f3fffff3f3f3f3f
+DATA blockedWindowCounts<>+440(SB)/8, $0x3fffff3f3f3f3f3f
+DATA blockedWindowCounts<>+448(SB)/8, $0xff3f3f3f3f3f3f3f
+DATA blockedWindowCounts<>+456(SB)/8, $0x3f3f3f3f3f3f3fff
+DATA blockedWindowCounts<>+464(SB)/8, $0x3f3f3f3f3f3fff3f
+DATA blockedWindowCounts<>+472(SB)/8, $0x3f3f3f3f3fff3f3f
+DATA blockedWindowCounts<>+480(SB)/8, $0x3f3f3f3fff3f3f3f
+DATA blockedWindowCounts<>+488(SB)/8, $0x3f3f3fff3f3f3f3f
+DATA blockedWindowCounts<>+496(SB)/8, $0x3f3fff3f3f3f3f3f
+DATA blockedWindowCounts<>+504(SB)/8, $0x3fff3f3f3f3f3f3f
+GLOBL blockedWindowCounts<>(SB), RODATA|NOPTR, $512
 
 // func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64, pf int)
-// Requires: AVX, AVX512DQ, AVX512F, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, MMX+
 TEXT ·blockedAddUint64sAVX512(SB), $4096-72
-	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         ks_base+24(FP), DX
-	MOVQ         ks_len+32(FP), SI
-	ANDQ         $-8, SI
-	MOVQ         SI, BX
-	MOVLQZX      k+48(FP), DI
-	MOVQ         key+56(FP), R8
-	VPBROADCASTQ R8, Z0
-	MOVQ         $0x9fb21c651e98df25, R8
-	VPBROADCASTQ R8, Z1
-	MOVQ         $0x0000000000000008, R8
-	VPBROADCASTQ R8, Z2
-	VPBROADCASTQ CX, Z3
-	VPBROADCASTQ blockedMul<>+0(SB), Z4
-	VMOVDQU64    blockedShifts<>+0(SB), Z5
-	VPBROADCASTQ blockedOne<>+0(SB), Z6
-	MOVQ         DI, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
-	LEAQ         blockedWindowRows<>+0(SB), DI
-	VMOVDQU64    (DI)(CX*1), Z7
-	LEAQ         (SP), CX
-	XORQ         DI, DI
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            ks_base+24(FP), DX
+	MOVQ            ks_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            SI, BX
+	MOVLQZX         k+48(FP), DI
+	MOVQ            key+56(FP), R8
+	VPBROADCASTQ    R8, Z0
+	MOVQ            $0x9fb21c651e98df25, R8
+	VPBROADCASTQ    R8, Z1
+	MOVQ            $0x0000000000000008, R8
+	VPBROADCASTQ    R8, Z2
+	VPBROADCASTQ    CX, Z3
+	VPBROADCASTQ    blockedMul<>+0(SB), Z4
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z6
+	VBROADCASTI64X4 blockedCut4<>+0(SB), Z7
+	VBROADCASTI64X4 blockedCut4<>+32(SB), Z8
+	VBROADCASTI64X4 blockedCut4<>+64(SB), Z9
+	VBROADCASTI64X4 blockedCut4<>+96(SB), Z10
+	VBROADCASTI64X4 blockedCut4<>+128(SB), Z11
+	MOVQ            DI, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), DI
+	VMOVDQU64       (DI)(CX*1), Z5
+	LEAQ            (SP), CX
+	XORQ            DI, DI
 
 blockedAddUint64sAVX512_first:
 	CMPQ       DI, SI
@@ -10709,32 +10703,37 @@ blockedAddUint64sAVX512_first:
 	ANDQ       $0x00000078, R8
 	SHLQ       $0x05, R8
 	ADDQ       CX, R8
-	VMOVDQU64  (DX)(DI*8), Z8
-	VPROLQ     $0x20, Z8, Z8
-	VPXORQ     Z0, Z8, Z8
-	VPROLQ     $0x31, Z8, Z9
-	VPROLQ     $0x18, Z8, Z10
-	VPTERNLOGQ $0x96, Z9, Z10, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x23, Z8, Z9
-	VPADDQ     Z2, Z9, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x1c, Z8, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULUDQ   Z3, Z8, Z10
-	VPSRLQ     $0x20, Z10, Z10
-	VPSRLQ     $0x20, Z8, Z9
-	VPMULUDQ   Z3, Z9, Z9
-	VPADDQ     Z10, Z9, Z9
-	VPSRLQ     $0x20, Z9, Z9
-	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R8)
-	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R8)
-	VPSRLQ     $0x0d, Z8, Z8
-	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R8)
+	VMOVDQU64  (DX)(DI*8), Z12
+	VPROLQ     $0x20, Z12, Z12
+	VPXORQ     Z0, Z12, Z12
+	VPROLQ     $0x31, Z12, Z13
+	VPROLQ     $0x18, Z12, Z14
+	VPTERNLOGQ $0x96, Z13, Z14, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x23, Z12, Z13
+	VPADDQ     Z2, Z13, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x1c, Z12, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULUDQ   Z3, Z12, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSRLQ     $0x20, Z12, Z13
+	VPMULUDQ   Z3, Z13, Z13
+	VPADDQ     Z14, Z13, Z13
+	VPSRLQ     $0x20, Z13, Z13
+	VPSLLQ     $0x06, Z13, Z13
+	VMOVDQU64  Z13, (R8)
+	VPMULLQ    Z4, Z12, Z12
+	VPSHUFB    Z7, Z12, Z13
+	VPANDQ     Z8, Z13, Z14
+	VPMULHUW   Z9, Z14, Z14
+	VPANDQ     Z10, Z13, Z13
+	VPMULLW    Z11, Z13, Z13
+	VPSRLQ     $0x0d, Z12, Z12
+	VPERMQ     Z5, Z12, Z12
+	VPTERNLOGQ $0x96, Z14, Z13, Z12
+	VMOVDQU64  Z12, 64(R8)
 	ADDQ       $0x08, DI
 	JMP        blockedAddUint64sAVX512_first
 
@@ -10754,32 +10753,37 @@ blockedAddUint64sAVX512_group:
 	ANDQ       $0x00000078, R9
 	SHLQ       $0x05, R9
 	ADDQ       CX, R9
-	VMOVDQU64  (DX)(R8*8), Z8
-	VPROLQ     $0x20, Z8, Z8
-	VPXORQ     Z0, Z8, Z8
-	VPROLQ     $0x31, Z8, Z9
-	VPROLQ     $0x18, Z8, Z10
-	VPTERNLOGQ $0x96, Z9, Z10, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x23, Z8, Z9
-	VPADDQ     Z2, Z9, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x1c, Z8, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULUDQ   Z3, Z8, Z10
-	VPSRLQ     $0x20, Z10, Z10
-	VPSRLQ     $0x20, Z8, Z9
-	VPMULUDQ   Z3, Z9, Z9
-	VPADDQ     Z10, Z9, Z9
-	VPSRLQ     $0x20, Z9, Z9
-	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R9)
-	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R9)
-	VPSRLQ     $0x0d, Z8, Z8
-	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R9)
+	VMOVDQU64  (DX)(R8*8), Z12
+	VPROLQ     $0x20, Z12, Z12
+	VPXORQ     Z0, Z12, Z12
+	VPROLQ     $0x31, Z12, Z13
+	VPROLQ     $0x18, Z12, Z14
+	VPTERNLOGQ $0x96, Z13, Z14, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x23, Z12, Z13
+	VPADDQ     Z2, Z13, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x1c, Z12, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULUDQ   Z3, Z12, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSRLQ     $0x20, Z12, Z13
+	VPMULUDQ   Z3, Z13, Z13
+	VPADDQ     Z14, Z13, Z13
+	VPSRLQ     $0x20, Z13, Z13
+	VPSLLQ     $0x06, Z13, Z13
+	VMOVDQU64  Z13, (R9)
+	VPMULLQ    Z4, Z12, Z12
+	VPSHUFB    Z7, Z12, Z13
+	VPANDQ     Z8, Z13, Z14
+	VPMULHUW   Z9, Z14, Z14
+	VPANDQ     Z10, Z13, Z13
+	VPMULLW    Z11, Z13, Z13
+	VPSRLQ     $0x0d, Z12, Z12
+	VPERMQ     Z5, Z12, Z12
+	VPTERNLOGQ $0x96, Z14, Z13, Z12
+	VMOVDQU64  Z12, 64(R9)
 
 blockedAddUint64sAVX512_noprep:
 	MOVQ DI, R8
@@ -10796,80 +10800,64 @@ blockedAddUint64sAVX512_noprep:
 	ADDQ CX, R10
 
 blockedAddUint64sAVX512_probe:
-	MOVQ         (R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        128(R8), K1
-	VPBROADCASTQ 64(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         (R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	MOVQ         8(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        129(R8), K1
-	VPBROADCASTQ 72(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         8(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	MOVQ         16(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        130(R8), K1
-	VPBROADCASTQ 80(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         16(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	MOVQ         24(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        131(R8), K1
-	VPBROADCASTQ 88(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         24(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	MOVQ         32(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        132(R8), K1
-	VPBROADCASTQ 96(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         32(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	MOVQ         40(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        133(R8), K1
-	VPBROADCASTQ 104(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         40(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	MOVQ         48(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        134(R8), K1
-	VPBROADCASTQ 112(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         48(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	MOVQ         56(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        135(R8), K1
-	VPBROADCASTQ 120(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         56(R8), R8
-	VPORQ        (AX)(R8*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R8*1)
-	ADDQ         $0x08, DI
-	JMP          blockedAddUint64sAVX512_group
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddUint64sAVX512_group
 
 blockedAddUint64sAVX512_nopf:
 	XORQ DI, DI
@@ -10884,151 +10872,151 @@ blockedAddUint64sAVX512_nopf_group:
 	ANDQ       $0x00000078, R9
 	SHLQ       $0x05, R9
 	ADDQ       CX, R9
-	VMOVDQU64  (DX)(R8*8), Z8
-	VPROLQ     $0x20, Z8, Z8
-	VPXORQ     Z0, Z8, Z8
-	VPROLQ     $0x31, Z8, Z9
-	VPROLQ     $0x18, Z8, Z10
-	VPTERNLOGQ $0x96, Z9, Z10, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x23, Z8, Z9
-	VPADDQ     Z2, Z9, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULLQ    Z1, Z8, Z8
-	VPSRLQ     $0x1c, Z8, Z9
-	VPXORQ     Z9, Z8, Z8
-	VPMULUDQ   Z3, Z8, Z10
-	VPSRLQ     $0x20, Z10, Z10
-	VPSRLQ     $0x20, Z8, Z9
-	VPMULUDQ   Z3, Z9, Z9
-	VPADDQ     Z10, Z9, Z9
-	VPSRLQ     $0x20, Z9, Z9
-	VPSLLQ     $0x06, Z9, Z9
-	VMOVDQU64  Z9, (R9)
-	VPMULLQ    Z4, Z8, Z8
-	VMOVDQU64  Z8, 64(R9)
-	VPSRLQ     $0x0d, Z8, Z8
-	VPERMQ     Z7, Z8, Z8
-	VPMOVQB    Z8, 128(R9)
+	VMOVDQU64  (DX)(R8*8), Z12
+	VPROLQ     $0x20, Z12, Z12
+	VPXORQ     Z0, Z12, Z12
+	VPROLQ     $0x31, Z12, Z13
+	VPROLQ     $0x18, Z12, Z14
+	VPTERNLOGQ $0x96, Z13, Z14, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x23, Z12, Z13
+	VPADDQ     Z2, Z13, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x1c, Z12, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULUDQ   Z3, Z12, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSRLQ     $0x20, Z12, Z13
+	VPMULUDQ   Z3, Z13, Z13
+	VPADDQ     Z14, Z13, Z13
+	VPSRLQ     $0x20, Z13, Z13
+	VPSLLQ     $0x06, Z13, Z13
+	VMOVDQU64  Z13, (R9)
+	VPMULLQ    Z4, Z12, Z12
+	VPSHUFB    Z7, Z12, Z13
+	VPANDQ     Z8, Z13, Z14
+	VPMULHUW   Z9, Z14, Z14
+	VPANDQ     Z10, Z13, Z13
+	VPMULLW    Z11, Z13, Z13
+	VPSRLQ     $0x0d, Z12, Z12
+	VPERMQ     Z5, Z12, Z12
+	VPTERNLOGQ $0x96, Z14, Z13, Z12
+	VMOVDQU64  Z12, 64(R9)
 
 blockedAddUint64sAVX512_nopf_noprep:
-	MOVQ         DI, R8
-	ANDQ         $0x00000078, R8
-	SHLQ         $0x05, R8
-	ADDQ         CX, R8
-	KMOVB        128(R8), K1
-	VPBROADCASTQ 64(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         (R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	KMOVB        129(R8), K1
-	VPBROADCASTQ 72(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         8(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	KMOVB        130(R8), K1
-	VPBROADCASTQ 80(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         16(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	KMOVB        131(R8), K1
-	VPBROADCASTQ 88(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         24(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	KMOVB        132(R8), K1
-	VPBROADCASTQ 96(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         32(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	KMOVB        133(R8), K1
-	VPBROADCASTQ 104(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         40(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	KMOVB        134(R8), K1
-	VPBROADCASTQ 112(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         48(R8), R9
-	VPORQ        (AX)(R9*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R9*1)
-	KMOVB        135(R8), K1
-	VPBROADCASTQ 120(R8), Z8
-	VPSRLVQ      Z5, Z8, Z8
-	VPROLVQ.Z    Z8, Z6, K1, Z8
-	MOVQ         56(R8), R8
-	VPORQ        (AX)(R8*1), Z8, Z8
-	VMOVDQU64    Z8, (AX)(R8*1)
-	ADDQ         $0x08, DI
-	JMP          blockedAddUint64sAVX512_nopf_group
+	MOVQ      DI, R8
+	ANDQ      $0x00000078, R8
+	SHLQ      $0x05, R8
+	ADDQ      CX, R8
+	MOVQ      (R8), R9
+	VPMOVZXBQ 64(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	MOVQ      8(R8), R9
+	VPMOVZXBQ 72(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	MOVQ      16(R8), R9
+	VPMOVZXBQ 80(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	MOVQ      24(R8), R9
+	VPMOVZXBQ 88(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	MOVQ      32(R8), R9
+	VPMOVZXBQ 96(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	MOVQ      40(R8), R9
+	VPMOVZXBQ 104(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	MOVQ      48(R8), R9
+	VPMOVZXBQ 112(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	MOVQ      56(R8), R9
+	VPMOVZXBQ 120(R8), Z12
+	VPSRLVQ   Z12, Z6, Z12
+	VPORQ     (AX)(R9*1), Z12, Z12
+	VMOVDQU64 Z12, (AX)(R9*1)
+	ADDQ      $0x08, DI
+	JMP       blockedAddUint64sAVX512_nopf_group
 
 blockedAddUint64sAVX512_done:
 	VZEROUPPER
 	RET
 
 // func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
-// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
 TEXT ·blockedTestGroupsAVX512(SB), $4096-96
-	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         hs_base+24(FP), DX
-	MOVQ         hs_len+32(FP), SI
-	ANDQ         $-8, SI
-	MOVQ         out_base+48(FP), DI
-	MOVQ         out_len+56(FP), BX
-	XORQ         R8, R8
-	MOVLQZX      k+72(FP), R9
-	VPBROADCASTQ CX, Z0
-	VPBROADCASTQ blockedMul<>+0(SB), Z1
-	VMOVDQU64    blockedShifts<>+0(SB), Z2
-	VPBROADCASTQ blockedOne<>+0(SB), Z3
-	MOVQ         R9, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
-	LEAQ         blockedWindowRows<>+0(SB), R9
-	VMOVDQU64    (R9)(CX*1), Z4
-	LEAQ         (SP), CX
-	XORQ         R9, R9
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            hs_base+24(FP), DX
+	MOVQ            hs_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            out_base+48(FP), DI
+	MOVQ            out_len+56(FP), BX
+	XORQ            R8, R8
+	MOVLQZX         k+72(FP), R9
+	VPBROADCASTQ    CX, Z0
+	VPBROADCASTQ    blockedMul<>+0(SB), Z1
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z3
+	VPTERNLOGQ      $0xff, Z4, Z4, Z4
+	VBROADCASTI64X4 blockedCut4<>+0(SB), Z5
+	VBROADCASTI64X4 blockedCut4<>+32(SB), Z6
+	VBROADCASTI64X4 blockedCut4<>+64(SB), Z7
+	VBROADCASTI64X4 blockedCut4<>+96(SB), Z8
+	VBROADCASTI64X4 blockedCut4<>+128(SB), Z9
+	MOVQ            R9, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), R9
+	VMOVDQU64       (R9)(CX*1), Z2
+	LEAQ            (SP), CX
+	XORQ            R9, R9
 
 blockedTestGroupsAVX512_first:
-	CMPQ      R9, SI
-	JAE       blockedTestGroupsAVX512_loop
-	CMPQ      R9, $0x00000040
-	JAE       blockedTestGroupsAVX512_loop
-	MOVQ      R9, R10
-	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
-	ADDQ      CX, R10
-	VMOVDQU64 (DX)(R9*8), Z5
-	VPMULUDQ  Z0, Z5, Z7
-	VPSRLQ    $0x20, Z7, Z7
-	VPSRLQ    $0x20, Z5, Z6
-	VPMULUDQ  Z0, Z6, Z6
-	VPADDQ    Z7, Z6, Z6
-	VPSRLQ    $0x20, Z6, Z6
-	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R10)
-	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R10)
-	VPSRLQ    $0x0d, Z5, Z5
-	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R10)
-	ADDQ      $0x08, R9
-	JMP       blockedTestGroupsAVX512_first
+	CMPQ       R9, SI
+	JAE        blockedTestGroupsAVX512_loop
+	CMPQ       R9, $0x00000040
+	JAE        blockedTestGroupsAVX512_loop
+	MOVQ       R9, R10
+	ANDQ       $0x00000078, R10
+	SHLQ       $0x05, R10
+	ADDQ       CX, R10
+	VMOVDQU64  (DX)(R9*8), Z10
+	VPMULUDQ   Z0, Z10, Z12
+	VPSRLQ     $0x20, Z12, Z12
+	VPSRLQ     $0x20, Z10, Z11
+	VPMULUDQ   Z0, Z11, Z11
+	VPADDQ     Z12, Z11, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSLLQ     $0x06, Z11, Z11
+	VMOVDQU64  Z11, (R10)
+	VPMULLQ    Z1, Z10, Z10
+	VPSHUFB    Z5, Z10, Z11
+	VPANDQ     Z6, Z11, Z12
+	VPMULHUW   Z7, Z12, Z12
+	VPANDQ     Z8, Z11, Z11
+	VPMULLW    Z9, Z11, Z11
+	VPSRLQ     $0x0d, Z10, Z10
+	VPERMQ     Z2, Z10, Z10
+	VPTERNLOGQ $0x96, Z12, Z11, Z10
+	VMOVDQU64  Z10, 64(R10)
+	ADDQ       $0x08, R9
+	JMP        blockedTestGroupsAVX512_first
 
 blockedTestGroupsAVX512_loop:
 	MOVQ  pf+80(FP), R9
@@ -11037,29 +11025,34 @@ blockedTestGroupsAVX512_loop:
 	XORQ  R9, R9
 
 blockedTestGroupsAVX512_group:
-	CMPQ      R9, BX
-	JAE       blockedTestGroupsAVX512_done
-	LEAQ      64(R9), R10
-	CMPQ      R10, SI
-	JAE       blockedTestGroupsAVX512_noprep
-	MOVQ      R10, R11
-	ANDQ      $0x00000078, R11
-	SHLQ      $0x05, R11
-	ADDQ      CX, R11
-	VMOVDQU64 (DX)(R10*8), Z5
-	VPMULUDQ  Z0, Z5, Z7
-	VPSRLQ    $0x20, Z7, Z7
-	VPSRLQ    $0x20, Z5, Z6
-	VPMULUDQ  Z0, Z6, Z6
-	VPADDQ    Z7, Z6, Z6
-	VPSRLQ    $0x20, Z6, Z6
-	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R11)
-	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R11)
-	VPSRLQ    $0x0d, Z5, Z5
-	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R11)
+	CMPQ       R9, BX
+	JAE        blockedTestGroupsAVX512_done
+	LEAQ       64(R9), R10
+	CMPQ       R10, SI
+	JAE        blockedTestGroupsAVX512_noprep
+	MOVQ       R10, R11
+	ANDQ       $0x00000078, R11
+	SHLQ       $0x05, R11
+	ADDQ       CX, R11
+	VMOVDQU64  (DX)(R10*8), Z10
+	VPMULUDQ   Z0, Z10, Z12
+	VPSRLQ     $0x20, Z12, Z12
+	VPSRLQ     $0x20, Z10, Z11
+	VPMULUDQ   Z0, Z11, Z11
+	VPADDQ     Z12, Z11, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSLLQ     $0x06, Z11, Z11
+	VMOVDQU64  Z11, (R11)
+	VPMULLQ    Z1, Z10, Z10
+	VPSHUFB    Z5, Z10, Z11
+	VPANDQ     Z6, Z11, Z12
+	VPMULHUW   Z7, Z12, Z12
+	VPANDQ     Z8, Z11, Z11
+	VPMULLW    Z9, Z11, Z11
+	VPSRLQ     $0x0d, Z10, Z10
+	VPERMQ     Z2, Z10, Z10
+	VPTERNLOGQ $0x96, Z12, Z11, Z10
+	VMOVDQU64  Z10, 64(R11)
 
 blockedTestGroupsAVX512_noprep:
 	MOVQ R9, R10
@@ -11076,218 +11069,191 @@ blockedTestGroupsAVX512_noprep:
 	ADDQ CX, R12
 
 blockedTestGroupsAVX512_probe:
-	XORQ         R11, R11
-	MOVQ         (R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        128(R10), K1
-	VPBROADCASTQ 64(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         (R10), R13
-	VPANDQ       (AX)(R13*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         8(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        129(R10), K1
-	VPBROADCASTQ 72(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         8(R10), R13
-	VPANDQ       (AX)(R13*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         16(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        130(R10), K1
-	VPBROADCASTQ 80(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         16(R10), R13
-	VPANDQ       (AX)(R13*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         24(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        131(R10), K1
-	VPBROADCASTQ 88(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         24(R10), R13
-	VPANDQ       (AX)(R13*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         32(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        132(R10), K1
-	VPBROADCASTQ 96(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         32(R10), R13
-	VPANDQ       (AX)(R13*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         40(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        133(R10), K1
-	VPBROADCASTQ 104(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         40(R10), R13
-	VPANDQ       (AX)(R13*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         48(R12), R13
-	PREFETCHT0   (AX)(R13*1)
-	KMOVB        134(R10), K1
-	VPBROADCASTQ 112(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         48(R10), R13
-	VPANDQ       (AX)(R13*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	MOVQ         56(R12), R12
-	PREFETCHT0   (AX)(R12*1)
-	KMOVB        135(R10), K1
-	VPBROADCASTQ 120(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         56(R10), R10
-	VPANDQ       (AX)(R10*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	POPCNTQ      R11, R10
-	ADDQ         R10, R8
-	MOVQ         $0x0101010101010101, R10
-	PDEPQ        R10, R11, R11
-	BSWAPQ       R11
-	MOVQ         R11, (DI)(R9*1)
-	ADDQ         $0x08, R9
-	JMP          blockedTestGroupsAVX512_group
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z10
+	VPXORQ     (AX)(R12*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestGroupsAVX512_group
 
 blockedTestGroupsAVX512_nopf:
 	XORQ R9, R9
 
 blockedTestGroupsAVX512_nopf_group:
-	CMPQ      R9, BX
-	JAE       blockedTestGroupsAVX512_done
-	LEAQ      64(R9), R10
-	CMPQ      R10, SI
-	JAE       blockedTestGroupsAVX512_nopf_noprep
-	MOVQ      R10, R11
-	ANDQ      $0x00000078, R11
-	SHLQ      $0x05, R11
-	ADDQ      CX, R11
-	VMOVDQU64 (DX)(R10*8), Z5
-	VPMULUDQ  Z0, Z5, Z7
-	VPSRLQ    $0x20, Z7, Z7
-	VPSRLQ    $0x20, Z5, Z6
-	VPMULUDQ  Z0, Z6, Z6
-	VPADDQ    Z7, Z6, Z6
-	VPSRLQ    $0x20, Z6, Z6
-	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R11)
-	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R11)
-	VPSRLQ    $0x0d, Z5, Z5
-	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R11)
+	CMPQ       R9, BX
+	JAE        blockedTestGroupsAVX512_done
+	LEAQ       64(R9), R10
+	CMPQ       R10, SI
+	JAE        blockedTestGroupsAVX512_nopf_noprep
+	MOVQ       R10, R11
+	ANDQ       $0x00000078, R11
+	SHLQ       $0x05, R11
+	ADDQ       CX, R11
+	VMOVDQU64  (DX)(R10*8), Z10
+	VPMULUDQ   Z0, Z10, Z12
+	VPSRLQ     $0x20, Z12, Z12
+	VPSRLQ     $0x20, Z10, Z11
+	VPMULUDQ   Z0, Z11, Z11
+	VPADDQ     Z12, Z11, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSLLQ     $0x06, Z11, Z11
+	VMOVDQU64  Z11, (R11)
+	VPMULLQ    Z1, Z10, Z10
+	VPSHUFB    Z5, Z10, Z11
+	VPANDQ     Z6, Z11, Z12
+	VPMULHUW   Z7, Z12, Z12
+	VPANDQ     Z8, Z11, Z11
+	VPMULLW    Z9, Z11, Z11
+	VPSRLQ     $0x0d, Z10, Z10
+	VPERMQ     Z2, Z10, Z10
+	VPTERNLOGQ $0x96, Z12, Z11, Z10
+	VMOVDQU64  Z10, 64(R11)
 
 blockedTestGroupsAVX512_nopf_noprep:
-	MOVQ         R9, R10
-	ANDQ         $0x00000078, R10
-	SHLQ         $0x05, R10
-	ADDQ         CX, R10
-	XORQ         R11, R11
-	KMOVB        128(R10), K1
-	VPBROADCASTQ 64(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         (R10), R12
-	VPANDQ       (AX)(R12*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        129(R10), K1
-	VPBROADCASTQ 72(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         8(R10), R12
-	VPANDQ       (AX)(R12*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        130(R10), K1
-	VPBROADCASTQ 80(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         16(R10), R12
-	VPANDQ       (AX)(R12*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        131(R10), K1
-	VPBROADCASTQ 88(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         24(R10), R12
-	VPANDQ       (AX)(R12*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        132(R10), K1
-	VPBROADCASTQ 96(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         32(R10), R12
-	VPANDQ       (AX)(R12*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        133(R10), K1
-	VPBROADCASTQ 104(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         40(R10), R12
-	VPANDQ       (AX)(R12*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        134(R10), K1
-	VPBROADCASTQ 112(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         48(R10), R12
-	VPANDQ       (AX)(R12*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	KMOVB        135(R10), K1
-	VPBROADCASTQ 120(R10), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         56(R10), R10
-	VPANDQ       (AX)(R10*1), Z5, Z6
-	VPCMPEQQ     Z5, Z6, K1
-	KORTESTB     K1, K1
-	ADCQ         R11, R11
-	POPCNTQ      R11, R10
-	ADDQ         R10, R8
-	MOVQ         $0x0101010101010101, R10
-	PDEPQ        R10, R11, R11
-	BSWAPQ       R11
-	MOVQ         R11, (DI)(R9*1)
-	ADDQ         $0x08, R9
-	JMP          blockedTestGroupsAVX512_nopf_group
+	MOVQ      R9, R10
+	ANDQ      $0x00000078, R10
+	SHLQ      $0x05, R10
+	ADDQ      CX, R10
+	XORQ      R11, R11
+	MOVQ      (R10), R12
+	VPMOVZXBQ 64(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      8(R10), R12
+	VPMOVZXBQ 72(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      16(R10), R12
+	VPMOVZXBQ 80(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      24(R10), R12
+	VPMOVZXBQ 88(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      32(R10), R12
+	VPMOVZXBQ 96(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      40(R10), R12
+	VPMOVZXBQ 104(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      48(R10), R12
+	VPMOVZXBQ 112(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      56(R10), R12
+	VPMOVZXBQ 120(R10), Z10
+	VPXORQ    (AX)(R12*1), Z4, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z3, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	POPCNTQ   R11, R10
+	ADDQ      R10, R8
+	MOVQ      $0x0101010101010101, R10
+	PDEPQ     R10, R11, R11
+	BSWAPQ    R11
+	MOVQ      R11, (DI)(R9*1)
+	ADDQ      $0x08, R9
+	JMP       blockedTestGroupsAVX512_nopf_group
 
 blockedTestGroupsAVX512_done:
 	VZEROUPPER
@@ -11295,53 +11261,63 @@ blockedTestGroupsAVX512_done:
 	RET
 
 // func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32, pf int)
-// Requires: AVX, AVX512DQ, AVX512F, MMX+
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, MMX+
 TEXT ·blockedAddGroupsAVX512(SB), $4096-72
-	MOVQ         words_base+0(FP), AX
-	MOVQ         words_len+8(FP), CX
-	SHRQ         $0x03, CX
-	MOVQ         hs_base+24(FP), DX
-	MOVQ         hs_len+32(FP), SI
-	ANDQ         $-8, SI
-	MOVQ         n+48(FP), BX
-	MOVLQZX      k+56(FP), DI
-	VPBROADCASTQ CX, Z0
-	VPBROADCASTQ blockedMul<>+0(SB), Z1
-	VMOVDQU64    blockedShifts<>+0(SB), Z2
-	VPBROADCASTQ blockedOne<>+0(SB), Z3
-	MOVQ         DI, CX
-	ANDQ         $0x07, CX
-	SHLQ         $0x06, CX
-	LEAQ         blockedWindowRows<>+0(SB), DI
-	VMOVDQU64    (DI)(CX*1), Z4
-	LEAQ         (SP), CX
-	XORQ         DI, DI
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            hs_base+24(FP), DX
+	MOVQ            hs_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            n+48(FP), BX
+	MOVLQZX         k+56(FP), DI
+	VPBROADCASTQ    CX, Z0
+	VPBROADCASTQ    blockedMul<>+0(SB), Z1
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z3
+	VBROADCASTI64X4 blockedCut4<>+0(SB), Z4
+	VBROADCASTI64X4 blockedCut4<>+32(SB), Z5
+	VBROADCASTI64X4 blockedCut4<>+64(SB), Z6
+	VBROADCASTI64X4 blockedCut4<>+96(SB), Z7
+	VBROADCASTI64X4 blockedCut4<>+128(SB), Z8
+	MOVQ            DI, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), DI
+	VMOVDQU64       (DI)(CX*1), Z2
+	LEAQ            (SP), CX
+	XORQ            DI, DI
 
 blockedAddGroupsAVX512_first:
-	CMPQ      DI, SI
-	JAE       blockedAddGroupsAVX512_loop
-	CMPQ      DI, $0x00000040
-	JAE       blockedAddGroupsAVX512_loop
-	MOVQ      DI, R8
-	ANDQ      $0x00000078, R8
-	SHLQ      $0x05, R8
-	ADDQ      CX, R8
-	VMOVDQU64 (DX)(DI*8), Z5
-	VPMULUDQ  Z0, Z5, Z7
-	VPSRLQ    $0x20, Z7, Z7
-	VPSRLQ    $0x20, Z5, Z6
-	VPMULUDQ  Z0, Z6, Z6
-	VPADDQ    Z7, Z6, Z6
-	VPSRLQ    $0x20, Z6, Z6
-	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R8)
-	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R8)
-	VPSRLQ    $0x0d, Z5, Z5
-	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R8)
-	ADDQ      $0x08, DI
-	JMP       blockedAddGroupsAVX512_first
+	CMPQ       DI, SI
+	JAE        blockedAddGroupsAVX512_loop
+	CMPQ       DI, $0x00000040
+	JAE        blockedAddGroupsAVX512_loop
+	MOVQ       DI, R8
+	ANDQ       $0x00000078, R8
+	SHLQ       $0x05, R8
+	ADDQ       CX, R8
+	VMOVDQU64  (DX)(DI*8), Z9
+	VPMULUDQ   Z0, Z9, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSRLQ     $0x20, Z9, Z10
+	VPMULUDQ   Z0, Z10, Z10
+	VPADDQ     Z11, Z10, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSLLQ     $0x06, Z10, Z10
+	VMOVDQU64  Z10, (R8)
+	VPMULLQ    Z1, Z9, Z9
+	VPSHUFB    Z4, Z9, Z10
+	VPANDQ     Z5, Z10, Z11
+	VPMULHUW   Z6, Z11, Z11
+	VPANDQ     Z7, Z10, Z10
+	VPMULLW    Z8, Z10, Z10
+	VPSRLQ     $0x0d, Z9, Z9
+	VPERMQ     Z2, Z9, Z9
+	VPTERNLOGQ $0x96, Z11, Z10, Z9
+	VMOVDQU64  Z9, 64(R8)
+	ADDQ       $0x08, DI
+	JMP        blockedAddGroupsAVX512_first
 
 blockedAddGroupsAVX512_loop:
 	MOVQ  pf+64(FP), DI
@@ -11350,29 +11326,34 @@ blockedAddGroupsAVX512_loop:
 	XORQ  DI, DI
 
 blockedAddGroupsAVX512_group:
-	CMPQ      DI, BX
-	JAE       blockedAddGroupsAVX512_done
-	LEAQ      64(DI), R8
-	CMPQ      R8, SI
-	JAE       blockedAddGroupsAVX512_noprep
-	MOVQ      R8, R9
-	ANDQ      $0x00000078, R9
-	SHLQ      $0x05, R9
-	ADDQ      CX, R9
-	VMOVDQU64 (DX)(R8*8), Z5
-	VPMULUDQ  Z0, Z5, Z7
-	VPSRLQ    $0x20, Z7, Z7
-	VPSRLQ    $0x20, Z5, Z6
-	VPMULUDQ  Z0, Z6, Z6
-	VPADDQ    Z7, Z6, Z6
-	VPSRLQ    $0x20, Z6, Z6
-	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R9)
-	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R9)
-	VPSRLQ    $0x0d, Z5, Z5
-	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R9)
+	CMPQ       DI, BX
+	JAE        blockedAddGroupsAVX512_done
+	LEAQ       64(DI), R8
+	CMPQ       R8, SI
+	JAE        blockedAddGroupsAVX512_noprep
+	MOVQ       R8, R9
+	ANDQ       $0x00000078, R9
+	SHLQ       $0x05, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (DX)(R8*8), Z9
+	VPMULUDQ   Z0, Z9, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSRLQ     $0x20, Z9, Z10
+	VPMULUDQ   Z0, Z10, Z10
+	VPADDQ     Z11, Z10, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSLLQ     $0x06, Z10, Z10
+	VMOVDQU64  Z10, (R9)
+	VPMULLQ    Z1, Z9, Z9
+	VPSHUFB    Z4, Z9, Z10
+	VPANDQ     Z5, Z10, Z11
+	VPMULHUW   Z6, Z11, Z11
+	VPANDQ     Z7, Z10, Z10
+	VPMULLW    Z8, Z10, Z10
+	VPSRLQ     $0x0d, Z9, Z9
+	VPERMQ     Z2, Z9, Z9
+	VPTERNLOGQ $0x96, Z11, Z10, Z9
+	VMOVDQU64  Z9, 64(R9)
 
 blockedAddGroupsAVX512_noprep:
 	MOVQ DI, R8
@@ -11389,172 +11370,145 @@ blockedAddGroupsAVX512_noprep:
 	ADDQ CX, R10
 
 blockedAddGroupsAVX512_probe:
-	MOVQ         (R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        128(R8), K1
-	VPBROADCASTQ 64(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         (R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	MOVQ         8(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        129(R8), K1
-	VPBROADCASTQ 72(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         8(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	MOVQ         16(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        130(R8), K1
-	VPBROADCASTQ 80(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         16(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	MOVQ         24(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        131(R8), K1
-	VPBROADCASTQ 88(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         24(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	MOVQ         32(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        132(R8), K1
-	VPBROADCASTQ 96(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         32(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	MOVQ         40(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        133(R8), K1
-	VPBROADCASTQ 104(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         40(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	MOVQ         48(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        134(R8), K1
-	VPBROADCASTQ 112(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         48(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	MOVQ         56(R10), R9
-	PREFETCHT0   (AX)(R9*1)
-	KMOVB        135(R8), K1
-	VPBROADCASTQ 120(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         56(R8), R8
-	VPORQ        (AX)(R8*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R8*1)
-	ADDQ         $0x08, DI
-	JMP          blockedAddGroupsAVX512_group
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddGroupsAVX512_group
 
 blockedAddGroupsAVX512_nopf:
 	XORQ DI, DI
 
 blockedAddGroupsAVX512_nopf_group:
-	CMPQ      DI, BX
-	JAE       blockedAddGroupsAVX512_done
-	LEAQ      64(DI), R8
-	CMPQ      R8, SI
-	JAE       blockedAddGroupsAVX512_nopf_noprep
-	MOVQ      R8, R9
-	ANDQ      $0x00000078, R9
-	SHLQ      $0x05, R9
-	ADDQ      CX, R9
-	VMOVDQU64 (DX)(R8*8), Z5
-	VPMULUDQ  Z0, Z5, Z7
-	VPSRLQ    $0x20, Z7, Z7
-	VPSRLQ    $0x20, Z5, Z6
-	VPMULUDQ  Z0, Z6, Z6
-	VPADDQ    Z7, Z6, Z6
-	VPSRLQ    $0x20, Z6, Z6
-	VPSLLQ    $0x06, Z6, Z6
-	VMOVDQU64 Z6, (R9)
-	VPMULLQ   Z1, Z5, Z5
-	VMOVDQU64 Z5, 64(R9)
-	VPSRLQ    $0x0d, Z5, Z5
-	VPERMQ    Z4, Z5, Z5
-	VPMOVQB   Z5, 128(R9)
+	CMPQ       DI, BX
+	JAE        blockedAddGroupsAVX512_done
+	LEAQ       64(DI), R8
+	CMPQ       R8, SI
+	JAE        blockedAddGroupsAVX512_nopf_noprep
+	MOVQ       R8, R9
+	ANDQ       $0x00000078, R9
+	SHLQ       $0x05, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (DX)(R8*8), Z9
+	VPMULUDQ   Z0, Z9, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSRLQ     $0x20, Z9, Z10
+	VPMULUDQ   Z0, Z10, Z10
+	VPADDQ     Z11, Z10, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSLLQ     $0x06, Z10, Z10
+	VMOVDQU64  Z10, (R9)
+	VPMULLQ    Z1, Z9, Z9
+	VPSHUFB    Z4, Z9, Z10
+	VPANDQ     Z5, Z10, Z11
+	VPMULHUW   Z6, Z11, Z11
+	VPANDQ     Z7, Z10, Z10
+	VPMULLW    Z8, Z10, Z10
+	VPSRLQ     $0x0d, Z9, Z9
+	VPERMQ     Z2, Z9, Z9
+	VPTERNLOGQ $0x96, Z11, Z10, Z9
+	VMOVDQU64  Z9, 64(R9)
 
 blockedAddGroupsAVX512_nopf_noprep:
-	MOVQ         DI, R8
-	ANDQ         $0x00000078, R8
-	SHLQ         $0x05, R8
-	ADDQ         CX, R8
-	KMOVB        128(R8), K1
-	VPBROADCASTQ 64(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         (R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	KMOVB        129(R8), K1
-	VPBROADCASTQ 72(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         8(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	KMOVB        130(R8), K1
-	VPBROADCASTQ 80(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         16(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	KMOVB        131(R8), K1
-	VPBROADCASTQ 88(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         24(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	KMOVB        132(R8), K1
-	VPBROADCASTQ 96(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         32(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	KMOVB        133(R8), K1
-	VPBROADCASTQ 104(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         40(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	KMOVB        134(R8), K1
-	VPBROADCASTQ 112(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         48(R8), R9
-	VPORQ        (AX)(R9*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R9*1)
-	KMOVB        135(R8), K1
-	VPBROADCASTQ 120(R8), Z5
-	VPSRLVQ      Z2, Z5, Z5
-	VPROLVQ.Z    Z5, Z3, K1, Z5
-	MOVQ         56(R8), R8
-	VPORQ        (AX)(R8*1), Z5, Z5
-	VMOVDQU64    Z5, (AX)(R8*1)
-	ADDQ         $0x08, DI
-	JMP          blockedAddGroupsAVX512_nopf_group
+	MOVQ      DI, R8
+	ANDQ      $0x00000078, R8
+	SHLQ      $0x05, R8
+	ADDQ      CX, R8
+	MOVQ      (R8), R9
+	VPMOVZXBQ 64(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      8(R8), R9
+	VPMOVZXBQ 72(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      16(R8), R9
+	VPMOVZXBQ 80(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      24(R8), R9
+	VPMOVZXBQ 88(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      32(R8), R9
+	VPMOVZXBQ 96(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      40(R8), R9
+	VPMOVZXBQ 104(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      48(R8), R9
+	VPMOVZXBQ 112(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      56(R8), R9
+	VPMOVZXBQ 120(R8), Z9
+	VPSRLVQ   Z9, Z3, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	ADDQ      $0x08, DI
+	JMP       blockedAddGroupsAVX512_nopf_group
 
 blockedAddGroupsAVX512_done:
 	VZEROUPPER

@@ -19,9 +19,8 @@ import (
 const groupAhead = 8
 
 // groupSlots is the ring of prepared groups, a power of two above
-// groupAhead. A slot is 256 bytes: eight line offsets at 0; at avx512
-// eight g at 64 and the eight keys' windows, a byte each, at 128; at avx2
-// eight count bytes per key at 64.
+// groupAhead. A slot is 256 bytes: eight line offsets at 0 and eight
+// count bytes per key at 64.
 const groupSlots = 16
 
 // groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512}:
@@ -235,30 +234,42 @@ func lineOffsets(zl, h, o reg.VecVirtual, new func() reg.VecVirtual) {
 	VPSLLQ(U8(6), o, o)
 }
 
-// groupAVX512 probes a key with one ZMM register: its window is a lane
-// mask from a byte per key, the table row of the eight rotations of
-// k%8's enabled words picked by one VPERMQ and narrowed by VPMOVQB; the
-// mask is a zero-masked rotate of 1 by the bit (VPROLVQ counts modulo
-// 64: the & 63 of the scheme).
+// groupAVX512 probes a key with one ZMM register from eight count bytes
+// its slot holds, one per word, cut from g as groupAVX2 cuts them (the
+// same byte shuffle, masks and 16-bit products, on eight keys at once)
+// and XORed with the key's window row: 0x3f in the words of the window,
+// which makes a count 63 - bit, and 0xff outside it, which makes it 0xc0
+// or more, a shift to nothing. The row is entry (g >> 13) & 7 of the
+// k%8 table, picked by one VPERMQ. VPMOVZXBQ widens a key's counts to
+// its variable shifts: an add ORs 2^63 >> count into each word; a test
+// shifts the complement of each word left by count, so a missing bit
+// lands in the word's sign, and VPTESTNMQ with the signs makes the lane
+// mask whose KORTESTB carry is the answer.
 type groupAVX512 struct {
-	c                       xxh3.AVX512
-	zl, zm, zsh, zone, zwin reg.VecVirtual
-	wintab                  Mem
+	c            xxh3.AVX512
+	zl, zm, zwin reg.VecVirtual
+	zsign, zones reg.VecVirtual
+	zcut         [cutLowMul/32 + 1]reg.VecVirtual
+	wintab       Mem
 }
 
 func (*groupAVX512) name() string { return "AVX512" }
 
 func (v *groupAVX512) setup(p groupParams) {
 	if v.wintab.Symbol.Name == "" {
-		v.wintab = GLOBL("blockedWindowRows", RODATA|NOPTR)
-		// Row k%8, entry s: the words asm's blockedTake row s marks,
-		// as bits.
+		v.wintab = GLOBL("blockedWindowCounts", RODATA|NOPTR)
+		// Row k%8, entry s: 0x3f in the bytes of the words asm's
+		// blockedTake row s marks, 0xff in the others.
 		for r := range uint32(8) {
 			_, take := asm.BlockedRows(r)
 			for s, row := range take {
 				var win uint64
 				for w, t := range row {
-					win |= t << w
+					b := uint64(0xff)
+					if t != 0 {
+						b = 0x3f
+					}
+					win |= b << (8 * w)
 				}
 				DATA(64*int(r)+8*s, U64(win))
 			}
@@ -267,11 +278,21 @@ func (v *groupAVX512) setup(p groupParams) {
 	if !p.hashed {
 		v.c = xxh3.NewAVX512(p.seedKey)
 	}
-	v.zl, v.zm, v.zsh, v.zone, v.zwin = ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+	v.zl, v.zm, v.zwin, v.zsign = ZMM(), ZMM(), ZMM(), ZMM()
 	VPBROADCASTQ(p.lines, v.zl)
 	VPBROADCASTQ(mul, v.zm)
-	VMOVDQU64(shifts, v.zsh)
-	VPBROADCASTQ(one, v.zone)
+	sign := GP64()
+	MOVQ(U64(1<<63), sign)
+	VPBROADCASTQ(sign, v.zsign)
+	if p.test {
+		v.zones = ZMM()
+		VPTERNLOGQ(U8(0xff), v.zones, v.zones, v.zones)
+	}
+	cut := cutTable()
+	for i := range v.zcut {
+		v.zcut[i] = ZMM()
+		VBROADCASTI64X4(cut.Offset(32*i), v.zcut[i])
+	}
 	row := GP64()
 	MOVQ(p.k, row)
 	ANDQ(U8(7), row)
@@ -282,40 +303,46 @@ func (v *groupAVX512) setup(p groupParams) {
 }
 
 func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
-	h, o, t, g := ZMM(), ZMM(), ZMM(), ZMM()
+	h, o, t, a, w := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
 	VMOVDQU64(Mem{Base: p.keys, Index: i, Scale: 8}, h)
 	if !p.hashed {
 		v.c.Hash(h, ZMM(), ZMM())
 	}
 	lineOffsets(v.zl, h, o, ZMM)
 	VMOVDQU64(o, Mem{Base: sp})
-	VPMULLQ(v.zm, h, g)
-	VMOVDQU64(g, Mem{Base: sp, Disp: 64})
-	// The window: row entry (g >> 13) & 7 (VPERMQ reads the low three
-	// bits of each index), a byte per key.
-	VPSRLQ(U8(13), g, t)
-	VPERMQ(v.zwin, t, t)
-	VPMOVQB(t, Mem{Base: sp, Disp: 128})
+	// g = h*BlockedMul, in h; its fields cut as groupAVX2 cuts them.
+	VPMULLQ(v.zm, h, h)
+	c := func(row int) reg.VecVirtual { return v.zcut[row/32] }
+	VPSHUFB(c(cutShuffle), h, t)
+	VPANDQ(c(cutHighMask), t, a)
+	VPMULHUW(c(cutHighMul), a, a)
+	VPANDQ(c(cutLowMask), t, t)
+	VPMULLW(c(cutLowMul), t, t)
+	// The window row, entry (g >> 13) & 7 (VPERMQ reads the low three
+	// bits of each index); the fields of a and t are in different
+	// bytes, so one three-way XOR merges them and applies the row.
+	VPSRLQ(U8(13), h, w)
+	VPERMQ(v.zwin, w, w)
+	VPTERNLOGQ(U8(0x96), a, t, w)
+	VMOVDQU64(w, Mem{Base: sp, Disp: 64})
 }
 
 func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register) {
-	win := K()
-	KMOVB(Mem{Base: cur, Disp: 128 + j}, win)
-	b, m := ZMM(), ZMM()
-	VPBROADCASTQ(Mem{Base: cur, Disp: 64 + 8*j}, b)
-	VPSRLVQ(v.zsh, b, b)
-	VPROLVQ_Z(b, v.zone, win, m)
 	r := GP64()
 	MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
 	line := Mem{Base: p.words, Index: r, Scale: 1}
+	c := ZMM()
+	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j}, c)
 	if p.test {
-		t, held := ZMM(), K()
-		VPANDQ(line, m, t)
-		VPCMPEQQ(m, t, held)
-		KORTESTB(held, held) // CF: every lane holds its bit
+		n, held := ZMM(), K()
+		VPXORQ(line, v.zones, n)
+		VPSLLVQ(c, n, n)
+		VPTESTNMQ(v.zsign, n, held)
+		KORTESTB(held, held) // CF: no lane lost its sign, every bit held
 	} else {
-		VPORQ(line, m, m)
-		VMOVDQU64(m, line)
+		VPSRLVQ(c, v.zsign, c)
+		VPORQ(line, c, c)
+		VMOVDQU64(c, line)
 	}
 }
 
@@ -396,6 +423,24 @@ func cutRow(r int) [32]byte {
 	return b
 }
 
+// cut is blockedCut4 once cutTable has defined it.
+var cut Mem
+
+// cutTable returns blockedCut4, the rows cutRow describes, defining it on
+// the first call.
+func cutTable() Mem {
+	if cut.Symbol.Name == "" {
+		cut = GLOBL("blockedCut4", RODATA|NOPTR)
+		for r := 0; r < cutRows; r += 32 {
+			row := cutRow(r)
+			for i, c := range row {
+				DATA(r+i, U8(c))
+			}
+		}
+	}
+	return cut
+}
+
 func (v *groupAVX2) setup(p groupParams) {
 	if v.mulLo.Symbol.Name == "" {
 		v.mulLo = GLOBL("blockedMulLo4", RODATA|NOPTR)
@@ -406,13 +451,7 @@ func (v *groupAVX2) setup(p groupParams) {
 		for l := range 4 {
 			DATA(8*l, U64(asm.BlockedMul>>32))
 		}
-		v.cut = GLOBL("blockedCut4", RODATA|NOPTR)
-		for r := 0; r < cutRows; r += 32 {
-			row := cutRow(r)
-			for i, c := range row {
-				DATA(r+i, U8(c))
-			}
-		}
+		v.cut = cutTable()
 		// Entry k%8: the signed byte above which 32*((w - s) & 7) +
 		// 31 - (g >> 8 & 31), plus 128, marks a word outside the
 		// window (none for k = 8).
