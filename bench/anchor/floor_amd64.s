@@ -20,7 +20,7 @@ TEXT ·loadsPrefetched(SB), NOSPLIT, $0-64
 loop:
 	MOVQ       (CX), R8
 	MOVQ       (CX)(BX*8), R9
-	PREFETCHT0 (AX)(R9*8)
+	PREFETCHT1 (AX)(R9*8)
 	ADDQ       (AX)(R8*8), SI
 	ADDQ       $0x08, CX
 	DECQ       DX

@@ -8,6 +8,7 @@ package main
 //go:generate go run . -out ../../bench/anchor/floor_amd64.s -stubs ../../bench/anchor/floor_stub_amd64.go -pkg main
 
 import (
+	"github.com/filterengine/filterengine/gen/internal/genutil"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 )
@@ -39,7 +40,7 @@ func main() {
 	p, x := GP64(), GP64()
 	MOVQ(Mem{Base: idx}, p)
 	MOVQ(Mem{Base: idx, Index: ahead, Scale: 8}, x)
-	PREFETCHT0(Mem{Base: words, Index: x, Scale: 8})
+	genutil.PrefetchFar(Mem{Base: words, Index: x, Scale: 8})
 	ADDQ(Mem{Base: words, Index: p, Scale: 8}, sum)
 	ADDQ(U8(8), idx)
 	DECQ(count)

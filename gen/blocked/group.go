@@ -195,7 +195,7 @@ func groupKernel(v groupISA, test, hashed bool) {
 			if prefetch {
 				pr := GP64()
 				MOVQ(Mem{Base: pslot, Disp: 8 * j}, pr)
-				PREFETCHT0(Mem{Base: p.words, Index: pr, Scale: 1})
+				genutil.PrefetchFar(Mem{Base: p.words, Index: pr, Scale: 1})
 			}
 			v.probe(p, j, cur)
 			if test {
