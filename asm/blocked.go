@@ -168,10 +168,12 @@ func blockedAddUint64sGeneric(words []uint64, k uint32, key uint64, ks []uint64)
 // prefetch issued prefetchKeys keys ahead overlaps with work on the keys
 // in between; below it, prefetching only adds work.
 //
-// The blocked filter's own batch kernels prefetch further ahead,
-// blockedAhead keys: with nothing but the probe between two keys, a line
-// from DRAM takes that many keys' work to arrive (Boost.Bloom's bulk
-// operations keep 64 one-line keys in flight for the same reason), and
+// The blocked filter's own batch kernels prefetch further ahead: the
+// key-at-a-time ones blockedAhead keys, the grouped ones (which prefetch
+// into L2, see genutil.PrefetchFar in gen) BlockedGroupAhead groups of
+// eight: with nothing but the probe between two keys, a line from DRAM
+// takes that many keys' work to arrive (Boost.Bloom's bulk operations
+// keep 64 one-line keys in flight for the same reason), and
 // BlockedTestHashesAhead carries the window over from one chunk of
 // hashes to the next.
 const (
@@ -180,10 +182,18 @@ const (
 	blockedAhead  = 64
 )
 
+// BlockedGroupAhead is how many groups of eight keys before it probes a
+// group the grouped kernels prepare it (hash, line, counts); they
+// prefetch the lines of the group prepared a round earlier, 8 *
+// (BlockedGroupAhead - 1) to 8 * BlockedGroupAhead - 1 keys ahead.
+// gen/blocked builds the kernels from it.
+const BlockedGroupAhead = 12
+
 // BlockedAhead is how many hashes past a chunk a caller of
 // BlockedTestHashesAhead and BlockedAddHashesAhead gives the kernels to
-// prefetch.
-const BlockedAhead = blockedAhead
+// prepare and prefetch: as far as the grouped kernels prepare and the
+// key-at-a-time ones prefetch.
+const BlockedAhead = max(8*BlockedGroupAhead, blockedAhead)
 
 // prefetchBytesOf reports whether a filter of words is large enough
 // (prefetchBytes) for the kernels to prefetch its lines.

@@ -7811,7 +7811,7 @@ TEXT ·blockedTestUint64sAVX2(SB), $4096-104
 blockedTestUint64sAVX2_first:
 	CMPQ     R9, SI
 	JAE      blockedTestUint64sAVX2_loop
-	CMPQ     R9, $0x00000040
+	CMPQ     R9, $0x00000060
 	JAE      blockedTestUint64sAVX2_loop
 	MOVQ     R9, R10
 	ANDQ     $0x00000078, R10
@@ -7939,7 +7939,7 @@ blockedTestUint64sAVX2_loop:
 blockedTestUint64sAVX2_group:
 	CMPQ     R9, BX
 	JAE      blockedTestUint64sAVX2_done
-	LEAQ     64(R9), R10
+	LEAQ     96(R9), R10
 	CMPQ     R10, SI
 	JAE      blockedTestUint64sAVX2_noprep
 	MOVQ     R10, R11
@@ -8062,7 +8062,7 @@ blockedTestUint64sAVX2_noprep:
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
 	ADDQ CX, R10
-	LEAQ 56(R9), R11
+	LEAQ 88(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
 	JAE  blockedTestUint64sAVX2_probe
@@ -8200,7 +8200,7 @@ blockedTestUint64sAVX2_nopf:
 blockedTestUint64sAVX2_nopf_group:
 	CMPQ     R9, BX
 	JAE      blockedTestUint64sAVX2_done
-	LEAQ     64(R9), R10
+	LEAQ     96(R9), R10
 	CMPQ     R10, SI
 	JAE      blockedTestUint64sAVX2_nopf_noprep
 	MOVQ     R10, R11
@@ -8787,7 +8787,7 @@ TEXT ·blockedAddUint64sAVX2(SB), $4096-72
 blockedAddUint64sAVX2_first:
 	CMPQ     DI, SI
 	JAE      blockedAddUint64sAVX2_loop
-	CMPQ     DI, $0x00000040
+	CMPQ     DI, $0x00000060
 	JAE      blockedAddUint64sAVX2_loop
 	MOVQ     DI, R8
 	ANDQ     $0x00000078, R8
@@ -8913,7 +8913,7 @@ blockedAddUint64sAVX2_loop:
 blockedAddUint64sAVX2_group:
 	CMPQ     DI, BX
 	JAE      blockedAddUint64sAVX2_done
-	LEAQ     64(DI), R8
+	LEAQ     96(DI), R8
 	CMPQ     R8, SI
 	JAE      blockedAddUint64sAVX2_noprep
 	MOVQ     R8, R9
@@ -9034,7 +9034,7 @@ blockedAddUint64sAVX2_noprep:
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
 	ADDQ CX, R8
-	LEAQ 56(DI), R9
+	LEAQ 88(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
 	JAE  blockedAddUint64sAVX2_probe
@@ -9141,7 +9141,7 @@ blockedAddUint64sAVX2_nopf:
 blockedAddUint64sAVX2_nopf_group:
 	CMPQ     DI, BX
 	JAE      blockedAddUint64sAVX2_done
-	LEAQ     64(DI), R8
+	LEAQ     96(DI), R8
 	CMPQ     R8, SI
 	JAE      blockedAddUint64sAVX2_nopf_noprep
 	MOVQ     R8, R9
@@ -9368,7 +9368,7 @@ TEXT ·blockedTestGroupsAVX2(SB), $4096-96
 blockedTestGroupsAVX2_first:
 	CMPQ     R9, SI
 	JAE      blockedTestGroupsAVX2_loop
-	CMPQ     R9, $0x00000040
+	CMPQ     R9, $0x00000060
 	JAE      blockedTestGroupsAVX2_loop
 	MOVQ     R9, R10
 	ANDQ     $0x00000078, R10
@@ -9442,7 +9442,7 @@ blockedTestGroupsAVX2_loop:
 blockedTestGroupsAVX2_group:
 	CMPQ     R9, BX
 	JAE      blockedTestGroupsAVX2_done
-	LEAQ     64(R9), R10
+	LEAQ     96(R9), R10
 	CMPQ     R10, SI
 	JAE      blockedTestGroupsAVX2_noprep
 	MOVQ     R10, R11
@@ -9511,7 +9511,7 @@ blockedTestGroupsAVX2_noprep:
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
 	ADDQ CX, R10
-	LEAQ 56(R9), R11
+	LEAQ 88(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
 	JAE  blockedTestGroupsAVX2_probe
@@ -9649,7 +9649,7 @@ blockedTestGroupsAVX2_nopf:
 blockedTestGroupsAVX2_nopf_group:
 	CMPQ     R9, BX
 	JAE      blockedTestGroupsAVX2_done
-	LEAQ     64(R9), R10
+	LEAQ     96(R9), R10
 	CMPQ     R10, SI
 	JAE      blockedTestGroupsAVX2_nopf_noprep
 	MOVQ     R10, R11
@@ -9856,7 +9856,7 @@ TEXT ·blockedAddGroupsAVX2(SB), $4096-72
 blockedAddGroupsAVX2_first:
 	CMPQ     DI, SI
 	JAE      blockedAddGroupsAVX2_loop
-	CMPQ     DI, $0x00000040
+	CMPQ     DI, $0x00000060
 	JAE      blockedAddGroupsAVX2_loop
 	MOVQ     DI, R8
 	ANDQ     $0x00000078, R8
@@ -9928,7 +9928,7 @@ blockedAddGroupsAVX2_loop:
 blockedAddGroupsAVX2_group:
 	CMPQ     DI, BX
 	JAE      blockedAddGroupsAVX2_done
-	LEAQ     64(DI), R8
+	LEAQ     96(DI), R8
 	CMPQ     R8, SI
 	JAE      blockedAddGroupsAVX2_noprep
 	MOVQ     R8, R9
@@ -9995,7 +9995,7 @@ blockedAddGroupsAVX2_noprep:
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
 	ADDQ CX, R8
-	LEAQ 56(DI), R9
+	LEAQ 88(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
 	JAE  blockedAddGroupsAVX2_probe
@@ -10102,7 +10102,7 @@ blockedAddGroupsAVX2_nopf:
 blockedAddGroupsAVX2_nopf_group:
 	CMPQ     DI, BX
 	JAE      blockedAddGroupsAVX2_done
-	LEAQ     64(DI), R8
+	LEAQ     96(DI), R8
 	CMPQ     R8, SI
 	JAE      blockedAddGroupsAVX2_nopf_noprep
 	MOVQ     R8, R9
@@ -10288,7 +10288,7 @@ TEXT ·blockedTestUint64sAVX512(SB), $4096-104
 blockedTestUint64sAVX512_first:
 	CMPQ       R9, SI
 	JAE        blockedTestUint64sAVX512_loop
-	CMPQ       R9, $0x00000040
+	CMPQ       R9, $0x00000060
 	JAE        blockedTestUint64sAVX512_loop
 	MOVQ       R9, R10
 	ANDQ       $0x00000078, R10
@@ -10337,7 +10337,7 @@ blockedTestUint64sAVX512_loop:
 blockedTestUint64sAVX512_group:
 	CMPQ       R9, BX
 	JAE        blockedTestUint64sAVX512_done
-	LEAQ       64(R9), R10
+	LEAQ       96(R9), R10
 	CMPQ       R10, SI
 	JAE        blockedTestUint64sAVX512_noprep
 	MOVQ       R10, R11
@@ -10381,7 +10381,7 @@ blockedTestUint64sAVX512_noprep:
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
 	ADDQ CX, R10
-	LEAQ 56(R9), R11
+	LEAQ 88(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
 	JAE  blockedTestUint64sAVX512_probe
@@ -10479,7 +10479,7 @@ blockedTestUint64sAVX512_nopf:
 blockedTestUint64sAVX512_nopf_group:
 	CMPQ       R9, BX
 	JAE        blockedTestUint64sAVX512_done
-	LEAQ       64(R9), R10
+	LEAQ       96(R9), R10
 	CMPQ       R10, SI
 	JAE        blockedTestUint64sAVX512_nopf_noprep
 	MOVQ       R10, R11
@@ -10697,7 +10697,7 @@ TEXT ·blockedAddUint64sAVX512(SB), $4096-72
 blockedAddUint64sAVX512_first:
 	CMPQ       DI, SI
 	JAE        blockedAddUint64sAVX512_loop
-	CMPQ       DI, $0x00000040
+	CMPQ       DI, $0x00000060
 	JAE        blockedAddUint64sAVX512_loop
 	MOVQ       DI, R8
 	ANDQ       $0x00000078, R8
@@ -10746,7 +10746,7 @@ blockedAddUint64sAVX512_loop:
 blockedAddUint64sAVX512_group:
 	CMPQ       DI, BX
 	JAE        blockedAddUint64sAVX512_done
-	LEAQ       64(DI), R8
+	LEAQ       96(DI), R8
 	CMPQ       R8, SI
 	JAE        blockedAddUint64sAVX512_noprep
 	MOVQ       R8, R9
@@ -10790,7 +10790,7 @@ blockedAddUint64sAVX512_noprep:
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
 	ADDQ CX, R8
-	LEAQ 56(DI), R9
+	LEAQ 88(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
 	JAE  blockedAddUint64sAVX512_probe
@@ -10865,7 +10865,7 @@ blockedAddUint64sAVX512_nopf:
 blockedAddUint64sAVX512_nopf_group:
 	CMPQ       DI, BX
 	JAE        blockedAddUint64sAVX512_done
-	LEAQ       64(DI), R8
+	LEAQ       96(DI), R8
 	CMPQ       R8, SI
 	JAE        blockedAddUint64sAVX512_nopf_noprep
 	MOVQ       R8, R9
@@ -10990,7 +10990,7 @@ TEXT ·blockedTestGroupsAVX512(SB), $4096-96
 blockedTestGroupsAVX512_first:
 	CMPQ       R9, SI
 	JAE        blockedTestGroupsAVX512_loop
-	CMPQ       R9, $0x00000040
+	CMPQ       R9, $0x00000060
 	JAE        blockedTestGroupsAVX512_loop
 	MOVQ       R9, R10
 	ANDQ       $0x00000078, R10
@@ -11027,7 +11027,7 @@ blockedTestGroupsAVX512_loop:
 blockedTestGroupsAVX512_group:
 	CMPQ       R9, BX
 	JAE        blockedTestGroupsAVX512_done
-	LEAQ       64(R9), R10
+	LEAQ       96(R9), R10
 	CMPQ       R10, SI
 	JAE        blockedTestGroupsAVX512_noprep
 	MOVQ       R10, R11
@@ -11059,7 +11059,7 @@ blockedTestGroupsAVX512_noprep:
 	ANDQ $0x00000078, R10
 	SHLQ $0x05, R10
 	ADDQ CX, R10
-	LEAQ 56(R9), R11
+	LEAQ 88(R9), R11
 	MOVQ R10, R12
 	CMPQ R11, SI
 	JAE  blockedTestGroupsAVX512_probe
@@ -11157,7 +11157,7 @@ blockedTestGroupsAVX512_nopf:
 blockedTestGroupsAVX512_nopf_group:
 	CMPQ       R9, BX
 	JAE        blockedTestGroupsAVX512_done
-	LEAQ       64(R9), R10
+	LEAQ       96(R9), R10
 	CMPQ       R10, SI
 	JAE        blockedTestGroupsAVX512_nopf_noprep
 	MOVQ       R10, R11
@@ -11291,7 +11291,7 @@ TEXT ·blockedAddGroupsAVX512(SB), $4096-72
 blockedAddGroupsAVX512_first:
 	CMPQ       DI, SI
 	JAE        blockedAddGroupsAVX512_loop
-	CMPQ       DI, $0x00000040
+	CMPQ       DI, $0x00000060
 	JAE        blockedAddGroupsAVX512_loop
 	MOVQ       DI, R8
 	ANDQ       $0x00000078, R8
@@ -11328,7 +11328,7 @@ blockedAddGroupsAVX512_loop:
 blockedAddGroupsAVX512_group:
 	CMPQ       DI, BX
 	JAE        blockedAddGroupsAVX512_done
-	LEAQ       64(DI), R8
+	LEAQ       96(DI), R8
 	CMPQ       R8, SI
 	JAE        blockedAddGroupsAVX512_noprep
 	MOVQ       R8, R9
@@ -11360,7 +11360,7 @@ blockedAddGroupsAVX512_noprep:
 	ANDQ $0x00000078, R8
 	SHLQ $0x05, R8
 	ADDQ CX, R8
-	LEAQ 56(DI), R9
+	LEAQ 88(DI), R9
 	MOVQ R8, R10
 	CMPQ R9, SI
 	JAE  blockedAddGroupsAVX512_probe
@@ -11435,7 +11435,7 @@ blockedAddGroupsAVX512_nopf:
 blockedAddGroupsAVX512_nopf_group:
 	CMPQ       DI, BX
 	JAE        blockedAddGroupsAVX512_done
-	LEAQ       64(DI), R8
+	LEAQ       96(DI), R8
 	CMPQ       R8, SI
 	JAE        blockedAddGroupsAVX512_nopf_noprep
 	MOVQ       R8, R9

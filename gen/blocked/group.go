@@ -13,10 +13,9 @@ import (
 )
 
 // groupAhead is how many groups of eight keys ahead of the group it
-// probes a grouped kernel prepares (hashes, lines, rounds); one group
-// less is how far ahead it prefetches: 56 to 63 keys, about
-// asm.BlockedAhead.
-const groupAhead = 8
+// probes a grouped kernel prepares (hashes, lines, counts); one group
+// less is how far ahead it prefetches.
+const groupAhead = asm.BlockedGroupAhead
 
 // groupSlots is the ring of prepared groups, a power of two above
 // groupAhead. A slot is 256 bytes: eight line offsets at 0 and eight
