@@ -43,16 +43,17 @@
 // without copying them. The batch forms (AddHashes, TestHashes, the
 // Uint64s and Keys forms) run asm's AVX-512 or AVX2 kernels, chosen once
 // per call. For k <= 8 (fewer than 2^32 lines) whole groups of eight keys
-// go through the grouped kernels, which compute eight keys' lines, round
-// values and windows in vector registers (the Uint64s forms hash them
-// there too) a few groups before probing them, prefetching the lines of
-// the group to come one per key; the last keys of a batch, and larger k,
-// go key by key, prefetching the line of the key 64 places ahead over a
-// filter of 1 MiB or more. The Keys forms hash 256 keys at a time on the
-// stack, each chunk together with the 64 keys after it, so the prefetch
-// window runs on from one chunk to the next. Without assembly (purego,
-// arm64) they run the single-key code key after key, and on every kernel
-// they answer exactly what the single-key forms answer.
+// go through the grouped kernels, which compute eight keys' lines and
+// per-word bit positions in vector registers (the Uint64s forms hash them
+// there too) twelve groups before probing them, prefetching the lines of
+// the group to come one per key (into L2); the last keys of a batch, and
+// larger k, go key by key, prefetching the line of the key 64 places
+// ahead; both prefetch over a filter of 1 MiB or more. The Keys forms hash
+// 256 keys at a time on the stack, each chunk together with the 96 keys
+// after it, so the prepare and prefetch windows run on from one chunk to
+// the next. Without assembly (purego, arm64) they run the single-key code
+// key after key, and on every kernel they answer exactly what the
+// single-key forms answer.
 //
 // Contract. Filter, and where they apply Narrow, Scalable and Window,
 // hold the family contract of engine's package doc: New/NewMK,
