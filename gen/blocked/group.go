@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -355,12 +356,13 @@ func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register) {
 // into each word; a test shifts the complement of each word left by
 // 63 - bit (the field of ^g), which puts a missing bit in the word's
 // sign, and VMOVMSKPD reads the eight signs, ORed in pairs, at once.
-// g = h*BlockedMul comes from three 32x32 products.
+// g = h*BlockedMul comes from genutil.MulLanes.
 type groupAVX2 struct {
 	c                 xxh3.AVX2
 	lit, zl           reg.VecVirtual
 	thr, winc         reg.VecVirtual
-	mulLo, mulHi, cut Mem
+	mulLo, mulSw, cut Mem
+	himask            Mem
 	floors            Mem
 }
 
@@ -446,9 +448,13 @@ func (v *groupAVX2) setup(p groupParams) {
 		for l := range 4 {
 			DATA(8*l, U64(asm.BlockedMul&0xffffffff))
 		}
-		v.mulHi = GLOBL("blockedMulHi4", RODATA|NOPTR)
+		v.himask = GLOBL("blockedHiMask4", RODATA|NOPTR)
 		for l := range 4 {
-			DATA(8*l, U64(asm.BlockedMul>>32))
+			DATA(8*l, U64(0xffffffff00000000))
+		}
+		v.mulSw = GLOBL("blockedMulSw4", RODATA|NOPTR)
+		for l := range 4 {
+			DATA(8*l, U64(bits.RotateLeft64(asm.BlockedMul, 32)))
 		}
 		v.cut = cutTable()
 		// Entry k%8: the signed byte above which 32*((w - s) & 7) +
@@ -502,7 +508,7 @@ func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 		lineOffsets(v.zl, h, o, YMM)
 		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
 		// g = h*BlockedMul, in h.
-		genutil.MulLanes(v.mulLo, v.mulHi, h, t, a)
+		genutil.MulLanes(v.mulLo, v.mulSw, v.himask, h, t, a)
 		// Word w's count, (g >> (58 - 6w)) & 63, in byte w: each
 		// dword holds (b1, b0, b2, b1) of a three-byte run; the high
 		// product by 2^6 and 2^10 brings the fields of b0 and b1:b2 to

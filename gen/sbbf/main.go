@@ -35,6 +35,7 @@ package main
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/filterengine/filterengine/asm"
 	"github.com/filterengine/filterengine/gen/internal/genutil"
@@ -278,24 +279,25 @@ func xxhAVX2() {
 	dst := Load(Param("dst").Base(), GP64())
 	src := Load(Param("ks").Base(), GP64())
 	n := Load(Param("ks").Len(), GP64())
-	p1lo, p1hi := ymmConst(p1&0xffffffff), ymmConst(p1>>32)
-	p2lo, p2hi := ymmConst(p2&0xffffffff), ymmConst(p2>>32)
-	p3lo, p3hi := ymmConst(p3&0xffffffff), ymmConst(p3>>32)
+	p1lo, p1sw := ymmConst(p1), ymmConst(bits.RotateLeft64(p1, 32))
+	p2lo, p2sw := ymmConst(p2), ymmConst(bits.RotateLeft64(p2, 32))
+	p3lo, p3sw := ymmConst(p3), ymmConst(bits.RotateLeft64(p3, 32))
+	him := ymmConst(0xffffffff00000000)
 	start, p4v := ymmConst(p5+8), ymmConst(p4)
 	hash := func(v, t1, t2 reg.VecVirtual) {
-		genutil.MulLanes(p2lo, p2hi, v, t1, t2) // lane * P2 (round with acc 0)
+		genutil.MulLanes(p2lo, p2sw, him, v, t1, t2) // lane * P2 (round with acc 0)
 		rotlAVX2(v, 31, t1)
-		genutil.MulLanes(p1lo, p1hi, v, t1, t2)
+		genutil.MulLanes(p1lo, p1sw, him, v, t1, t2)
 		VPXOR(start, v, v)
 		rotlAVX2(v, 27, t1)
-		genutil.MulLanes(p1lo, p1hi, v, t1, t2)
+		genutil.MulLanes(p1lo, p1sw, him, v, t1, t2)
 		VPADDQ(p4v, v, v)
 		VPSRLQ(U8(33), v, t1)
 		VPXOR(t1, v, v)
-		genutil.MulLanes(p2lo, p2hi, v, t1, t2)
+		genutil.MulLanes(p2lo, p2sw, him, v, t1, t2)
 		VPSRLQ(U8(29), v, t1)
 		VPXOR(t1, v, v)
-		genutil.MulLanes(p3lo, p3hi, v, t1, t2)
+		genutil.MulLanes(p3lo, p3sw, him, v, t1, t2)
 		VPSRLQ(U8(32), v, t1)
 		VPXOR(t1, v, v)
 	}

@@ -4,6 +4,8 @@
 package xxh3
 
 import (
+	"math/bits"
+
 	"github.com/filterengine/filterengine/gen/internal/genutil"
 	"github.com/filterengine/filterengine/internal/hashconst"
 	. "github.com/mmcloughlin/avo/build"
@@ -16,10 +18,11 @@ const RRMXMXMul = hashconst.XXH3RRMXMXMul
 
 // AVX2 holds the broadcast constants of the AVX2 form.
 type AVX2 struct {
-	Key   reg.VecVirtual // per-seed key in every lane
-	MulLo reg.VecVirtual // RRMXMXMul in every lane (VPMULUDQ reads its low half)
-	MulHi reg.VecVirtual // RRMXMXMul >> 32 in every lane
-	Eight reg.VecVirtual // 8 in every lane
+	Key    reg.VecVirtual // per-seed key in every lane
+	MulLo  reg.VecVirtual // RRMXMXMul in every lane (VPMULUDQ reads its low half)
+	MulSw  reg.VecVirtual // RRMXMXMul with its halves swapped in every lane
+	HiMask reg.VecVirtual // 0xffffffff00000000 in every lane
+	Eight  reg.VecVirtual // 8 in every lane
 }
 
 // rotl24Table is the VPSHUFB control rotating every 64-bit lane left by
@@ -54,17 +57,19 @@ func NewAVX2(key reg.Register) AVX2 {
 	k := YMM()
 	VPBROADCASTQ(x, k)
 	return AVX2{
-		Key:   k,
-		MulLo: broadcastYMM(U64(RRMXMXMul)),
-		MulHi: broadcastYMM(U64(RRMXMXMul >> 32)),
-		Eight: broadcastYMM(U64(8)),
+		Key:    k,
+		MulLo:  broadcastYMM(U64(RRMXMXMul)),
+		MulSw:  broadcastYMM(U64(bits.RotateLeft64(RRMXMXMul, 32))),
+		HiMask: broadcastYMM(U64(0xffffffff00000000)),
+		Eight:  broadcastYMM(U64(8)),
 	}
 }
 
-// mul64 sets h = h * RRMXMXMul lane-wise. AVX2 has no 64-bit multiply:
-// the low 64 bits of the product are lo(h)*lo(c) + (hi(h)*lo(c) +
-// lo(h)*hi(c)) << 32, from three VPMULUDQ partial products.
-func (c AVX2) mul64(h, t1, t2 reg.VecVirtual) { genutil.MulLanes(c.MulLo, c.MulHi, h, t1, t2) }
+// mul64 sets h = h * RRMXMXMul lane-wise (genutil.MulLanes: AVX2 has no
+// 64-bit multiply).
+func (c AVX2) mul64(h, t1, t2 reg.VecVirtual) {
+	genutil.MulLanes(c.MulLo, c.MulSw, c.HiMask, h, t1, t2)
+}
 
 // Hash replaces the four keys in k by their hashes, using t1, t2 as
 // scratch.
