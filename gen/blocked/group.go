@@ -362,7 +362,6 @@ type groupAVX2 struct {
 	lit, zl           reg.VecVirtual
 	thr, winc         reg.VecVirtual
 	mulLo, mulSw, cut Mem
-	himask            Mem
 	floors            Mem
 }
 
@@ -446,11 +445,7 @@ func (v *groupAVX2) setup(p groupParams) {
 	if v.mulLo.Symbol.Name == "" {
 		v.mulLo = GLOBL("blockedMulLo4", RODATA|NOPTR)
 		for l := range 4 {
-			DATA(8*l, U64(asm.BlockedMul&0xffffffff))
-		}
-		v.himask = GLOBL("blockedHiMask4", RODATA|NOPTR)
-		for l := range 4 {
-			DATA(8*l, U64(0xffffffff00000000))
+			DATA(8*l, U64(asm.BlockedMul))
 		}
 		v.mulSw = GLOBL("blockedMulSw4", RODATA|NOPTR)
 		for l := range 4 {
@@ -508,7 +503,7 @@ func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 		lineOffsets(v.zl, h, o, YMM)
 		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
 		// g = h*BlockedMul, in h.
-		genutil.MulLanes(v.mulLo, v.mulSw, v.himask, h, t, a)
+		genutil.MulLanes(v.mulLo, v.mulSw, h, t, a)
 		// Word w's count, (g >> (58 - 6w)) & 63, in byte w: each
 		// dword holds (b1, b0, b2, b1) of a three-byte run; the high
 		// product by 2^6 and 2^10 brings the fields of b0 and b1:b2 to

@@ -18,11 +18,10 @@ const RRMXMXMul = hashconst.XXH3RRMXMXMul
 
 // AVX2 holds the broadcast constants of the AVX2 form.
 type AVX2 struct {
-	Key    reg.VecVirtual // per-seed key in every lane
-	MulLo  reg.VecVirtual // RRMXMXMul in every lane (VPMULUDQ reads its low half)
-	MulSw  reg.VecVirtual // RRMXMXMul with its halves swapped in every lane
-	HiMask reg.VecVirtual // 0xffffffff00000000 in every lane
-	Eight  reg.VecVirtual // 8 in every lane
+	Key   reg.VecVirtual // per-seed key in every lane
+	MulLo reg.VecVirtual // RRMXMXMul in every lane (VPMULUDQ reads its low half)
+	MulSw reg.VecVirtual // RRMXMXMul with its halves swapped in every lane
+	Eight reg.VecVirtual // 8 in every lane
 }
 
 // rotl24Table is the VPSHUFB control rotating every 64-bit lane left by
@@ -57,18 +56,17 @@ func NewAVX2(key reg.Register) AVX2 {
 	k := YMM()
 	VPBROADCASTQ(x, k)
 	return AVX2{
-		Key:    k,
-		MulLo:  broadcastYMM(U64(RRMXMXMul)),
-		MulSw:  broadcastYMM(U64(bits.RotateLeft64(RRMXMXMul, 32))),
-		HiMask: broadcastYMM(U64(0xffffffff00000000)),
-		Eight:  broadcastYMM(U64(8)),
+		Key:   k,
+		MulLo: broadcastYMM(U64(RRMXMXMul)),
+		MulSw: broadcastYMM(U64(bits.RotateLeft64(RRMXMXMul, 32))),
+		Eight: broadcastYMM(U64(8)),
 	}
 }
 
 // mul64 sets h = h * RRMXMXMul lane-wise (genutil.MulLanes: AVX2 has no
 // 64-bit multiply).
 func (c AVX2) mul64(h, t1, t2 reg.VecVirtual) {
-	genutil.MulLanes(c.MulLo, c.MulSw, c.HiMask, h, t1, t2)
+	genutil.MulLanes(c.MulLo, c.MulSw, h, t1, t2)
 }
 
 // Hash replaces the four keys in k by their hashes, using t1, t2 as

@@ -22,17 +22,17 @@ func ReduceLanes(m Op, h, dst, t reg.VecVirtual) {
 
 // MulLanes sets h = h*c in every 64-bit lane, for AVX2, which has no
 // 64-bit multiply: lo(h)*lo(c) + (hi(h)*lo(c) + lo(h)*hi(c)) << 32. lo
-// holds c in every lane (VPMULUDQ reads its low half), sw c with its
-// halves swapped (bits.RotateLeft64(c, 32)) and him 0xffffffff00000000,
-// registers or memory. One VPMULLD of h and sw gives both cross products
-// as dwords, lo(h)*hi(c) below hi(h)*lo(c); one shift and one add put
-// their sum in the high half, and him clears the low half's leftover.
-// t1 and t2 are scratch.
-func MulLanes(lo, sw, him Op, h, t1, t2 reg.VecVirtual) {
+// holds c in every lane (VPMULUDQ reads its low half) and sw c with its
+// halves swapped (bits.RotateLeft64(c, 32)), registers or memory. One
+// VPMULLD of h and sw gives both cross products as dwords, lo(h)*hi(c)
+// below hi(h)*lo(c); the low one shifted up (a zero below it) and added
+// dword-wise puts their sum in the high half, and a blend takes the low
+// half from the shifted copy's zero. t1 and t2 are scratch.
+func MulLanes(lo, sw Op, h, t1, t2 reg.VecVirtual) {
 	VPMULLD(sw, h, t1)
 	VPSLLQ(U8(32), t1, t2)
-	VPADDQ(t1, t2, t1)
-	VPAND(him, t1, t1)
+	VPADDD(t2, t1, t1)
+	VPBLENDD(U8(0x55), t2, t1, t1)
 	VPMULUDQ(lo, h, h)
 	VPADDQ(t1, h, h)
 }
