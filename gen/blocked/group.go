@@ -18,10 +18,10 @@ import (
 // less is how far ahead it prefetches.
 const groupAhead = asm.BlockedGroupAhead
 
-// groupSlots is the ring of prepared groups, a power of two above
-// groupAhead. A slot is 256 bytes: eight line offsets at 0 and eight
-// count bytes per key at 64.
-const groupSlots = 16
+// groupSlots is the ring of prepared groups, the least power of two
+// above groupAhead (a slot's index is a mask of the group's). A slot is
+// 256 bytes: eight line offsets at 0 and eight count bytes per key at 64.
+var groupSlots = 1 << bits.Len(groupAhead)
 
 // groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512}:
 // the batch test and add of 8-byte keys (hashed in the kernel) and of
@@ -29,12 +29,13 @@ const groupSlots = 16
 // at a time. Per group the scalar work of the key-at-a-time kernels is
 // done in vector registers: the keys' XXH3, the line index as the high
 // word of h*lines from two 32x32 products (lines < 2^32 makes the high
-// half of lines zero), g = h*BlockedMul, and the key's window of words.
+// half of lines zero), g = h*BlockedMul, and from g a count byte per word
+// of each key (cutFields; 0xff in the words outside its window).
 // A group is prepared groupAhead groups before it is probed, into a
 // ring of slots on the stack, so no load waits on the store before it,
 // and the lines of the group prepared a round earlier are prefetched one
-// per key while the current group is probed. Each key then costs its
-// per-word bits, the window, and the line's test or OR; a test collects
+// per key while the current group is probed. Each key then costs the
+// widening of its counts and the line's shifted test or OR; a test collects
 // the eight answers as bits and writes them as eight bytes at once.
 func groupKernels() {
 	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
@@ -235,11 +236,10 @@ func lineOffsets(zl, h, o reg.VecVirtual, new func() reg.VecVirtual) {
 }
 
 // groupAVX512 probes a key with one ZMM register from eight count bytes
-// its slot holds, one per word, cut from g as groupAVX2 cuts them (the
-// same byte shuffle, masks and 16-bit products, on eight keys at once)
-// and XORed with the key's window row: 0x3f in the words of the window,
-// which makes a count 63 - bit, and 0xff outside it, which makes it 0xc0
-// or more, a shift to nothing. The row is entry (g >> 13) & 7 of the
+// its slot holds, one per word, cut from g by cutFields (eight keys at
+// once) and XORed with the key's window row: 0x3f in the words of the
+// window, which makes a count 63 - bit, and 0xff outside it, which makes
+// it 0xc0 or more, a shift to nothing. The row is entry (g >> 13) & 7 of the
 // k%8 table, picked by one VPERMQ. VPMOVZXBQ widens a key's counts to
 // its variable shifts: an add ORs 2^63 >> count into each word; a test
 // shifts the complement of each word left by count, so a missing bit
@@ -310,14 +310,9 @@ func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
 	}
 	lineOffsets(v.zl, h, o, ZMM)
 	VMOVDQU64(o, Mem{Base: sp})
-	// g = h*BlockedMul, in h; its fields cut as groupAVX2 cuts them.
+	// g = h*BlockedMul, in h.
 	VPMULLQ(v.zm, h, h)
-	c := func(row int) reg.VecVirtual { return v.zcut[row/32] }
-	VPSHUFB(c(cutShuffle), h, t)
-	VPANDQ(c(cutHighMask), t, a)
-	VPMULHUW(c(cutHighMul), a, a)
-	VPANDQ(c(cutLowMask), t, t)
-	VPMULLW(c(cutLowMul), t, t)
+	cutFields(func(row int) Op { return v.zcut[row/32] }, func(m, x, d Op) { VPANDQ(m, x, d) }, h, t, a)
 	// The window row, entry (g >> 13) & 7 (VPERMQ reads the low three
 	// bits of each index); the fields of a and t are in different
 	// bytes, so one three-way XOR merges them and applies the row.
@@ -348,9 +343,7 @@ func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register) {
 
 // groupAVX2 probes a key in two YMM halves from eight count bytes its
 // slot holds, one per word, cut from the top 48 bits of the group's g in
-// prepare: the six-bit fields of each three bytes of g regrouped into
-// four bytes (a byte shuffle, two masks, a 16-bit high and low multiply
-// by powers of two), and 0xff in the words outside the key's window, so
+// prepare by cutFields, and 0xff in the words outside the key's window, so
 // that a count of 64 or more shifts a word's part to nothing. VPMOVZXBQ
 // widens four counts to a half's variable shifts. An add ORs 1 << bit
 // into each word; a test shifts the complement of each word left by
@@ -421,6 +414,22 @@ func cutRow(r int) [32]byte {
 		}
 	}
 	return b
+}
+
+// cutFields cuts word w's count, (g >> (58 - 6w)) & 63, of every 64-bit
+// lane of g into byte w, the even bytes into a and the odd ones into t
+// (the other bytes zero, so OR or XOR joins them): each dword holds
+// (b1, b0, b2, b1) of a three-byte run after the shuffle; the high
+// product by 2^6 and 2^10 brings the fields of b0 and b1:b2 to bytes 0
+// and 2, the low product by 2^4 and 2^8 those of b0:b1 and b2 to bytes 1
+// and 3. row gives the blockedCut4 row at a cut* offset (a register or
+// memory); and is the level's VPAND.
+func cutFields(row func(int) Op, and func(m, x, d Op), g, t, a reg.VecVirtual) {
+	VPSHUFB(row(cutShuffle), g, t)
+	and(row(cutHighMask), t, a)
+	VPMULHUW(row(cutHighMul), a, a)
+	and(row(cutLowMask), t, t)
+	VPMULLW(row(cutLowMul), t, t)
 }
 
 // cut is blockedCut4 once cutTable has defined it.
@@ -504,16 +513,7 @@ func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
 		// g = h*BlockedMul, in h.
 		genutil.MulLanes(v.mulLo, v.mulSw, h, t, a)
-		// Word w's count, (g >> (58 - 6w)) & 63, in byte w: each
-		// dword holds (b1, b0, b2, b1) of a three-byte run; the high
-		// product by 2^6 and 2^10 brings the fields of b0 and b1:b2 to
-		// bytes 0 and 2, the low product by 2^4 and 2^8 those of b0:b1
-		// and b2 to bytes 1 and 3.
-		VPSHUFB(v.cut.Offset(cutShuffle), h, t)
-		VPAND(v.cut.Offset(cutHighMask), t, a)
-		VPMULHUW(v.cut.Offset(cutHighMul), a, a)
-		VPAND(v.cut.Offset(cutLowMask), t, t)
-		VPMULLW(v.cut.Offset(cutLowMul), t, t)
+		cutFields(func(row int) Op { return v.cut.Offset(row) }, func(m, x, d Op) { VPAND(m, x, d) }, h, t, a)
 		VPOR(a, t, t)
 		if p.test {
 			VPXOR(v.cut.Offset(cutSix), t, t)
