@@ -38,3 +38,52 @@ tail:
 done:
 	MOVQ SI, ret+56(FP)
 	RET
+
+// func loadsHashed(words []uint64, ks []uint64, seed uint64, lines uint64) uint64
+// Requires: BMI2
+TEXT ·loadsHashed(SB), NOSPLIT, $0-72
+	MOVQ   words_base+0(FP), AX
+	MOVQ   ks_base+24(FP), CX
+	MOVQ   ks_len+32(FP), BX
+	MOVQ   seed+48(FP), SI
+	MOVQ   SI, DX
+	BSWAPL SI
+	SHLQ   $0x20, SI
+	XORQ   SI, DX
+	MOVQ   $0xc73ab174c5ecd5a2, SI
+	SUBQ   DX, SI
+	MOVQ   lines+56(FP), DI
+	XORQ   R8, R8
+	TESTQ  BX, BX
+	JZ     hdone
+
+hloop:
+	MOVQ  (CX), R9
+	ROLQ  $0x20, R9
+	XORQ  SI, R9
+	RORXQ $0x0f, R9, DX
+	RORXQ $0x28, R9, R10
+	XORQ  DX, R10
+	XORQ  R10, R9
+	MOVQ  $0x9fb21c651e98df25, R10
+	IMULQ R10, R9
+	MOVQ  R9, DX
+	SHRQ  $0x23, DX
+	ADDQ  $0x08, DX
+	XORQ  DX, R9
+	IMULQ R10, R9
+	MOVQ  R9, DX
+	SHRQ  $0x1c, DX
+	XORQ  DX, R9
+	MOVQ  DI, DX
+	MULXQ R9, DX, R9
+	SHLQ  $0x06, R9
+	ADDQ  AX, R9
+	ADDQ  (R9), R8
+	ADDQ  $0x08, CX
+	DECQ  BX
+	JNZ   hloop
+
+hdone:
+	MOVQ R8, ret+64(FP)
+	RET

@@ -10,3 +10,9 @@ package main
 //
 //go:noescape
 func loadsPrefetched(words []uint64, idx []uint64, ahead int) uint64
+
+// loadsHashed returns the sum over ks of the first word of the line of
+// engine.HashUint64Seed(k, seed) in a blocked array words of lines lines.
+//
+//go:noescape
+func loadsHashed(words []uint64, ks []uint64, seed uint64, lines uint64) uint64

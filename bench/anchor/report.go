@@ -28,8 +28,8 @@ var rows = []row{
 	{"absent_bulk", "`TestUint64s` batch / bulk absent", "absent_bulk", 1.0, 0.8, false},
 	{"insert_single_bytes", "`Add` 8-byte `[]byte` / `AddUint64`", "insert_single", 1.3, 1.3, true},
 	{"member_single_bytes", "`Test` 8-byte `[]byte` / `TestUint64`", "member_single", 1.3, 1.3, true},
-	{"floor_single", "floor: the member test's loads alone (XXH3, line, one word; inlined Go loop)", "member_single", 0, 0, false},
-	{"floor_single_mulmix", "floor: the same loop with Boost's one-multiply mix in place of XXH3", "member_single", 0, 0, false},
+	{"floor_single", "floor: the member test's loads alone (XXH3 and line as the kernels compute them, one word; assembly loop)", "member_single", 0, 0, false},
+	{"floor_single_mulmix", "floor: the same in a Go loop with Boost's one-multiply mix in place of XXH3", "member_single", 0, 0, false},
 	{"floor_bulk", "floor: the same loads alone, line indices computed beforehand", "member_bulk", 0, 0, false},
 	{"floor_bulk_prefetch", "floor: the same, each line prefetched as the batch kernels do (assembly)", "member_bulk", 0, 0, false},
 }

@@ -1,13 +1,16 @@
-// Command anchorfloor generates the prefetching floor loop of the bench
-// module's anchor (bench/anchor): the same loads as the blocked batch
-// test, one word of each key's line, with the software prefetch the
-// batch kernels issue, and nothing else. Go has no prefetch statement, so
-// the loop is assembly.
+// Command anchorfloor generates the floor loops of the bench module's
+// anchor (bench/anchor): the same loads as the blocked batch test, one
+// word of each key's line, with the software prefetch the batch kernels
+// issue (Go has no prefetch statement), and the single-key floor, each
+// key hashed and its line found as the single-key kernels do it (a Go
+// loop recomputes the per-seed key for every key and rotates without
+// RORX), each with nothing else.
 package main
 
 //go:generate go run . -out ../../bench/anchor/floor_amd64.s -stubs ../../bench/anchor/floor_stub_amd64.go -pkg main
 
 import (
+	"github.com/filterengine/filterengine/gen/hash/xxh3"
 	"github.com/filterengine/filterengine/gen/internal/genutil"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -59,5 +62,39 @@ func main() {
 	Label("done")
 	Store(sum, ReturnIndex(0))
 	RET()
+
+	hashedLoads()
 	Generate()
+}
+
+// hashedLoads emits the one-key-per-call floor: each key hashed as the
+// single-key kernels hash it (xxh3.Scalar, the per-seed key computed
+// once), its line found as they find it (genutil.Line), one word of the
+// line loaded; no call, no probe.
+func hashedLoads() {
+	TEXT("loadsHashed", NOSPLIT, "func(words, ks []uint64, seed, lines uint64) uint64")
+	Pragma("noescape")
+	Doc("loadsHashed returns the sum over ks of the first word of the line of",
+		"engine.HashUint64Seed(k, seed) in a blocked array words of lines lines.")
+	words := Load(Param("words").Base(), GP64())
+	ks := Load(Param("ks").Base(), GP64())
+	n := Load(Param("ks").Len(), GP64())
+	key := xxh3.Key(Load(Param("seed"), GP64()))
+	lines := Load(Param("lines"), GP64())
+	sum := GP64()
+	XORQ(sum, sum)
+	TESTQ(n, n)
+	JZ(LabelRef("hdone"))
+	Label("hloop")
+	h := GP64()
+	MOVQ(Mem{Base: ks}, h)
+	xxh3.Scalar(h, key)
+	line := genutil.Line(h, lines, words)
+	ADDQ(Mem{Base: line}, sum)
+	ADDQ(U8(8), ks)
+	DECQ(n)
+	JNZ(LabelRef("hloop"))
+	Label("hdone")
+	Store(sum, ReturnIndex(0))
+	RET()
 }

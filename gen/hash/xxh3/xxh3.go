@@ -136,6 +136,21 @@ func (c AVX512) Hash(k, t1, t2 reg.VecVirtual) {
 	VPXORQ(t1, k, k)
 }
 
+// Key returns a new register holding hashing.Uint64Key of the seed in
+// seed (left as it was): the per-seed key Scalar and the vector forms
+// take, for a kernel given the seed itself.
+func Key(seed reg.Register) reg.GPVirtual {
+	s, t, key := GP64(), GP32(), GP64()
+	MOVQ(seed, s)
+	MOVL(seed.(reg.GPVirtual).As32(), t)
+	BSWAPL(t)
+	SHLQ(U8(32), t.As64())
+	XORQ(t.As64(), s)
+	MOVQ(U64(hashconst.XXH3Secret8to24), key)
+	SUBQ(s, key)
+	return key
+}
+
 // Scalar replaces the 8-byte key in k by its hash, hashing.HashUint64Keyed
 // with the per-seed key read from key (a register or memory operand),
 // for single-key kernels.
