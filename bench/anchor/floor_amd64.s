@@ -87,3 +87,19 @@ hloop:
 hdone:
 	MOVQ R8, ret+64(FP)
 	RET
+
+// func loadMixed(p *uint64, key uint64) uint64
+// Requires: BMI2
+TEXT ·loadMixed(SB), NOSPLIT, $0-24
+	MOVQ  p+0(FP), AX
+	MOVQ  key+8(FP), CX
+	MOVQ  $0x9e3779b97f4a7c15, DX
+	MULXQ CX, DX, CX
+	XORQ  DX, CX
+	MOVQ  8(AX), DX
+	MULXQ CX, CX, DX
+	SHLQ  $0x06, DX
+	ADDQ  (AX), DX
+	MOVQ  (DX), AX
+	MOVQ  AX, ret+16(FP)
+	RET

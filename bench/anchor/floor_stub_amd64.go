@@ -16,3 +16,9 @@ func loadsPrefetched(words []uint64, idx []uint64, ahead int) uint64
 //
 //go:noescape
 func loadsHashed(words []uint64, ks []uint64, seed uint64, lines uint64) uint64
+
+// loadMixed returns the first word of the line of mulMix(key) in the
+// blocked array p points at (a floorProbe: its first word, its lines).
+//
+//go:noescape
+func loadMixed(p *uint64, key uint64) uint64

@@ -3,12 +3,14 @@ package main
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // The floor loops load what their Go statements say: loadsHashed the
 // word its Go twin loads for every key (the assembly hashes as the
-// single-key kernels do), loadsPrefetched the words at idx, for lengths
-// around the prefetch distance.
+// single-key kernels do), loadMixed the word its Go twin loads,
+// loadsPrefetched the words at idx, for lengths around the prefetch
+// distance.
 func TestFloorLoops(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, lines := range []uint64{1, 7, 1000} {
@@ -28,6 +30,12 @@ func TestFloorLoops(t *testing.T) {
 			seed := r.Uint64() >> r.IntN(64)
 			if got, w := loadsHashed(words, ks, seed, lines), loadsHashedGo(words, ks, seed, lines); got != w {
 				t.Fatalf("lines=%d n=%d seed=%#x: loadsHashed = %#x, its Go twin %#x", lines, n, seed, got, w)
+			}
+			fp := newFloorProbe(words, lines)
+			for _, k := range ks {
+				if got, w := loadMixed((*uint64)(unsafe.Pointer(fp)), k), loadMixedGo(fp, k); got != w {
+					t.Fatalf("lines=%d key=%#x: loadMixed = %#x, its Go twin %#x", lines, k, got, w)
+				}
 			}
 			if got := loadsPrefetched(words, idx, 64); got != want {
 				t.Fatalf("lines=%d n=%d: loadsPrefetched = %#x, want %#x", lines, n, got, want)

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -167,12 +166,24 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	for range runs("floor_single_mulmix") {
 		ns = append(ns, timed(func() {
 			for _, x := range k.lookup {
-				hi, lo := bits.Mul64(x, 0x9E3779B97F4A7C15)
-				sum += words[asm.BlockedLine(hi^lo, lines)*8]
+				sum += words[asm.BlockedLine(mulMix(x), lines)*8]
 			}
 		}))
 	}
 	emit("floor_single_mulmix", ns, int(sum&1))
+
+	// The same loads with that mix behind one assembly call per key
+	// (loadMixed), as blocked's single-key methods call their kernel: Go
+	// inlines no assembly, and a call costs its arguments and result
+	// through the stack, the caller's live registers saved around it,
+	// and the call and return; the floor of any single-key method that
+	// probes in vector registers.
+	fp := newFloorProbe(words, lines)
+	ns = ns[:0]
+	for range runs("floor_single_call") {
+		ns = append(ns, timed(func() { sum += loadsCalled(fp, k.lookup) }))
+	}
+	emit("floor_single_call", ns, int(sum&1))
 
 	// The floor of a batch test: the same loads alone, one word of each
 	// lookup key's line, the line indices computed beforehand, in a loop

@@ -30,6 +30,7 @@ var rows = []row{
 	{"member_single_bytes", "`Test` 8-byte `[]byte` / `TestUint64`", "member_single", 1.3, 1.3, true},
 	{"floor_single", "floor: the member test's loads alone (XXH3 and line as the kernels compute them, one word; assembly loop)", "member_single", 0, 0, false},
 	{"floor_single_mulmix", "floor: the same in a Go loop with Boost's one-multiply mix in place of XXH3", "member_single", 0, 0, false},
+	{"floor_single_call", "floor: the same with Boost's mix, one assembly call per key (as the single-key methods call their kernel)", "member_single", 0, 0, false},
 	{"floor_bulk", "floor: the same loads alone, line indices computed beforehand", "member_bulk", 0, 0, false},
 	{"floor_bulk_prefetch", "floor: the same, each line prefetched as the batch kernels do (assembly)", "member_bulk", 0, 0, false},
 }

@@ -1,10 +1,10 @@
 // Command anchorfloor generates the floor loops of the bench module's
 // anchor (bench/anchor): the same loads as the blocked batch test, one
 // word of each key's line, with the software prefetch the batch kernels
-// issue (Go has no prefetch statement), and the single-key floor, each
+// issue (Go has no prefetch statement), the single-key floor, each
 // key hashed and its line found as the single-key kernels do it (a Go
 // loop recomputes the per-seed key for every key and rotates without
-// RORX), each with nothing else.
+// RORX), and the load of one key behind a call, each with nothing else.
 package main
 
 //go:generate go run . -out ../../bench/anchor/floor_amd64.s -stubs ../../bench/anchor/floor_stub_amd64.go -pkg main
@@ -14,6 +14,7 @@ import (
 	"github.com/filterengine/filterengine/gen/internal/genutil"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 )
 
 func main() {
@@ -64,6 +65,7 @@ func main() {
 	RET()
 
 	hashedLoads()
+	calledLoad()
 	Generate()
 }
 
@@ -98,3 +100,30 @@ func hashedLoads() {
 	Store(sum, ReturnIndex(0))
 	RET()
 }
+
+// calledLoad emits the body of the floor of a single-key call: a key
+// mixed by Boost.Bloom's one multiply (the high and low words of its
+// 128-bit product with the 64-bit golden ratio, XORed), its line found
+// as the single-key kernels find it, one word loaded, in a function the
+// anchor's Go loop calls once per key, as blocked's single-key methods
+// call their kernel: the call and the cheapest hash, no probe.
+func calledLoad() {
+	TEXT("loadMixed", NOSPLIT, "func(p *uint64, key uint64) uint64")
+	Pragma("noescape")
+	Doc("loadMixed returns the first word of the line of mulMix(key) in the",
+		"blocked array p points at (a floorProbe: its first word, its lines).")
+	p := Load(Param("p"), GP64())
+	k := Load(Param("key"), GP64())
+	MOVQ(U64(mulMixConst), reg.RDX) // MULX multiplies by RDX
+	lo, h := GP64(), GP64()
+	MULXQ(k, lo, h)
+	XORQ(lo, h)
+	line := genutil.Line(h, Mem{Base: p, Disp: 8}, Mem{Base: p})
+	w := GP64()
+	MOVQ(Mem{Base: line}, w)
+	Store(w, ReturnIndex(0))
+	RET()
+}
+
+// mulMixConst is the multiplier of Boost.Bloom's mix (bench/anchor's mulMix).
+const mulMixConst = 0x9E3779B97F4A7C15
