@@ -35,6 +35,50 @@ var rows = []row{
 	{"floor_bulk_prefetch", "floor: the same, each line prefetched as the batch kernels do (assembly)", "member_bulk", 0, 0, false},
 }
 
+// ratio returns the median over the rounds of num's time over the least
+// of dens' times in the same round (Boost's best page size, or our own
+// form in the same process), so that a state the machine is in for a
+// round moves both sides of a ratio; the ratio of the medians where the
+// series do not pair up. Series that are missing are left out of dens.
+func (m measurements) ratio(num string, dens ...string) (float64, bool) {
+	x, ok := m.ns[num]
+	if !ok || len(x) == 0 {
+		return 0, false
+	}
+	var ys [][]float64
+	for _, d := range dens {
+		if y, ok := m.ns[d]; ok && len(y) > 0 {
+			ys = append(ys, y)
+		}
+	}
+	if len(ys) == 0 {
+		return 0, false
+	}
+	paired := true
+	for _, y := range ys {
+		paired = paired && len(y) == len(x)
+	}
+	if !paired {
+		best := median(ys[0])
+		for _, y := range ys[1:] {
+			best = min(best, median(y))
+		}
+		return median(x) / best, best > 0
+	}
+	rs := make([]float64, len(x))
+	for i := range x {
+		best := ys[0][i]
+		for _, y := range ys[1:] {
+			best = min(best, y[i])
+		}
+		if best <= 0 {
+			return 0, false
+		}
+		rs[i] = x[i] / best
+	}
+	return median(rs), true
+}
+
 func (m measurements) med(k string) (float64, bool) {
 	v, ok := m.ns[k]
 	if !ok || len(v) == 0 {
@@ -56,7 +100,7 @@ func (m measurements) report(c config, levels []string, boostErr error) string {
 	fmt.Fprintf(&b, "- CPU: %s\n", cpuName())
 	fmt.Fprintf(&b, "- date: %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "- command: `make anchor` (`go run ./anchor -n %s -rounds %d -levels %s`)\n", joinNs(c.ns), c.rounds, strings.Join(levels, ","))
-	fmt.Fprintf(&b, "- ns per key (thread CPU time, on both sides), median of %d alternating rounds (each the median of %d in-process passes); our side is `blocked.New(n, 0.01)` at each kernel level, Boost's is `fast_multiblock32<8>` built by `(n, 0.01)`, best of 4 KiB pages (std) and 2 MiB pages (huge); ratio = ours / Boost's best; the `[]byte` rows are ours / our uint64 form.\n", c.rounds, passes)
+	fmt.Fprintf(&b, "- ns per key (thread CPU time, on both sides), median of %d alternating rounds (each the median of %d in-process passes); our side is `blocked.New(n, 0.01)` at each kernel level, Boost's is `fast_multiblock32<8>` built by `(n, 0.01)`, best of 4 KiB pages (std) and 2 MiB pages (huge); ratio = the median over the rounds of ours / Boost's best in the same round; the `[]byte` rows are ours / our uint64 form in the same process.\n", c.rounds, passes)
 	if boostErr != nil {
 		fmt.Fprintf(&b, "- Boost side not run: %v\n", boostErr)
 	}
@@ -92,20 +136,17 @@ func (m measurements) report(c config, levels []string, boostErr error) string {
 			} else {
 				fmt.Fprintf(&b, " %s | %s |", cell(std, okS), cell(huge, okH))
 			}
-			best := min(std, huge)
-			if !okH {
-				best = std
-			}
 			for i, l := range levels {
-				base, ok := best, okS
+				num := "ours/" + l + "/" + ns + "/" + r.op
+				dens := []string{"boost/std/" + ns + "/" + r.vs, "boost/huge/" + ns + "/" + r.vs}
 				if r.own {
-					base, ok = m.med("ours/" + l + "/" + ns + "/" + r.vs)
+					dens = []string{"ours/" + l + "/" + ns + "/" + r.vs}
 				}
+				ratio, ok := m.ratio(num, dens...)
 				if !ok || ours[i] == 0 {
 					b.WriteString(" |")
 					continue
 				}
-				ratio := ours[i] / base
 				mark := ""
 				if target > 0 && ratio > target {
 					mark = " (missed)"
