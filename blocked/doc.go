@@ -6,11 +6,11 @@
 // Layout. The array is lines*8 little-endian 64-bit words, 64-byte
 // aligned (huge-page memory from 4 MiB up, see store.Storage). A key with
 // hash h = engine.HashSeed(key, seed) lives in line
-// hashing.Reduce(h, lines) (multiply-high of the high bits of h). Inside the
-// line, g = h*0x9e3779b97f4a7c15 gives every one of the eight words one
-// bit, (g >> (58-6w)) & 63, per round of eight probes; k/8 full rounds
-// (g multiplied again between rounds) and, for k%8 != 0, a last round in
-// the k%8 words starting at word (g>>13)&7.
+// hashing.Reduce(h, lines) (the high word of h*lines, which the high bits
+// of h decide). Inside the line, g = h*0x9e3779b97f4a7c15 gives every one
+// of the eight words one bit, (g >> (58-6w)) & 63, per round of eight
+// probes; k/8 full rounds (g multiplied again between rounds) and, for
+// k%8 != 0, a last round in the k%8 words starting at word (g>>13)&7.
 //
 // False-positive model (Putze, Sanders & Singler 2007): line loads are
 // Poisson with mean lambda = 512n/m, and a line holding i keys answers a
