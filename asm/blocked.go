@@ -2,6 +2,7 @@ package asm
 
 import (
 	"github.com/filterengine/filterengine/engine"
+	"github.com/filterengine/filterengine/internal/cpulevel"
 	"github.com/filterengine/filterengine/internal/hashing"
 )
 
@@ -188,6 +189,10 @@ const (
 // (BlockedGroupAhead - 1) to 8 * BlockedGroupAhead - 1 keys ahead.
 // gen/blocked builds the kernels from it.
 const BlockedGroupAhead = 12
+
+// blockedVBMI runs the grouped kernels' VBMI form at the avx512 level,
+// where the CPU has AVX-512 VBMI; the tests run both forms.
+var blockedVBMI = cpulevel.VBMI()
 
 // BlockedAhead is how many hashes past a chunk a caller of
 // BlockedTestHashesAhead and BlockedAddHashesAhead gives the kernels to

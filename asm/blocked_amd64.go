@@ -24,9 +24,12 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	// by key.
 	hits, n := 0, blockedGroupKeys(words, k, len(out))
 	if n > 0 {
-		if level == avx512 {
+		switch {
+		case level == avx512 && blockedVBMI:
+			hits = blockedTestGroupsAVX512VBMI(words, hs, out[:n], k, blockedAheadDist(words))
+		case level == avx512:
 			hits = blockedTestGroupsAVX512(words, hs, out[:n], k, blockedAheadDist(words))
-		} else {
+		default:
 			hits = blockedTestGroupsAVX2(words, hs, out[:n], k, blockedAheadDist(words))
 		}
 		if n == len(out) {
@@ -45,9 +48,12 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 
 func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
 	if g := blockedGroupKeys(words, k, n); g > 0 {
-		if level == avx512 {
+		switch {
+		case level == avx512 && blockedVBMI:
+			blockedAddGroupsAVX512VBMI(words, hs, g, k, blockedAheadDist(words))
+		case level == avx512:
 			blockedAddGroupsAVX512(words, hs, g, k, blockedAheadDist(words))
-		} else {
+		default:
 			blockedAddGroupsAVX2(words, hs, g, k, blockedAheadDist(words))
 		}
 		if g == n {
@@ -131,20 +137,24 @@ func blockedGroupKeys(words []uint64, k uint32, n int) int {
 }
 
 func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
-	switch level {
-	case avx512:
+	switch {
+	case level == avx512 && blockedVBMI:
+		return blockedTestUint64sAVX512VBMI(words, ks, out, k, key, blockedAheadDist(words))
+	case level == avx512:
 		return blockedTestUint64sAVX512(words, ks, out, k, key, blockedAheadDist(words))
-	case avx2:
+	case level == avx2:
 		return blockedTestUint64sAVX2(words, ks, out, k, key, blockedAheadDist(words))
 	}
 	return blockedTestUint64sGeneric(words, k, key, ks, out)
 }
 
 func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
-	switch level {
-	case avx512:
+	switch {
+	case level == avx512 && blockedVBMI:
+		blockedAddUint64sAVX512VBMI(words, ks, k, key, blockedAheadDist(words))
+	case level == avx512:
 		blockedAddUint64sAVX512(words, ks, k, key, blockedAheadDist(words))
-	case avx2:
+	case level == avx2:
 		blockedAddUint64sAVX2(words, ks, k, key, blockedAheadDist(words))
 	default:
 		blockedAddUint64sGeneric(words, k, key, ks)

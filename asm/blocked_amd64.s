@@ -8684,7 +8684,39 @@ DATA blockedCut4<>+252(SB)/1, $0x3f
 DATA blockedCut4<>+253(SB)/1, $0x3f
 DATA blockedCut4<>+254(SB)/1, $0x3f
 DATA blockedCut4<>+255(SB)/1, $0x3f
-GLOBL blockedCut4<>(SB), RODATA|NOPTR, $256
+DATA blockedCut4<>+256(SB)/1, $0x3a
+DATA blockedCut4<>+257(SB)/1, $0x34
+DATA blockedCut4<>+258(SB)/1, $0x2e
+DATA blockedCut4<>+259(SB)/1, $0x28
+DATA blockedCut4<>+260(SB)/1, $0x22
+DATA blockedCut4<>+261(SB)/1, $0x1c
+DATA blockedCut4<>+262(SB)/1, $0x16
+DATA blockedCut4<>+263(SB)/1, $0x10
+DATA blockedCut4<>+264(SB)/1, $0x3a
+DATA blockedCut4<>+265(SB)/1, $0x34
+DATA blockedCut4<>+266(SB)/1, $0x2e
+DATA blockedCut4<>+267(SB)/1, $0x28
+DATA blockedCut4<>+268(SB)/1, $0x22
+DATA blockedCut4<>+269(SB)/1, $0x1c
+DATA blockedCut4<>+270(SB)/1, $0x16
+DATA blockedCut4<>+271(SB)/1, $0x10
+DATA blockedCut4<>+272(SB)/1, $0x3a
+DATA blockedCut4<>+273(SB)/1, $0x34
+DATA blockedCut4<>+274(SB)/1, $0x2e
+DATA blockedCut4<>+275(SB)/1, $0x28
+DATA blockedCut4<>+276(SB)/1, $0x22
+DATA blockedCut4<>+277(SB)/1, $0x1c
+DATA blockedCut4<>+278(SB)/1, $0x16
+DATA blockedCut4<>+279(SB)/1, $0x10
+DATA blockedCut4<>+280(SB)/1, $0x3a
+DATA blockedCut4<>+281(SB)/1, $0x34
+DATA blockedCut4<>+282(SB)/1, $0x2e
+DATA blockedCut4<>+283(SB)/1, $0x28
+DATA blockedCut4<>+284(SB)/1, $0x22
+DATA blockedCut4<>+285(SB)/1, $0x1c
+DATA blockedCut4<>+286(SB)/1, $0x16
+DATA blockedCut4<>+287(SB)/1, $0x10
+GLOBL blockedCut4<>(SB), RODATA|NOPTR, $288
 
 DATA blockedWindowFloors<>+0(SB)/1, $0x7f
 DATA blockedWindowFloors<>+1(SB)/1, $0x9f
@@ -11463,6 +11495,1146 @@ blockedAddGroupsAVX512_nopf_noprep:
 	JMP       blockedAddGroupsAVX512_nopf_group
 
 blockedAddGroupsAVX512_done:
+	VZEROUPPER
+	RET
+
+// func blockedTestUint64sAVX512VBMI(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, BMI2, MMX+, POPCNT
+TEXT ·blockedTestUint64sAVX512VBMI(SB), $4096-104
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            ks_base+24(FP), DX
+	MOVQ            ks_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            out_base+48(FP), DI
+	MOVQ            out_len+56(FP), BX
+	XORQ            R8, R8
+	MOVLQZX         k+72(FP), R9
+	MOVQ            key+80(FP), R10
+	VPBROADCASTQ    R10, Z0
+	MOVQ            $0x9fb21c651e98df25, R10
+	VPBROADCASTQ    R10, Z1
+	MOVQ            $0x0000000000000008, R10
+	VPBROADCASTQ    R10, Z2
+	VPBROADCASTQ    CX, Z3
+	VPBROADCASTQ    blockedMul<>+0(SB), Z4
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z6
+	VPTERNLOGQ      $0xff, Z7, Z7, Z7
+	VBROADCASTI64X4 blockedCut4<>+256(SB), Z8
+	VBROADCASTI64X4 blockedCut4<>+224(SB), Z9
+	MOVQ            R9, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), R9
+	VMOVDQU64       (R9)(CX*1), Z5
+	LEAQ            (SP), CX
+	XORQ            R9, R9
+
+blockedTestUint64sAVX512VBMI_first:
+	CMPQ           R9, SI
+	JAE            blockedTestUint64sAVX512VBMI_loop
+	CMPQ           R9, $0x00000060
+	JAE            blockedTestUint64sAVX512VBMI_loop
+	MOVQ           R9, R10
+	ANDQ           $0x00000078, R10
+	SHLQ           $0x05, R10
+	ADDQ           CX, R10
+	VMOVDQU64      (DX)(R9*8), Z10
+	VPROLQ         $0x20, Z10, Z10
+	VPXORQ         Z0, Z10, Z10
+	VPROLQ         $0x31, Z10, Z11
+	VPROLQ         $0x18, Z10, Z12
+	VPTERNLOGQ     $0x96, Z11, Z12, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x23, Z10, Z11
+	VPADDQ         Z2, Z11, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x1c, Z10, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULUDQ       Z3, Z10, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPSRLQ         $0x20, Z10, Z11
+	VPMULUDQ       Z3, Z11, Z11
+	VPADDQ         Z12, Z11, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSLLQ         $0x06, Z11, Z11
+	VMOVDQU64      Z11, (R10)
+	VPMULLQ        Z4, Z10, Z10
+	VPMULTISHIFTQB Z10, Z8, Z11
+	VPSRLQ         $0x0d, Z10, Z10
+	VPERMQ         Z5, Z10, Z10
+	VPTERNLOGQ     $0x78, Z9, Z11, Z10
+	VMOVDQU64      Z10, 64(R10)
+	ADDQ           $0x08, R9
+	JMP            blockedTestUint64sAVX512VBMI_first
+
+blockedTestUint64sAVX512VBMI_loop:
+	MOVQ  pf+88(FP), R9
+	TESTQ R9, R9
+	JZ    blockedTestUint64sAVX512VBMI_nopf
+	XORQ  R9, R9
+
+blockedTestUint64sAVX512VBMI_group:
+	CMPQ           R9, BX
+	JAE            blockedTestUint64sAVX512VBMI_done
+	LEAQ           96(R9), R10
+	CMPQ           R10, SI
+	JAE            blockedTestUint64sAVX512VBMI_noprep
+	MOVQ           R10, R11
+	ANDQ           $0x00000078, R11
+	SHLQ           $0x05, R11
+	ADDQ           CX, R11
+	VMOVDQU64      (DX)(R10*8), Z10
+	VPROLQ         $0x20, Z10, Z10
+	VPXORQ         Z0, Z10, Z10
+	VPROLQ         $0x31, Z10, Z11
+	VPROLQ         $0x18, Z10, Z12
+	VPTERNLOGQ     $0x96, Z11, Z12, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x23, Z10, Z11
+	VPADDQ         Z2, Z11, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x1c, Z10, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULUDQ       Z3, Z10, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPSRLQ         $0x20, Z10, Z11
+	VPMULUDQ       Z3, Z11, Z11
+	VPADDQ         Z12, Z11, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSLLQ         $0x06, Z11, Z11
+	VMOVDQU64      Z11, (R11)
+	VPMULLQ        Z4, Z10, Z10
+	VPMULTISHIFTQB Z10, Z8, Z11
+	VPSRLQ         $0x0d, Z10, Z10
+	VPERMQ         Z5, Z10, Z10
+	VPTERNLOGQ     $0x78, Z9, Z11, Z10
+	VMOVDQU64      Z10, 64(R11)
+
+blockedTestUint64sAVX512VBMI_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestUint64sAVX512VBMI_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x05, R12
+	ADDQ CX, R12
+
+blockedTestUint64sAVX512VBMI_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT1 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z10
+	VPXORQ     (AX)(R12*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestUint64sAVX512VBMI_group
+
+blockedTestUint64sAVX512VBMI_nopf:
+	XORQ R9, R9
+
+blockedTestUint64sAVX512VBMI_nopf_group:
+	CMPQ           R9, BX
+	JAE            blockedTestUint64sAVX512VBMI_done
+	LEAQ           96(R9), R10
+	CMPQ           R10, SI
+	JAE            blockedTestUint64sAVX512VBMI_nopf_noprep
+	MOVQ           R10, R11
+	ANDQ           $0x00000078, R11
+	SHLQ           $0x05, R11
+	ADDQ           CX, R11
+	VMOVDQU64      (DX)(R10*8), Z10
+	VPROLQ         $0x20, Z10, Z10
+	VPXORQ         Z0, Z10, Z10
+	VPROLQ         $0x31, Z10, Z11
+	VPROLQ         $0x18, Z10, Z12
+	VPTERNLOGQ     $0x96, Z11, Z12, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x23, Z10, Z11
+	VPADDQ         Z2, Z11, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x1c, Z10, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULUDQ       Z3, Z10, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPSRLQ         $0x20, Z10, Z11
+	VPMULUDQ       Z3, Z11, Z11
+	VPADDQ         Z12, Z11, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSLLQ         $0x06, Z11, Z11
+	VMOVDQU64      Z11, (R11)
+	VPMULLQ        Z4, Z10, Z10
+	VPMULTISHIFTQB Z10, Z8, Z11
+	VPSRLQ         $0x0d, Z10, Z10
+	VPERMQ         Z5, Z10, Z10
+	VPTERNLOGQ     $0x78, Z9, Z11, Z10
+	VMOVDQU64      Z10, 64(R11)
+
+blockedTestUint64sAVX512VBMI_nopf_noprep:
+	MOVQ      R9, R10
+	ANDQ      $0x00000078, R10
+	SHLQ      $0x05, R10
+	ADDQ      CX, R10
+	XORQ      R11, R11
+	MOVQ      (R10), R12
+	VPMOVZXBQ 64(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      8(R10), R12
+	VPMOVZXBQ 72(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      16(R10), R12
+	VPMOVZXBQ 80(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      24(R10), R12
+	VPMOVZXBQ 88(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      32(R10), R12
+	VPMOVZXBQ 96(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      40(R10), R12
+	VPMOVZXBQ 104(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      48(R10), R12
+	VPMOVZXBQ 112(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      56(R10), R12
+	VPMOVZXBQ 120(R10), Z10
+	VPXORQ    (AX)(R12*1), Z7, Z11
+	VPSLLVQ   Z10, Z11, Z11
+	VPTESTNMQ Z6, Z11, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	POPCNTQ   R11, R10
+	ADDQ      R10, R8
+	MOVQ      $0x0101010101010101, R10
+	PDEPQ     R10, R11, R11
+	BSWAPQ    R11
+	MOVQ      R11, (DI)(R9*1)
+	ADDQ      $0x08, R9
+	JMP       blockedTestUint64sAVX512VBMI_nopf_group
+
+blockedTestUint64sAVX512VBMI_done:
+	VZEROUPPER
+	MOVQ R8, ret+96(FP)
+	RET
+
+// func blockedAddUint64sAVX512VBMI(words []uint64, ks []uint64, k uint32, key uint64, pf int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, MMX+
+TEXT ·blockedAddUint64sAVX512VBMI(SB), $4096-72
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            ks_base+24(FP), DX
+	MOVQ            ks_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            SI, BX
+	MOVLQZX         k+48(FP), DI
+	MOVQ            key+56(FP), R8
+	VPBROADCASTQ    R8, Z0
+	MOVQ            $0x9fb21c651e98df25, R8
+	VPBROADCASTQ    R8, Z1
+	MOVQ            $0x0000000000000008, R8
+	VPBROADCASTQ    R8, Z2
+	VPBROADCASTQ    CX, Z3
+	VPBROADCASTQ    blockedMul<>+0(SB), Z4
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z6
+	VBROADCASTI64X4 blockedCut4<>+256(SB), Z7
+	VBROADCASTI64X4 blockedCut4<>+224(SB), Z8
+	MOVQ            DI, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), DI
+	VMOVDQU64       (DI)(CX*1), Z5
+	LEAQ            (SP), CX
+	XORQ            DI, DI
+
+blockedAddUint64sAVX512VBMI_first:
+	CMPQ           DI, SI
+	JAE            blockedAddUint64sAVX512VBMI_loop
+	CMPQ           DI, $0x00000060
+	JAE            blockedAddUint64sAVX512VBMI_loop
+	MOVQ           DI, R8
+	ANDQ           $0x00000078, R8
+	SHLQ           $0x05, R8
+	ADDQ           CX, R8
+	VMOVDQU64      (DX)(DI*8), Z9
+	VPROLQ         $0x20, Z9, Z9
+	VPXORQ         Z0, Z9, Z9
+	VPROLQ         $0x31, Z9, Z10
+	VPROLQ         $0x18, Z9, Z11
+	VPTERNLOGQ     $0x96, Z10, Z11, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x23, Z9, Z10
+	VPADDQ         Z2, Z10, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x1c, Z9, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULUDQ       Z3, Z9, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSRLQ         $0x20, Z9, Z10
+	VPMULUDQ       Z3, Z10, Z10
+	VPADDQ         Z11, Z10, Z10
+	VPSRLQ         $0x20, Z10, Z10
+	VPSLLQ         $0x06, Z10, Z10
+	VMOVDQU64      Z10, (R8)
+	VPMULLQ        Z4, Z9, Z9
+	VPMULTISHIFTQB Z9, Z7, Z10
+	VPSRLQ         $0x0d, Z9, Z9
+	VPERMQ         Z5, Z9, Z9
+	VPTERNLOGQ     $0x78, Z8, Z10, Z9
+	VMOVDQU64      Z9, 64(R8)
+	ADDQ           $0x08, DI
+	JMP            blockedAddUint64sAVX512VBMI_first
+
+blockedAddUint64sAVX512VBMI_loop:
+	MOVQ  pf+64(FP), DI
+	TESTQ DI, DI
+	JZ    blockedAddUint64sAVX512VBMI_nopf
+	XORQ  DI, DI
+
+blockedAddUint64sAVX512VBMI_group:
+	CMPQ           DI, BX
+	JAE            blockedAddUint64sAVX512VBMI_done
+	LEAQ           96(DI), R8
+	CMPQ           R8, SI
+	JAE            blockedAddUint64sAVX512VBMI_noprep
+	MOVQ           R8, R9
+	ANDQ           $0x00000078, R9
+	SHLQ           $0x05, R9
+	ADDQ           CX, R9
+	VMOVDQU64      (DX)(R8*8), Z9
+	VPROLQ         $0x20, Z9, Z9
+	VPXORQ         Z0, Z9, Z9
+	VPROLQ         $0x31, Z9, Z10
+	VPROLQ         $0x18, Z9, Z11
+	VPTERNLOGQ     $0x96, Z10, Z11, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x23, Z9, Z10
+	VPADDQ         Z2, Z10, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x1c, Z9, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULUDQ       Z3, Z9, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSRLQ         $0x20, Z9, Z10
+	VPMULUDQ       Z3, Z10, Z10
+	VPADDQ         Z11, Z10, Z10
+	VPSRLQ         $0x20, Z10, Z10
+	VPSLLQ         $0x06, Z10, Z10
+	VMOVDQU64      Z10, (R9)
+	VPMULLQ        Z4, Z9, Z9
+	VPMULTISHIFTQB Z9, Z7, Z10
+	VPSRLQ         $0x0d, Z9, Z9
+	VPERMQ         Z5, Z9, Z9
+	VPTERNLOGQ     $0x78, Z8, Z10, Z9
+	VMOVDQU64      Z9, 64(R9)
+
+blockedAddUint64sAVX512VBMI_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x05, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddUint64sAVX512VBMI_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+
+blockedAddUint64sAVX512VBMI_probe:
+	MOVQ       (R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddUint64sAVX512VBMI_group
+
+blockedAddUint64sAVX512VBMI_nopf:
+	XORQ DI, DI
+
+blockedAddUint64sAVX512VBMI_nopf_group:
+	CMPQ           DI, BX
+	JAE            blockedAddUint64sAVX512VBMI_done
+	LEAQ           96(DI), R8
+	CMPQ           R8, SI
+	JAE            blockedAddUint64sAVX512VBMI_nopf_noprep
+	MOVQ           R8, R9
+	ANDQ           $0x00000078, R9
+	SHLQ           $0x05, R9
+	ADDQ           CX, R9
+	VMOVDQU64      (DX)(R8*8), Z9
+	VPROLQ         $0x20, Z9, Z9
+	VPXORQ         Z0, Z9, Z9
+	VPROLQ         $0x31, Z9, Z10
+	VPROLQ         $0x18, Z9, Z11
+	VPTERNLOGQ     $0x96, Z10, Z11, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x23, Z9, Z10
+	VPADDQ         Z2, Z10, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x1c, Z9, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULUDQ       Z3, Z9, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSRLQ         $0x20, Z9, Z10
+	VPMULUDQ       Z3, Z10, Z10
+	VPADDQ         Z11, Z10, Z10
+	VPSRLQ         $0x20, Z10, Z10
+	VPSLLQ         $0x06, Z10, Z10
+	VMOVDQU64      Z10, (R9)
+	VPMULLQ        Z4, Z9, Z9
+	VPMULTISHIFTQB Z9, Z7, Z10
+	VPSRLQ         $0x0d, Z9, Z9
+	VPERMQ         Z5, Z9, Z9
+	VPTERNLOGQ     $0x78, Z8, Z10, Z9
+	VMOVDQU64      Z9, 64(R9)
+
+blockedAddUint64sAVX512VBMI_nopf_noprep:
+	MOVQ      DI, R8
+	ANDQ      $0x00000078, R8
+	SHLQ      $0x05, R8
+	ADDQ      CX, R8
+	MOVQ      (R8), R9
+	VPMOVZXBQ 64(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      8(R8), R9
+	VPMOVZXBQ 72(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      16(R8), R9
+	VPMOVZXBQ 80(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      24(R8), R9
+	VPMOVZXBQ 88(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      32(R8), R9
+	VPMOVZXBQ 96(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      40(R8), R9
+	VPMOVZXBQ 104(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      48(R8), R9
+	VPMOVZXBQ 112(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	MOVQ      56(R8), R9
+	VPMOVZXBQ 120(R8), Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     (AX)(R9*1), Z9, Z9
+	VMOVDQU64 Z9, (AX)(R9*1)
+	ADDQ      $0x08, DI
+	JMP       blockedAddUint64sAVX512VBMI_nopf_group
+
+blockedAddUint64sAVX512VBMI_done:
+	VZEROUPPER
+	RET
+
+// func blockedTestGroupsAVX512VBMI(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, BMI2, MMX+, POPCNT
+TEXT ·blockedTestGroupsAVX512VBMI(SB), $4096-96
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            hs_base+24(FP), DX
+	MOVQ            hs_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            out_base+48(FP), DI
+	MOVQ            out_len+56(FP), BX
+	XORQ            R8, R8
+	MOVLQZX         k+72(FP), R9
+	VPBROADCASTQ    CX, Z0
+	VPBROADCASTQ    blockedMul<>+0(SB), Z1
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z3
+	VPTERNLOGQ      $0xff, Z4, Z4, Z4
+	VBROADCASTI64X4 blockedCut4<>+256(SB), Z5
+	VBROADCASTI64X4 blockedCut4<>+224(SB), Z6
+	MOVQ            R9, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), R9
+	VMOVDQU64       (R9)(CX*1), Z2
+	LEAQ            (SP), CX
+	XORQ            R9, R9
+
+blockedTestGroupsAVX512VBMI_first:
+	CMPQ           R9, SI
+	JAE            blockedTestGroupsAVX512VBMI_loop
+	CMPQ           R9, $0x00000060
+	JAE            blockedTestGroupsAVX512VBMI_loop
+	MOVQ           R9, R10
+	ANDQ           $0x00000078, R10
+	SHLQ           $0x05, R10
+	ADDQ           CX, R10
+	VMOVDQU64      (DX)(R9*8), Z7
+	VPMULUDQ       Z0, Z7, Z9
+	VPSRLQ         $0x20, Z9, Z9
+	VPSRLQ         $0x20, Z7, Z8
+	VPMULUDQ       Z0, Z8, Z8
+	VPADDQ         Z9, Z8, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSLLQ         $0x06, Z8, Z8
+	VMOVDQU64      Z8, (R10)
+	VPMULLQ        Z1, Z7, Z7
+	VPMULTISHIFTQB Z7, Z5, Z8
+	VPSRLQ         $0x0d, Z7, Z7
+	VPERMQ         Z2, Z7, Z7
+	VPTERNLOGQ     $0x78, Z6, Z8, Z7
+	VMOVDQU64      Z7, 64(R10)
+	ADDQ           $0x08, R9
+	JMP            blockedTestGroupsAVX512VBMI_first
+
+blockedTestGroupsAVX512VBMI_loop:
+	MOVQ  pf+80(FP), R9
+	TESTQ R9, R9
+	JZ    blockedTestGroupsAVX512VBMI_nopf
+	XORQ  R9, R9
+
+blockedTestGroupsAVX512VBMI_group:
+	CMPQ           R9, BX
+	JAE            blockedTestGroupsAVX512VBMI_done
+	LEAQ           96(R9), R10
+	CMPQ           R10, SI
+	JAE            blockedTestGroupsAVX512VBMI_noprep
+	MOVQ           R10, R11
+	ANDQ           $0x00000078, R11
+	SHLQ           $0x05, R11
+	ADDQ           CX, R11
+	VMOVDQU64      (DX)(R10*8), Z7
+	VPMULUDQ       Z0, Z7, Z9
+	VPSRLQ         $0x20, Z9, Z9
+	VPSRLQ         $0x20, Z7, Z8
+	VPMULUDQ       Z0, Z8, Z8
+	VPADDQ         Z9, Z8, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSLLQ         $0x06, Z8, Z8
+	VMOVDQU64      Z8, (R11)
+	VPMULLQ        Z1, Z7, Z7
+	VPMULTISHIFTQB Z7, Z5, Z8
+	VPSRLQ         $0x0d, Z7, Z7
+	VPERMQ         Z2, Z7, Z7
+	VPTERNLOGQ     $0x78, Z6, Z8, Z7
+	VMOVDQU64      Z7, 64(R11)
+
+blockedTestGroupsAVX512VBMI_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestGroupsAVX512VBMI_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x05, R12
+	ADDQ CX, R12
+
+blockedTestGroupsAVX512VBMI_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT1 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT1 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z7
+	VPXORQ     (AX)(R12*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestGroupsAVX512VBMI_group
+
+blockedTestGroupsAVX512VBMI_nopf:
+	XORQ R9, R9
+
+blockedTestGroupsAVX512VBMI_nopf_group:
+	CMPQ           R9, BX
+	JAE            blockedTestGroupsAVX512VBMI_done
+	LEAQ           96(R9), R10
+	CMPQ           R10, SI
+	JAE            blockedTestGroupsAVX512VBMI_nopf_noprep
+	MOVQ           R10, R11
+	ANDQ           $0x00000078, R11
+	SHLQ           $0x05, R11
+	ADDQ           CX, R11
+	VMOVDQU64      (DX)(R10*8), Z7
+	VPMULUDQ       Z0, Z7, Z9
+	VPSRLQ         $0x20, Z9, Z9
+	VPSRLQ         $0x20, Z7, Z8
+	VPMULUDQ       Z0, Z8, Z8
+	VPADDQ         Z9, Z8, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSLLQ         $0x06, Z8, Z8
+	VMOVDQU64      Z8, (R11)
+	VPMULLQ        Z1, Z7, Z7
+	VPMULTISHIFTQB Z7, Z5, Z8
+	VPSRLQ         $0x0d, Z7, Z7
+	VPERMQ         Z2, Z7, Z7
+	VPTERNLOGQ     $0x78, Z6, Z8, Z7
+	VMOVDQU64      Z7, 64(R11)
+
+blockedTestGroupsAVX512VBMI_nopf_noprep:
+	MOVQ      R9, R10
+	ANDQ      $0x00000078, R10
+	SHLQ      $0x05, R10
+	ADDQ      CX, R10
+	XORQ      R11, R11
+	MOVQ      (R10), R12
+	VPMOVZXBQ 64(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      8(R10), R12
+	VPMOVZXBQ 72(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      16(R10), R12
+	VPMOVZXBQ 80(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      24(R10), R12
+	VPMOVZXBQ 88(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      32(R10), R12
+	VPMOVZXBQ 96(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      40(R10), R12
+	VPMOVZXBQ 104(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      48(R10), R12
+	VPMOVZXBQ 112(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	MOVQ      56(R10), R12
+	VPMOVZXBQ 120(R10), Z7
+	VPXORQ    (AX)(R12*1), Z4, Z8
+	VPSLLVQ   Z7, Z8, Z8
+	VPTESTNMQ Z3, Z8, K1
+	KORTESTB  K1, K1
+	ADCQ      R11, R11
+	POPCNTQ   R11, R10
+	ADDQ      R10, R8
+	MOVQ      $0x0101010101010101, R10
+	PDEPQ     R10, R11, R11
+	BSWAPQ    R11
+	MOVQ      R11, (DI)(R9*1)
+	ADDQ      $0x08, R9
+	JMP       blockedTestGroupsAVX512VBMI_nopf_group
+
+blockedTestGroupsAVX512VBMI_done:
+	VZEROUPPER
+	MOVQ R8, ret+88(FP)
+	RET
+
+// func blockedAddGroupsAVX512VBMI(words []uint64, hs []uint64, n int, k uint32, pf int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, MMX+
+TEXT ·blockedAddGroupsAVX512VBMI(SB), $4096-72
+	MOVQ            words_base+0(FP), AX
+	MOVQ            words_len+8(FP), CX
+	SHRQ            $0x03, CX
+	MOVQ            hs_base+24(FP), DX
+	MOVQ            hs_len+32(FP), SI
+	ANDQ            $-8, SI
+	MOVQ            n+48(FP), BX
+	MOVLQZX         k+56(FP), DI
+	VPBROADCASTQ    CX, Z0
+	VPBROADCASTQ    blockedMul<>+0(SB), Z1
+	MOVQ            $0x8000000000000000, CX
+	VPBROADCASTQ    CX, Z3
+	VBROADCASTI64X4 blockedCut4<>+256(SB), Z4
+	VBROADCASTI64X4 blockedCut4<>+224(SB), Z5
+	MOVQ            DI, CX
+	ANDQ            $0x07, CX
+	SHLQ            $0x06, CX
+	LEAQ            blockedWindowCounts<>+0(SB), DI
+	VMOVDQU64       (DI)(CX*1), Z2
+	LEAQ            (SP), CX
+	XORQ            DI, DI
+
+blockedAddGroupsAVX512VBMI_first:
+	CMPQ           DI, SI
+	JAE            blockedAddGroupsAVX512VBMI_loop
+	CMPQ           DI, $0x00000060
+	JAE            blockedAddGroupsAVX512VBMI_loop
+	MOVQ           DI, R8
+	ANDQ           $0x00000078, R8
+	SHLQ           $0x05, R8
+	ADDQ           CX, R8
+	VMOVDQU64      (DX)(DI*8), Z6
+	VPMULUDQ       Z0, Z6, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSRLQ         $0x20, Z6, Z7
+	VPMULUDQ       Z0, Z7, Z7
+	VPADDQ         Z8, Z7, Z7
+	VPSRLQ         $0x20, Z7, Z7
+	VPSLLQ         $0x06, Z7, Z7
+	VMOVDQU64      Z7, (R8)
+	VPMULLQ        Z1, Z6, Z6
+	VPMULTISHIFTQB Z6, Z4, Z7
+	VPSRLQ         $0x0d, Z6, Z6
+	VPERMQ         Z2, Z6, Z6
+	VPTERNLOGQ     $0x78, Z5, Z7, Z6
+	VMOVDQU64      Z6, 64(R8)
+	ADDQ           $0x08, DI
+	JMP            blockedAddGroupsAVX512VBMI_first
+
+blockedAddGroupsAVX512VBMI_loop:
+	MOVQ  pf+64(FP), DI
+	TESTQ DI, DI
+	JZ    blockedAddGroupsAVX512VBMI_nopf
+	XORQ  DI, DI
+
+blockedAddGroupsAVX512VBMI_group:
+	CMPQ           DI, BX
+	JAE            blockedAddGroupsAVX512VBMI_done
+	LEAQ           96(DI), R8
+	CMPQ           R8, SI
+	JAE            blockedAddGroupsAVX512VBMI_noprep
+	MOVQ           R8, R9
+	ANDQ           $0x00000078, R9
+	SHLQ           $0x05, R9
+	ADDQ           CX, R9
+	VMOVDQU64      (DX)(R8*8), Z6
+	VPMULUDQ       Z0, Z6, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSRLQ         $0x20, Z6, Z7
+	VPMULUDQ       Z0, Z7, Z7
+	VPADDQ         Z8, Z7, Z7
+	VPSRLQ         $0x20, Z7, Z7
+	VPSLLQ         $0x06, Z7, Z7
+	VMOVDQU64      Z7, (R9)
+	VPMULLQ        Z1, Z6, Z6
+	VPMULTISHIFTQB Z6, Z4, Z7
+	VPSRLQ         $0x0d, Z6, Z6
+	VPERMQ         Z2, Z6, Z6
+	VPTERNLOGQ     $0x78, Z5, Z7, Z6
+	VMOVDQU64      Z6, 64(R9)
+
+blockedAddGroupsAVX512VBMI_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x05, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddGroupsAVX512VBMI_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x05, R10
+	ADDQ CX, R10
+
+blockedAddGroupsAVX512VBMI_probe:
+	MOVQ       (R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT1 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddGroupsAVX512VBMI_group
+
+blockedAddGroupsAVX512VBMI_nopf:
+	XORQ DI, DI
+
+blockedAddGroupsAVX512VBMI_nopf_group:
+	CMPQ           DI, BX
+	JAE            blockedAddGroupsAVX512VBMI_done
+	LEAQ           96(DI), R8
+	CMPQ           R8, SI
+	JAE            blockedAddGroupsAVX512VBMI_nopf_noprep
+	MOVQ           R8, R9
+	ANDQ           $0x00000078, R9
+	SHLQ           $0x05, R9
+	ADDQ           CX, R9
+	VMOVDQU64      (DX)(R8*8), Z6
+	VPMULUDQ       Z0, Z6, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSRLQ         $0x20, Z6, Z7
+	VPMULUDQ       Z0, Z7, Z7
+	VPADDQ         Z8, Z7, Z7
+	VPSRLQ         $0x20, Z7, Z7
+	VPSLLQ         $0x06, Z7, Z7
+	VMOVDQU64      Z7, (R9)
+	VPMULLQ        Z1, Z6, Z6
+	VPMULTISHIFTQB Z6, Z4, Z7
+	VPSRLQ         $0x0d, Z6, Z6
+	VPERMQ         Z2, Z6, Z6
+	VPTERNLOGQ     $0x78, Z5, Z7, Z6
+	VMOVDQU64      Z6, 64(R9)
+
+blockedAddGroupsAVX512VBMI_nopf_noprep:
+	MOVQ      DI, R8
+	ANDQ      $0x00000078, R8
+	SHLQ      $0x05, R8
+	ADDQ      CX, R8
+	MOVQ      (R8), R9
+	VPMOVZXBQ 64(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	MOVQ      8(R8), R9
+	VPMOVZXBQ 72(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	MOVQ      16(R8), R9
+	VPMOVZXBQ 80(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	MOVQ      24(R8), R9
+	VPMOVZXBQ 88(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	MOVQ      32(R8), R9
+	VPMOVZXBQ 96(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	MOVQ      40(R8), R9
+	VPMOVZXBQ 104(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	MOVQ      48(R8), R9
+	VPMOVZXBQ 112(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	MOVQ      56(R8), R9
+	VPMOVZXBQ 120(R8), Z6
+	VPSRLVQ   Z6, Z3, Z6
+	VPORQ     (AX)(R9*1), Z6, Z6
+	VMOVDQU64 Z6, (AX)(R9*1)
+	ADDQ      $0x08, DI
+	JMP       blockedAddGroupsAVX512VBMI_nopf_group
+
+blockedAddGroupsAVX512VBMI_done:
 	VZEROUPPER
 	RET
 

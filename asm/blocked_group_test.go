@@ -21,7 +21,7 @@ func TestBlockedGroups(t *testing.T) {
 	// the ring of 16 groups, and well past them.
 	g := 8 * BlockedGroupAhead
 	sizes := []int{0, 1, 7, 8, 9, 15, 16, 63, 64, 65, g - 9, g - 1, g, g + 1, g + 8, 127, 128, 129, 1000}
-	forEachLevel(t, func(t *testing.T) {
+	forEachGroupForm(t, func(t *testing.T) {
 		for _, lines := range []int{1, 3, 64, 1 << 15} {
 			for _, k := range []uint32{1, 2, 3, 4, 5, 6, 7, 8, 9} {
 				for _, fill := range []int{0, 5, 8} {

@@ -114,6 +114,26 @@ func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32, 
 //go:noescape
 func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32, pf int)
 
+// blockedTestUint64sAVX512VBMI is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedTestUint64sAVX512VBMI(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
+
+// blockedAddUint64sAVX512VBMI is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedAddUint64sAVX512VBMI(words []uint64, ks []uint64, k uint32, key uint64, pf int)
+
+// blockedTestGroupsAVX512VBMI is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedTestGroupsAVX512VBMI(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
+
+// blockedAddGroupsAVX512VBMI is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+//
+//go:noescape
+func blockedAddGroupsAVX512VBMI(words []uint64, hs []uint64, n int, k uint32, pf int)
+
 // blockedTestKey is blockedTestKeyGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.
 //
 //go:noescape

@@ -54,7 +54,7 @@ func compareBlocked(t testing.TB, words []uint64, k uint32, hs []uint64) {
 
 func TestBlockedKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	forEachLevel(t, func(t *testing.T) {
+	forEachGroupForm(t, func(t *testing.T) {
 		for _, lines := range []int{1, 3, 64, 1 << 15} { // the last is above the prefetch size
 			for _, k := range blockedKs {
 				for _, fill := range []int{0, 5, 7, 8} {
@@ -140,7 +140,9 @@ func fuzzEachLevel(t *testing.T, data []byte, compare func(hs []uint64)) {
 		}
 		func() {
 			defer restore()
-			compare(hs)
+			for _, vbmi := range groupForms() {
+				withVBMI(vbmi, func() { compare(hs) })
+			}
 		}()
 	}
 }
@@ -160,9 +162,11 @@ func FuzzBlockedKernels(f *testing.F) {
 }
 
 // benchKernel times a batch test kernel, a sub-benchmark per filter size
-// in bytes and kernel level, over one batch of 1024 random hashes; build
-// makes the filter of a size from r and returns the call to time.
-func benchKernel(b *testing.B, sizes []int, build func(r *rand.Rand, bytes int) func(hs []uint64, out []bool) int) {
+// in bytes and kernel level (with grouped, per form of the blocked
+// grouped kernels: avx512vbmi beside avx512), over one batch of 1024
+// random hashes; build makes the filter of a size from r and returns the
+// call to time.
+func benchKernel(b *testing.B, sizes []int, grouped bool, build func(r *rand.Rand, bytes int) func(hs []uint64, out []bool) int) {
 	const batch = 1024
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, size := range sizes {
@@ -173,20 +177,32 @@ func benchKernel(b *testing.B, sizes []int, build func(r *rand.Rand, bytes int) 
 		}
 		out := make([]bool, batch)
 		for _, l := range cpulevel.Available() {
-			b.Run(fmt.Sprintf("bytes=%d/kernel=%v", size, l), func(b *testing.B) {
-				restore, _ := cpulevel.Use(l)
-				defer restore()
-				for b.Loop() {
-					probe(hs, out)
+			forms := []bool{false}
+			if grouped && l == cpulevel.AVX512 && cpulevel.VBMI() {
+				forms = []bool{false, true}
+			}
+			for _, vbmi := range forms {
+				name := l.String()
+				if vbmi {
+					name += "vbmi"
 				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
-			})
+				b.Run(fmt.Sprintf("bytes=%d/kernel=%s", size, name), func(b *testing.B) {
+					restore, _ := cpulevel.Use(l)
+					defer restore()
+					withVBMI(vbmi, func() {
+						for b.Loop() {
+							probe(hs, out)
+						}
+					})
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/key")
+				})
+			}
 		}
 	}
 }
 
 func BenchmarkBlockedTestHashes(b *testing.B) {
-	benchKernel(b, []int{64 << 12, 64 << 20}, func(r *rand.Rand, bytes int) func([]uint64, []bool) int {
+	benchKernel(b, []int{64 << 12, 64 << 20}, true, func(r *rand.Rand, bytes int) func([]uint64, []bool) int {
 		words := randomFilter(r, bytes/64, 6)
 		return func(hs []uint64, out []bool) int { return BlockedTestHashes(words, 8, hs, out) }
 	})
@@ -198,7 +214,7 @@ func BenchmarkBlockedTestHashes(b *testing.B) {
 // tested or set.
 func TestBlockedKernelsAhead(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	forEachLevel(t, func(t *testing.T) {
+	forEachGroupForm(t, func(t *testing.T) {
 		const lines = 1 << 15
 		for _, k := range []uint32{6, 8, 9} {
 			words := randomFilter(r, lines, 5)

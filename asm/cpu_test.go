@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/filterengine/filterengine/internal/cpulevel"
@@ -29,3 +30,35 @@ func TestLevelBound(t *testing.T) {
 
 // forEachLevel runs f once per available kernel level as a subtest.
 func forEachLevel(t *testing.T, f func(t *testing.T)) { kerneltest.ForEachLevel(t, f) }
+
+// forEachGroupForm is forEachLevel with the avx512 level run once per
+// form of the grouped kernels (groupForms).
+func forEachGroupForm(t *testing.T, f func(t *testing.T)) {
+	forEachLevel(t, func(t *testing.T) {
+		forms := groupForms()
+		if len(forms) == 1 {
+			f(t)
+			return
+		}
+		for _, vbmi := range forms {
+			t.Run(fmt.Sprintf("vbmi=%v", vbmi), func(t *testing.T) { withVBMI(vbmi, func() { f(t) }) })
+		}
+	})
+}
+
+// groupForms lists the forms of the grouped kernels the level in use
+// can run: at avx512 on a CPU with AVX-512 VBMI both the VBMI form and
+// the other, else the one form it has.
+func groupForms() []bool {
+	if level == avx512 && cpulevel.VBMI() {
+		return []bool{true, false}
+	}
+	return []bool{blockedVBMI}
+}
+
+// withVBMI runs f with the grouped kernels' VBMI form on or off.
+func withVBMI(vbmi bool, f func()) {
+	defer func(old bool) { blockedVBMI = old }(blockedVBMI)
+	blockedVBMI = vbmi
+	f()
+}

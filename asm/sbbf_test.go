@@ -172,7 +172,7 @@ func FuzzSBBFKernels(f *testing.F) {
 }
 
 func BenchmarkSBBFTestHashes(b *testing.B) {
-	benchKernel(b, []int{32 << 10, 32 << 16}, func(r *rand.Rand, bytes int) func([]uint64, []bool) int {
+	benchKernel(b, []int{32 << 10, 32 << 16}, false, func(r *rand.Rand, bytes int) func([]uint64, []bool) int {
 		words := sbbfWords(r, bytes/32, 5)
 		return func(hs []uint64, out []bool) int { return SBBFTestHashes(words, hs, out) }
 	})

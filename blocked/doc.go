@@ -45,7 +45,8 @@
 // per call. For k <= 8 (fewer than 2^32 lines) whole groups of eight keys
 // go through the grouped kernels, which compute eight keys' lines and
 // per-word bit positions in vector registers (the Uint64s forms hash them
-// there too) twelve groups before probing them, prefetching the lines of
+// there too; with AVX-512 VBMI one VPMULTISHIFTQB cuts the positions of
+// eight keys) twelve groups before probing them, prefetching the lines of
 // the group to come one per key (into L2); the last keys of a batch, and
 // larger k, go key by key, prefetching the line of the key 64 places
 // ahead; both prefetch over a filter of 1 MiB or more. The Keys forms hash

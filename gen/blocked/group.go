@@ -23,7 +23,7 @@ const groupAhead = asm.BlockedGroupAhead
 // 256 bytes: eight line offsets at 0 and eight count bytes per key at 64.
 var groupSlots = 1 << bits.Len(groupAhead)
 
-// groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512}:
+// groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512,AVX512VBMI}:
 // the batch test and add of 8-byte keys (hashed in the kernel) and of
 // hashes for a filter with k <= 8 and fewer than 2^32 lines, eight keys
 // at a time. Per group the scalar work of the key-at-a-time kernels is
@@ -38,7 +38,7 @@ var groupSlots = 1 << bits.Len(groupAhead)
 // widening of its counts and the line's shifted test or OR; a test collects
 // the eight answers as bits and writes them as eight bytes at once.
 func groupKernels() {
-	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
+	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}, &groupAVX512{vbmi: true}} {
 		for _, hashed := range []bool{false, true} {
 			groupKernel(v, true, hashed)
 			groupKernel(v, false, hashed)
@@ -236,30 +236,45 @@ func lineOffsets(zl, h, o reg.VecVirtual, new func() reg.VecVirtual) {
 }
 
 // groupAVX512 probes a key with one ZMM register from eight count bytes
-// its slot holds, one per word, cut from g by cutFields (eight keys at
-// once) and XORed with the key's window row: 0x3f in the words of the
-// window, which makes a count 63 - bit, and 0xff outside it, which makes
-// it 0xc0 or more, a shift to nothing. The row is entry (g >> 13) & 7 of the
-// k%8 table, picked by one VPERMQ. VPMOVZXBQ widens a key's counts to
-// its variable shifts: an add ORs 2^63 >> count into each word; a test
-// shifts the complement of each word left by count, so a missing bit
-// lands in the word's sign, and VPTESTNMQ with the signs makes the lane
-// mask whose KORTESTB carry is the answer.
+// its slot holds, one per word, cut from g (eight keys at once) and
+// XORed with the key's window row: 0x3f in the words of the window,
+// which makes a count 63 - bit, and 0xff outside it, which makes it 0xc0
+// or more, a shift to nothing. The row is entry (g >> 13) & 7 of the
+// k%8 table, picked by one VPERMQ. The cut is cutFields' five
+// instructions, whose two halves one three-way XOR joins with the row;
+// with vbmi (AVX-512 VBMI, asm runs these kernels where the CPU has it)
+// one VPMULTISHIFTQB copies the eight bits of g from bit 58 - 6w into
+// byte w, and one VPTERNLOGQ keeps their low six and applies the row.
+// VPMOVZXBQ widens a key's counts to its variable shifts: an add ORs
+// 2^63 >> count into each word; a test shifts the complement of each
+// word left by count, so a missing bit lands in the word's sign, and
+// VPTESTNMQ with the signs makes the lane mask whose KORTESTB carry is
+// the answer.
 type groupAVX512 struct {
+	vbmi         bool
 	c            xxh3.AVX512
 	zl, zm, zwin reg.VecVirtual
 	zsign, zones reg.VecVirtual
-	zcut         [cutLowMul/32 + 1]reg.VecVirtual
-	wintab       Mem
+	zcut         [cutLowMul/32 + 1]reg.VecVirtual // without vbmi
+	zshift, zsix reg.VecVirtual                   // with vbmi
 }
 
-func (*groupAVX512) name() string { return "AVX512" }
+func (v *groupAVX512) name() string {
+	if v.vbmi {
+		return "AVX512VBMI"
+	}
+	return "AVX512"
+}
 
-func (v *groupAVX512) setup(p groupParams) {
-	if v.wintab.Symbol.Name == "" {
-		v.wintab = GLOBL("blockedWindowCounts", RODATA|NOPTR)
-		// Row k%8, entry s: 0x3f in the bytes of the words asm's
-		// blockedTake row s marks, 0xff in the others.
+// wintab is blockedWindowCounts once windowCounts has defined it.
+var wintab Mem
+
+// windowCounts returns blockedWindowCounts, defining it on the first
+// call: row k%8, entry s, 0x3f in the bytes of the words asm's
+// blockedTake row s marks and 0xff in the others.
+func windowCounts() Mem {
+	if wintab.Symbol.Name == "" {
+		wintab = GLOBL("blockedWindowCounts", RODATA|NOPTR)
 		for r := range uint32(8) {
 			_, take := asm.BlockedRows(r)
 			for s, row := range take {
@@ -275,6 +290,10 @@ func (v *groupAVX512) setup(p groupParams) {
 			}
 		}
 	}
+	return wintab
+}
+
+func (v *groupAVX512) setup(p groupParams) {
 	if !p.hashed {
 		v.c = xxh3.NewAVX512(p.seedKey)
 	}
@@ -289,16 +308,22 @@ func (v *groupAVX512) setup(p groupParams) {
 		VPTERNLOGQ(U8(0xff), v.zones, v.zones, v.zones)
 	}
 	cut := cutTable()
-	for i := range v.zcut {
-		v.zcut[i] = ZMM()
-		VBROADCASTI64X4(cut.Offset(32*i), v.zcut[i])
+	if v.vbmi {
+		v.zshift, v.zsix = ZMM(), ZMM()
+		VBROADCASTI64X4(cut.Offset(cutShifts), v.zshift)
+		VBROADCASTI64X4(cut.Offset(cutSix), v.zsix)
+	} else {
+		for i := range v.zcut {
+			v.zcut[i] = ZMM()
+			VBROADCASTI64X4(cut.Offset(32*i), v.zcut[i])
+		}
 	}
 	row := GP64()
 	MOVQ(p.k, row)
 	ANDQ(U8(7), row)
 	SHLQ(U8(6), row)
 	wp := GP64()
-	LEAQ(v.wintab, wp)
+	LEAQ(windowCounts(), wp)
 	VMOVDQU64(Mem{Base: wp, Index: row, Scale: 1}, v.zwin)
 }
 
@@ -312,13 +337,22 @@ func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
 	VMOVDQU64(o, Mem{Base: sp})
 	// g = h*BlockedMul, in h.
 	VPMULLQ(v.zm, h, h)
-	cutFields(func(row int) Op { return v.zcut[row/32] }, func(m, x, d Op) { VPANDQ(m, x, d) }, h, t, a)
 	// The window row, entry (g >> 13) & 7 (VPERMQ reads the low three
-	// bits of each index); the fields of a and t are in different
-	// bytes, so one three-way XOR merges them and applies the row.
-	VPSRLQ(U8(13), h, w)
-	VPERMQ(v.zwin, w, w)
-	VPTERNLOGQ(U8(0x96), a, t, w)
+	// bits of each index), joined with the fields.
+	if v.vbmi {
+		VPMULTISHIFTQB(h, v.zshift, t)
+		VPSRLQ(U8(13), h, w)
+		VPERMQ(v.zwin, w, w)
+		// w ^ (t & 0x3f): the fields' low six bits, the row applied.
+		VPTERNLOGQ(U8(0x78), v.zsix, t, w)
+	} else {
+		cutFields(func(row int) Op { return v.zcut[row/32] }, func(m, x, d Op) { VPANDQ(m, x, d) }, h, t, a)
+		VPSRLQ(U8(13), h, w)
+		VPERMQ(v.zwin, w, w)
+		// The fields of a and t are in different bytes, so one
+		// three-way XOR merges them and applies the row.
+		VPTERNLOGQ(U8(0x96), a, t, w)
+	}
 	VMOVDQU64(w, Mem{Base: sp, Disp: 64})
 }
 
@@ -366,7 +400,8 @@ func (*groupAVX2) name() string { return "AVX2" }
 // dword, the masks and multipliers that move each six-bit field to a
 // byte of its own, the shuffle that copies byte 1 of g (s in its top
 // three bits) to every byte of its qword, byte w's 32w + 159 for the
-// window, and 0x3f bytes (a test's 63 - bit).
+// window, 0x3f bytes (a test's 63 - bit, the six bits of a field), and
+// byte w's BlockedShift(w), where VPMULTISHIFTQB finds word w's field.
 const (
 	cutShuffle = 32 * iota
 	cutHighMask
@@ -376,6 +411,7 @@ const (
 	cutByte1
 	cutWindow
 	cutSix
+	cutShifts
 	cutRows
 )
 
@@ -411,6 +447,10 @@ func cutRow(r int) [32]byte {
 	case cutSix:
 		for i := range b {
 			b[i] = 0x3f
+		}
+	case cutShifts:
+		for i := range b {
+			b[i] = byte(asm.BlockedShift(uint(i % 8)))
 		}
 	}
 	return b

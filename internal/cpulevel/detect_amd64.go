@@ -14,3 +14,5 @@ func detect() Level {
 	}
 	return Generic
 }
+
+func detectVBMI() bool { return cpuid.CPU.Supports(cpuid.AVX512VBMI) }

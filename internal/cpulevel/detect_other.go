@@ -3,3 +3,5 @@
 package cpulevel
 
 func detect() Level { return Generic }
+
+func detectVBMI() bool { return false }

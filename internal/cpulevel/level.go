@@ -40,6 +40,12 @@ func Parse(name string) (Level, error) {
 	return 0, fmt.Errorf("filterengine: unknown kernel %q (want one of %s)", name, strings.Join(names[:], ", "))
 }
 
+// VBMI reports whether the CPU has AVX-512 VBMI (VPMULTISHIFTQB) beside
+// the avx512 level; kernels with a VBMI form run it at that level.
+func VBMI() bool { return vbmi }
+
+var vbmi = detectVBMI()
+
 // Env names the variable that caps the level at start-up.
 const Env = "FILTERENGINE_KERNEL"
 
