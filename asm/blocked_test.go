@@ -177,13 +177,13 @@ func benchKernel(b *testing.B, sizes []int, grouped bool, build func(r *rand.Ran
 		}
 		out := make([]bool, batch)
 		for _, l := range cpulevel.Available() {
-			forms := []bool{false}
-			if grouped && l == cpulevel.AVX512 && cpulevel.VBMI() {
-				forms = []bool{false, true}
+			forms := []bool{blockedVBMI}
+			if grouped {
+				forms = groupFormsAt(l)
 			}
 			for _, vbmi := range forms {
 				name := l.String()
-				if vbmi {
+				if len(forms) > 1 && vbmi {
 					name += "vbmi"
 				}
 				b.Run(fmt.Sprintf("bytes=%d/kernel=%s", size, name), func(b *testing.B) {

@@ -47,10 +47,14 @@ func forEachGroupForm(t *testing.T, f func(t *testing.T)) {
 }
 
 // groupForms lists the forms of the grouped kernels the level in use
-// can run: at avx512 on a CPU with AVX-512 VBMI both the VBMI form and
-// the other, else the one form it has.
-func groupForms() []bool {
-	if level == avx512 && cpulevel.VBMI() {
+// can run (groupFormsAt).
+func groupForms() []bool { return groupFormsAt(level) }
+
+// groupFormsAt lists the values of blockedVBMI that make a difference at
+// level l: at avx512 on a CPU with AVX-512 VBMI the VBMI form and the
+// other, else the one form l has.
+func groupFormsAt(l cpulevel.Level) []bool {
+	if l == avx512 && cpulevel.VBMI() {
 		return []bool{true, false}
 	}
 	return []bool{blockedVBMI}
