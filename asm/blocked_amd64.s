@@ -7774,7 +7774,7 @@ blockedAddStrideHashesAVX512_done:
 
 // func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 // Requires: AVX, AVX2, BMI2, MMX+, POPCNT
-TEXT ·blockedTestUint64sAVX2(SB), $4096-104
+TEXT ·blockedTestUint64sAVX2(SB), $2048-104
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -7815,7 +7815,7 @@ blockedTestUint64sAVX2_first:
 	JAE      blockedTestUint64sAVX2_loop
 	MOVQ     R9, R10
 	ANDQ     $0x00000078, R10
-	SHLQ     $0x05, R10
+	SHLQ     $0x04, R10
 	ADDQ     CX, R10
 	VMOVDQU  (DX)(R9*8), Y8
 	VPSHUFD  $0xb1, Y8, Y8
@@ -7938,7 +7938,7 @@ blockedTestUint64sAVX2_group:
 	JAE      blockedTestUint64sAVX2_noprep
 	MOVQ     R10, R11
 	ANDQ     $0x00000078, R11
-	SHLQ     $0x05, R11
+	SHLQ     $0x04, R11
 	ADDQ     CX, R11
 	VMOVDQU  (DX)(R10*8), Y8
 	VPSHUFD  $0xb1, Y8, Y8
@@ -8048,7 +8048,7 @@ blockedTestUint64sAVX2_group:
 blockedTestUint64sAVX2_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 	LEAQ 88(R9), R11
 	MOVQ R10, R12
@@ -8056,7 +8056,7 @@ blockedTestUint64sAVX2_noprep:
 	JAE  blockedTestUint64sAVX2_probe
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
-	SHLQ $0x05, R12
+	SHLQ $0x04, R12
 	ADDQ CX, R12
 
 blockedTestUint64sAVX2_probe:
@@ -8193,7 +8193,7 @@ blockedTestUint64sAVX2_nopf_group:
 	JAE      blockedTestUint64sAVX2_nopf_noprep
 	MOVQ     R10, R11
 	ANDQ     $0x00000078, R11
-	SHLQ     $0x05, R11
+	SHLQ     $0x04, R11
 	ADDQ     CX, R11
 	VMOVDQU  (DX)(R10*8), Y8
 	VPSHUFD  $0xb1, Y8, Y8
@@ -8303,7 +8303,7 @@ blockedTestUint64sAVX2_nopf_group:
 blockedTestUint64sAVX2_nopf_noprep:
 	MOVQ      R9, R10
 	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
+	SHLQ      $0x04, R10
 	ADDQ      CX, R10
 	XORQ      R11, R11
 	MOVQ      (R10), R12
@@ -8764,7 +8764,7 @@ GLOBL xxh3Rotl24<>(SB), RODATA|NOPTR, $32
 
 // func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·blockedAddUint64sAVX2(SB), $4096-72
+TEXT ·blockedAddUint64sAVX2(SB), $2048-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -8805,7 +8805,7 @@ blockedAddUint64sAVX2_first:
 	JAE      blockedAddUint64sAVX2_loop
 	MOVQ     DI, R8
 	ANDQ     $0x00000078, R8
-	SHLQ     $0x05, R8
+	SHLQ     $0x04, R8
 	ADDQ     CX, R8
 	VMOVDQU  (DX)(DI*8), Y8
 	VPSHUFD  $0xb1, Y8, Y8
@@ -8926,7 +8926,7 @@ blockedAddUint64sAVX2_group:
 	JAE      blockedAddUint64sAVX2_noprep
 	MOVQ     R8, R9
 	ANDQ     $0x00000078, R9
-	SHLQ     $0x05, R9
+	SHLQ     $0x04, R9
 	ADDQ     CX, R9
 	VMOVDQU  (DX)(R8*8), Y8
 	VPSHUFD  $0xb1, Y8, Y8
@@ -9034,7 +9034,7 @@ blockedAddUint64sAVX2_group:
 blockedAddUint64sAVX2_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
-	SHLQ $0x05, R8
+	SHLQ $0x04, R8
 	ADDQ CX, R8
 	LEAQ 88(DI), R9
 	MOVQ R8, R10
@@ -9042,7 +9042,7 @@ blockedAddUint64sAVX2_noprep:
 	JAE  blockedAddUint64sAVX2_probe
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 
 blockedAddUint64sAVX2_probe:
@@ -9148,7 +9148,7 @@ blockedAddUint64sAVX2_nopf_group:
 	JAE      blockedAddUint64sAVX2_nopf_noprep
 	MOVQ     R8, R9
 	ANDQ     $0x00000078, R9
-	SHLQ     $0x05, R9
+	SHLQ     $0x04, R9
 	ADDQ     CX, R9
 	VMOVDQU  (DX)(R8*8), Y8
 	VPSHUFD  $0xb1, Y8, Y8
@@ -9256,7 +9256,7 @@ blockedAddUint64sAVX2_nopf_group:
 blockedAddUint64sAVX2_nopf_noprep:
 	MOVQ      DI, R8
 	ANDQ      $0x00000078, R8
-	SHLQ      $0x05, R8
+	SHLQ      $0x04, R8
 	ADDQ      CX, R8
 	MOVQ      (R8), R9
 	VPMOVZXBQ 64(R8), Y8
@@ -9339,7 +9339,7 @@ blockedAddUint64sAVX2_done:
 
 // func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 // Requires: AVX, AVX2, BMI2, MMX+, POPCNT
-TEXT ·blockedTestGroupsAVX2(SB), $4096-96
+TEXT ·blockedTestGroupsAVX2(SB), $2048-96
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -9368,7 +9368,7 @@ blockedTestGroupsAVX2_first:
 	JAE      blockedTestGroupsAVX2_loop
 	MOVQ     R9, R10
 	ANDQ     $0x00000078, R10
-	SHLQ     $0x05, R10
+	SHLQ     $0x04, R10
 	ADDQ     CX, R10
 	VMOVDQU  (DX)(R9*8), Y4
 	VPMULUDQ Y0, Y4, Y6
@@ -9441,7 +9441,7 @@ blockedTestGroupsAVX2_group:
 	JAE      blockedTestGroupsAVX2_noprep
 	MOVQ     R10, R11
 	ANDQ     $0x00000078, R11
-	SHLQ     $0x05, R11
+	SHLQ     $0x04, R11
 	ADDQ     CX, R11
 	VMOVDQU  (DX)(R10*8), Y4
 	VPMULUDQ Y0, Y4, Y6
@@ -9501,7 +9501,7 @@ blockedTestGroupsAVX2_group:
 blockedTestGroupsAVX2_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 	LEAQ 88(R9), R11
 	MOVQ R10, R12
@@ -9509,7 +9509,7 @@ blockedTestGroupsAVX2_noprep:
 	JAE  blockedTestGroupsAVX2_probe
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
-	SHLQ $0x05, R12
+	SHLQ $0x04, R12
 	ADDQ CX, R12
 
 blockedTestGroupsAVX2_probe:
@@ -9646,7 +9646,7 @@ blockedTestGroupsAVX2_nopf_group:
 	JAE      blockedTestGroupsAVX2_nopf_noprep
 	MOVQ     R10, R11
 	ANDQ     $0x00000078, R11
-	SHLQ     $0x05, R11
+	SHLQ     $0x04, R11
 	ADDQ     CX, R11
 	VMOVDQU  (DX)(R10*8), Y4
 	VPMULUDQ Y0, Y4, Y6
@@ -9706,7 +9706,7 @@ blockedTestGroupsAVX2_nopf_group:
 blockedTestGroupsAVX2_nopf_noprep:
 	MOVQ      R9, R10
 	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
+	SHLQ      $0x04, R10
 	ADDQ      CX, R10
 	XORQ      R11, R11
 	MOVQ      (R10), R12
@@ -9821,7 +9821,7 @@ blockedTestGroupsAVX2_done:
 
 // func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32, pf int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·blockedAddGroupsAVX2(SB), $4096-72
+TEXT ·blockedAddGroupsAVX2(SB), $2048-72
 	MOVQ         words_base+0(FP), AX
 	MOVQ         words_len+8(FP), CX
 	SHRQ         $0x03, CX
@@ -9850,7 +9850,7 @@ blockedAddGroupsAVX2_first:
 	JAE      blockedAddGroupsAVX2_loop
 	MOVQ     DI, R8
 	ANDQ     $0x00000078, R8
-	SHLQ     $0x05, R8
+	SHLQ     $0x04, R8
 	ADDQ     CX, R8
 	VMOVDQU  (DX)(DI*8), Y4
 	VPMULUDQ Y0, Y4, Y6
@@ -9921,7 +9921,7 @@ blockedAddGroupsAVX2_group:
 	JAE      blockedAddGroupsAVX2_noprep
 	MOVQ     R8, R9
 	ANDQ     $0x00000078, R9
-	SHLQ     $0x05, R9
+	SHLQ     $0x04, R9
 	ADDQ     CX, R9
 	VMOVDQU  (DX)(R8*8), Y4
 	VPMULUDQ Y0, Y4, Y6
@@ -9979,7 +9979,7 @@ blockedAddGroupsAVX2_group:
 blockedAddGroupsAVX2_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
-	SHLQ $0x05, R8
+	SHLQ $0x04, R8
 	ADDQ CX, R8
 	LEAQ 88(DI), R9
 	MOVQ R8, R10
@@ -9987,7 +9987,7 @@ blockedAddGroupsAVX2_noprep:
 	JAE  blockedAddGroupsAVX2_probe
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 
 blockedAddGroupsAVX2_probe:
@@ -10093,7 +10093,7 @@ blockedAddGroupsAVX2_nopf_group:
 	JAE      blockedAddGroupsAVX2_nopf_noprep
 	MOVQ     R8, R9
 	ANDQ     $0x00000078, R9
-	SHLQ     $0x05, R9
+	SHLQ     $0x04, R9
 	ADDQ     CX, R9
 	VMOVDQU  (DX)(R8*8), Y4
 	VPMULUDQ Y0, Y4, Y6
@@ -10151,7 +10151,7 @@ blockedAddGroupsAVX2_nopf_group:
 blockedAddGroupsAVX2_nopf_noprep:
 	MOVQ      DI, R8
 	ANDQ      $0x00000078, R8
-	SHLQ      $0x05, R8
+	SHLQ      $0x04, R8
 	ADDQ      CX, R8
 	MOVQ      (R8), R9
 	VPMOVZXBQ 64(R8), Y4
@@ -10234,7 +10234,7 @@ blockedAddGroupsAVX2_done:
 
 // func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·blockedTestUint64sAVX512(SB), $4096-104
+TEXT ·blockedTestUint64sAVX512(SB), $2048-104
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -10276,7 +10276,7 @@ blockedTestUint64sAVX512_first:
 	JAE        blockedTestUint64sAVX512_loop
 	MOVQ       R9, R10
 	ANDQ       $0x00000078, R10
-	SHLQ       $0x05, R10
+	SHLQ       $0x04, R10
 	ADDQ       CX, R10
 	VMOVDQU64  (DX)(R9*8), Z13
 	VPROLQ     $0x20, Z13, Z13
@@ -10300,15 +10300,15 @@ blockedTestUint64sAVX512_first:
 	VPSLLQ     $0x06, Z14, Z14
 	VMOVDQU64  Z14, (R10)
 	VPMULLQ    Z4, Z13, Z13
-	VPSHUFB    Z8, Z13, Z14
-	VPANDQ     Z9, Z14, Z15
+	VPSRLQ     $0x0d, Z13, Z14
+	VPERMQ     Z5, Z14, Z14
+	VPSHUFB    Z8, Z13, Z13
+	VPANDQ     Z9, Z13, Z15
 	VPMULHUW   Z10, Z15, Z15
-	VPANDQ     Z11, Z14, Z14
-	VPMULLW    Z12, Z14, Z14
-	VPSRLQ     $0x0d, Z13, Z13
-	VPERMQ     Z5, Z13, Z13
-	VPTERNLOGQ $0x96, Z15, Z14, Z13
-	VMOVDQU64  Z13, 64(R10)
+	VPANDQ     Z11, Z13, Z13
+	VPMULLW    Z12, Z13, Z13
+	VPTERNLOGQ $0x96, Z15, Z13, Z14
+	VMOVDQU64  Z14, 64(R10)
 	ADDQ       $0x08, R9
 	JMP        blockedTestUint64sAVX512_first
 
@@ -10326,7 +10326,7 @@ blockedTestUint64sAVX512_group:
 	JAE        blockedTestUint64sAVX512_noprep
 	MOVQ       R10, R11
 	ANDQ       $0x00000078, R11
-	SHLQ       $0x05, R11
+	SHLQ       $0x04, R11
 	ADDQ       CX, R11
 	VMOVDQU64  (DX)(R10*8), Z13
 	VPROLQ     $0x20, Z13, Z13
@@ -10350,20 +10350,20 @@ blockedTestUint64sAVX512_group:
 	VPSLLQ     $0x06, Z14, Z14
 	VMOVDQU64  Z14, (R11)
 	VPMULLQ    Z4, Z13, Z13
-	VPSHUFB    Z8, Z13, Z14
-	VPANDQ     Z9, Z14, Z15
+	VPSRLQ     $0x0d, Z13, Z14
+	VPERMQ     Z5, Z14, Z14
+	VPSHUFB    Z8, Z13, Z13
+	VPANDQ     Z9, Z13, Z15
 	VPMULHUW   Z10, Z15, Z15
-	VPANDQ     Z11, Z14, Z14
-	VPMULLW    Z12, Z14, Z14
-	VPSRLQ     $0x0d, Z13, Z13
-	VPERMQ     Z5, Z13, Z13
-	VPTERNLOGQ $0x96, Z15, Z14, Z13
-	VMOVDQU64  Z13, 64(R11)
+	VPANDQ     Z11, Z13, Z13
+	VPMULLW    Z12, Z13, Z13
+	VPTERNLOGQ $0x96, Z15, Z13, Z14
+	VMOVDQU64  Z14, 64(R11)
 
 blockedTestUint64sAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 	LEAQ 88(R9), R11
 	MOVQ R10, R12
@@ -10371,7 +10371,7 @@ blockedTestUint64sAVX512_noprep:
 	JAE  blockedTestUint64sAVX512_probe
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
-	SHLQ $0x05, R12
+	SHLQ $0x04, R12
 	ADDQ CX, R12
 
 blockedTestUint64sAVX512_probe:
@@ -10468,7 +10468,7 @@ blockedTestUint64sAVX512_nopf_group:
 	JAE        blockedTestUint64sAVX512_nopf_noprep
 	MOVQ       R10, R11
 	ANDQ       $0x00000078, R11
-	SHLQ       $0x05, R11
+	SHLQ       $0x04, R11
 	ADDQ       CX, R11
 	VMOVDQU64  (DX)(R10*8), Z13
 	VPROLQ     $0x20, Z13, Z13
@@ -10492,20 +10492,20 @@ blockedTestUint64sAVX512_nopf_group:
 	VPSLLQ     $0x06, Z14, Z14
 	VMOVDQU64  Z14, (R11)
 	VPMULLQ    Z4, Z13, Z13
-	VPSHUFB    Z8, Z13, Z14
-	VPANDQ     Z9, Z14, Z15
+	VPSRLQ     $0x0d, Z13, Z14
+	VPERMQ     Z5, Z14, Z14
+	VPSHUFB    Z8, Z13, Z13
+	VPANDQ     Z9, Z13, Z15
 	VPMULHUW   Z10, Z15, Z15
-	VPANDQ     Z11, Z14, Z14
-	VPMULLW    Z12, Z14, Z14
-	VPSRLQ     $0x0d, Z13, Z13
-	VPERMQ     Z5, Z13, Z13
-	VPTERNLOGQ $0x96, Z15, Z14, Z13
-	VMOVDQU64  Z13, 64(R11)
+	VPANDQ     Z11, Z13, Z13
+	VPMULLW    Z12, Z13, Z13
+	VPTERNLOGQ $0x96, Z15, Z13, Z14
+	VMOVDQU64  Z14, 64(R11)
 
 blockedTestUint64sAVX512_nopf_noprep:
 	MOVQ      R9, R10
 	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
+	SHLQ      $0x04, R10
 	ADDQ      CX, R10
 	XORQ      R11, R11
 	MOVQ      (R10), R12
@@ -10646,7 +10646,7 @@ GLOBL blockedWindowCounts<>(SB), RODATA|NOPTR, $512
 
 // func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, MMX+
-TEXT ·blockedAddUint64sAVX512(SB), $4096-72
+TEXT ·blockedAddUint64sAVX512(SB), $2048-72
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -10685,7 +10685,7 @@ blockedAddUint64sAVX512_first:
 	JAE        blockedAddUint64sAVX512_loop
 	MOVQ       DI, R8
 	ANDQ       $0x00000078, R8
-	SHLQ       $0x05, R8
+	SHLQ       $0x04, R8
 	ADDQ       CX, R8
 	VMOVDQU64  (DX)(DI*8), Z12
 	VPROLQ     $0x20, Z12, Z12
@@ -10709,15 +10709,15 @@ blockedAddUint64sAVX512_first:
 	VPSLLQ     $0x06, Z13, Z13
 	VMOVDQU64  Z13, (R8)
 	VPMULLQ    Z4, Z12, Z12
-	VPSHUFB    Z7, Z12, Z13
-	VPANDQ     Z8, Z13, Z14
+	VPSRLQ     $0x0d, Z12, Z13
+	VPERMQ     Z5, Z13, Z13
+	VPSHUFB    Z7, Z12, Z12
+	VPANDQ     Z8, Z12, Z14
 	VPMULHUW   Z9, Z14, Z14
-	VPANDQ     Z10, Z13, Z13
-	VPMULLW    Z11, Z13, Z13
-	VPSRLQ     $0x0d, Z12, Z12
-	VPERMQ     Z5, Z12, Z12
-	VPTERNLOGQ $0x96, Z14, Z13, Z12
-	VMOVDQU64  Z12, 64(R8)
+	VPANDQ     Z10, Z12, Z12
+	VPMULLW    Z11, Z12, Z12
+	VPTERNLOGQ $0x96, Z14, Z12, Z13
+	VMOVDQU64  Z13, 64(R8)
 	ADDQ       $0x08, DI
 	JMP        blockedAddUint64sAVX512_first
 
@@ -10735,7 +10735,7 @@ blockedAddUint64sAVX512_group:
 	JAE        blockedAddUint64sAVX512_noprep
 	MOVQ       R8, R9
 	ANDQ       $0x00000078, R9
-	SHLQ       $0x05, R9
+	SHLQ       $0x04, R9
 	ADDQ       CX, R9
 	VMOVDQU64  (DX)(R8*8), Z12
 	VPROLQ     $0x20, Z12, Z12
@@ -10759,20 +10759,20 @@ blockedAddUint64sAVX512_group:
 	VPSLLQ     $0x06, Z13, Z13
 	VMOVDQU64  Z13, (R9)
 	VPMULLQ    Z4, Z12, Z12
-	VPSHUFB    Z7, Z12, Z13
-	VPANDQ     Z8, Z13, Z14
+	VPSRLQ     $0x0d, Z12, Z13
+	VPERMQ     Z5, Z13, Z13
+	VPSHUFB    Z7, Z12, Z12
+	VPANDQ     Z8, Z12, Z14
 	VPMULHUW   Z9, Z14, Z14
-	VPANDQ     Z10, Z13, Z13
-	VPMULLW    Z11, Z13, Z13
-	VPSRLQ     $0x0d, Z12, Z12
-	VPERMQ     Z5, Z12, Z12
-	VPTERNLOGQ $0x96, Z14, Z13, Z12
-	VMOVDQU64  Z12, 64(R9)
+	VPANDQ     Z10, Z12, Z12
+	VPMULLW    Z11, Z12, Z12
+	VPTERNLOGQ $0x96, Z14, Z12, Z13
+	VMOVDQU64  Z13, 64(R9)
 
 blockedAddUint64sAVX512_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
-	SHLQ $0x05, R8
+	SHLQ $0x04, R8
 	ADDQ CX, R8
 	LEAQ 88(DI), R9
 	MOVQ R8, R10
@@ -10780,7 +10780,7 @@ blockedAddUint64sAVX512_noprep:
 	JAE  blockedAddUint64sAVX512_probe
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 
 blockedAddUint64sAVX512_probe:
@@ -10854,7 +10854,7 @@ blockedAddUint64sAVX512_nopf_group:
 	JAE        blockedAddUint64sAVX512_nopf_noprep
 	MOVQ       R8, R9
 	ANDQ       $0x00000078, R9
-	SHLQ       $0x05, R9
+	SHLQ       $0x04, R9
 	ADDQ       CX, R9
 	VMOVDQU64  (DX)(R8*8), Z12
 	VPROLQ     $0x20, Z12, Z12
@@ -10878,20 +10878,20 @@ blockedAddUint64sAVX512_nopf_group:
 	VPSLLQ     $0x06, Z13, Z13
 	VMOVDQU64  Z13, (R9)
 	VPMULLQ    Z4, Z12, Z12
-	VPSHUFB    Z7, Z12, Z13
-	VPANDQ     Z8, Z13, Z14
+	VPSRLQ     $0x0d, Z12, Z13
+	VPERMQ     Z5, Z13, Z13
+	VPSHUFB    Z7, Z12, Z12
+	VPANDQ     Z8, Z12, Z14
 	VPMULHUW   Z9, Z14, Z14
-	VPANDQ     Z10, Z13, Z13
-	VPMULLW    Z11, Z13, Z13
-	VPSRLQ     $0x0d, Z12, Z12
-	VPERMQ     Z5, Z12, Z12
-	VPTERNLOGQ $0x96, Z14, Z13, Z12
-	VMOVDQU64  Z12, 64(R9)
+	VPANDQ     Z10, Z12, Z12
+	VPMULLW    Z11, Z12, Z12
+	VPTERNLOGQ $0x96, Z14, Z12, Z13
+	VMOVDQU64  Z13, 64(R9)
 
 blockedAddUint64sAVX512_nopf_noprep:
 	MOVQ      DI, R8
 	ANDQ      $0x00000078, R8
-	SHLQ      $0x05, R8
+	SHLQ      $0x04, R8
 	ADDQ      CX, R8
 	MOVQ      (R8), R9
 	VPMOVZXBQ 64(R8), Z12
@@ -10942,7 +10942,7 @@ blockedAddUint64sAVX512_done:
 
 // func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·blockedTestGroupsAVX512(SB), $4096-96
+TEXT ·blockedTestGroupsAVX512(SB), $2048-96
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -10978,7 +10978,7 @@ blockedTestGroupsAVX512_first:
 	JAE        blockedTestGroupsAVX512_loop
 	MOVQ       R9, R10
 	ANDQ       $0x00000078, R10
-	SHLQ       $0x05, R10
+	SHLQ       $0x04, R10
 	ADDQ       CX, R10
 	VMOVDQU64  (DX)(R9*8), Z10
 	VPMULUDQ   Z0, Z10, Z12
@@ -10990,15 +10990,15 @@ blockedTestGroupsAVX512_first:
 	VPSLLQ     $0x06, Z11, Z11
 	VMOVDQU64  Z11, (R10)
 	VPMULLQ    Z1, Z10, Z10
-	VPSHUFB    Z5, Z10, Z11
-	VPANDQ     Z6, Z11, Z12
+	VPSRLQ     $0x0d, Z10, Z11
+	VPERMQ     Z2, Z11, Z11
+	VPSHUFB    Z5, Z10, Z10
+	VPANDQ     Z6, Z10, Z12
 	VPMULHUW   Z7, Z12, Z12
-	VPANDQ     Z8, Z11, Z11
-	VPMULLW    Z9, Z11, Z11
-	VPSRLQ     $0x0d, Z10, Z10
-	VPERMQ     Z2, Z10, Z10
-	VPTERNLOGQ $0x96, Z12, Z11, Z10
-	VMOVDQU64  Z10, 64(R10)
+	VPANDQ     Z8, Z10, Z10
+	VPMULLW    Z9, Z10, Z10
+	VPTERNLOGQ $0x96, Z12, Z10, Z11
+	VMOVDQU64  Z11, 64(R10)
 	ADDQ       $0x08, R9
 	JMP        blockedTestGroupsAVX512_first
 
@@ -11016,7 +11016,7 @@ blockedTestGroupsAVX512_group:
 	JAE        blockedTestGroupsAVX512_noprep
 	MOVQ       R10, R11
 	ANDQ       $0x00000078, R11
-	SHLQ       $0x05, R11
+	SHLQ       $0x04, R11
 	ADDQ       CX, R11
 	VMOVDQU64  (DX)(R10*8), Z10
 	VPMULUDQ   Z0, Z10, Z12
@@ -11028,20 +11028,20 @@ blockedTestGroupsAVX512_group:
 	VPSLLQ     $0x06, Z11, Z11
 	VMOVDQU64  Z11, (R11)
 	VPMULLQ    Z1, Z10, Z10
-	VPSHUFB    Z5, Z10, Z11
-	VPANDQ     Z6, Z11, Z12
+	VPSRLQ     $0x0d, Z10, Z11
+	VPERMQ     Z2, Z11, Z11
+	VPSHUFB    Z5, Z10, Z10
+	VPANDQ     Z6, Z10, Z12
 	VPMULHUW   Z7, Z12, Z12
-	VPANDQ     Z8, Z11, Z11
-	VPMULLW    Z9, Z11, Z11
-	VPSRLQ     $0x0d, Z10, Z10
-	VPERMQ     Z2, Z10, Z10
-	VPTERNLOGQ $0x96, Z12, Z11, Z10
-	VMOVDQU64  Z10, 64(R11)
+	VPANDQ     Z8, Z10, Z10
+	VPMULLW    Z9, Z10, Z10
+	VPTERNLOGQ $0x96, Z12, Z10, Z11
+	VMOVDQU64  Z11, 64(R11)
 
 blockedTestGroupsAVX512_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 	LEAQ 88(R9), R11
 	MOVQ R10, R12
@@ -11049,7 +11049,7 @@ blockedTestGroupsAVX512_noprep:
 	JAE  blockedTestGroupsAVX512_probe
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
-	SHLQ $0x05, R12
+	SHLQ $0x04, R12
 	ADDQ CX, R12
 
 blockedTestGroupsAVX512_probe:
@@ -11146,7 +11146,7 @@ blockedTestGroupsAVX512_nopf_group:
 	JAE        blockedTestGroupsAVX512_nopf_noprep
 	MOVQ       R10, R11
 	ANDQ       $0x00000078, R11
-	SHLQ       $0x05, R11
+	SHLQ       $0x04, R11
 	ADDQ       CX, R11
 	VMOVDQU64  (DX)(R10*8), Z10
 	VPMULUDQ   Z0, Z10, Z12
@@ -11158,20 +11158,20 @@ blockedTestGroupsAVX512_nopf_group:
 	VPSLLQ     $0x06, Z11, Z11
 	VMOVDQU64  Z11, (R11)
 	VPMULLQ    Z1, Z10, Z10
-	VPSHUFB    Z5, Z10, Z11
-	VPANDQ     Z6, Z11, Z12
+	VPSRLQ     $0x0d, Z10, Z11
+	VPERMQ     Z2, Z11, Z11
+	VPSHUFB    Z5, Z10, Z10
+	VPANDQ     Z6, Z10, Z12
 	VPMULHUW   Z7, Z12, Z12
-	VPANDQ     Z8, Z11, Z11
-	VPMULLW    Z9, Z11, Z11
-	VPSRLQ     $0x0d, Z10, Z10
-	VPERMQ     Z2, Z10, Z10
-	VPTERNLOGQ $0x96, Z12, Z11, Z10
-	VMOVDQU64  Z10, 64(R11)
+	VPANDQ     Z8, Z10, Z10
+	VPMULLW    Z9, Z10, Z10
+	VPTERNLOGQ $0x96, Z12, Z10, Z11
+	VMOVDQU64  Z11, 64(R11)
 
 blockedTestGroupsAVX512_nopf_noprep:
 	MOVQ      R9, R10
 	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
+	SHLQ      $0x04, R10
 	ADDQ      CX, R10
 	XORQ      R11, R11
 	MOVQ      (R10), R12
@@ -11246,7 +11246,7 @@ blockedTestGroupsAVX512_done:
 
 // func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32, pf int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, MMX+
-TEXT ·blockedAddGroupsAVX512(SB), $4096-72
+TEXT ·blockedAddGroupsAVX512(SB), $2048-72
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -11279,7 +11279,7 @@ blockedAddGroupsAVX512_first:
 	JAE        blockedAddGroupsAVX512_loop
 	MOVQ       DI, R8
 	ANDQ       $0x00000078, R8
-	SHLQ       $0x05, R8
+	SHLQ       $0x04, R8
 	ADDQ       CX, R8
 	VMOVDQU64  (DX)(DI*8), Z9
 	VPMULUDQ   Z0, Z9, Z11
@@ -11291,15 +11291,15 @@ blockedAddGroupsAVX512_first:
 	VPSLLQ     $0x06, Z10, Z10
 	VMOVDQU64  Z10, (R8)
 	VPMULLQ    Z1, Z9, Z9
-	VPSHUFB    Z4, Z9, Z10
-	VPANDQ     Z5, Z10, Z11
+	VPSRLQ     $0x0d, Z9, Z10
+	VPERMQ     Z2, Z10, Z10
+	VPSHUFB    Z4, Z9, Z9
+	VPANDQ     Z5, Z9, Z11
 	VPMULHUW   Z6, Z11, Z11
-	VPANDQ     Z7, Z10, Z10
-	VPMULLW    Z8, Z10, Z10
-	VPSRLQ     $0x0d, Z9, Z9
-	VPERMQ     Z2, Z9, Z9
-	VPTERNLOGQ $0x96, Z11, Z10, Z9
-	VMOVDQU64  Z9, 64(R8)
+	VPANDQ     Z7, Z9, Z9
+	VPMULLW    Z8, Z9, Z9
+	VPTERNLOGQ $0x96, Z11, Z9, Z10
+	VMOVDQU64  Z10, 64(R8)
 	ADDQ       $0x08, DI
 	JMP        blockedAddGroupsAVX512_first
 
@@ -11317,7 +11317,7 @@ blockedAddGroupsAVX512_group:
 	JAE        blockedAddGroupsAVX512_noprep
 	MOVQ       R8, R9
 	ANDQ       $0x00000078, R9
-	SHLQ       $0x05, R9
+	SHLQ       $0x04, R9
 	ADDQ       CX, R9
 	VMOVDQU64  (DX)(R8*8), Z9
 	VPMULUDQ   Z0, Z9, Z11
@@ -11329,20 +11329,20 @@ blockedAddGroupsAVX512_group:
 	VPSLLQ     $0x06, Z10, Z10
 	VMOVDQU64  Z10, (R9)
 	VPMULLQ    Z1, Z9, Z9
-	VPSHUFB    Z4, Z9, Z10
-	VPANDQ     Z5, Z10, Z11
+	VPSRLQ     $0x0d, Z9, Z10
+	VPERMQ     Z2, Z10, Z10
+	VPSHUFB    Z4, Z9, Z9
+	VPANDQ     Z5, Z9, Z11
 	VPMULHUW   Z6, Z11, Z11
-	VPANDQ     Z7, Z10, Z10
-	VPMULLW    Z8, Z10, Z10
-	VPSRLQ     $0x0d, Z9, Z9
-	VPERMQ     Z2, Z9, Z9
-	VPTERNLOGQ $0x96, Z11, Z10, Z9
-	VMOVDQU64  Z9, 64(R9)
+	VPANDQ     Z7, Z9, Z9
+	VPMULLW    Z8, Z9, Z9
+	VPTERNLOGQ $0x96, Z11, Z9, Z10
+	VMOVDQU64  Z10, 64(R9)
 
 blockedAddGroupsAVX512_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
-	SHLQ $0x05, R8
+	SHLQ $0x04, R8
 	ADDQ CX, R8
 	LEAQ 88(DI), R9
 	MOVQ R8, R10
@@ -11350,7 +11350,7 @@ blockedAddGroupsAVX512_noprep:
 	JAE  blockedAddGroupsAVX512_probe
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 
 blockedAddGroupsAVX512_probe:
@@ -11424,7 +11424,7 @@ blockedAddGroupsAVX512_nopf_group:
 	JAE        blockedAddGroupsAVX512_nopf_noprep
 	MOVQ       R8, R9
 	ANDQ       $0x00000078, R9
-	SHLQ       $0x05, R9
+	SHLQ       $0x04, R9
 	ADDQ       CX, R9
 	VMOVDQU64  (DX)(R8*8), Z9
 	VPMULUDQ   Z0, Z9, Z11
@@ -11436,20 +11436,20 @@ blockedAddGroupsAVX512_nopf_group:
 	VPSLLQ     $0x06, Z10, Z10
 	VMOVDQU64  Z10, (R9)
 	VPMULLQ    Z1, Z9, Z9
-	VPSHUFB    Z4, Z9, Z10
-	VPANDQ     Z5, Z10, Z11
+	VPSRLQ     $0x0d, Z9, Z10
+	VPERMQ     Z2, Z10, Z10
+	VPSHUFB    Z4, Z9, Z9
+	VPANDQ     Z5, Z9, Z11
 	VPMULHUW   Z6, Z11, Z11
-	VPANDQ     Z7, Z10, Z10
-	VPMULLW    Z8, Z10, Z10
-	VPSRLQ     $0x0d, Z9, Z9
-	VPERMQ     Z2, Z9, Z9
-	VPTERNLOGQ $0x96, Z11, Z10, Z9
-	VMOVDQU64  Z9, 64(R9)
+	VPANDQ     Z7, Z9, Z9
+	VPMULLW    Z8, Z9, Z9
+	VPTERNLOGQ $0x96, Z11, Z9, Z10
+	VMOVDQU64  Z10, 64(R9)
 
 blockedAddGroupsAVX512_nopf_noprep:
 	MOVQ      DI, R8
 	ANDQ      $0x00000078, R8
-	SHLQ      $0x05, R8
+	SHLQ      $0x04, R8
 	ADDQ      CX, R8
 	MOVQ      (R8), R9
 	VPMOVZXBQ 64(R8), Z9
@@ -11500,7 +11500,7 @@ blockedAddGroupsAVX512_done:
 
 // func blockedTestUint64sAVX512VBMI(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, BMI2, MMX+, POPCNT
-TEXT ·blockedTestUint64sAVX512VBMI(SB), $4096-104
+TEXT ·blockedTestUint64sAVX512VBMI(SB), $2048-104
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -11539,7 +11539,7 @@ blockedTestUint64sAVX512VBMI_first:
 	JAE            blockedTestUint64sAVX512VBMI_loop
 	MOVQ           R9, R10
 	ANDQ           $0x00000078, R10
-	SHLQ           $0x05, R10
+	SHLQ           $0x04, R10
 	ADDQ           CX, R10
 	VMOVDQU64      (DX)(R9*8), Z10
 	VPROLQ         $0x20, Z10, Z10
@@ -11563,11 +11563,11 @@ blockedTestUint64sAVX512VBMI_first:
 	VPSLLQ         $0x06, Z11, Z11
 	VMOVDQU64      Z11, (R10)
 	VPMULLQ        Z4, Z10, Z10
-	VPMULTISHIFTQB Z10, Z8, Z11
-	VPSRLQ         $0x0d, Z10, Z10
-	VPERMQ         Z5, Z10, Z10
-	VPTERNLOGQ     $0x78, Z9, Z11, Z10
-	VMOVDQU64      Z10, 64(R10)
+	VPSRLQ         $0x0d, Z10, Z11
+	VPERMQ         Z5, Z11, Z11
+	VPMULTISHIFTQB Z10, Z8, Z10
+	VPTERNLOGQ     $0x78, Z9, Z10, Z11
+	VMOVDQU64      Z11, 64(R10)
 	ADDQ           $0x08, R9
 	JMP            blockedTestUint64sAVX512VBMI_first
 
@@ -11585,7 +11585,7 @@ blockedTestUint64sAVX512VBMI_group:
 	JAE            blockedTestUint64sAVX512VBMI_noprep
 	MOVQ           R10, R11
 	ANDQ           $0x00000078, R11
-	SHLQ           $0x05, R11
+	SHLQ           $0x04, R11
 	ADDQ           CX, R11
 	VMOVDQU64      (DX)(R10*8), Z10
 	VPROLQ         $0x20, Z10, Z10
@@ -11609,16 +11609,16 @@ blockedTestUint64sAVX512VBMI_group:
 	VPSLLQ         $0x06, Z11, Z11
 	VMOVDQU64      Z11, (R11)
 	VPMULLQ        Z4, Z10, Z10
-	VPMULTISHIFTQB Z10, Z8, Z11
-	VPSRLQ         $0x0d, Z10, Z10
-	VPERMQ         Z5, Z10, Z10
-	VPTERNLOGQ     $0x78, Z9, Z11, Z10
-	VMOVDQU64      Z10, 64(R11)
+	VPSRLQ         $0x0d, Z10, Z11
+	VPERMQ         Z5, Z11, Z11
+	VPMULTISHIFTQB Z10, Z8, Z10
+	VPTERNLOGQ     $0x78, Z9, Z10, Z11
+	VMOVDQU64      Z11, 64(R11)
 
 blockedTestUint64sAVX512VBMI_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 	LEAQ 88(R9), R11
 	MOVQ R10, R12
@@ -11626,7 +11626,7 @@ blockedTestUint64sAVX512VBMI_noprep:
 	JAE  blockedTestUint64sAVX512VBMI_probe
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
-	SHLQ $0x05, R12
+	SHLQ $0x04, R12
 	ADDQ CX, R12
 
 blockedTestUint64sAVX512VBMI_probe:
@@ -11723,7 +11723,7 @@ blockedTestUint64sAVX512VBMI_nopf_group:
 	JAE            blockedTestUint64sAVX512VBMI_nopf_noprep
 	MOVQ           R10, R11
 	ANDQ           $0x00000078, R11
-	SHLQ           $0x05, R11
+	SHLQ           $0x04, R11
 	ADDQ           CX, R11
 	VMOVDQU64      (DX)(R10*8), Z10
 	VPROLQ         $0x20, Z10, Z10
@@ -11747,16 +11747,16 @@ blockedTestUint64sAVX512VBMI_nopf_group:
 	VPSLLQ         $0x06, Z11, Z11
 	VMOVDQU64      Z11, (R11)
 	VPMULLQ        Z4, Z10, Z10
-	VPMULTISHIFTQB Z10, Z8, Z11
-	VPSRLQ         $0x0d, Z10, Z10
-	VPERMQ         Z5, Z10, Z10
-	VPTERNLOGQ     $0x78, Z9, Z11, Z10
-	VMOVDQU64      Z10, 64(R11)
+	VPSRLQ         $0x0d, Z10, Z11
+	VPERMQ         Z5, Z11, Z11
+	VPMULTISHIFTQB Z10, Z8, Z10
+	VPTERNLOGQ     $0x78, Z9, Z10, Z11
+	VMOVDQU64      Z11, 64(R11)
 
 blockedTestUint64sAVX512VBMI_nopf_noprep:
 	MOVQ      R9, R10
 	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
+	SHLQ      $0x04, R10
 	ADDQ      CX, R10
 	XORQ      R11, R11
 	MOVQ      (R10), R12
@@ -11831,7 +11831,7 @@ blockedTestUint64sAVX512VBMI_done:
 
 // func blockedAddUint64sAVX512VBMI(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, MMX+
-TEXT ·blockedAddUint64sAVX512VBMI(SB), $4096-72
+TEXT ·blockedAddUint64sAVX512VBMI(SB), $2048-72
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -11867,7 +11867,7 @@ blockedAddUint64sAVX512VBMI_first:
 	JAE            blockedAddUint64sAVX512VBMI_loop
 	MOVQ           DI, R8
 	ANDQ           $0x00000078, R8
-	SHLQ           $0x05, R8
+	SHLQ           $0x04, R8
 	ADDQ           CX, R8
 	VMOVDQU64      (DX)(DI*8), Z9
 	VPROLQ         $0x20, Z9, Z9
@@ -11891,11 +11891,11 @@ blockedAddUint64sAVX512VBMI_first:
 	VPSLLQ         $0x06, Z10, Z10
 	VMOVDQU64      Z10, (R8)
 	VPMULLQ        Z4, Z9, Z9
-	VPMULTISHIFTQB Z9, Z7, Z10
-	VPSRLQ         $0x0d, Z9, Z9
-	VPERMQ         Z5, Z9, Z9
-	VPTERNLOGQ     $0x78, Z8, Z10, Z9
-	VMOVDQU64      Z9, 64(R8)
+	VPSRLQ         $0x0d, Z9, Z10
+	VPERMQ         Z5, Z10, Z10
+	VPMULTISHIFTQB Z9, Z7, Z9
+	VPTERNLOGQ     $0x78, Z8, Z9, Z10
+	VMOVDQU64      Z10, 64(R8)
 	ADDQ           $0x08, DI
 	JMP            blockedAddUint64sAVX512VBMI_first
 
@@ -11913,7 +11913,7 @@ blockedAddUint64sAVX512VBMI_group:
 	JAE            blockedAddUint64sAVX512VBMI_noprep
 	MOVQ           R8, R9
 	ANDQ           $0x00000078, R9
-	SHLQ           $0x05, R9
+	SHLQ           $0x04, R9
 	ADDQ           CX, R9
 	VMOVDQU64      (DX)(R8*8), Z9
 	VPROLQ         $0x20, Z9, Z9
@@ -11937,16 +11937,16 @@ blockedAddUint64sAVX512VBMI_group:
 	VPSLLQ         $0x06, Z10, Z10
 	VMOVDQU64      Z10, (R9)
 	VPMULLQ        Z4, Z9, Z9
-	VPMULTISHIFTQB Z9, Z7, Z10
-	VPSRLQ         $0x0d, Z9, Z9
-	VPERMQ         Z5, Z9, Z9
-	VPTERNLOGQ     $0x78, Z8, Z10, Z9
-	VMOVDQU64      Z9, 64(R9)
+	VPSRLQ         $0x0d, Z9, Z10
+	VPERMQ         Z5, Z10, Z10
+	VPMULTISHIFTQB Z9, Z7, Z9
+	VPTERNLOGQ     $0x78, Z8, Z9, Z10
+	VMOVDQU64      Z10, 64(R9)
 
 blockedAddUint64sAVX512VBMI_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
-	SHLQ $0x05, R8
+	SHLQ $0x04, R8
 	ADDQ CX, R8
 	LEAQ 88(DI), R9
 	MOVQ R8, R10
@@ -11954,7 +11954,7 @@ blockedAddUint64sAVX512VBMI_noprep:
 	JAE  blockedAddUint64sAVX512VBMI_probe
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 
 blockedAddUint64sAVX512VBMI_probe:
@@ -12028,7 +12028,7 @@ blockedAddUint64sAVX512VBMI_nopf_group:
 	JAE            blockedAddUint64sAVX512VBMI_nopf_noprep
 	MOVQ           R8, R9
 	ANDQ           $0x00000078, R9
-	SHLQ           $0x05, R9
+	SHLQ           $0x04, R9
 	ADDQ           CX, R9
 	VMOVDQU64      (DX)(R8*8), Z9
 	VPROLQ         $0x20, Z9, Z9
@@ -12052,16 +12052,16 @@ blockedAddUint64sAVX512VBMI_nopf_group:
 	VPSLLQ         $0x06, Z10, Z10
 	VMOVDQU64      Z10, (R9)
 	VPMULLQ        Z4, Z9, Z9
-	VPMULTISHIFTQB Z9, Z7, Z10
-	VPSRLQ         $0x0d, Z9, Z9
-	VPERMQ         Z5, Z9, Z9
-	VPTERNLOGQ     $0x78, Z8, Z10, Z9
-	VMOVDQU64      Z9, 64(R9)
+	VPSRLQ         $0x0d, Z9, Z10
+	VPERMQ         Z5, Z10, Z10
+	VPMULTISHIFTQB Z9, Z7, Z9
+	VPTERNLOGQ     $0x78, Z8, Z9, Z10
+	VMOVDQU64      Z10, 64(R9)
 
 blockedAddUint64sAVX512VBMI_nopf_noprep:
 	MOVQ      DI, R8
 	ANDQ      $0x00000078, R8
-	SHLQ      $0x05, R8
+	SHLQ      $0x04, R8
 	ADDQ      CX, R8
 	MOVQ      (R8), R9
 	VPMOVZXBQ 64(R8), Z9
@@ -12112,7 +12112,7 @@ blockedAddUint64sAVX512VBMI_done:
 
 // func blockedTestGroupsAVX512VBMI(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, BMI2, MMX+, POPCNT
-TEXT ·blockedTestGroupsAVX512VBMI(SB), $4096-96
+TEXT ·blockedTestGroupsAVX512VBMI(SB), $2048-96
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -12145,7 +12145,7 @@ blockedTestGroupsAVX512VBMI_first:
 	JAE            blockedTestGroupsAVX512VBMI_loop
 	MOVQ           R9, R10
 	ANDQ           $0x00000078, R10
-	SHLQ           $0x05, R10
+	SHLQ           $0x04, R10
 	ADDQ           CX, R10
 	VMOVDQU64      (DX)(R9*8), Z7
 	VPMULUDQ       Z0, Z7, Z9
@@ -12157,11 +12157,11 @@ blockedTestGroupsAVX512VBMI_first:
 	VPSLLQ         $0x06, Z8, Z8
 	VMOVDQU64      Z8, (R10)
 	VPMULLQ        Z1, Z7, Z7
-	VPMULTISHIFTQB Z7, Z5, Z8
-	VPSRLQ         $0x0d, Z7, Z7
-	VPERMQ         Z2, Z7, Z7
-	VPTERNLOGQ     $0x78, Z6, Z8, Z7
-	VMOVDQU64      Z7, 64(R10)
+	VPSRLQ         $0x0d, Z7, Z8
+	VPERMQ         Z2, Z8, Z8
+	VPMULTISHIFTQB Z7, Z5, Z7
+	VPTERNLOGQ     $0x78, Z6, Z7, Z8
+	VMOVDQU64      Z8, 64(R10)
 	ADDQ           $0x08, R9
 	JMP            blockedTestGroupsAVX512VBMI_first
 
@@ -12179,7 +12179,7 @@ blockedTestGroupsAVX512VBMI_group:
 	JAE            blockedTestGroupsAVX512VBMI_noprep
 	MOVQ           R10, R11
 	ANDQ           $0x00000078, R11
-	SHLQ           $0x05, R11
+	SHLQ           $0x04, R11
 	ADDQ           CX, R11
 	VMOVDQU64      (DX)(R10*8), Z7
 	VPMULUDQ       Z0, Z7, Z9
@@ -12191,16 +12191,16 @@ blockedTestGroupsAVX512VBMI_group:
 	VPSLLQ         $0x06, Z8, Z8
 	VMOVDQU64      Z8, (R11)
 	VPMULLQ        Z1, Z7, Z7
-	VPMULTISHIFTQB Z7, Z5, Z8
-	VPSRLQ         $0x0d, Z7, Z7
-	VPERMQ         Z2, Z7, Z7
-	VPTERNLOGQ     $0x78, Z6, Z8, Z7
-	VMOVDQU64      Z7, 64(R11)
+	VPSRLQ         $0x0d, Z7, Z8
+	VPERMQ         Z2, Z8, Z8
+	VPMULTISHIFTQB Z7, Z5, Z7
+	VPTERNLOGQ     $0x78, Z6, Z7, Z8
+	VMOVDQU64      Z8, 64(R11)
 
 blockedTestGroupsAVX512VBMI_noprep:
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 	LEAQ 88(R9), R11
 	MOVQ R10, R12
@@ -12208,7 +12208,7 @@ blockedTestGroupsAVX512VBMI_noprep:
 	JAE  blockedTestGroupsAVX512VBMI_probe
 	MOVQ R11, R12
 	ANDQ $0x00000078, R12
-	SHLQ $0x05, R12
+	SHLQ $0x04, R12
 	ADDQ CX, R12
 
 blockedTestGroupsAVX512VBMI_probe:
@@ -12305,7 +12305,7 @@ blockedTestGroupsAVX512VBMI_nopf_group:
 	JAE            blockedTestGroupsAVX512VBMI_nopf_noprep
 	MOVQ           R10, R11
 	ANDQ           $0x00000078, R11
-	SHLQ           $0x05, R11
+	SHLQ           $0x04, R11
 	ADDQ           CX, R11
 	VMOVDQU64      (DX)(R10*8), Z7
 	VPMULUDQ       Z0, Z7, Z9
@@ -12317,16 +12317,16 @@ blockedTestGroupsAVX512VBMI_nopf_group:
 	VPSLLQ         $0x06, Z8, Z8
 	VMOVDQU64      Z8, (R11)
 	VPMULLQ        Z1, Z7, Z7
-	VPMULTISHIFTQB Z7, Z5, Z8
-	VPSRLQ         $0x0d, Z7, Z7
-	VPERMQ         Z2, Z7, Z7
-	VPTERNLOGQ     $0x78, Z6, Z8, Z7
-	VMOVDQU64      Z7, 64(R11)
+	VPSRLQ         $0x0d, Z7, Z8
+	VPERMQ         Z2, Z8, Z8
+	VPMULTISHIFTQB Z7, Z5, Z7
+	VPTERNLOGQ     $0x78, Z6, Z7, Z8
+	VMOVDQU64      Z8, 64(R11)
 
 blockedTestGroupsAVX512VBMI_nopf_noprep:
 	MOVQ      R9, R10
 	ANDQ      $0x00000078, R10
-	SHLQ      $0x05, R10
+	SHLQ      $0x04, R10
 	ADDQ      CX, R10
 	XORQ      R11, R11
 	MOVQ      (R10), R12
@@ -12401,7 +12401,7 @@ blockedTestGroupsAVX512VBMI_done:
 
 // func blockedAddGroupsAVX512VBMI(words []uint64, hs []uint64, n int, k uint32, pf int)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VBMI, MMX+
-TEXT ·blockedAddGroupsAVX512VBMI(SB), $4096-72
+TEXT ·blockedAddGroupsAVX512VBMI(SB), $2048-72
 	MOVQ            words_base+0(FP), AX
 	MOVQ            words_len+8(FP), CX
 	SHRQ            $0x03, CX
@@ -12431,7 +12431,7 @@ blockedAddGroupsAVX512VBMI_first:
 	JAE            blockedAddGroupsAVX512VBMI_loop
 	MOVQ           DI, R8
 	ANDQ           $0x00000078, R8
-	SHLQ           $0x05, R8
+	SHLQ           $0x04, R8
 	ADDQ           CX, R8
 	VMOVDQU64      (DX)(DI*8), Z6
 	VPMULUDQ       Z0, Z6, Z8
@@ -12443,11 +12443,11 @@ blockedAddGroupsAVX512VBMI_first:
 	VPSLLQ         $0x06, Z7, Z7
 	VMOVDQU64      Z7, (R8)
 	VPMULLQ        Z1, Z6, Z6
-	VPMULTISHIFTQB Z6, Z4, Z7
-	VPSRLQ         $0x0d, Z6, Z6
-	VPERMQ         Z2, Z6, Z6
-	VPTERNLOGQ     $0x78, Z5, Z7, Z6
-	VMOVDQU64      Z6, 64(R8)
+	VPSRLQ         $0x0d, Z6, Z7
+	VPERMQ         Z2, Z7, Z7
+	VPMULTISHIFTQB Z6, Z4, Z6
+	VPTERNLOGQ     $0x78, Z5, Z6, Z7
+	VMOVDQU64      Z7, 64(R8)
 	ADDQ           $0x08, DI
 	JMP            blockedAddGroupsAVX512VBMI_first
 
@@ -12465,7 +12465,7 @@ blockedAddGroupsAVX512VBMI_group:
 	JAE            blockedAddGroupsAVX512VBMI_noprep
 	MOVQ           R8, R9
 	ANDQ           $0x00000078, R9
-	SHLQ           $0x05, R9
+	SHLQ           $0x04, R9
 	ADDQ           CX, R9
 	VMOVDQU64      (DX)(R8*8), Z6
 	VPMULUDQ       Z0, Z6, Z8
@@ -12477,16 +12477,16 @@ blockedAddGroupsAVX512VBMI_group:
 	VPSLLQ         $0x06, Z7, Z7
 	VMOVDQU64      Z7, (R9)
 	VPMULLQ        Z1, Z6, Z6
-	VPMULTISHIFTQB Z6, Z4, Z7
-	VPSRLQ         $0x0d, Z6, Z6
-	VPERMQ         Z2, Z6, Z6
-	VPTERNLOGQ     $0x78, Z5, Z7, Z6
-	VMOVDQU64      Z6, 64(R9)
+	VPSRLQ         $0x0d, Z6, Z7
+	VPERMQ         Z2, Z7, Z7
+	VPMULTISHIFTQB Z6, Z4, Z6
+	VPTERNLOGQ     $0x78, Z5, Z6, Z7
+	VMOVDQU64      Z7, 64(R9)
 
 blockedAddGroupsAVX512VBMI_noprep:
 	MOVQ DI, R8
 	ANDQ $0x00000078, R8
-	SHLQ $0x05, R8
+	SHLQ $0x04, R8
 	ADDQ CX, R8
 	LEAQ 88(DI), R9
 	MOVQ R8, R10
@@ -12494,7 +12494,7 @@ blockedAddGroupsAVX512VBMI_noprep:
 	JAE  blockedAddGroupsAVX512VBMI_probe
 	MOVQ R9, R10
 	ANDQ $0x00000078, R10
-	SHLQ $0x05, R10
+	SHLQ $0x04, R10
 	ADDQ CX, R10
 
 blockedAddGroupsAVX512VBMI_probe:
@@ -12568,7 +12568,7 @@ blockedAddGroupsAVX512VBMI_nopf_group:
 	JAE            blockedAddGroupsAVX512VBMI_nopf_noprep
 	MOVQ           R8, R9
 	ANDQ           $0x00000078, R9
-	SHLQ           $0x05, R9
+	SHLQ           $0x04, R9
 	ADDQ           CX, R9
 	VMOVDQU64      (DX)(R8*8), Z6
 	VPMULUDQ       Z0, Z6, Z8
@@ -12580,16 +12580,16 @@ blockedAddGroupsAVX512VBMI_nopf_group:
 	VPSLLQ         $0x06, Z7, Z7
 	VMOVDQU64      Z7, (R9)
 	VPMULLQ        Z1, Z6, Z6
-	VPMULTISHIFTQB Z6, Z4, Z7
-	VPSRLQ         $0x0d, Z6, Z6
-	VPERMQ         Z2, Z6, Z6
-	VPTERNLOGQ     $0x78, Z5, Z7, Z6
-	VMOVDQU64      Z6, 64(R9)
+	VPSRLQ         $0x0d, Z6, Z7
+	VPERMQ         Z2, Z7, Z7
+	VPMULTISHIFTQB Z6, Z4, Z6
+	VPTERNLOGQ     $0x78, Z5, Z6, Z7
+	VMOVDQU64      Z7, 64(R9)
 
 blockedAddGroupsAVX512VBMI_nopf_noprep:
 	MOVQ      DI, R8
 	ANDQ      $0x00000078, R8
-	SHLQ      $0x05, R8
+	SHLQ      $0x04, R8
 	ADDQ      CX, R8
 	MOVQ      (R8), R9
 	VPMOVZXBQ 64(R8), Z6

@@ -20,8 +20,10 @@ const groupAhead = asm.BlockedGroupAhead
 
 // groupSlots is the ring of prepared groups, the least power of two
 // above groupAhead (a slot's index is a mask of the group's). A slot is
-// 256 bytes: eight line offsets at 0 and eight count bytes per key at 64.
+// slotBytes: eight line offsets at 0 and eight count bytes per key at 64.
 var groupSlots = 1 << bits.Len(groupAhead)
+
+const slotBytes = 128
 
 // groupKernels emits asm.blocked{Test,Add}{Uint64s,Groups}{AVX2,AVX512,AVX512VBMI}:
 // the batch test and add of 8-byte keys (hashed in the kernel) and of
@@ -30,7 +32,8 @@ var groupSlots = 1 << bits.Len(groupAhead)
 // done in vector registers: the keys' XXH3, the line index as the high
 // word of h*lines from two 32x32 products (lines < 2^32 makes the high
 // half of lines zero), g = h*BlockedMul, and from g a count byte per word
-// of each key (cutFields; 0xff in the words outside its window).
+// of each key (cutFields, or VPMULTISHIFTQB with AVX-512 VBMI; 0xff in
+// the words outside its window).
 // A group is prepared groupAhead groups before it is probed, into a
 // ring of slots on the stack, so no load waits on the store before it,
 // and the lines of the group prepared a round earlier are prefetched one
@@ -120,14 +123,15 @@ func groupKernel(v groupISA, test, hashed bool) {
 	}
 	v.setup(p)
 
-	ring := AllocLocal(groupSlots * 256)
+	ring := AllocLocal(groupSlots * slotBytes)
 	base := GP64()
 	LEAQ(ring, base)
-	// slot sets r to the slot of the group whose first key is i.
+	// slot sets r to the slot of the group whose first key is i (a
+	// multiple of 8, so slotBytes/8 times i's bits below the ring's).
 	slot := func(i, r reg.Register) {
 		MOVQ(i, r)
 		ANDQ(U32(8*(groupSlots-1)), r)
-		SHLQ(U8(5), r)
+		SHLQ(U8(bits.TrailingZeros(slotBytes/8)), r)
 		ADDQ(base, r)
 	}
 	prepare := func(i reg.Register) {
@@ -328,7 +332,7 @@ func (v *groupAVX512) setup(p groupParams) {
 }
 
 func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
-	h, o, t, a, w := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+	h, o, t, w := ZMM(), ZMM(), ZMM(), ZMM()
 	VMOVDQU64(Mem{Base: p.keys, Index: i, Scale: 8}, h)
 	if !p.hashed {
 		v.c.Hash(h, ZMM(), ZMM())
@@ -339,16 +343,15 @@ func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
 	VPMULLQ(v.zm, h, h)
 	// The window row, entry (g >> 13) & 7 (VPERMQ reads the low three
 	// bits of each index), joined with the fields.
+	VPSRLQ(U8(13), h, w)
+	VPERMQ(v.zwin, w, w)
 	if v.vbmi {
 		VPMULTISHIFTQB(h, v.zshift, t)
-		VPSRLQ(U8(13), h, w)
-		VPERMQ(v.zwin, w, w)
 		// w ^ (t & 0x3f): the fields' low six bits, the row applied.
 		VPTERNLOGQ(U8(0x78), v.zsix, t, w)
 	} else {
+		a := ZMM()
 		cutFields(func(row int) Op { return v.zcut[row/32] }, func(m, x, d Op) { VPANDQ(m, x, d) }, h, t, a)
-		VPSRLQ(U8(13), h, w)
-		VPERMQ(v.zwin, w, w)
 		// The fields of a and t are in different bytes, so one
 		// three-way XOR merges them and applies the row.
 		VPTERNLOGQ(U8(0x96), a, t, w)
