@@ -190,6 +190,20 @@ const (
 // gen/blocked builds the kernels from it.
 const BlockedGroupAhead = 12
 
+// The grouped kernels' pf argument: 0 below prefetchBytes (no
+// prefetch), else the cache level their far prefetches fill,
+// BlockedFarL2 (PREFETCHT1) or BlockedFarL1 (PREFETCHT0), as
+// blockedFarL1 chooses.
+const (
+	BlockedFarL2 = 1
+	BlockedFarL1 = 2
+)
+
+// blockedFarL1 has the grouped kernels prefetch into L1 rather than L2
+// on the cores where that is faster (cpulevel.PrefetchFarL1); the tests
+// run both.
+var blockedFarL1 = cpulevel.PrefetchFarL1()
+
 // blockedVBMI runs the grouped kernels' VBMI form at the avx512 level,
 // where the CPU has AVX-512 VBMI; the tests run both forms.
 var blockedVBMI = cpulevel.VBMI()

@@ -10,6 +10,18 @@ func prefetchDist(words []uint64) int {
 	return 0
 }
 
+// blockedGroupPrefetch is the grouped kernels' pf for a filter of words:
+// none below prefetchBytes, else the far prefetch's level.
+func blockedGroupPrefetch(words []uint64) int {
+	switch {
+	case !prefetchBytesOf(words):
+		return 0
+	case blockedFarL1:
+		return BlockedFarL1
+	}
+	return BlockedFarL2
+}
+
 // blockedAheadDist is the dist of the blocked filter's own kernels
 // (blockedAhead for a filter large enough to prefetch).
 func blockedAheadDist(words []uint64) int {
@@ -26,11 +38,11 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	if n > 0 {
 		switch {
 		case level == avx512 && blockedVBMI:
-			hits = blockedTestGroupsAVX512VBMI(words, hs, out[:n], k, blockedAheadDist(words))
+			hits = blockedTestGroupsAVX512VBMI(words, hs, out[:n], k, blockedGroupPrefetch(words))
 		case level == avx512:
-			hits = blockedTestGroupsAVX512(words, hs, out[:n], k, blockedAheadDist(words))
+			hits = blockedTestGroupsAVX512(words, hs, out[:n], k, blockedGroupPrefetch(words))
 		default:
-			hits = blockedTestGroupsAVX2(words, hs, out[:n], k, blockedAheadDist(words))
+			hits = blockedTestGroupsAVX2(words, hs, out[:n], k, blockedGroupPrefetch(words))
 		}
 		if n == len(out) {
 			return hits
@@ -50,11 +62,11 @@ func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
 	if g := blockedGroupKeys(words, k, n); g > 0 {
 		switch {
 		case level == avx512 && blockedVBMI:
-			blockedAddGroupsAVX512VBMI(words, hs, g, k, blockedAheadDist(words))
+			blockedAddGroupsAVX512VBMI(words, hs, g, k, blockedGroupPrefetch(words))
 		case level == avx512:
-			blockedAddGroupsAVX512(words, hs, g, k, blockedAheadDist(words))
+			blockedAddGroupsAVX512(words, hs, g, k, blockedGroupPrefetch(words))
 		default:
-			blockedAddGroupsAVX2(words, hs, g, k, blockedAheadDist(words))
+			blockedAddGroupsAVX2(words, hs, g, k, blockedGroupPrefetch(words))
 		}
 		if g == n {
 			return
@@ -139,11 +151,11 @@ func blockedGroupKeys(words []uint64, k uint32, n int) int {
 func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
 	switch {
 	case level == avx512 && blockedVBMI:
-		return blockedTestUint64sAVX512VBMI(words, ks, out, k, key, blockedAheadDist(words))
+		return blockedTestUint64sAVX512VBMI(words, ks, out, k, key, blockedGroupPrefetch(words))
 	case level == avx512:
-		return blockedTestUint64sAVX512(words, ks, out, k, key, blockedAheadDist(words))
+		return blockedTestUint64sAVX512(words, ks, out, k, key, blockedGroupPrefetch(words))
 	case level == avx2:
-		return blockedTestUint64sAVX2(words, ks, out, k, key, blockedAheadDist(words))
+		return blockedTestUint64sAVX2(words, ks, out, k, key, blockedGroupPrefetch(words))
 	}
 	return blockedTestUint64sGeneric(words, k, key, ks, out)
 }
@@ -151,11 +163,11 @@ func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out [
 func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
 	switch {
 	case level == avx512 && blockedVBMI:
-		blockedAddUint64sAVX512VBMI(words, ks, k, key, blockedAheadDist(words))
+		blockedAddUint64sAVX512VBMI(words, ks, k, key, blockedGroupPrefetch(words))
 	case level == avx512:
-		blockedAddUint64sAVX512(words, ks, k, key, blockedAheadDist(words))
+		blockedAddUint64sAVX512(words, ks, k, key, blockedGroupPrefetch(words))
 	case level == avx2:
-		blockedAddUint64sAVX2(words, ks, k, key, blockedAheadDist(words))
+		blockedAddUint64sAVX2(words, ks, k, key, blockedGroupPrefetch(words))
 	default:
 		blockedAddUint64sGeneric(words, k, key, ks)
 	}

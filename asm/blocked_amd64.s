@@ -7926,6 +7926,8 @@ blockedTestUint64sAVX2_first:
 
 blockedTestUint64sAVX2_loop:
 	MOVQ  pf+88(FP), R9
+	CMPQ  R9, $0x02
+	JE    blockedTestUint64sAVX2_l1
 	TESTQ R9, R9
 	JZ    blockedTestUint64sAVX2_nopf
 	XORQ  R9, R9
@@ -8181,6 +8183,261 @@ blockedTestUint64sAVX2_probe:
 	MOVQ       R11, (DI)(R9*1)
 	ADDQ       $0x08, R9
 	JMP        blockedTestUint64sAVX2_group
+
+blockedTestUint64sAVX2_l1:
+	XORQ R9, R9
+
+blockedTestUint64sAVX2_l1_group:
+	CMPQ     R9, BX
+	JAE      blockedTestUint64sAVX2_done
+	LEAQ     96(R9), R10
+	CMPQ     R10, SI
+	JAE      blockedTestUint64sAVX2_l1_noprep
+	MOVQ     R10, R11
+	ANDQ     $0x00000078, R11
+	SHLQ     $0x04, R11
+	ADDQ     CX, R11
+	VMOVDQU  (DX)(R10*8), Y8
+	VPSHUFD  $0xb1, Y8, Y8
+	VPXOR    Y0, Y8, Y8
+	VPSLLQ   $0x31, Y8, Y9
+	VPSRLQ   $0x0f, Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x23, Y8, Y9
+	VPADDQ   Y3, Y9, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x1c, Y8, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULUDQ Y4, Y8, Y10
+	VPSRLQ   $0x20, Y10, Y10
+	VPSRLQ   $0x20, Y8, Y9
+	VPMULUDQ Y4, Y9, Y9
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSLLQ   $0x06, Y9, Y9
+	VMOVDQU  Y9, (R11)
+	VPMULLD  blockedMulSw4<>+0(SB), Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+0(SB), Y8, Y9
+	VPAND    blockedCut4<>+32(SB), Y9, Y10
+	VPMULHUW blockedCut4<>+64(SB), Y10, Y10
+	VPAND    blockedCut4<>+96(SB), Y9, Y9
+	VPMULLW  blockedCut4<>+128(SB), Y9, Y9
+	VPOR     Y10, Y9, Y9
+	VPXOR    blockedCut4<>+224(SB), Y9, Y9
+	VPSHUFB  blockedCut4<>+160(SB), Y8, Y10
+	VPSUBB   Y10, Y7, Y10
+	VPCMPGTB Y6, Y10, Y10
+	VPOR     Y10, Y9, Y9
+	VMOVDQU  Y9, 64(R11)
+	VMOVDQU  32(DX)(R10*8), Y8
+	VPSHUFD  $0xb1, Y8, Y8
+	VPXOR    Y0, Y8, Y8
+	VPSLLQ   $0x31, Y8, Y9
+	VPSRLQ   $0x0f, Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x23, Y8, Y9
+	VPADDQ   Y3, Y9, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x1c, Y8, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULUDQ Y4, Y8, Y10
+	VPSRLQ   $0x20, Y10, Y10
+	VPSRLQ   $0x20, Y8, Y9
+	VPMULUDQ Y4, Y9, Y9
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSLLQ   $0x06, Y9, Y9
+	VMOVDQU  Y9, 32(R11)
+	VPMULLD  blockedMulSw4<>+0(SB), Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+0(SB), Y8, Y9
+	VPAND    blockedCut4<>+32(SB), Y9, Y10
+	VPMULHUW blockedCut4<>+64(SB), Y10, Y10
+	VPAND    blockedCut4<>+96(SB), Y9, Y9
+	VPMULLW  blockedCut4<>+128(SB), Y9, Y9
+	VPOR     Y10, Y9, Y9
+	VPXOR    blockedCut4<>+224(SB), Y9, Y9
+	VPSHUFB  blockedCut4<>+160(SB), Y8, Y10
+	VPSUBB   Y10, Y7, Y10
+	VPCMPGTB Y6, Y10, Y10
+	VPOR     Y10, Y9, Y9
+	VMOVDQU  Y9, 96(R11)
+
+blockedTestUint64sAVX2_l1_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestUint64sAVX2_l1_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x04, R12
+	ADDQ CX, R12
+
+blockedTestUint64sAVX2_l1_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Y8
+	VPMOVZXBQ  68(R10), Y9
+	VPXOR      (AX)(R13*1), Y5, Y10
+	VPXOR      32(AX)(R13*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Y8
+	VPMOVZXBQ  76(R10), Y9
+	VPXOR      (AX)(R13*1), Y5, Y10
+	VPXOR      32(AX)(R13*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Y8
+	VPMOVZXBQ  84(R10), Y9
+	VPXOR      (AX)(R13*1), Y5, Y10
+	VPXOR      32(AX)(R13*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Y8
+	VPMOVZXBQ  92(R10), Y9
+	VPXOR      (AX)(R13*1), Y5, Y10
+	VPXOR      32(AX)(R13*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Y8
+	VPMOVZXBQ  100(R10), Y9
+	VPXOR      (AX)(R13*1), Y5, Y10
+	VPXOR      32(AX)(R13*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Y8
+	VPMOVZXBQ  108(R10), Y9
+	VPXOR      (AX)(R13*1), Y5, Y10
+	VPXOR      32(AX)(R13*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Y8
+	VPMOVZXBQ  116(R10), Y9
+	VPXOR      (AX)(R13*1), Y5, Y10
+	VPXOR      32(AX)(R13*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Y8
+	VPMOVZXBQ  124(R10), Y9
+	VPXOR      (AX)(R12*1), Y5, Y10
+	VPXOR      32(AX)(R12*1), Y5, Y11
+	VPSLLVQ    Y8, Y10, Y10
+	VPSLLVQ    Y9, Y11, Y11
+	VPOR       Y10, Y11, Y10
+	VMOVMSKPD  Y10, R10
+	NEGL       R10
+	CMC
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestUint64sAVX2_l1_group
 
 blockedTestUint64sAVX2_nopf:
 	XORQ R9, R9
@@ -8914,6 +9171,8 @@ blockedAddUint64sAVX2_first:
 
 blockedAddUint64sAVX2_loop:
 	MOVQ  pf+64(FP), DI
+	CMPQ  DI, $0x02
+	JE    blockedAddUint64sAVX2_l1
 	TESTQ DI, DI
 	JZ    blockedAddUint64sAVX2_nopf
 	XORQ  DI, DI
@@ -9136,6 +9395,228 @@ blockedAddUint64sAVX2_probe:
 	VMOVDQU    Y9, 32(AX)(R9*1)
 	ADDQ       $0x08, DI
 	JMP        blockedAddUint64sAVX2_group
+
+blockedAddUint64sAVX2_l1:
+	XORQ DI, DI
+
+blockedAddUint64sAVX2_l1_group:
+	CMPQ     DI, BX
+	JAE      blockedAddUint64sAVX2_done
+	LEAQ     96(DI), R8
+	CMPQ     R8, SI
+	JAE      blockedAddUint64sAVX2_l1_noprep
+	MOVQ     R8, R9
+	ANDQ     $0x00000078, R9
+	SHLQ     $0x04, R9
+	ADDQ     CX, R9
+	VMOVDQU  (DX)(R8*8), Y8
+	VPSHUFD  $0xb1, Y8, Y8
+	VPXOR    Y0, Y8, Y8
+	VPSLLQ   $0x31, Y8, Y9
+	VPSRLQ   $0x0f, Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x23, Y8, Y9
+	VPADDQ   Y3, Y9, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x1c, Y8, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULUDQ Y4, Y8, Y10
+	VPSRLQ   $0x20, Y10, Y10
+	VPSRLQ   $0x20, Y8, Y9
+	VPMULUDQ Y4, Y9, Y9
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSLLQ   $0x06, Y9, Y9
+	VMOVDQU  Y9, (R9)
+	VPMULLD  blockedMulSw4<>+0(SB), Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+0(SB), Y8, Y9
+	VPAND    blockedCut4<>+32(SB), Y9, Y10
+	VPMULHUW blockedCut4<>+64(SB), Y10, Y10
+	VPAND    blockedCut4<>+96(SB), Y9, Y9
+	VPMULLW  blockedCut4<>+128(SB), Y9, Y9
+	VPOR     Y10, Y9, Y9
+	VPSHUFB  blockedCut4<>+160(SB), Y8, Y10
+	VPSUBB   Y10, Y7, Y10
+	VPCMPGTB Y6, Y10, Y10
+	VPOR     Y10, Y9, Y9
+	VMOVDQU  Y9, 64(R9)
+	VMOVDQU  32(DX)(R8*8), Y8
+	VPSHUFD  $0xb1, Y8, Y8
+	VPXOR    Y0, Y8, Y8
+	VPSLLQ   $0x31, Y8, Y9
+	VPSRLQ   $0x0f, Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPSHUFB  xxh3Rotl24<>+0(SB), Y8, Y10
+	VPXOR    Y9, Y10, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x23, Y8, Y9
+	VPADDQ   Y3, Y9, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULLD  Y2, Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ Y1, Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSRLQ   $0x1c, Y8, Y9
+	VPXOR    Y9, Y8, Y8
+	VPMULUDQ Y4, Y8, Y10
+	VPSRLQ   $0x20, Y10, Y10
+	VPSRLQ   $0x20, Y8, Y9
+	VPMULUDQ Y4, Y9, Y9
+	VPADDQ   Y10, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSLLQ   $0x06, Y9, Y9
+	VMOVDQU  Y9, 32(R9)
+	VPMULLD  blockedMulSw4<>+0(SB), Y8, Y9
+	VPSLLQ   $0x20, Y9, Y10
+	VPADDD   Y10, Y9, Y9
+	VPBLENDD $0x55, Y10, Y9, Y9
+	VPMULUDQ blockedMulLo4<>+0(SB), Y8, Y8
+	VPADDQ   Y9, Y8, Y8
+	VPSHUFB  blockedCut4<>+0(SB), Y8, Y9
+	VPAND    blockedCut4<>+32(SB), Y9, Y10
+	VPMULHUW blockedCut4<>+64(SB), Y10, Y10
+	VPAND    blockedCut4<>+96(SB), Y9, Y9
+	VPMULLW  blockedCut4<>+128(SB), Y9, Y9
+	VPOR     Y10, Y9, Y9
+	VPSHUFB  blockedCut4<>+160(SB), Y8, Y10
+	VPSUBB   Y10, Y7, Y10
+	VPCMPGTB Y6, Y10, Y10
+	VPOR     Y10, Y9, Y9
+	VMOVDQU  Y9, 96(R9)
+
+blockedAddUint64sAVX2_l1_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x04, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddUint64sAVX2_l1_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+blockedAddUint64sAVX2_l1_probe:
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Y8
+	VPMOVZXBQ  68(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Y8
+	VPMOVZXBQ  76(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Y8
+	VPMOVZXBQ  84(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Y8
+	VPMOVZXBQ  92(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Y8
+	VPMOVZXBQ  100(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Y8
+	VPMOVZXBQ  108(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Y8
+	VPMOVZXBQ  116(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Y8
+	VPMOVZXBQ  124(R8), Y9
+	VPSLLVQ    Y8, Y5, Y8
+	VPSLLVQ    Y9, Y5, Y9
+	VPOR       (AX)(R9*1), Y8, Y8
+	VPOR       32(AX)(R9*1), Y9, Y9
+	VMOVDQU    Y8, (AX)(R9*1)
+	VMOVDQU    Y9, 32(AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddUint64sAVX2_l1_group
 
 blockedAddUint64sAVX2_nopf:
 	XORQ DI, DI
@@ -9429,6 +9910,8 @@ blockedTestGroupsAVX2_first:
 
 blockedTestGroupsAVX2_loop:
 	MOVQ  pf+80(FP), R9
+	CMPQ  R9, $0x02
+	JE    blockedTestGroupsAVX2_l1
 	TESTQ R9, R9
 	JZ    blockedTestGroupsAVX2_nopf
 	XORQ  R9, R9
@@ -9634,6 +10117,211 @@ blockedTestGroupsAVX2_probe:
 	MOVQ       R11, (DI)(R9*1)
 	ADDQ       $0x08, R9
 	JMP        blockedTestGroupsAVX2_group
+
+blockedTestGroupsAVX2_l1:
+	XORQ R9, R9
+
+blockedTestGroupsAVX2_l1_group:
+	CMPQ     R9, BX
+	JAE      blockedTestGroupsAVX2_done
+	LEAQ     96(R9), R10
+	CMPQ     R10, SI
+	JAE      blockedTestGroupsAVX2_l1_noprep
+	MOVQ     R10, R11
+	ANDQ     $0x00000078, R11
+	SHLQ     $0x04, R11
+	ADDQ     CX, R11
+	VMOVDQU  (DX)(R10*8), Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPSLLQ   $0x06, Y5, Y5
+	VMOVDQU  Y5, (R11)
+	VPMULLD  blockedMulSw4<>+0(SB), Y4, Y5
+	VPSLLQ   $0x20, Y5, Y6
+	VPADDD   Y6, Y5, Y5
+	VPBLENDD $0x55, Y6, Y5, Y5
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPADDQ   Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+0(SB), Y4, Y5
+	VPAND    blockedCut4<>+32(SB), Y5, Y6
+	VPMULHUW blockedCut4<>+64(SB), Y6, Y6
+	VPAND    blockedCut4<>+96(SB), Y5, Y5
+	VPMULLW  blockedCut4<>+128(SB), Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPXOR    blockedCut4<>+224(SB), Y5, Y5
+	VPSHUFB  blockedCut4<>+160(SB), Y4, Y6
+	VPSUBB   Y6, Y3, Y6
+	VPCMPGTB Y2, Y6, Y6
+	VPOR     Y6, Y5, Y5
+	VMOVDQU  Y5, 64(R11)
+	VMOVDQU  32(DX)(R10*8), Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPSLLQ   $0x06, Y5, Y5
+	VMOVDQU  Y5, 32(R11)
+	VPMULLD  blockedMulSw4<>+0(SB), Y4, Y5
+	VPSLLQ   $0x20, Y5, Y6
+	VPADDD   Y6, Y5, Y5
+	VPBLENDD $0x55, Y6, Y5, Y5
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPADDQ   Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+0(SB), Y4, Y5
+	VPAND    blockedCut4<>+32(SB), Y5, Y6
+	VPMULHUW blockedCut4<>+64(SB), Y6, Y6
+	VPAND    blockedCut4<>+96(SB), Y5, Y5
+	VPMULLW  blockedCut4<>+128(SB), Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPXOR    blockedCut4<>+224(SB), Y5, Y5
+	VPSHUFB  blockedCut4<>+160(SB), Y4, Y6
+	VPSUBB   Y6, Y3, Y6
+	VPCMPGTB Y2, Y6, Y6
+	VPOR     Y6, Y5, Y5
+	VMOVDQU  Y5, 96(R11)
+
+blockedTestGroupsAVX2_l1_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestGroupsAVX2_l1_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x04, R12
+	ADDQ CX, R12
+
+blockedTestGroupsAVX2_l1_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Y4
+	VPMOVZXBQ  68(R10), Y5
+	VPXOR      (AX)(R13*1), Y1, Y6
+	VPXOR      32(AX)(R13*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Y4
+	VPMOVZXBQ  76(R10), Y5
+	VPXOR      (AX)(R13*1), Y1, Y6
+	VPXOR      32(AX)(R13*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Y4
+	VPMOVZXBQ  84(R10), Y5
+	VPXOR      (AX)(R13*1), Y1, Y6
+	VPXOR      32(AX)(R13*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Y4
+	VPMOVZXBQ  92(R10), Y5
+	VPXOR      (AX)(R13*1), Y1, Y6
+	VPXOR      32(AX)(R13*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Y4
+	VPMOVZXBQ  100(R10), Y5
+	VPXOR      (AX)(R13*1), Y1, Y6
+	VPXOR      32(AX)(R13*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Y4
+	VPMOVZXBQ  108(R10), Y5
+	VPXOR      (AX)(R13*1), Y1, Y6
+	VPXOR      32(AX)(R13*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Y4
+	VPMOVZXBQ  116(R10), Y5
+	VPXOR      (AX)(R13*1), Y1, Y6
+	VPXOR      32(AX)(R13*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R13
+	NEGL       R13
+	CMC
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Y4
+	VPMOVZXBQ  124(R10), Y5
+	VPXOR      (AX)(R12*1), Y1, Y6
+	VPXOR      32(AX)(R12*1), Y1, Y7
+	VPSLLVQ    Y4, Y6, Y6
+	VPSLLVQ    Y5, Y7, Y7
+	VPOR       Y6, Y7, Y6
+	VMOVMSKPD  Y6, R10
+	NEGL       R10
+	CMC
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestGroupsAVX2_l1_group
 
 blockedTestGroupsAVX2_nopf:
 	XORQ R9, R9
@@ -9909,6 +10597,8 @@ blockedAddGroupsAVX2_first:
 
 blockedAddGroupsAVX2_loop:
 	MOVQ  pf+64(FP), DI
+	CMPQ  DI, $0x02
+	JE    blockedAddGroupsAVX2_l1
 	TESTQ DI, DI
 	JZ    blockedAddGroupsAVX2_nopf
 	XORQ  DI, DI
@@ -10081,6 +10771,178 @@ blockedAddGroupsAVX2_probe:
 	VMOVDQU    Y5, 32(AX)(R9*1)
 	ADDQ       $0x08, DI
 	JMP        blockedAddGroupsAVX2_group
+
+blockedAddGroupsAVX2_l1:
+	XORQ DI, DI
+
+blockedAddGroupsAVX2_l1_group:
+	CMPQ     DI, BX
+	JAE      blockedAddGroupsAVX2_done
+	LEAQ     96(DI), R8
+	CMPQ     R8, SI
+	JAE      blockedAddGroupsAVX2_l1_noprep
+	MOVQ     R8, R9
+	ANDQ     $0x00000078, R9
+	SHLQ     $0x04, R9
+	ADDQ     CX, R9
+	VMOVDQU  (DX)(R8*8), Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPSLLQ   $0x06, Y5, Y5
+	VMOVDQU  Y5, (R9)
+	VPMULLD  blockedMulSw4<>+0(SB), Y4, Y5
+	VPSLLQ   $0x20, Y5, Y6
+	VPADDD   Y6, Y5, Y5
+	VPBLENDD $0x55, Y6, Y5, Y5
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPADDQ   Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+0(SB), Y4, Y5
+	VPAND    blockedCut4<>+32(SB), Y5, Y6
+	VPMULHUW blockedCut4<>+64(SB), Y6, Y6
+	VPAND    blockedCut4<>+96(SB), Y5, Y5
+	VPMULLW  blockedCut4<>+128(SB), Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPSHUFB  blockedCut4<>+160(SB), Y4, Y6
+	VPSUBB   Y6, Y3, Y6
+	VPCMPGTB Y2, Y6, Y6
+	VPOR     Y6, Y5, Y5
+	VMOVDQU  Y5, 64(R9)
+	VMOVDQU  32(DX)(R8*8), Y4
+	VPMULUDQ Y0, Y4, Y6
+	VPSRLQ   $0x20, Y6, Y6
+	VPSRLQ   $0x20, Y4, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPSLLQ   $0x06, Y5, Y5
+	VMOVDQU  Y5, 32(R9)
+	VPMULLD  blockedMulSw4<>+0(SB), Y4, Y5
+	VPSLLQ   $0x20, Y5, Y6
+	VPADDD   Y6, Y5, Y5
+	VPBLENDD $0x55, Y6, Y5, Y5
+	VPMULUDQ blockedMulLo4<>+0(SB), Y4, Y4
+	VPADDQ   Y5, Y4, Y4
+	VPSHUFB  blockedCut4<>+0(SB), Y4, Y5
+	VPAND    blockedCut4<>+32(SB), Y5, Y6
+	VPMULHUW blockedCut4<>+64(SB), Y6, Y6
+	VPAND    blockedCut4<>+96(SB), Y5, Y5
+	VPMULLW  blockedCut4<>+128(SB), Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPSHUFB  blockedCut4<>+160(SB), Y4, Y6
+	VPSUBB   Y6, Y3, Y6
+	VPCMPGTB Y2, Y6, Y6
+	VPOR     Y6, Y5, Y5
+	VMOVDQU  Y5, 96(R9)
+
+blockedAddGroupsAVX2_l1_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x04, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddGroupsAVX2_l1_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+blockedAddGroupsAVX2_l1_probe:
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Y4
+	VPMOVZXBQ  68(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Y4
+	VPMOVZXBQ  76(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Y4
+	VPMOVZXBQ  84(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Y4
+	VPMOVZXBQ  92(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Y4
+	VPMOVZXBQ  100(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Y4
+	VPMOVZXBQ  108(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Y4
+	VPMOVZXBQ  116(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Y4
+	VPMOVZXBQ  124(R8), Y5
+	VPSLLVQ    Y4, Y1, Y4
+	VPSLLVQ    Y5, Y1, Y5
+	VPOR       (AX)(R9*1), Y4, Y4
+	VPOR       32(AX)(R9*1), Y5, Y5
+	VMOVDQU    Y4, (AX)(R9*1)
+	VMOVDQU    Y5, 32(AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddGroupsAVX2_l1_group
 
 blockedAddGroupsAVX2_nopf:
 	XORQ DI, DI
@@ -10314,6 +11176,8 @@ blockedTestUint64sAVX512_first:
 
 blockedTestUint64sAVX512_loop:
 	MOVQ  pf+88(FP), R9
+	CMPQ  R9, $0x02
+	JE    blockedTestUint64sAVX512_l1
 	TESTQ R9, R9
 	JZ    blockedTestUint64sAVX512_nopf
 	XORQ  R9, R9
@@ -10456,6 +11320,148 @@ blockedTestUint64sAVX512_probe:
 	MOVQ       R11, (DI)(R9*1)
 	ADDQ       $0x08, R9
 	JMP        blockedTestUint64sAVX512_group
+
+blockedTestUint64sAVX512_l1:
+	XORQ R9, R9
+
+blockedTestUint64sAVX512_l1_group:
+	CMPQ       R9, BX
+	JAE        blockedTestUint64sAVX512_done
+	LEAQ       96(R9), R10
+	CMPQ       R10, SI
+	JAE        blockedTestUint64sAVX512_l1_noprep
+	MOVQ       R10, R11
+	ANDQ       $0x00000078, R11
+	SHLQ       $0x04, R11
+	ADDQ       CX, R11
+	VMOVDQU64  (DX)(R10*8), Z13
+	VPROLQ     $0x20, Z13, Z13
+	VPXORQ     Z0, Z13, Z13
+	VPROLQ     $0x31, Z13, Z14
+	VPROLQ     $0x18, Z13, Z15
+	VPTERNLOGQ $0x96, Z14, Z15, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x23, Z13, Z14
+	VPADDQ     Z2, Z14, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULLQ    Z1, Z13, Z13
+	VPSRLQ     $0x1c, Z13, Z14
+	VPXORQ     Z14, Z13, Z13
+	VPMULUDQ   Z3, Z13, Z15
+	VPSRLQ     $0x20, Z15, Z15
+	VPSRLQ     $0x20, Z13, Z14
+	VPMULUDQ   Z3, Z14, Z14
+	VPADDQ     Z15, Z14, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSLLQ     $0x06, Z14, Z14
+	VMOVDQU64  Z14, (R11)
+	VPMULLQ    Z4, Z13, Z13
+	VPSRLQ     $0x0d, Z13, Z14
+	VPERMQ     Z5, Z14, Z14
+	VPSHUFB    Z8, Z13, Z13
+	VPANDQ     Z9, Z13, Z15
+	VPMULHUW   Z10, Z15, Z15
+	VPANDQ     Z11, Z13, Z13
+	VPMULLW    Z12, Z13, Z13
+	VPTERNLOGQ $0x96, Z15, Z13, Z14
+	VMOVDQU64  Z14, 64(R11)
+
+blockedTestUint64sAVX512_l1_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestUint64sAVX512_l1_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x04, R12
+	ADDQ CX, R12
+
+blockedTestUint64sAVX512_l1_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z13
+	VPXORQ     (AX)(R13*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z13
+	VPXORQ     (AX)(R12*1), Z7, Z14
+	VPSLLVQ    Z13, Z14, Z14
+	VPTESTNMQ  Z6, Z14, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestUint64sAVX512_l1_group
 
 blockedTestUint64sAVX512_nopf:
 	XORQ R9, R9
@@ -10723,6 +11729,8 @@ blockedAddUint64sAVX512_first:
 
 blockedAddUint64sAVX512_loop:
 	MOVQ  pf+64(FP), DI
+	CMPQ  DI, $0x02
+	JE    blockedAddUint64sAVX512_l1
 	TESTQ DI, DI
 	JZ    blockedAddUint64sAVX512_nopf
 	XORQ  DI, DI
@@ -10842,6 +11850,125 @@ blockedAddUint64sAVX512_probe:
 	VMOVDQU64  Z12, (AX)(R9*1)
 	ADDQ       $0x08, DI
 	JMP        blockedAddUint64sAVX512_group
+
+blockedAddUint64sAVX512_l1:
+	XORQ DI, DI
+
+blockedAddUint64sAVX512_l1_group:
+	CMPQ       DI, BX
+	JAE        blockedAddUint64sAVX512_done
+	LEAQ       96(DI), R8
+	CMPQ       R8, SI
+	JAE        blockedAddUint64sAVX512_l1_noprep
+	MOVQ       R8, R9
+	ANDQ       $0x00000078, R9
+	SHLQ       $0x04, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (DX)(R8*8), Z12
+	VPROLQ     $0x20, Z12, Z12
+	VPXORQ     Z0, Z12, Z12
+	VPROLQ     $0x31, Z12, Z13
+	VPROLQ     $0x18, Z12, Z14
+	VPTERNLOGQ $0x96, Z13, Z14, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x23, Z12, Z13
+	VPADDQ     Z2, Z13, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULLQ    Z1, Z12, Z12
+	VPSRLQ     $0x1c, Z12, Z13
+	VPXORQ     Z13, Z12, Z12
+	VPMULUDQ   Z3, Z12, Z14
+	VPSRLQ     $0x20, Z14, Z14
+	VPSRLQ     $0x20, Z12, Z13
+	VPMULUDQ   Z3, Z13, Z13
+	VPADDQ     Z14, Z13, Z13
+	VPSRLQ     $0x20, Z13, Z13
+	VPSLLQ     $0x06, Z13, Z13
+	VMOVDQU64  Z13, (R9)
+	VPMULLQ    Z4, Z12, Z12
+	VPSRLQ     $0x0d, Z12, Z13
+	VPERMQ     Z5, Z13, Z13
+	VPSHUFB    Z7, Z12, Z12
+	VPANDQ     Z8, Z12, Z14
+	VPMULHUW   Z9, Z14, Z14
+	VPANDQ     Z10, Z12, Z12
+	VPMULLW    Z11, Z12, Z12
+	VPTERNLOGQ $0x96, Z14, Z12, Z13
+	VMOVDQU64  Z13, 64(R9)
+
+blockedAddUint64sAVX512_l1_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x04, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddUint64sAVX512_l1_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+blockedAddUint64sAVX512_l1_probe:
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z12
+	VPSRLVQ    Z12, Z6, Z12
+	VPORQ      (AX)(R9*1), Z12, Z12
+	VMOVDQU64  Z12, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddUint64sAVX512_l1_group
 
 blockedAddUint64sAVX512_nopf:
 	XORQ DI, DI
@@ -11004,6 +12131,8 @@ blockedTestGroupsAVX512_first:
 
 blockedTestGroupsAVX512_loop:
 	MOVQ  pf+80(FP), R9
+	CMPQ  R9, $0x02
+	JE    blockedTestGroupsAVX512_l1
 	TESTQ R9, R9
 	JZ    blockedTestGroupsAVX512_nopf
 	XORQ  R9, R9
@@ -11134,6 +12263,136 @@ blockedTestGroupsAVX512_probe:
 	MOVQ       R11, (DI)(R9*1)
 	ADDQ       $0x08, R9
 	JMP        blockedTestGroupsAVX512_group
+
+blockedTestGroupsAVX512_l1:
+	XORQ R9, R9
+
+blockedTestGroupsAVX512_l1_group:
+	CMPQ       R9, BX
+	JAE        blockedTestGroupsAVX512_done
+	LEAQ       96(R9), R10
+	CMPQ       R10, SI
+	JAE        blockedTestGroupsAVX512_l1_noprep
+	MOVQ       R10, R11
+	ANDQ       $0x00000078, R11
+	SHLQ       $0x04, R11
+	ADDQ       CX, R11
+	VMOVDQU64  (DX)(R10*8), Z10
+	VPMULUDQ   Z0, Z10, Z12
+	VPSRLQ     $0x20, Z12, Z12
+	VPSRLQ     $0x20, Z10, Z11
+	VPMULUDQ   Z0, Z11, Z11
+	VPADDQ     Z12, Z11, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSLLQ     $0x06, Z11, Z11
+	VMOVDQU64  Z11, (R11)
+	VPMULLQ    Z1, Z10, Z10
+	VPSRLQ     $0x0d, Z10, Z11
+	VPERMQ     Z2, Z11, Z11
+	VPSHUFB    Z5, Z10, Z10
+	VPANDQ     Z6, Z10, Z12
+	VPMULHUW   Z7, Z12, Z12
+	VPANDQ     Z8, Z10, Z10
+	VPMULLW    Z9, Z10, Z10
+	VPTERNLOGQ $0x96, Z12, Z10, Z11
+	VMOVDQU64  Z11, 64(R11)
+
+blockedTestGroupsAVX512_l1_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestGroupsAVX512_l1_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x04, R12
+	ADDQ CX, R12
+
+blockedTestGroupsAVX512_l1_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z10
+	VPXORQ     (AX)(R13*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z10
+	VPXORQ     (AX)(R12*1), Z4, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z3, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestGroupsAVX512_l1_group
 
 blockedTestGroupsAVX512_nopf:
 	XORQ R9, R9
@@ -11305,6 +12564,8 @@ blockedAddGroupsAVX512_first:
 
 blockedAddGroupsAVX512_loop:
 	MOVQ  pf+64(FP), DI
+	CMPQ  DI, $0x02
+	JE    blockedAddGroupsAVX512_l1
 	TESTQ DI, DI
 	JZ    blockedAddGroupsAVX512_nopf
 	XORQ  DI, DI
@@ -11412,6 +12673,113 @@ blockedAddGroupsAVX512_probe:
 	VMOVDQU64  Z9, (AX)(R9*1)
 	ADDQ       $0x08, DI
 	JMP        blockedAddGroupsAVX512_group
+
+blockedAddGroupsAVX512_l1:
+	XORQ DI, DI
+
+blockedAddGroupsAVX512_l1_group:
+	CMPQ       DI, BX
+	JAE        blockedAddGroupsAVX512_done
+	LEAQ       96(DI), R8
+	CMPQ       R8, SI
+	JAE        blockedAddGroupsAVX512_l1_noprep
+	MOVQ       R8, R9
+	ANDQ       $0x00000078, R9
+	SHLQ       $0x04, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (DX)(R8*8), Z9
+	VPMULUDQ   Z0, Z9, Z11
+	VPSRLQ     $0x20, Z11, Z11
+	VPSRLQ     $0x20, Z9, Z10
+	VPMULUDQ   Z0, Z10, Z10
+	VPADDQ     Z11, Z10, Z10
+	VPSRLQ     $0x20, Z10, Z10
+	VPSLLQ     $0x06, Z10, Z10
+	VMOVDQU64  Z10, (R9)
+	VPMULLQ    Z1, Z9, Z9
+	VPSRLQ     $0x0d, Z9, Z10
+	VPERMQ     Z2, Z10, Z10
+	VPSHUFB    Z4, Z9, Z9
+	VPANDQ     Z5, Z9, Z11
+	VPMULHUW   Z6, Z11, Z11
+	VPANDQ     Z7, Z9, Z9
+	VPMULLW    Z8, Z9, Z9
+	VPTERNLOGQ $0x96, Z11, Z9, Z10
+	VMOVDQU64  Z10, 64(R9)
+
+blockedAddGroupsAVX512_l1_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x04, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddGroupsAVX512_l1_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+blockedAddGroupsAVX512_l1_probe:
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z9
+	VPSRLVQ    Z9, Z3, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddGroupsAVX512_l1_group
 
 blockedAddGroupsAVX512_nopf:
 	XORQ DI, DI
@@ -11573,6 +12941,8 @@ blockedTestUint64sAVX512VBMI_first:
 
 blockedTestUint64sAVX512VBMI_loop:
 	MOVQ  pf+88(FP), R9
+	CMPQ  R9, $0x02
+	JE    blockedTestUint64sAVX512VBMI_l1
 	TESTQ R9, R9
 	JZ    blockedTestUint64sAVX512VBMI_nopf
 	XORQ  R9, R9
@@ -11711,6 +13081,144 @@ blockedTestUint64sAVX512VBMI_probe:
 	MOVQ       R11, (DI)(R9*1)
 	ADDQ       $0x08, R9
 	JMP        blockedTestUint64sAVX512VBMI_group
+
+blockedTestUint64sAVX512VBMI_l1:
+	XORQ R9, R9
+
+blockedTestUint64sAVX512VBMI_l1_group:
+	CMPQ           R9, BX
+	JAE            blockedTestUint64sAVX512VBMI_done
+	LEAQ           96(R9), R10
+	CMPQ           R10, SI
+	JAE            blockedTestUint64sAVX512VBMI_l1_noprep
+	MOVQ           R10, R11
+	ANDQ           $0x00000078, R11
+	SHLQ           $0x04, R11
+	ADDQ           CX, R11
+	VMOVDQU64      (DX)(R10*8), Z10
+	VPROLQ         $0x20, Z10, Z10
+	VPXORQ         Z0, Z10, Z10
+	VPROLQ         $0x31, Z10, Z11
+	VPROLQ         $0x18, Z10, Z12
+	VPTERNLOGQ     $0x96, Z11, Z12, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x23, Z10, Z11
+	VPADDQ         Z2, Z11, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULLQ        Z1, Z10, Z10
+	VPSRLQ         $0x1c, Z10, Z11
+	VPXORQ         Z11, Z10, Z10
+	VPMULUDQ       Z3, Z10, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPSRLQ         $0x20, Z10, Z11
+	VPMULUDQ       Z3, Z11, Z11
+	VPADDQ         Z12, Z11, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSLLQ         $0x06, Z11, Z11
+	VMOVDQU64      Z11, (R11)
+	VPMULLQ        Z4, Z10, Z10
+	VPSRLQ         $0x0d, Z10, Z11
+	VPERMQ         Z5, Z11, Z11
+	VPMULTISHIFTQB Z10, Z8, Z10
+	VPTERNLOGQ     $0x78, Z9, Z10, Z11
+	VMOVDQU64      Z11, 64(R11)
+
+blockedTestUint64sAVX512VBMI_l1_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestUint64sAVX512VBMI_l1_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x04, R12
+	ADDQ CX, R12
+
+blockedTestUint64sAVX512VBMI_l1_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z10
+	VPXORQ     (AX)(R13*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z10
+	VPXORQ     (AX)(R12*1), Z7, Z11
+	VPSLLVQ    Z10, Z11, Z11
+	VPTESTNMQ  Z6, Z11, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestUint64sAVX512VBMI_l1_group
 
 blockedTestUint64sAVX512VBMI_nopf:
 	XORQ R9, R9
@@ -11901,6 +13409,8 @@ blockedAddUint64sAVX512VBMI_first:
 
 blockedAddUint64sAVX512VBMI_loop:
 	MOVQ  pf+64(FP), DI
+	CMPQ  DI, $0x02
+	JE    blockedAddUint64sAVX512VBMI_l1
 	TESTQ DI, DI
 	JZ    blockedAddUint64sAVX512VBMI_nopf
 	XORQ  DI, DI
@@ -12016,6 +13526,121 @@ blockedAddUint64sAVX512VBMI_probe:
 	VMOVDQU64  Z9, (AX)(R9*1)
 	ADDQ       $0x08, DI
 	JMP        blockedAddUint64sAVX512VBMI_group
+
+blockedAddUint64sAVX512VBMI_l1:
+	XORQ DI, DI
+
+blockedAddUint64sAVX512VBMI_l1_group:
+	CMPQ           DI, BX
+	JAE            blockedAddUint64sAVX512VBMI_done
+	LEAQ           96(DI), R8
+	CMPQ           R8, SI
+	JAE            blockedAddUint64sAVX512VBMI_l1_noprep
+	MOVQ           R8, R9
+	ANDQ           $0x00000078, R9
+	SHLQ           $0x04, R9
+	ADDQ           CX, R9
+	VMOVDQU64      (DX)(R8*8), Z9
+	VPROLQ         $0x20, Z9, Z9
+	VPXORQ         Z0, Z9, Z9
+	VPROLQ         $0x31, Z9, Z10
+	VPROLQ         $0x18, Z9, Z11
+	VPTERNLOGQ     $0x96, Z10, Z11, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x23, Z9, Z10
+	VPADDQ         Z2, Z10, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULLQ        Z1, Z9, Z9
+	VPSRLQ         $0x1c, Z9, Z10
+	VPXORQ         Z10, Z9, Z9
+	VPMULUDQ       Z3, Z9, Z11
+	VPSRLQ         $0x20, Z11, Z11
+	VPSRLQ         $0x20, Z9, Z10
+	VPMULUDQ       Z3, Z10, Z10
+	VPADDQ         Z11, Z10, Z10
+	VPSRLQ         $0x20, Z10, Z10
+	VPSLLQ         $0x06, Z10, Z10
+	VMOVDQU64      Z10, (R9)
+	VPMULLQ        Z4, Z9, Z9
+	VPSRLQ         $0x0d, Z9, Z10
+	VPERMQ         Z5, Z10, Z10
+	VPMULTISHIFTQB Z9, Z7, Z9
+	VPTERNLOGQ     $0x78, Z8, Z9, Z10
+	VMOVDQU64      Z10, 64(R9)
+
+blockedAddUint64sAVX512VBMI_l1_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x04, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddUint64sAVX512VBMI_l1_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+blockedAddUint64sAVX512VBMI_l1_probe:
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z9
+	VPSRLVQ    Z9, Z6, Z9
+	VPORQ      (AX)(R9*1), Z9, Z9
+	VMOVDQU64  Z9, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddUint64sAVX512VBMI_l1_group
 
 blockedAddUint64sAVX512VBMI_nopf:
 	XORQ DI, DI
@@ -12167,6 +13792,8 @@ blockedTestGroupsAVX512VBMI_first:
 
 blockedTestGroupsAVX512VBMI_loop:
 	MOVQ  pf+80(FP), R9
+	CMPQ  R9, $0x02
+	JE    blockedTestGroupsAVX512VBMI_l1
 	TESTQ R9, R9
 	JZ    blockedTestGroupsAVX512VBMI_nopf
 	XORQ  R9, R9
@@ -12293,6 +13920,132 @@ blockedTestGroupsAVX512VBMI_probe:
 	MOVQ       R11, (DI)(R9*1)
 	ADDQ       $0x08, R9
 	JMP        blockedTestGroupsAVX512VBMI_group
+
+blockedTestGroupsAVX512VBMI_l1:
+	XORQ R9, R9
+
+blockedTestGroupsAVX512VBMI_l1_group:
+	CMPQ           R9, BX
+	JAE            blockedTestGroupsAVX512VBMI_done
+	LEAQ           96(R9), R10
+	CMPQ           R10, SI
+	JAE            blockedTestGroupsAVX512VBMI_l1_noprep
+	MOVQ           R10, R11
+	ANDQ           $0x00000078, R11
+	SHLQ           $0x04, R11
+	ADDQ           CX, R11
+	VMOVDQU64      (DX)(R10*8), Z7
+	VPMULUDQ       Z0, Z7, Z9
+	VPSRLQ         $0x20, Z9, Z9
+	VPSRLQ         $0x20, Z7, Z8
+	VPMULUDQ       Z0, Z8, Z8
+	VPADDQ         Z9, Z8, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSLLQ         $0x06, Z8, Z8
+	VMOVDQU64      Z8, (R11)
+	VPMULLQ        Z1, Z7, Z7
+	VPSRLQ         $0x0d, Z7, Z8
+	VPERMQ         Z2, Z8, Z8
+	VPMULTISHIFTQB Z7, Z5, Z7
+	VPTERNLOGQ     $0x78, Z6, Z7, Z8
+	VMOVDQU64      Z8, 64(R11)
+
+blockedTestGroupsAVX512VBMI_l1_noprep:
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+	LEAQ 88(R9), R11
+	MOVQ R10, R12
+	CMPQ R11, SI
+	JAE  blockedTestGroupsAVX512VBMI_l1_probe
+	MOVQ R11, R12
+	ANDQ $0x00000078, R12
+	SHLQ $0x04, R12
+	ADDQ CX, R12
+
+blockedTestGroupsAVX512VBMI_l1_probe:
+	XORQ       R11, R11
+	MOVQ       (R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       (R10), R13
+	VPMOVZXBQ  64(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       8(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(R10), R13
+	VPMOVZXBQ  72(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       16(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(R10), R13
+	VPMOVZXBQ  80(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       24(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(R10), R13
+	VPMOVZXBQ  88(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       32(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(R10), R13
+	VPMOVZXBQ  96(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       40(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(R10), R13
+	VPMOVZXBQ  104(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       48(R12), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(R10), R13
+	VPMOVZXBQ  112(R10), Z7
+	VPXORQ     (AX)(R13*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	MOVQ       56(R12), R12
+	PREFETCHT0 (AX)(R12*1)
+	MOVQ       56(R10), R12
+	VPMOVZXBQ  120(R10), Z7
+	VPXORQ     (AX)(R12*1), Z4, Z8
+	VPSLLVQ    Z7, Z8, Z8
+	VPTESTNMQ  Z3, Z8, K1
+	KORTESTB   K1, K1
+	ADCQ       R11, R11
+	POPCNTQ    R11, R10
+	ADDQ       R10, R8
+	MOVQ       $0x0101010101010101, R10
+	PDEPQ      R10, R11, R11
+	BSWAPQ     R11
+	MOVQ       R11, (DI)(R9*1)
+	ADDQ       $0x08, R9
+	JMP        blockedTestGroupsAVX512VBMI_l1_group
 
 blockedTestGroupsAVX512VBMI_nopf:
 	XORQ R9, R9
@@ -12453,6 +14206,8 @@ blockedAddGroupsAVX512VBMI_first:
 
 blockedAddGroupsAVX512VBMI_loop:
 	MOVQ  pf+64(FP), DI
+	CMPQ  DI, $0x02
+	JE    blockedAddGroupsAVX512VBMI_l1
 	TESTQ DI, DI
 	JZ    blockedAddGroupsAVX512VBMI_nopf
 	XORQ  DI, DI
@@ -12556,6 +14311,109 @@ blockedAddGroupsAVX512VBMI_probe:
 	VMOVDQU64  Z6, (AX)(R9*1)
 	ADDQ       $0x08, DI
 	JMP        blockedAddGroupsAVX512VBMI_group
+
+blockedAddGroupsAVX512VBMI_l1:
+	XORQ DI, DI
+
+blockedAddGroupsAVX512VBMI_l1_group:
+	CMPQ           DI, BX
+	JAE            blockedAddGroupsAVX512VBMI_done
+	LEAQ           96(DI), R8
+	CMPQ           R8, SI
+	JAE            blockedAddGroupsAVX512VBMI_l1_noprep
+	MOVQ           R8, R9
+	ANDQ           $0x00000078, R9
+	SHLQ           $0x04, R9
+	ADDQ           CX, R9
+	VMOVDQU64      (DX)(R8*8), Z6
+	VPMULUDQ       Z0, Z6, Z8
+	VPSRLQ         $0x20, Z8, Z8
+	VPSRLQ         $0x20, Z6, Z7
+	VPMULUDQ       Z0, Z7, Z7
+	VPADDQ         Z8, Z7, Z7
+	VPSRLQ         $0x20, Z7, Z7
+	VPSLLQ         $0x06, Z7, Z7
+	VMOVDQU64      Z7, (R9)
+	VPMULLQ        Z1, Z6, Z6
+	VPSRLQ         $0x0d, Z6, Z7
+	VPERMQ         Z2, Z7, Z7
+	VPMULTISHIFTQB Z6, Z4, Z6
+	VPTERNLOGQ     $0x78, Z5, Z6, Z7
+	VMOVDQU64      Z7, 64(R9)
+
+blockedAddGroupsAVX512VBMI_l1_noprep:
+	MOVQ DI, R8
+	ANDQ $0x00000078, R8
+	SHLQ $0x04, R8
+	ADDQ CX, R8
+	LEAQ 88(DI), R9
+	MOVQ R8, R10
+	CMPQ R9, SI
+	JAE  blockedAddGroupsAVX512VBMI_l1_probe
+	MOVQ R9, R10
+	ANDQ $0x00000078, R10
+	SHLQ $0x04, R10
+	ADDQ CX, R10
+
+blockedAddGroupsAVX512VBMI_l1_probe:
+	MOVQ       (R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       (R8), R9
+	VPMOVZXBQ  64(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       8(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       8(R8), R9
+	VPMOVZXBQ  72(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       16(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       16(R8), R9
+	VPMOVZXBQ  80(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       24(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       24(R8), R9
+	VPMOVZXBQ  88(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       32(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       32(R8), R9
+	VPMOVZXBQ  96(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       40(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       40(R8), R9
+	VPMOVZXBQ  104(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       48(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       48(R8), R9
+	VPMOVZXBQ  112(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	MOVQ       56(R10), R9
+	PREFETCHT0 (AX)(R9*1)
+	MOVQ       56(R8), R9
+	VPMOVZXBQ  120(R8), Z6
+	VPSRLVQ    Z6, Z3, Z6
+	VPORQ      (AX)(R9*1), Z6, Z6
+	VMOVDQU64  Z6, (AX)(R9*1)
+	ADDQ       $0x08, DI
+	JMP        blockedAddGroupsAVX512VBMI_l1_group
 
 blockedAddGroupsAVX512VBMI_nopf:
 	XORQ DI, DI

@@ -32,7 +32,9 @@ func TestBlockedGroups(t *testing.T) {
 							ks[i] = r.Uint64()
 						}
 						seed := r.Uint64() >> r.IntN(64)
-						checkGroups(t, words, k, seed, ks, fmt.Sprintf("lines=%d k=%d fill=%d n=%d", lines, k, fill, n))
+						eachFarHint(words, func() {
+							checkGroups(t, words, k, seed, ks, fmt.Sprintf("lines=%d k=%d fill=%d n=%d far L1 %v", lines, k, fill, n, blockedFarL1))
+						})
 					}
 				}
 			}

@@ -74,62 +74,62 @@ func blockedTestStrideHashesAVX512(words []uint64, hs []uint64, out []bool, k ui
 //go:noescape
 func blockedAddStrideHashesAVX512(words []uint64, hs []uint64, k uint32, lines int, scale int, dist int)
 
-// blockedTestUint64sAVX2 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedTestUint64sAVX2 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedTestUint64sAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 
-// blockedAddUint64sAVX2 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedAddUint64sAVX2 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedAddUint64sAVX2(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 
-// blockedTestGroupsAVX2 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedTestGroupsAVX2 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedTestGroupsAVX2(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 
-// blockedAddGroupsAVX2 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedAddGroupsAVX2 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedAddGroupsAVX2(words []uint64, hs []uint64, n int, k uint32, pf int)
 
-// blockedTestUint64sAVX512 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedTestUint64sAVX512 is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedTestUint64sAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 
-// blockedAddUint64sAVX512 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedAddUint64sAVX512 is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedAddUint64sAVX512(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 
-// blockedTestGroupsAVX512 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedTestGroupsAVX512 is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedTestGroupsAVX512(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 
-// blockedAddGroupsAVX512 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedAddGroupsAVX512 is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedAddGroupsAVX512(words []uint64, hs []uint64, n int, k uint32, pf int)
 
-// blockedTestUint64sAVX512VBMI is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedTestUint64sAVX512VBMI is blockedTestHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedTestUint64sAVX512VBMI(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 
-// blockedAddUint64sAVX512VBMI is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedAddUint64sAVX512VBMI is blockedAddHashesGeneric of the hashes of ks (key is hashing.Uint64Key(seed)) for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedAddUint64sAVX512VBMI(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 
-// blockedTestGroupsAVX512VBMI is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedTestGroupsAVX512VBMI is blockedTestHashesGeneric of the first len(out) hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedTestGroupsAVX512VBMI(words []uint64, hs []uint64, out []bool, k uint32, pf int) int
 
-// blockedAddGroupsAVX512VBMI is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).
+// blockedAddGroupsAVX512VBMI is blockedAddHashesGeneric of the first n hashes of hs for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).
 //
 //go:noescape
 func blockedAddGroupsAVX512VBMI(words []uint64, hs []uint64, n int, k uint32, pf int)

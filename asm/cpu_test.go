@@ -60,6 +60,21 @@ func groupFormsAt(l cpulevel.Level) []bool {
 	return []bool{blockedVBMI}
 }
 
+// eachFarHint runs f with the grouped kernels' far prefetches into L2
+// and again into L1 where words is large enough for them to prefetch
+// (prefetchBytes), else once: both loops have to answer alike.
+func eachFarHint(words []uint64, f func()) {
+	if !prefetchBytesOf(words) {
+		f()
+		return
+	}
+	defer func(old bool) { blockedFarL1 = old }(blockedFarL1)
+	for _, l1 := range []bool{false, true} {
+		blockedFarL1 = l1
+		f()
+	}
+}
+
 // withVBMI runs f with the grouped kernels' VBMI form on or off.
 func withVBMI(vbmi bool, f func()) {
 	defer func(old bool) { blockedVBMI = old }(blockedVBMI)

@@ -4,39 +4,52 @@
 
 #include "textflag.h"
 
-// func loadsPrefetched(words []uint64, idx []uint64, ahead int) uint64
+// func loadsPrefetched(words []uint64, idx []uint64, ahead int, intoL1 bool) uint64
 // Requires: MMX+
-TEXT ·loadsPrefetched(SB), NOSPLIT, $0-64
-	MOVQ words_base+0(FP), AX
-	MOVQ idx_base+24(FP), CX
-	MOVQ idx_len+32(FP), DX
-	MOVQ ahead+48(FP), BX
-	XORQ SI, SI
-	MOVQ DX, DI
-	SUBQ BX, DX
-	JLE  tail
-	MOVQ BX, DI
+TEXT ·loadsPrefetched(SB), NOSPLIT, $0-72
+	MOVQ  words_base+0(FP), AX
+	MOVQ  idx_base+24(FP), CX
+	MOVQ  idx_len+32(FP), DX
+	MOVQ  ahead+48(FP), BX
+	MOVB  intoL1+56(FP), SI
+	XORQ  DI, DI
+	MOVQ  DX, R8
+	SUBQ  BX, DX
+	JLE   tail
+	MOVQ  BX, R8
+	TESTB SI, SI
+	JNZ   loopL1
 
 loop:
-	MOVQ       (CX), R8
+	MOVQ       (CX), SI
 	MOVQ       (CX)(BX*8), R9
 	PREFETCHT1 (AX)(R9*8)
-	ADDQ       (AX)(R8*8), SI
+	ADDQ       (AX)(SI*8), DI
 	ADDQ       $0x08, CX
 	DECQ       DX
 	JNZ        loop
+	JMP        tail
+
+loopL1:
+	MOVQ       (CX), SI
+	MOVQ       (CX)(BX*8), R9
+	PREFETCHT0 (AX)(R9*8)
+	ADDQ       (AX)(SI*8), DI
+	ADDQ       $0x08, CX
+	DECQ       DX
+	JNZ        loopL1
 
 tail:
-	TESTQ DI, DI
+	TESTQ R8, R8
 	JZ    done
 	MOVQ  (CX), DX
-	ADDQ  (AX)(DX*8), SI
+	ADDQ  (AX)(DX*8), DI
 	ADDQ  $0x08, CX
-	DECQ  DI
+	DECQ  R8
 	JMP   tail
 
 done:
-	MOVQ SI, ret+56(FP)
+	MOVQ DI, ret+64(FP)
 	RET
 
 // func loadsHashed(words []uint64, ks []uint64, seed uint64, lines uint64) uint64

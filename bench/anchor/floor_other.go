@@ -6,7 +6,7 @@ import "unsafe"
 
 // loadsPrefetched is the plain loop where the prefetching one has no
 // assembly: the sum of words[idx[i]] over idx.
-func loadsPrefetched(words, idx []uint64, _ int) uint64 {
+func loadsPrefetched(words, idx []uint64, _ int, _ bool) uint64 {
 	var sum uint64
 	for _, i := range idx {
 		sum += words[i]

@@ -5,11 +5,11 @@
 package main
 
 // loadsPrefetched returns the sum of words[idx[i]] over idx, prefetching
-// words[idx[i+ahead]] while it loads words[idx[i]]; every idx[i] must
-// index words.
+// words[idx[i+ahead]] while it loads words[idx[i]], into L1 or only into L2
+// (genutil.PrefetchFar); every idx[i] must index words.
 //
 //go:noescape
-func loadsPrefetched(words []uint64, idx []uint64, ahead int) uint64
+func loadsPrefetched(words []uint64, idx []uint64, ahead int, intoL1 bool) uint64
 
 // loadsHashed returns the sum over ks of the first word of the line of
 // engine.HashUint64Seed(k, seed) in a blocked array words of lines lines.

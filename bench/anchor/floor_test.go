@@ -37,8 +37,10 @@ func TestFloorLoops(t *testing.T) {
 					t.Fatalf("lines=%d key=%#x: loadMixed = %#x, its Go twin %#x", lines, k, got, w)
 				}
 			}
-			if got := loadsPrefetched(words, idx, 64); got != want {
-				t.Fatalf("lines=%d n=%d: loadsPrefetched = %#x, want %#x", lines, n, got, want)
+			for _, intoL1 := range []bool{false, true} {
+				if got := loadsPrefetched(words, idx, 64, intoL1); got != want {
+					t.Fatalf("lines=%d n=%d intoL1=%v: loadsPrefetched = %#x, want %#x", lines, n, intoL1, got, want)
+				}
 			}
 		}
 	}

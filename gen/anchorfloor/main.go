@@ -20,15 +20,16 @@ import (
 func main() {
 	// avo v0.5.0 parses the comma form; it writes "amd64 && gc && !purego".
 	ConstraintExpr("amd64,gc,!purego")
-	TEXT("loadsPrefetched", NOSPLIT, "func(words, idx []uint64, ahead int) uint64")
+	TEXT("loadsPrefetched", NOSPLIT, "func(words, idx []uint64, ahead int, intoL1 bool) uint64")
 	Pragma("noescape")
 	Doc("loadsPrefetched returns the sum of words[idx[i]] over idx, prefetching",
-		"words[idx[i+ahead]] while it loads words[idx[i]]; every idx[i] must",
-		"index words.")
+		"words[idx[i+ahead]] while it loads words[idx[i]], into L1 or only into L2",
+		"(genutil.PrefetchFar); every idx[i] must index words.")
 	words := Load(Param("words").Base(), GP64())
 	idx := Load(Param("idx").Base(), GP64())
 	n := Load(Param("idx").Len(), GP64())
 	ahead := Load(Param("ahead"), GP64())
+	intoL1 := Load(Param("intoL1"), GP8())
 	sum, rem := GP64(), GP64()
 	XORQ(sum, sum)
 	// The first n - ahead keys prefetch the key ahead of them; the last
@@ -39,16 +40,26 @@ func main() {
 	SUBQ(ahead, count)
 	JLE(LabelRef("tail"))
 	MOVQ(ahead, rem)
-
-	Label("loop")
-	p, x := GP64(), GP64()
-	MOVQ(Mem{Base: idx}, p)
-	MOVQ(Mem{Base: idx, Index: ahead, Scale: 8}, x)
-	genutil.PrefetchFar(Mem{Base: words, Index: x, Scale: 8})
-	ADDQ(Mem{Base: words, Index: p, Scale: 8}, sum)
-	ADDQ(U8(8), idx)
-	DECQ(count)
-	JNZ(LabelRef("loop"))
+	TESTB(intoL1, intoL1)
+	JNZ(LabelRef("loopL1"))
+	for _, l1 := range []bool{false, true} {
+		loop := "loop"
+		if l1 {
+			loop = "loopL1"
+		}
+		Label(loop)
+		p, x := GP64(), GP64()
+		MOVQ(Mem{Base: idx}, p)
+		MOVQ(Mem{Base: idx, Index: ahead, Scale: 8}, x)
+		genutil.PrefetchFar(Mem{Base: words, Index: x, Scale: 8}, l1)
+		ADDQ(Mem{Base: words, Index: p, Scale: 8}, sum)
+		ADDQ(U8(8), idx)
+		DECQ(count)
+		JNZ(LabelRef(loop))
+		if !l1 {
+			JMP(LabelRef("tail"))
+		}
+	}
 
 	Label("tail")
 	TESTQ(rem, rem)

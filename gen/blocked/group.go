@@ -37,7 +37,8 @@ const slotBytes = 128
 // A group is prepared groupAhead groups before it is probed, into a
 // ring of slots on the stack, so no load waits on the store before it,
 // and the lines of the group prepared a round earlier are prefetched one
-// per key while the current group is probed. Each key then costs the
+// per key, into L2 or L1 as the caller chooses, while the current group
+// is probed. Each key then costs the
 // widening of its counts and the line's shifted test or OR; a test collects
 // the eight answers as bits and writes them as eight bytes at once.
 func groupKernels() {
@@ -95,7 +96,7 @@ func groupKernel(v groupISA, test, hashed bool) {
 	name := fmt.Sprintf("blocked%s%s%s", op, form, v.name())
 	TEXT(name, 0, sig)
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf != 0 prefetches (see groupKernels in gen/blocked).", name, op, what))
+	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).", name, op, what))
 	p := groupParams{hashed: hashed, test: test}
 	p.words = Load(Param("words").Base(), GP64())
 	p.lines = Load(Param("words").Len(), GP64())
@@ -152,16 +153,22 @@ func groupKernel(v groupISA, test, hashed bool) {
 	ADDQ(U8(8), i)
 	JMP(LabelRef(name + "_first"))
 
-	// Two loops, with and without the prefetches: below the prefetch
-	// size (asm's prefetchBytes) they only add work.
+	// Three loops, as pf chooses: the prefetches into L2, into L1
+	// (genutil.PrefetchFar), or none, below the prefetch size (asm's
+	// prefetchBytes), where they only add work.
 	Label(name + "_loop")
-	pfOn := Load(Param("pf"), GP64())
-	TESTQ(pfOn, pfOn)
+	mode := Load(Param("pf"), GP64())
+	CMPQ(mode, U8(asm.BlockedFarL1))
+	JE(LabelRef(name + "_l1"))
+	TESTQ(mode, mode)
 	JZ(LabelRef(name + "_nopf"))
-	for _, prefetch := range []bool{true, false} {
-		l := name
-		if !prefetch {
-			l = name + "_nopf"
+	for _, loop := range []struct {
+		suffix           string
+		prefetch, intoL1 bool
+	}{{"", true, false}, {"_l1", true, true}, {"_nopf", false, false}} {
+		prefetch := loop.prefetch
+		l := name + loop.suffix
+		if loop.suffix != "" {
 			Label(l)
 		}
 		XORQ(i, i)
@@ -200,7 +207,7 @@ func groupKernel(v groupISA, test, hashed bool) {
 			if prefetch {
 				pr := GP64()
 				MOVQ(Mem{Base: pslot, Disp: 8 * j}, pr)
-				genutil.PrefetchFar(Mem{Base: p.words, Index: pr, Scale: 1})
+				genutil.PrefetchFar(Mem{Base: p.words, Index: pr, Scale: 1}, loop.intoL1)
 			}
 			v.probe(p, j, cur)
 			if test {

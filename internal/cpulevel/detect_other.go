@@ -5,3 +5,5 @@ package cpulevel
 func detect() Level { return Generic }
 
 func detectVBMI() bool { return false }
+
+func detectPrefetchFarL1() bool { return false }

@@ -46,6 +46,14 @@ func VBMI() bool { return vbmi }
 
 var vbmi = detectVBMI()
 
+// PrefetchFarL1 reports whether prefetches issued many tens of keys
+// ahead should fill L1 (PREFETCHT0) rather than only L2 (PREFETCHT1) on
+// this CPU. It is a property of the core measured, not of the ISA: true
+// on AMD cores from Zen 5 on, false elsewhere.
+func PrefetchFarL1() bool { return prefetchFarL1 }
+
+var prefetchFarL1 = detectPrefetchFarL1()
+
 // Env names the variable that caps the level at start-up.
 const Env = "FILTERENGINE_KERNEL"
 

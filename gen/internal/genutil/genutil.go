@@ -130,11 +130,20 @@ func ReturnZF() {
 
 // PrefetchFar emits the prefetch of a line a kernel probes many tens of
 // keys later (the grouped kernels', asm.BlockedGroupAhead groups of
-// eight): PREFETCHT1, which brings the line into L2 and leaves L1 alone.
-// A prefetch into L1 holds one of L1's few miss buffers (a couple of
-// dozen on current x86 cores) until its line arrives, so that many
-// prefetches in flight wait on each other once the filter is out of
-// cache; into L2 they do not, and the probe's load finds its line one
-// level out, latency the out-of-order core hides. Kernels that prefetch
-// a few keys ahead keep PREFETCHT0.
-func PrefetchFar(m Mem) { PREFETCHT1(m) }
+// eight), into L1 (PREFETCHT0) or into L2 only (PREFETCHT1). Which
+// serves better depends on the core, so the kernels carry a loop for
+// each and asm picks one at run time (cpulevel.PrefetchFarL1): where a
+// prefetch into L1 holds one of L1's few miss buffers until its line
+// arrives, that many prefetches in flight wait on each other once the
+// filter is out of cache, and into L2 they do not (the probe's load
+// finds its line one level out, latency the out-of-order core hides);
+// where L2-only prefetches are dropped or L1 has the buffers to spare,
+// the line already in L1 wins. Kernels that prefetch a few keys ahead
+// keep PREFETCHT0.
+func PrefetchFar(m Mem, intoL1 bool) {
+	if intoL1 {
+		PREFETCHT0(m)
+	} else {
+		PREFETCHT1(m)
+	}
+}
