@@ -171,7 +171,7 @@ func blockedAddUint64sGeneric(words []uint64, k uint32, key uint64, ks []uint64)
 //
 // The blocked filter's own batch kernels prefetch further ahead: the
 // key-at-a-time ones blockedAhead keys, the grouped ones (which prefetch
-// into L2, see genutil.PrefetchFar in gen) BlockedGroupAhead groups of
+// into L1 or L2, see BlockedFarL1) BlockedGroupAhead groups of
 // eight: with nothing but the probe between two keys, a line from DRAM
 // takes that many keys' work to arrive (Boost.Bloom's bulk operations
 // keep 64 one-line keys in flight for the same reason), and

@@ -47,7 +47,7 @@
 // per-word bit positions in vector registers (the Uint64s forms hash them
 // there too; with AVX-512 VBMI one VPMULTISHIFTQB cuts the positions of
 // eight keys) twelve groups before probing them, prefetching the lines of
-// the group to come one per key (into L2); the last keys of a batch, and
+// the group to come one per key (into L1 or L2, as suits the core); the last keys of a batch, and
 // larger k, go key by key, prefetching the line of the key 64 places
 // ahead; both prefetch over a filter of 1 MiB or more. The Keys forms hash
 // 256 keys at a time on the stack, each chunk together with the 96 keys
