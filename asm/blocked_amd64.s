@@ -14515,13 +14515,12 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -14529,25 +14528,22 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, DX
-	IMULQ        BX, DX
-	MOVQ         DX, BX
-	SHRQ         $0x07, BX
-	ANDQ         $0x000001c0, BX
-	ADDQ         CX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	RORXQ        $0x07, BX, DX
+	ANDQ         $0x000001c0, DX
 	CMPL         56(AX), $0x08
 	JA           blockedTestKey_rounds
 	CMPB         ·level+0(SB), $0x02
 	JAE          blockedTestKey_one512
-	VMOVQ        DX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX), Y2
+	VMOVDQU      (CX)(DX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(CX)(DX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -14561,10 +14557,10 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	RET
 
 blockedTestKey_one512:
-	VPBROADCASTQ DX, Z0
+	VPBROADCASTQ BX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX), Z1
+	VMOVDQU64    (CX)(DX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
 	VPANDQ       (SI), Z0, Z1
 	VPCMPEQQ     Z0, Z1, K1
@@ -14580,10 +14576,10 @@ blockedTestKey_rounds:
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, CX
+	MOVQ  $0x9e3779b97f4a7c15, DI
 
 blockedTestKey_full:
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14595,18 +14591,18 @@ blockedTestKey_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        CX, DX
+	IMULQ        DI, BX
 	DECL         AX
 	JNZ          blockedTestKey_full
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX), Y4
+	VMOVDQU      (CX)(DX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX), Y4
+	VMOVDQU      32(CX)(DX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
@@ -14623,6 +14619,9 @@ blockedTestKey_full:
 
 blockedTestKey_generic:
 	JMP ·blockedTestKeyGeneric+0(SB)
+
+DATA xxh3Mul<>+0(SB)/8, $0x9fb21c651e98df25
+GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
 
 // func blockedAddKey(p *uint64, key []byte)
 // Requires: AVX, AVX2, AVX512F, BMI2
@@ -14643,13 +14642,12 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -14657,25 +14655,22 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, DX
-	IMULQ        BX, DX
-	MOVQ         DX, BX
-	SHRQ         $0x07, BX
-	ANDQ         $0x000001c0, BX
-	ADDQ         CX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	RORXQ        $0x07, BX, DX
+	ANDQ         $0x000001c0, DX
 	CMPL         56(AX), $0x08
 	JA           blockedAddKey_rounds
 	CMPB         ·level+0(SB), $0x02
 	JAE          blockedAddKey_one512
-	VMOVQ        DX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX), Y2
+	VMOVDQU      (CX)(DX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(CX)(DX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VPOR         (SI), Y1, Y1
 	VPOR         32(SI), Y0, Y0
@@ -14685,10 +14680,10 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	RET
 
 blockedAddKey_one512:
-	VPBROADCASTQ DX, Z0
+	VPBROADCASTQ BX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX), Z1
+	VMOVDQU64    (CX)(DX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
 	VPORQ        (SI), Z0, Z0
 	VMOVDQU64    Z0, (SI)
@@ -14701,10 +14696,10 @@ blockedAddKey_rounds:
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, CX
+	MOVQ  $0x9e3779b97f4a7c15, DI
 
 blockedAddKey_full:
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14716,18 +14711,18 @@ blockedAddKey_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        CX, DX
+	IMULQ        DI, BX
 	DECL         AX
 	JNZ          blockedAddKey_full
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX), Y4
+	VMOVDQU      (CX)(DX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX), Y4
+	VMOVDQU      32(CX)(DX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
@@ -14760,13 +14755,12 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -14774,25 +14768,22 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, DX
-	IMULQ        BX, DX
-	MOVQ         DX, BX
-	SHRQ         $0x07, BX
-	ANDQ         $0x000001c0, BX
-	ADDQ         CX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	RORXQ        $0x07, BX, DX
+	ANDQ         $0x000001c0, DX
 	CMPL         56(AX), $0x08
 	JA           blockedTestAndAddKey_rounds
 	CMPB         ·level+0(SB), $0x02
 	JAE          blockedTestAndAddKey_one512
-	VMOVQ        DX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX), Y2
+	VMOVDQU      (CX)(DX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(CX)(DX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -14813,10 +14804,10 @@ blockedTestAndAddKey_one_done:
 	RET
 
 blockedTestAndAddKey_one512:
-	VPBROADCASTQ DX, Z0
+	VPBROADCASTQ BX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX), Z1
+	VMOVDQU64    (CX)(DX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
 	VMOVDQU64    (SI), Z1
 	VPANDNQ      Z0, Z1, Z2
@@ -14838,10 +14829,10 @@ blockedTestAndAddKey_rounds:
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, CX
+	MOVQ  $0x9e3779b97f4a7c15, DI
 
 blockedTestAndAddKey_full:
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14853,18 +14844,18 @@ blockedTestAndAddKey_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        CX, DX
+	IMULQ        DI, BX
 	DECL         AX
 	JNZ          blockedTestAndAddKey_full
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX), Y4
+	VMOVDQU      (CX)(DX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX), Y4
+	VMOVDQU      32(CX)(DX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
@@ -14905,13 +14896,12 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -14919,25 +14909,22 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, DX
-	IMULQ        BX, DX
-	MOVQ         DX, BX
-	SHRQ         $0x07, BX
-	ANDQ         $0x000001c0, BX
-	ADDQ         CX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	RORXQ        $0x07, BX, DX
+	ANDQ         $0x000001c0, DX
 	CMPL         56(AX), $0x08
 	JA           blockedTestUint64_rounds
 	CMPB         ·level+0(SB), $0x02
 	JAE          blockedTestUint64_one512
-	VMOVQ        DX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX), Y2
+	VMOVDQU      (CX)(DX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(CX)(DX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -14951,10 +14938,10 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	RET
 
 blockedTestUint64_one512:
-	VPBROADCASTQ DX, Z0
+	VPBROADCASTQ BX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX), Z1
+	VMOVDQU64    (CX)(DX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
 	VPANDQ       (SI), Z0, Z1
 	VPCMPEQQ     Z0, Z1, K1
@@ -14970,10 +14957,10 @@ blockedTestUint64_rounds:
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, CX
+	MOVQ  $0x9e3779b97f4a7c15, DI
 
 blockedTestUint64_full:
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14985,18 +14972,18 @@ blockedTestUint64_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        CX, DX
+	IMULQ        DI, BX
 	DECL         AX
 	JNZ          blockedTestUint64_full
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX), Y4
+	VMOVDQU      (CX)(DX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX), Y4
+	VMOVDQU      32(CX)(DX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
@@ -15030,13 +15017,12 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -15044,25 +15030,22 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, DX
-	IMULQ        BX, DX
-	MOVQ         DX, BX
-	SHRQ         $0x07, BX
-	ANDQ         $0x000001c0, BX
-	ADDQ         CX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	RORXQ        $0x07, BX, DX
+	ANDQ         $0x000001c0, DX
 	CMPL         56(AX), $0x08
 	JA           blockedAddUint64_rounds
 	CMPB         ·level+0(SB), $0x02
 	JAE          blockedAddUint64_one512
-	VMOVQ        DX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX), Y2
+	VMOVDQU      (CX)(DX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(CX)(DX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VPOR         (SI), Y1, Y1
 	VPOR         32(SI), Y0, Y0
@@ -15072,10 +15055,10 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	RET
 
 blockedAddUint64_one512:
-	VPBROADCASTQ DX, Z0
+	VPBROADCASTQ BX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX), Z1
+	VMOVDQU64    (CX)(DX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
 	VPORQ        (SI), Z0, Z0
 	VMOVDQU64    Z0, (SI)
@@ -15088,10 +15071,10 @@ blockedAddUint64_rounds:
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, CX
+	MOVQ  $0x9e3779b97f4a7c15, DI
 
 blockedAddUint64_full:
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -15103,18 +15086,18 @@ blockedAddUint64_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        CX, DX
+	IMULQ        DI, BX
 	DECL         AX
 	JNZ          blockedAddUint64_full
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX), Y4
+	VMOVDQU      (CX)(DX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX), Y4
+	VMOVDQU      32(CX)(DX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
@@ -15144,13 +15127,12 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -15158,25 +15140,22 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	MULXQ        BX, DX, SI
 	SHLQ         $0x06, SI
 	ADDQ         (AX), SI
-	MOVQ         $0x9e3779b97f4a7c15, DX
-	IMULQ        BX, DX
-	MOVQ         DX, BX
-	SHRQ         $0x07, BX
-	ANDQ         $0x000001c0, BX
-	ADDQ         CX, BX
+	IMULQ        blockedMul<>+0(SB), BX
+	RORXQ        $0x07, BX, DX
+	ANDQ         $0x000001c0, DX
 	CMPL         56(AX), $0x08
 	JA           blockedTestAndAddUint64_rounds
 	CMPB         ·level+0(SB), $0x02
 	JAE          blockedTestAndAddUint64_one512
-	VMOVQ        DX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX), Y2
+	VMOVDQU      (CX)(DX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX), Y2
+	VMOVDQU      32(CX)(DX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
 	VMOVDQU      (SI), Y2
 	VMOVDQU      32(SI), Y3
@@ -15197,10 +15176,10 @@ blockedTestAndAddUint64_one_done:
 	RET
 
 blockedTestAndAddUint64_one512:
-	VPBROADCASTQ DX, Z0
+	VPBROADCASTQ BX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX), Z1
+	VMOVDQU64    (CX)(DX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
 	VMOVDQU64    (SI), Z1
 	VPANDNQ      Z0, Z1, Z2
@@ -15222,10 +15201,10 @@ blockedTestAndAddUint64_rounds:
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, CX
+	MOVQ  $0x9e3779b97f4a7c15, DI
 
 blockedTestAndAddUint64_full:
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -15237,18 +15216,18 @@ blockedTestAndAddUint64_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        CX, DX
+	IMULQ        DI, BX
 	DECL         AX
 	JNZ          blockedTestAndAddUint64_full
-	VMOVQ        DX, X2
+	VMOVQ        BX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX), Y4
+	VMOVDQU      (CX)(DX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX), Y4
+	VMOVDQU      32(CX)(DX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2

@@ -576,13 +576,12 @@ TEXT ·countingTestKey(SB), NOSPLIT, $0-33
 	RORXQ          $0x28, BX, SI
 	XORQ           DX, SI
 	XORQ           SI, BX
-	MOVQ           $0x9fb21c651e98df25, SI
-	IMULQ          SI, BX
+	IMULQ          xxh3Mul<>+0(SB), BX
 	MOVQ           BX, DX
 	SHRQ           $0x23, DX
 	ADDQ           $0x08, DX
 	XORQ           DX, BX
-	IMULQ          SI, BX
+	IMULQ          xxh3Mul<>+0(SB), BX
 	MOVQ           BX, DX
 	SHRQ           $0x1c, DX
 	XORQ           DX, BX
@@ -624,6 +623,9 @@ countingTestKey_done:
 countingTestKey_generic:
 	JMP ·countingTestKeyGeneric+0(SB)
 
+DATA xxh3Mul<>+0(SB)/8, $0x9fb21c651e98df25
+GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
+
 // func countingTestUint64(p *uint64, key uint64) bool
 // Requires: AVX, AVX512DQ, AVX512F, BMI2
 TEXT ·countingTestUint64(SB), NOSPLIT, $0-17
@@ -640,13 +642,12 @@ TEXT ·countingTestUint64(SB), NOSPLIT, $0-17
 	RORXQ          $0x28, BX, SI
 	XORQ           DX, SI
 	XORQ           SI, BX
-	MOVQ           $0x9fb21c651e98df25, SI
-	IMULQ          SI, BX
+	IMULQ          xxh3Mul<>+0(SB), BX
 	MOVQ           BX, DX
 	SHRQ           $0x23, DX
 	ADDQ           $0x08, DX
 	XORQ           DX, BX
-	IMULQ          SI, BX
+	IMULQ          xxh3Mul<>+0(SB), BX
 	MOVQ           BX, DX
 	SHRQ           $0x1c, DX
 	XORQ           DX, BX
@@ -772,13 +773,12 @@ TEXT ·countingAddKey(SB), NOSPLIT, $0-32
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -870,13 +870,12 @@ TEXT ·countingAddUint64(SB), NOSPLIT, $0-16
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -1053,13 +1052,12 @@ TEXT ·countingTestAndAddKey(SB), NOSPLIT, $0-33
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -1158,13 +1156,12 @@ TEXT ·countingTestAndAddUint64(SB), NOSPLIT, $0-17
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -1355,13 +1352,12 @@ TEXT ·countingRemoveKey(SB), NOSPLIT, $0-33
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -1465,13 +1461,12 @@ TEXT ·countingRemoveUint64(SB), NOSPLIT, $0-17
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX

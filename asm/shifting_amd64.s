@@ -269,13 +269,12 @@ TEXT ·shiftingTestKey(SB), NOSPLIT, $0-33
 	RORXQ $0x28, CX, SI
 	XORQ  BX, SI
 	XORQ  SI, CX
-	MOVQ  $0x9fb21c651e98df25, SI
-	IMULQ SI, CX
+	IMULQ xxh3Mul<>+0(SB), CX
 	MOVQ  CX, BX
 	SHRQ  $0x23, BX
 	ADDQ  $0x08, BX
 	XORQ  BX, CX
-	IMULQ SI, CX
+	IMULQ xxh3Mul<>+0(SB), CX
 	MOVQ  CX, BX
 	SHRQ  $0x1c, BX
 	XORQ  BX, CX
@@ -314,6 +313,9 @@ shiftingTestKey_pair:
 shiftingTestKey_generic:
 	JMP ·shiftingTestKeyGeneric+0(SB)
 
+DATA xxh3Mul<>+0(SB)/8, $0x9fb21c651e98df25
+GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
+
 // func shiftingTestUint64(p *uint64, key uint64) bool
 // Requires: BMI2
 TEXT ·shiftingTestUint64(SB), NOSPLIT, $0-17
@@ -332,13 +334,12 @@ TEXT ·shiftingTestUint64(SB), NOSPLIT, $0-17
 	RORXQ $0x28, CX, SI
 	XORQ  BX, SI
 	XORQ  SI, CX
-	MOVQ  $0x9fb21c651e98df25, SI
-	IMULQ SI, CX
+	IMULQ xxh3Mul<>+0(SB), CX
 	MOVQ  CX, BX
 	SHRQ  $0x23, BX
 	ADDQ  $0x08, BX
 	XORQ  BX, CX
-	IMULQ SI, CX
+	IMULQ xxh3Mul<>+0(SB), CX
 	MOVQ  CX, BX
 	SHRQ  $0x1c, BX
 	XORQ  BX, CX

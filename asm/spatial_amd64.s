@@ -181,13 +181,12 @@ TEXT ·spatialCheckKey(SB), NOSPLIT, $0-36
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX
@@ -236,6 +235,9 @@ TEXT ·spatialCheckKey(SB), NOSPLIT, $0-36
 spatialCheckKey_generic:
 	JMP ·spatialCheckKeyGeneric+0(SB)
 
+DATA xxh3Mul<>+0(SB)/8, $0x9fb21c651e98df25
+GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
+
 // func spatialCheckUint64(p *uint64, key uint64) uint32
 // Requires: AVX, AVX2, BMI2
 TEXT ·spatialCheckUint64(SB), NOSPLIT, $0-20
@@ -252,13 +254,12 @@ TEXT ·spatialCheckUint64(SB), NOSPLIT, $0-20
 	RORXQ        $0x28, BX, SI
 	XORQ         DX, SI
 	XORQ         SI, BX
-	MOVQ         $0x9fb21c651e98df25, SI
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
 	XORQ         DX, BX
-	IMULQ        SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
 	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
 	XORQ         DX, BX

@@ -78,13 +78,12 @@ hloop:
 	RORXQ $0x28, R9, R10
 	XORQ  DX, R10
 	XORQ  R10, R9
-	MOVQ  $0x9fb21c651e98df25, R10
-	IMULQ R10, R9
+	IMULQ xxh3Mul<>+0(SB), R9
 	MOVQ  R9, DX
 	SHRQ  $0x23, DX
 	ADDQ  $0x08, DX
 	XORQ  DX, R9
-	IMULQ R10, R9
+	IMULQ xxh3Mul<>+0(SB), R9
 	MOVQ  R9, DX
 	SHRQ  $0x1c, DX
 	XORQ  DX, R9
@@ -100,6 +99,9 @@ hloop:
 hdone:
 	MOVQ R8, ret+64(FP)
 	RET
+
+DATA xxh3Mul<>+0(SB)/8, $0x9fb21c651e98df25
+GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
 
 // func loadMixed(p *uint64, key uint64) uint64
 // Requires: BMI2

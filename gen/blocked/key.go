@@ -63,16 +63,18 @@ func keyKernel(op, form string, lshifts Mem) {
 	h := genutil.Key8(form, generic)
 	xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
 
-	// line = &Words[(hi(h*Lines))*8], v = h*BlockedMul, row = &Take[v>>13&7].
+	// line = &Words[(hi(h*Lines))*8], v = h*BlockedMul (in h's register,
+	// which the line no longer needs), row = Take + (v>>13&7)*64, which
+	// the rotate finds with no copy of v and the loads address as a base
+	// and an index: the fewer instructions a call takes, the more keys'
+	// calls the core holds in flight while their lines load.
 	line := genutil.Line(h, genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
-	v := GP64()
-	MOVQ(U64(asm.BlockedMul), v)
-	IMULQ(h, v)
+	v := h
+	IMULQ(mul, v)
 	row := GP64()
-	MOVQ(v, row)
-	SHRQ(U8(13-6), row)
+	RORXQ(U8(13-6), v, row)
 	ANDQ(U32(7<<6), row)
-	ADDQ(take, row)
+	rowMem := Mem{Base: take, Index: row, Scale: 1}
 
 	// k > 8 has full rounds before the last: a path of its own, so the
 	// common k <= 8 pays one compare for it.
@@ -80,11 +82,11 @@ func keyKernel(op, form string, lshifts Mem) {
 	JA(LabelRef(name + "_rounds"))
 	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(cpulevel.AVX512)))
 	JAE(LabelRef(name + "_one512"))
-	m0, m1 := roundMask(v, Mem{Base: row}, lshifts)
+	m0, m1 := roundMask(v, rowMem, lshifts)
 	finish(op, name+"_one", line, m0, m1)
 
 	Label(name + "_one512")
-	finish512(op, name+"_one512", v, Mem{Base: row}, line, lshifts)
+	finish512(op, name+"_one512", v, rowMem, line, lshifts)
 
 	Label(name + "_rounds")
 	n := GP32()
@@ -104,7 +106,7 @@ func keyKernel(op, form string, lshifts Mem) {
 	IMULQ(mul, v)
 	DECL(n)
 	JNZ(LabelRef(name + "_full"))
-	l0, l1 := roundMask(v, Mem{Base: row}, lshifts)
+	l0, l1 := roundMask(v, rowMem, lshifts)
 	VPOR(acc0, l0, l0)
 	VPOR(acc1, l1, l1)
 	finish(op, name+"_many", line, l0, l1)

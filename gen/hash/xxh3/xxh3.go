@@ -38,6 +38,19 @@ func rotl24() Mem {
 	return rotl24Table
 }
 
+// mulData holds RRMXMXMul for Scalar's multiplies, emitted once per
+// generated file: a multiply by a memory operand takes one instruction
+// where a 64-bit constant first needs a MOVQ into a register.
+var mulData Mem
+
+func mulMem() Mem {
+	if mulData.Symbol.Name == "" {
+		mulData = GLOBL("xxh3Mul", RODATA|NOPTR)
+		DATA(0, U64(RRMXMXMul))
+	}
+	return mulData
+}
+
 func broadcastYMM(v Op) reg.VecVirtual {
 	g := GP64()
 	MOVQ(v, g)
@@ -159,18 +172,17 @@ func Scalar(k reg.Register, key Op) {
 	XORQ(key, k)
 	// rotl(k, 49) ^ rotl(k, 24) by RORX (BMI2, which every level with
 	// these kernels has): no copies before the rotates.
-	t1, t2, mul := GP64(), GP64(), GP64()
+	t1, t2 := GP64(), GP64()
 	RORXQ(U8(64-49), k, t1)
 	RORXQ(U8(64-24), k, t2)
 	XORQ(t1, t2)
 	XORQ(t2, k)
-	MOVQ(U64(RRMXMXMul), mul)
-	IMULQ(mul, k)
+	IMULQ(mulMem(), k)
 	MOVQ(k, t1)
 	SHRQ(U8(35), t1)
 	ADDQ(U8(8), t1)
 	XORQ(t1, k)
-	IMULQ(mul, k)
+	IMULQ(mulMem(), k)
 	MOVQ(k, t1)
 	SHRQ(U8(28), t1)
 	XORQ(t1, k)
