@@ -21,10 +21,11 @@ import (
 // A zero Filter holds no key: its reads answer absent, and its writes
 // panic with a message naming New.
 type Filter struct {
-	storage *store.Storage
 	// p holds the bit array (storage.Words(), p.Lines*8 words), k, the
-	// seed and what the single-key kernels precompute from them.
-	p asm.BlockedProbe
+	// seed and what the single-key kernels precompute from them. It is
+	// the first field, so a single-key call hands the kernel f itself.
+	p       asm.BlockedProbe
+	storage *store.Storage
 }
 
 var _ engine.Filter = (*Filter)(nil)
