@@ -47,14 +47,14 @@
 // per-word bit positions in vector registers (the Uint64s forms hash them
 // there too; with AVX-512 VBMI one VPMULTISHIFTQB cuts the positions of
 // eight keys) twelve groups before probing them, prefetching the lines of
-// the group to come one per key (into L1 or L2, as suits the core); the last keys of a batch, and
-// larger k, go key by key, prefetching the line of the key 64 places
-// ahead; both prefetch over a filter of 1 MiB or more. The Keys forms hash
-// 256 keys at a time on the stack, each chunk together with the 96 keys
-// after it, so the prepare and prefetch windows run on from one chunk to
-// the next. Without assembly (purego, arm64) they run the single-key code
-// key after key, and on every kernel they answer exactly what the
-// single-key forms answer.
+// the group to come one per key (into L1 or L2, as suits the core); the
+// last keys of a batch, and larger k, go key by key, prefetching the line
+// of the key 64 places ahead; both prefetch over a filter of 1 MiB or
+// more. The Keys forms hash 256 keys at a time on the stack, each chunk
+// together with the 96 keys after it, so the prepare and prefetch windows
+// run on from one chunk to the next. Without assembly (purego, arm64)
+// they run the single-key code key after key, and on every kernel they
+// answer exactly what the single-key forms answer.
 //
 // Contract. Filter, and where they apply Narrow, Scalable and Window,
 // hold the family contract of engine's package doc: New/NewMK,

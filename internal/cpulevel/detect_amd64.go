@@ -17,10 +17,10 @@ func detect() Level {
 
 func detectVBMI() bool { return cpuid.CPU.Supports(cpuid.AVX512VBMI) }
 
-// detectPrefetchFarL1 is true on AMD cores from Zen 5 (family 1Ah) on:
-// there the grouped kernels ran 0.62-0.85 of their time with far
-// prefetches into L1 rather than L2 at 1e7 keys, where on Zen 4 (family
-// 19h) L2 was the faster by as much (bench/results/anchor-tried).
+// detectPrefetchFarL1 is true on AMD cores from Zen 5 (family 1Ah) on,
+// where the grouped kernels ran faster with their far prefetches into
+// L1; on Zen 4 (family 19h) L2 was the faster (the measurements are in
+// bench/results/anchor-tried).
 func detectPrefetchFarL1() bool {
 	return cpuid.CPU.IsVendor(cpuid.AMD) && cpuid.CPU.Family >= 0x1a
 }
