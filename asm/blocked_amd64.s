@@ -14499,54 +14499,54 @@ blockedAddGroupsAVX512VBMI_done:
 // func blockedTestKey(p *uint64, key []byte) bool
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2
 TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           blockedTestKey_generic
-	MOVQ         p+0(FP), AX
-	MOVQ         32(AX), CX
-	TESTQ        CX, CX
+	MOVQ         p+0(FP), CX
+	MOVQ         32(CX), BX
+	TESTQ        BX, BX
 	JZ           blockedTestKey_generic
 	CMPQ         key_len+16(FP), $0x08
 	JNE          blockedTestKey_generic
 	MOVQ         key_base+8(FP), DX
-	MOVQ         (DX), BX
-	ROLQ         $0x20, BX
-	XORQ         48(AX), BX
-	RORXQ        $0x0f, BX, DX
-	RORXQ        $0x28, BX, SI
-	XORQ         DX, SI
-	XORQ         SI, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	MOVQ         (DX), SI
+	ROLQ         $0x20, SI
+	XORQ         48(CX), SI
+	RORXQ        $0x0f, SI, DX
+	RORXQ        $0x28, SI, DI
+	XORQ         DX, DI
+	XORQ         DI, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	XORQ         DX, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x1c, DX
-	XORQ         DX, BX
-	MOVQ         24(AX), DX
-	MULXQ        BX, DX, SI
-	SHLQ         $0x06, SI
-	ADDQ         (AX), SI
-	IMULQ        blockedMul<>+0(SB), BX
-	RORXQ        $0x07, BX, DX
-	ANDQ         $0x000001c0, DX
-	CMPL         56(AX), $0x08
+	XORQ         SI, DX
+	MULXQ        24(CX), SI, DI
+	SHLQ         $0x06, DI
+	ADDQ         (CX), DI
+	IMULQ        blockedMul<>+0(SB), DX
+	RORXQ        $0x07, DX, SI
+	ANDQ         $0x000001c0, SI
+	CMPL         56(CX), $0x08
 	JA           blockedTestKey_rounds
-	CMPB         ·level+0(SB), $0x02
+	CMPL         AX, $0x02
 	JAE          blockedTestKey_one512
-	VMOVQ        BX, X0
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (CX)(DX*1), Y2
+	VMOVDQU      (BX)(SI*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(CX)(DX*1), Y2
+	VMOVDQU      32(BX)(SI*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (SI), Y2
-	VMOVDQU      32(SI), Y3
+	VMOVDQU      (DI), Y2
+	VMOVDQU      32(DI), Y3
 	VPANDN       Y1, Y2, Y1
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
@@ -14557,12 +14557,12 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	RET
 
 blockedTestKey_one512:
-	VPBROADCASTQ BX, Z0
+	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (CX)(DX*1), Z1
+	VMOVDQU64    (BX)(SI*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPANDQ       (SI), Z0, Z1
+	VPANDQ       (DI), Z0, Z1
 	VPCMPEQQ     Z0, Z1, K1
 	KORTESTB     K1, K1
 	SETCS        AL
@@ -14571,15 +14571,15 @@ blockedTestKey_one512:
 	RET
 
 blockedTestKey_rounds:
-	MOVL  56(AX), AX
+	MOVL  56(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, DI
+	MOVQ  $0x9e3779b97f4a7c15, CX
 
 blockedTestKey_full:
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14591,23 +14591,23 @@ blockedTestKey_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        DI, BX
+	IMULQ        CX, DX
 	DECL         AX
 	JNZ          blockedTestKey_full
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (CX)(DX*1), Y4
+	VMOVDQU      (BX)(SI*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(CX)(DX*1), Y4
+	VMOVDQU      32(BX)(SI*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (SI), Y0
-	VMOVDQU      32(SI), Y1
+	VMOVDQU      (DI), Y0
+	VMOVDQU      32(DI), Y1
 	VPANDN       Y3, Y0, Y0
 	VPANDN       Y2, Y1, Y1
 	VPOR         Y0, Y1, Y0
@@ -14626,80 +14626,80 @@ GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
 // func blockedAddKey(p *uint64, key []byte)
 // Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           blockedAddKey_generic
-	MOVQ         p+0(FP), AX
-	MOVQ         32(AX), CX
-	TESTQ        CX, CX
+	MOVQ         p+0(FP), CX
+	MOVQ         32(CX), BX
+	TESTQ        BX, BX
 	JZ           blockedAddKey_generic
 	CMPQ         key_len+16(FP), $0x08
 	JNE          blockedAddKey_generic
 	MOVQ         key_base+8(FP), DX
-	MOVQ         (DX), BX
-	ROLQ         $0x20, BX
-	XORQ         48(AX), BX
-	RORXQ        $0x0f, BX, DX
-	RORXQ        $0x28, BX, SI
-	XORQ         DX, SI
-	XORQ         SI, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	MOVQ         (DX), SI
+	ROLQ         $0x20, SI
+	XORQ         48(CX), SI
+	RORXQ        $0x0f, SI, DX
+	RORXQ        $0x28, SI, DI
+	XORQ         DX, DI
+	XORQ         DI, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	XORQ         DX, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x1c, DX
-	XORQ         DX, BX
-	MOVQ         24(AX), DX
-	MULXQ        BX, DX, SI
-	SHLQ         $0x06, SI
-	ADDQ         (AX), SI
-	IMULQ        blockedMul<>+0(SB), BX
-	RORXQ        $0x07, BX, DX
-	ANDQ         $0x000001c0, DX
-	CMPL         56(AX), $0x08
+	XORQ         SI, DX
+	MULXQ        24(CX), SI, DI
+	SHLQ         $0x06, DI
+	ADDQ         (CX), DI
+	IMULQ        blockedMul<>+0(SB), DX
+	RORXQ        $0x07, DX, SI
+	ANDQ         $0x000001c0, SI
+	CMPL         56(CX), $0x08
 	JA           blockedAddKey_rounds
-	CMPB         ·level+0(SB), $0x02
+	CMPL         AX, $0x02
 	JAE          blockedAddKey_one512
-	VMOVQ        BX, X0
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (CX)(DX*1), Y2
+	VMOVDQU      (BX)(SI*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(CX)(DX*1), Y2
+	VMOVDQU      32(BX)(SI*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VPOR         (SI), Y1, Y1
-	VPOR         32(SI), Y0, Y0
-	VMOVDQU      Y1, (SI)
-	VMOVDQU      Y0, 32(SI)
+	VPOR         (DI), Y1, Y1
+	VPOR         32(DI), Y0, Y0
+	VMOVDQU      Y1, (DI)
+	VMOVDQU      Y0, 32(DI)
 	VZEROUPPER
 	RET
 
 blockedAddKey_one512:
-	VPBROADCASTQ BX, Z0
+	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (CX)(DX*1), Z1
+	VMOVDQU64    (BX)(SI*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPORQ        (SI), Z0, Z0
-	VMOVDQU64    Z0, (SI)
+	VPORQ        (DI), Z0, Z0
+	VMOVDQU64    Z0, (DI)
 	VZEROUPPER
 	RET
 
 blockedAddKey_rounds:
-	MOVL  56(AX), AX
+	MOVL  56(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, DI
+	MOVQ  $0x9e3779b97f4a7c15, CX
 
 blockedAddKey_full:
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14711,25 +14711,25 @@ blockedAddKey_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        DI, BX
+	IMULQ        CX, DX
 	DECL         AX
 	JNZ          blockedAddKey_full
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (CX)(DX*1), Y4
+	VMOVDQU      (BX)(SI*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(CX)(DX*1), Y4
+	VMOVDQU      32(BX)(SI*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VPOR         (SI), Y3, Y3
-	VPOR         32(SI), Y2, Y2
-	VMOVDQU      Y3, (SI)
-	VMOVDQU      Y2, 32(SI)
+	VPOR         (DI), Y3, Y3
+	VPOR         32(DI), Y2, Y2
+	VMOVDQU      Y3, (DI)
+	VMOVDQU      Y2, 32(DI)
 	VZEROUPPER
 	RET
 
@@ -14739,54 +14739,54 @@ blockedAddKey_generic:
 // func blockedTestAndAddKey(p *uint64, key []byte) bool
 // Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           blockedTestAndAddKey_generic
-	MOVQ         p+0(FP), AX
-	MOVQ         32(AX), CX
-	TESTQ        CX, CX
+	MOVQ         p+0(FP), CX
+	MOVQ         32(CX), BX
+	TESTQ        BX, BX
 	JZ           blockedTestAndAddKey_generic
 	CMPQ         key_len+16(FP), $0x08
 	JNE          blockedTestAndAddKey_generic
 	MOVQ         key_base+8(FP), DX
-	MOVQ         (DX), BX
-	ROLQ         $0x20, BX
-	XORQ         48(AX), BX
-	RORXQ        $0x0f, BX, DX
-	RORXQ        $0x28, BX, SI
-	XORQ         DX, SI
-	XORQ         SI, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	MOVQ         (DX), SI
+	ROLQ         $0x20, SI
+	XORQ         48(CX), SI
+	RORXQ        $0x0f, SI, DX
+	RORXQ        $0x28, SI, DI
+	XORQ         DX, DI
+	XORQ         DI, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	XORQ         DX, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x1c, DX
-	XORQ         DX, BX
-	MOVQ         24(AX), DX
-	MULXQ        BX, DX, SI
-	SHLQ         $0x06, SI
-	ADDQ         (AX), SI
-	IMULQ        blockedMul<>+0(SB), BX
-	RORXQ        $0x07, BX, DX
-	ANDQ         $0x000001c0, DX
-	CMPL         56(AX), $0x08
+	XORQ         SI, DX
+	MULXQ        24(CX), SI, DI
+	SHLQ         $0x06, DI
+	ADDQ         (CX), DI
+	IMULQ        blockedMul<>+0(SB), DX
+	RORXQ        $0x07, DX, SI
+	ANDQ         $0x000001c0, SI
+	CMPL         56(CX), $0x08
 	JA           blockedTestAndAddKey_rounds
-	CMPB         ·level+0(SB), $0x02
+	CMPL         AX, $0x02
 	JAE          blockedTestAndAddKey_one512
-	VMOVQ        BX, X0
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (CX)(DX*1), Y2
+	VMOVDQU      (BX)(SI*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(CX)(DX*1), Y2
+	VMOVDQU      32(BX)(SI*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (SI), Y2
-	VMOVDQU      32(SI), Y3
+	VMOVDQU      (DI), Y2
+	VMOVDQU      32(DI), Y3
 	VPANDN       Y1, Y2, Y4
 	VPANDN       Y0, Y3, Y5
 	VPOR         Y4, Y5, Y4
@@ -14796,20 +14796,20 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	JEQ          blockedTestAndAddKey_one_done
 	VPOR         Y2, Y1, Y1
 	VPOR         Y3, Y0, Y0
-	VMOVDQU      Y1, (SI)
-	VMOVDQU      Y0, 32(SI)
+	VMOVDQU      Y1, (DI)
+	VMOVDQU      Y0, 32(DI)
 
 blockedTestAndAddKey_one_done:
 	VZEROUPPER
 	RET
 
 blockedTestAndAddKey_one512:
-	VPBROADCASTQ BX, Z0
+	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (CX)(DX*1), Z1
+	VMOVDQU64    (BX)(SI*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VMOVDQU64    (SI), Z1
+	VMOVDQU64    (DI), Z1
 	VPANDNQ      Z0, Z1, Z2
 	VPTESTMQ     Z2, Z2, K1
 	KORTESTW     K1, K1
@@ -14817,22 +14817,22 @@ blockedTestAndAddKey_one512:
 	MOVB         AL, ret+32(FP)
 	JEQ          blockedTestAndAddKey_one512_done
 	VPORQ        Z1, Z0, Z0
-	VMOVDQU64    Z0, (SI)
+	VMOVDQU64    Z0, (DI)
 
 blockedTestAndAddKey_one512_done:
 	VZEROUPPER
 	RET
 
 blockedTestAndAddKey_rounds:
-	MOVL  56(AX), AX
+	MOVL  56(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, DI
+	MOVQ  $0x9e3779b97f4a7c15, CX
 
 blockedTestAndAddKey_full:
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14844,23 +14844,23 @@ blockedTestAndAddKey_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        DI, BX
+	IMULQ        CX, DX
 	DECL         AX
 	JNZ          blockedTestAndAddKey_full
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (CX)(DX*1), Y4
+	VMOVDQU      (BX)(SI*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(CX)(DX*1), Y4
+	VMOVDQU      32(BX)(SI*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (SI), Y0
-	VMOVDQU      32(SI), Y1
+	VMOVDQU      (DI), Y0
+	VMOVDQU      32(DI), Y1
 	VPANDN       Y3, Y0, Y4
 	VPANDN       Y2, Y1, Y5
 	VPOR         Y4, Y5, Y4
@@ -14870,8 +14870,8 @@ blockedTestAndAddKey_full:
 	JEQ          blockedTestAndAddKey_many_done
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      Y3, (SI)
-	VMOVDQU      Y2, 32(SI)
+	VMOVDQU      Y3, (DI)
+	VMOVDQU      Y2, 32(DI)
 
 blockedTestAndAddKey_many_done:
 	VZEROUPPER
@@ -14883,51 +14883,51 @@ blockedTestAndAddKey_generic:
 // func blockedTestUint64(p *uint64, key uint64) bool
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2
 TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           blockedTestUint64_generic
-	MOVQ         p+0(FP), AX
-	MOVQ         32(AX), CX
-	TESTQ        CX, CX
+	MOVQ         p+0(FP), CX
+	MOVQ         32(CX), BX
+	TESTQ        BX, BX
 	JZ           blockedTestUint64_generic
-	MOVQ         key+8(FP), BX
-	ROLQ         $0x20, BX
-	XORQ         48(AX), BX
-	RORXQ        $0x0f, BX, DX
-	RORXQ        $0x28, BX, SI
-	XORQ         DX, SI
-	XORQ         SI, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	MOVQ         key+8(FP), SI
+	ROLQ         $0x20, SI
+	XORQ         48(CX), SI
+	RORXQ        $0x0f, SI, DX
+	RORXQ        $0x28, SI, DI
+	XORQ         DX, DI
+	XORQ         DI, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	XORQ         DX, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x1c, DX
-	XORQ         DX, BX
-	MOVQ         24(AX), DX
-	MULXQ        BX, DX, SI
-	SHLQ         $0x06, SI
-	ADDQ         (AX), SI
-	IMULQ        blockedMul<>+0(SB), BX
-	RORXQ        $0x07, BX, DX
-	ANDQ         $0x000001c0, DX
-	CMPL         56(AX), $0x08
+	XORQ         SI, DX
+	MULXQ        24(CX), SI, DI
+	SHLQ         $0x06, DI
+	ADDQ         (CX), DI
+	IMULQ        blockedMul<>+0(SB), DX
+	RORXQ        $0x07, DX, SI
+	ANDQ         $0x000001c0, SI
+	CMPL         56(CX), $0x08
 	JA           blockedTestUint64_rounds
-	CMPB         ·level+0(SB), $0x02
+	CMPL         AX, $0x02
 	JAE          blockedTestUint64_one512
-	VMOVQ        BX, X0
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (CX)(DX*1), Y2
+	VMOVDQU      (BX)(SI*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(CX)(DX*1), Y2
+	VMOVDQU      32(BX)(SI*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (SI), Y2
-	VMOVDQU      32(SI), Y3
+	VMOVDQU      (DI), Y2
+	VMOVDQU      32(DI), Y3
 	VPANDN       Y1, Y2, Y1
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
@@ -14938,12 +14938,12 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	RET
 
 blockedTestUint64_one512:
-	VPBROADCASTQ BX, Z0
+	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (CX)(DX*1), Z1
+	VMOVDQU64    (BX)(SI*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPANDQ       (SI), Z0, Z1
+	VPANDQ       (DI), Z0, Z1
 	VPCMPEQQ     Z0, Z1, K1
 	KORTESTB     K1, K1
 	SETCS        AL
@@ -14952,15 +14952,15 @@ blockedTestUint64_one512:
 	RET
 
 blockedTestUint64_rounds:
-	MOVL  56(AX), AX
+	MOVL  56(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, DI
+	MOVQ  $0x9e3779b97f4a7c15, CX
 
 blockedTestUint64_full:
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -14972,23 +14972,23 @@ blockedTestUint64_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        DI, BX
+	IMULQ        CX, DX
 	DECL         AX
 	JNZ          blockedTestUint64_full
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (CX)(DX*1), Y4
+	VMOVDQU      (BX)(SI*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(CX)(DX*1), Y4
+	VMOVDQU      32(BX)(SI*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (SI), Y0
-	VMOVDQU      32(SI), Y1
+	VMOVDQU      (DI), Y0
+	VMOVDQU      32(DI), Y1
 	VPANDN       Y3, Y0, Y0
 	VPANDN       Y2, Y1, Y1
 	VPOR         Y0, Y1, Y0
@@ -15004,77 +15004,77 @@ blockedTestUint64_generic:
 // func blockedAddUint64(p *uint64, key uint64)
 // Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           blockedAddUint64_generic
-	MOVQ         p+0(FP), AX
-	MOVQ         32(AX), CX
-	TESTQ        CX, CX
+	MOVQ         p+0(FP), CX
+	MOVQ         32(CX), BX
+	TESTQ        BX, BX
 	JZ           blockedAddUint64_generic
-	MOVQ         key+8(FP), BX
-	ROLQ         $0x20, BX
-	XORQ         48(AX), BX
-	RORXQ        $0x0f, BX, DX
-	RORXQ        $0x28, BX, SI
-	XORQ         DX, SI
-	XORQ         SI, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	MOVQ         key+8(FP), SI
+	ROLQ         $0x20, SI
+	XORQ         48(CX), SI
+	RORXQ        $0x0f, SI, DX
+	RORXQ        $0x28, SI, DI
+	XORQ         DX, DI
+	XORQ         DI, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	XORQ         DX, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x1c, DX
-	XORQ         DX, BX
-	MOVQ         24(AX), DX
-	MULXQ        BX, DX, SI
-	SHLQ         $0x06, SI
-	ADDQ         (AX), SI
-	IMULQ        blockedMul<>+0(SB), BX
-	RORXQ        $0x07, BX, DX
-	ANDQ         $0x000001c0, DX
-	CMPL         56(AX), $0x08
+	XORQ         SI, DX
+	MULXQ        24(CX), SI, DI
+	SHLQ         $0x06, DI
+	ADDQ         (CX), DI
+	IMULQ        blockedMul<>+0(SB), DX
+	RORXQ        $0x07, DX, SI
+	ANDQ         $0x000001c0, SI
+	CMPL         56(CX), $0x08
 	JA           blockedAddUint64_rounds
-	CMPB         ·level+0(SB), $0x02
+	CMPL         AX, $0x02
 	JAE          blockedAddUint64_one512
-	VMOVQ        BX, X0
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (CX)(DX*1), Y2
+	VMOVDQU      (BX)(SI*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(CX)(DX*1), Y2
+	VMOVDQU      32(BX)(SI*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VPOR         (SI), Y1, Y1
-	VPOR         32(SI), Y0, Y0
-	VMOVDQU      Y1, (SI)
-	VMOVDQU      Y0, 32(SI)
+	VPOR         (DI), Y1, Y1
+	VPOR         32(DI), Y0, Y0
+	VMOVDQU      Y1, (DI)
+	VMOVDQU      Y0, 32(DI)
 	VZEROUPPER
 	RET
 
 blockedAddUint64_one512:
-	VPBROADCASTQ BX, Z0
+	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (CX)(DX*1), Z1
+	VMOVDQU64    (BX)(SI*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPORQ        (SI), Z0, Z0
-	VMOVDQU64    Z0, (SI)
+	VPORQ        (DI), Z0, Z0
+	VMOVDQU64    Z0, (DI)
 	VZEROUPPER
 	RET
 
 blockedAddUint64_rounds:
-	MOVL  56(AX), AX
+	MOVL  56(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, DI
+	MOVQ  $0x9e3779b97f4a7c15, CX
 
 blockedAddUint64_full:
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -15086,25 +15086,25 @@ blockedAddUint64_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        DI, BX
+	IMULQ        CX, DX
 	DECL         AX
 	JNZ          blockedAddUint64_full
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (CX)(DX*1), Y4
+	VMOVDQU      (BX)(SI*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(CX)(DX*1), Y4
+	VMOVDQU      32(BX)(SI*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VPOR         (SI), Y3, Y3
-	VPOR         32(SI), Y2, Y2
-	VMOVDQU      Y3, (SI)
-	VMOVDQU      Y2, 32(SI)
+	VPOR         (DI), Y3, Y3
+	VPOR         32(DI), Y2, Y2
+	VMOVDQU      Y3, (DI)
+	VMOVDQU      Y2, 32(DI)
 	VZEROUPPER
 	RET
 
@@ -15114,51 +15114,51 @@ blockedAddUint64_generic:
 // func blockedTestAndAddUint64(p *uint64, key uint64) bool
 // Requires: AVX, AVX2, AVX512F, BMI2
 TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           blockedTestAndAddUint64_generic
-	MOVQ         p+0(FP), AX
-	MOVQ         32(AX), CX
-	TESTQ        CX, CX
+	MOVQ         p+0(FP), CX
+	MOVQ         32(CX), BX
+	TESTQ        BX, BX
 	JZ           blockedTestAndAddUint64_generic
-	MOVQ         key+8(FP), BX
-	ROLQ         $0x20, BX
-	XORQ         48(AX), BX
-	RORXQ        $0x0f, BX, DX
-	RORXQ        $0x28, BX, SI
-	XORQ         DX, SI
-	XORQ         SI, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	MOVQ         key+8(FP), SI
+	ROLQ         $0x20, SI
+	XORQ         48(CX), SI
+	RORXQ        $0x0f, SI, DX
+	RORXQ        $0x28, SI, DI
+	XORQ         DX, DI
+	XORQ         DI, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, BX
-	IMULQ        xxh3Mul<>+0(SB), BX
-	MOVQ         BX, DX
+	XORQ         DX, SI
+	IMULQ        xxh3Mul<>+0(SB), SI
+	MOVQ         SI, DX
 	SHRQ         $0x1c, DX
-	XORQ         DX, BX
-	MOVQ         24(AX), DX
-	MULXQ        BX, DX, SI
-	SHLQ         $0x06, SI
-	ADDQ         (AX), SI
-	IMULQ        blockedMul<>+0(SB), BX
-	RORXQ        $0x07, BX, DX
-	ANDQ         $0x000001c0, DX
-	CMPL         56(AX), $0x08
+	XORQ         SI, DX
+	MULXQ        24(CX), SI, DI
+	SHLQ         $0x06, DI
+	ADDQ         (CX), DI
+	IMULQ        blockedMul<>+0(SB), DX
+	RORXQ        $0x07, DX, SI
+	ANDQ         $0x000001c0, SI
+	CMPL         56(CX), $0x08
 	JA           blockedTestAndAddUint64_rounds
-	CMPB         ·level+0(SB), $0x02
+	CMPL         AX, $0x02
 	JAE          blockedTestAndAddUint64_one512
-	VMOVQ        BX, X0
+	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (CX)(DX*1), Y2
+	VMOVDQU      (BX)(SI*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(CX)(DX*1), Y2
+	VMOVDQU      32(BX)(SI*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (SI), Y2
-	VMOVDQU      32(SI), Y3
+	VMOVDQU      (DI), Y2
+	VMOVDQU      32(DI), Y3
 	VPANDN       Y1, Y2, Y4
 	VPANDN       Y0, Y3, Y5
 	VPOR         Y4, Y5, Y4
@@ -15168,20 +15168,20 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	JEQ          blockedTestAndAddUint64_one_done
 	VPOR         Y2, Y1, Y1
 	VPOR         Y3, Y0, Y0
-	VMOVDQU      Y1, (SI)
-	VMOVDQU      Y0, 32(SI)
+	VMOVDQU      Y1, (DI)
+	VMOVDQU      Y0, 32(DI)
 
 blockedTestAndAddUint64_one_done:
 	VZEROUPPER
 	RET
 
 blockedTestAndAddUint64_one512:
-	VPBROADCASTQ BX, Z0
+	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (CX)(DX*1), Z1
+	VMOVDQU64    (BX)(SI*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VMOVDQU64    (SI), Z1
+	VMOVDQU64    (DI), Z1
 	VPANDNQ      Z0, Z1, Z2
 	VPTESTMQ     Z2, Z2, K1
 	KORTESTW     K1, K1
@@ -15189,22 +15189,22 @@ blockedTestAndAddUint64_one512:
 	MOVB         AL, ret+16(FP)
 	JEQ          blockedTestAndAddUint64_one512_done
 	VPORQ        Z1, Z0, Z0
-	VMOVDQU64    Z0, (SI)
+	VMOVDQU64    Z0, (DI)
 
 blockedTestAndAddUint64_one512_done:
 	VZEROUPPER
 	RET
 
 blockedTestAndAddUint64_rounds:
-	MOVL  56(AX), AX
+	MOVL  56(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
-	MOVQ  $0x9e3779b97f4a7c15, DI
+	MOVQ  $0x9e3779b97f4a7c15, CX
 
 blockedTestAndAddUint64_full:
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
@@ -15216,23 +15216,23 @@ blockedTestAndAddUint64_full:
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y3, Y0, Y0
 	VPOR         Y2, Y1, Y1
-	IMULQ        DI, BX
+	IMULQ        CX, DX
 	DECL         AX
 	JNZ          blockedTestAndAddUint64_full
-	VMOVQ        BX, X2
+	VMOVQ        DX, X2
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (CX)(DX*1), Y4
+	VMOVDQU      (BX)(SI*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(CX)(DX*1), Y4
+	VMOVDQU      32(BX)(SI*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (SI), Y0
-	VMOVDQU      32(SI), Y1
+	VMOVDQU      (DI), Y0
+	VMOVDQU      32(DI), Y1
 	VPANDN       Y3, Y0, Y4
 	VPANDN       Y2, Y1, Y5
 	VPOR         Y4, Y5, Y4
@@ -15242,8 +15242,8 @@ blockedTestAndAddUint64_full:
 	JEQ          blockedTestAndAddUint64_many_done
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      Y3, (SI)
-	VMOVDQU      Y2, 32(SI)
+	VMOVDQU      Y3, (DI)
+	VMOVDQU      Y2, 32(DI)
 
 blockedTestAndAddUint64_many_done:
 	VZEROUPPER

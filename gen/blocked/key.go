@@ -55,20 +55,21 @@ func keyKernel(op, form string, lshifts Mem) {
 	if op == "Add" {
 		sig = fmt.Sprintf("func(p *uint64, %s)", arg)
 	}
-	p, generic := genutil.SingleKey(name, sig, fmt.Sprintf("%s is %sGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.", name, name))
+	p, lv, generic := genutil.SingleKeyLevel(name, sig, fmt.Sprintf("%s is %sGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.", name, name))
 	take := GP64()
 	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Take)), take)
 	TESTQ(take, take)
 	JZ(LabelRef(generic))
-	h := genutil.Key8(form, generic)
-	xxh3.Scalar(h, genutil.Field(p, unsafe.Offsetof(probe.Key)))
+	k := genutil.Key8(form, generic)
+	h := reg.RDX // where MULX takes its factor
+	xxh3.ScalarTo(k, genutil.Field(p, unsafe.Offsetof(probe.Key)), h)
 
 	// line = &Words[(hi(h*Lines))*8], v = h*BlockedMul (in h's register,
 	// which the line no longer needs), row = Take + (v>>13&7)*64, which
 	// the rotate finds with no copy of v and the loads address as a base
 	// and an index: the fewer instructions a call takes, the more keys'
 	// calls the core holds in flight while their lines load.
-	line := genutil.Line(h, genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
+	line := genutil.LineRDX(genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
 	v := h
 	IMULQ(mul, v)
 	row := GP64()
@@ -80,7 +81,7 @@ func keyKernel(op, form string, lshifts Mem) {
 	// common k <= 8 pays one compare for it.
 	CMPL(genutil.Field(p, unsafe.Offsetof(probe.K)), U8(8))
 	JA(LabelRef(name + "_rounds"))
-	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(cpulevel.AVX512)))
+	CMPL(lv, U8(uint8(cpulevel.AVX512)))
 	JAE(LabelRef(name + "_one512"))
 	m0, m1 := roundMask(v, rowMem, lshifts)
 	finish(op, name+"_one", line, m0, m1)

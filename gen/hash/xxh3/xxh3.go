@@ -167,7 +167,12 @@ func Key(seed reg.Register) reg.GPVirtual {
 // Scalar replaces the 8-byte key in k by its hash, hashing.HashUint64Keyed
 // with the per-seed key read from key (a register or memory operand),
 // for single-key kernels.
-func Scalar(k reg.Register, key Op) {
+func Scalar(k reg.Register, key Op) { ScalarTo(k, key, k) }
+
+// ScalarTo is Scalar with the hash written to out (k is left a scratch
+// value), for a kernel that wants the hash in a given register, as MULX
+// wants its factor in RDX: the last step writes out at no cost.
+func ScalarTo(k reg.Register, key Op, out reg.Register) {
 	ROLQ(U8(32), k)
 	XORQ(key, k)
 	// rotl(k, 49) ^ rotl(k, 24) by RORX (BMI2, which every level with
@@ -183,7 +188,13 @@ func Scalar(k reg.Register, key Op) {
 	ADDQ(U8(8), t1)
 	XORQ(t1, k)
 	IMULQ(mulMem(), k)
-	MOVQ(k, t1)
-	SHRQ(U8(28), t1)
-	XORQ(t1, k)
+	if out == k {
+		MOVQ(k, t1)
+		SHRQ(U8(28), t1)
+		XORQ(t1, k)
+		return
+	}
+	MOVQ(k, out)
+	SHRQ(U8(28), out)
+	XORQ(k, out)
 }

@@ -79,6 +79,22 @@ func SingleKey(name, sig, doc string) (p reg.GPVirtual, generic string) {
 	return SingleKeyFrom(cpulevel.AVX2, name, sig, doc)
 }
 
+// SingleKeyLevel is SingleKey for a kernel that branches on the level
+// again: it also returns the level, read once into a register, which a
+// compare and a branch then take as one fused instruction where a
+// compare of the variable in memory with a constant is two.
+func SingleKeyLevel(name, sig, doc string) (p, level reg.GPVirtual, generic string) {
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(doc)
+	generic = name + "_generic"
+	level = GP32()
+	MOVBLZX(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, level)
+	CMPL(level, U8(uint8(cpulevel.AVX2)))
+	JB(LabelRef(generic))
+	return Load(Param("p"), GP64()).(reg.GPVirtual), level, generic
+}
+
 // SingleKeyFrom is SingleKey for a kernel whose body needs level least:
 // below it the kernel jumps to name+"_generic".
 func SingleKeyFrom(least cpulevel.Level, name, sig, doc string) (p reg.GPVirtual, generic string) {
@@ -115,6 +131,17 @@ func Line(h reg.Register, lines, words Op) reg.GPVirtual {
 	lo, line := GP64(), GP64()
 	MOVQ(lines, reg.RDX) // MULX multiplies by RDX
 	MULXQ(h, lo, line)
+	SHLQ(U8(6), line)
+	ADDQ(words, line)
+	return line
+}
+
+// LineRDX is Line for a hash already in RDX (xxh3.ScalarTo), which MULX
+// multiplies by lines read from memory: one instruction fewer. RDX keeps
+// the hash.
+func LineRDX(lines Mem, words Op) reg.GPVirtual {
+	lo, line := GP64(), GP64()
+	MULXQ(lines, lo, line)
 	SHLQ(U8(6), line)
 	ADDQ(words, line)
 	return line
