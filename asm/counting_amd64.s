@@ -560,7 +560,8 @@ GLOBL countingKeyLow<>(SB), RODATA|NOPTR, $16
 // func countingTestKey(p *uint64, key []byte) bool
 // Requires: AVX, AVX512DQ, AVX512F, BMI2
 TEXT ·countingTestKey(SB), NOSPLIT, $0-33
-	CMPB           ·level+0(SB), $0x02
+	MOVBLZX        ·level+0(SB), AX
+	CMPL           AX, $0x02
 	JB             countingTestKey_generic
 	MOVQ           p+0(FP), AX
 	MOVL           56(AX), CX
@@ -629,7 +630,8 @@ GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
 // func countingTestUint64(p *uint64, key uint64) bool
 // Requires: AVX, AVX512DQ, AVX512F, BMI2
 TEXT ·countingTestUint64(SB), NOSPLIT, $0-17
-	CMPB           ·level+0(SB), $0x02
+	MOVBLZX        ·level+0(SB), AX
+	CMPL           AX, $0x02
 	JB             countingTestUint64_generic
 	MOVQ           p+0(FP), AX
 	MOVL           56(AX), CX
@@ -692,7 +694,8 @@ countingTestUint64_generic:
 // func countingTestHash(p *uint64, h uint64) bool
 // Requires: AVX, AVX512DQ, AVX512F, BMI2
 TEXT ·countingTestHash(SB), NOSPLIT, $0-17
-	CMPB           ·level+0(SB), $0x02
+	MOVBLZX        ·level+0(SB), AX
+	CMPL           AX, $0x02
 	JB             countingTestHash_generic
 	MOVQ           p+0(FP), AX
 	MOVL           56(AX), CX
@@ -757,7 +760,8 @@ GLOBL countingUpdateWords<>(SB), RODATA|NOPTR, $64
 // func countingAddKey(p *uint64, key []byte)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingAddKey(SB), NOSPLIT, $0-32
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingAddKey_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -857,7 +861,8 @@ countingAddKey_generic:
 // func countingAddUint64(p *uint64, key uint64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingAddUint64(SB), NOSPLIT, $0-16
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingAddUint64_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -954,7 +959,8 @@ countingAddUint64_generic:
 // func countingAddHash(p *uint64, h uint64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingAddHash(SB), NOSPLIT, $0-16
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingAddHash_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -1036,7 +1042,8 @@ countingAddHash_generic:
 // func countingTestAndAddKey(p *uint64, key []byte) bool
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingTestAndAddKey(SB), NOSPLIT, $0-33
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingTestAndAddKey_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -1143,7 +1150,8 @@ countingTestAndAddKey_generic:
 // func countingTestAndAddUint64(p *uint64, key uint64) bool
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingTestAndAddUint64(SB), NOSPLIT, $0-17
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingTestAndAddUint64_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -1247,7 +1255,8 @@ countingTestAndAddUint64_generic:
 // func countingTestAndAddHash(p *uint64, h uint64) bool
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingTestAndAddHash(SB), NOSPLIT, $0-17
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingTestAndAddHash_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -1336,7 +1345,8 @@ countingTestAndAddHash_generic:
 // func countingRemoveKey(p *uint64, key []byte) bool
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingRemoveKey(SB), NOSPLIT, $0-33
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingRemoveKey_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -1448,7 +1458,8 @@ countingRemoveKey_generic:
 // func countingRemoveUint64(p *uint64, key uint64) bool
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingRemoveUint64(SB), NOSPLIT, $0-17
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingRemoveUint64_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX
@@ -1557,7 +1568,8 @@ countingRemoveUint64_generic:
 // func countingRemoveHash(p *uint64, h uint64) bool
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·countingRemoveHash(SB), NOSPLIT, $0-17
-	CMPB         ·level+0(SB), $0x02
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x02
 	JB           countingRemoveHash_generic
 	MOVQ         p+0(FP), AX
 	MOVL         56(AX), CX

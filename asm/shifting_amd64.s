@@ -251,41 +251,42 @@ shiftingTestHashesAVX512_done:
 // func shiftingTestKey(p *uint64, key []byte) bool
 // Requires: BMI2
 TEXT ·shiftingTestKey(SB), NOSPLIT, $0-33
-	CMPB  ·level+0(SB), $0x01
-	JB    shiftingTestKey_generic
-	MOVQ  p+0(FP), DX
-	CMPQ  32(DX), $0x00
-	JNE   shiftingTestKey_generic
-	MOVQ  (DX), AX
-	TESTQ AX, AX
-	JZ    shiftingTestKey_generic
-	CMPQ  key_len+16(FP), $0x08
-	JNE   shiftingTestKey_generic
-	MOVQ  key_base+8(FP), CX
-	MOVQ  (CX), CX
-	ROLQ  $0x20, CX
-	XORQ  56(DX), CX
-	RORXQ $0x0f, CX, BX
-	RORXQ $0x28, CX, SI
-	XORQ  BX, SI
-	XORQ  SI, CX
-	IMULQ xxh3Mul<>+0(SB), CX
-	MOVQ  CX, BX
-	SHRQ  $0x23, BX
-	ADDQ  $0x08, BX
-	XORQ  BX, CX
-	IMULQ xxh3Mul<>+0(SB), CX
-	MOVQ  CX, BX
-	SHRQ  $0x1c, BX
-	XORQ  BX, CX
-	MOVL  64(DX), BX
-	SHRL  $0x01, BX
-	JZ    shiftingTestKey_generic
-	MOVQ  24(DX), DX
-	MOVQ  CX, SI
-	ROLQ  $0x20, SI
-	MOVQ  $0xffffffffffffffff, DI
-	MOVQ  $0x9e3779b97f4a7c15, R8
+	MOVBLZX ·level+0(SB), AX
+	CMPL    AX, $0x01
+	JB      shiftingTestKey_generic
+	MOVQ    p+0(FP), DX
+	CMPQ    32(DX), $0x00
+	JNE     shiftingTestKey_generic
+	MOVQ    (DX), AX
+	TESTQ   AX, AX
+	JZ      shiftingTestKey_generic
+	CMPQ    key_len+16(FP), $0x08
+	JNE     shiftingTestKey_generic
+	MOVQ    key_base+8(FP), CX
+	MOVQ    (CX), CX
+	ROLQ    $0x20, CX
+	XORQ    56(DX), CX
+	RORXQ   $0x0f, CX, BX
+	RORXQ   $0x28, CX, SI
+	XORQ    BX, SI
+	XORQ    SI, CX
+	IMULQ   xxh3Mul<>+0(SB), CX
+	MOVQ    CX, BX
+	SHRQ    $0x23, BX
+	ADDQ    $0x08, BX
+	XORQ    BX, CX
+	IMULQ   xxh3Mul<>+0(SB), CX
+	MOVQ    CX, BX
+	SHRQ    $0x1c, BX
+	XORQ    BX, CX
+	MOVL    64(DX), BX
+	SHRL    $0x01, BX
+	JZ      shiftingTestKey_generic
+	MOVQ    24(DX), DX
+	MOVQ    CX, SI
+	ROLQ    $0x20, SI
+	MOVQ    $0xffffffffffffffff, DI
+	MOVQ    $0x9e3779b97f4a7c15, R8
 
 shiftingTestKey_pair:
 	MULXQ CX, R9, R10
@@ -319,38 +320,39 @@ GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
 // func shiftingTestUint64(p *uint64, key uint64) bool
 // Requires: BMI2
 TEXT ·shiftingTestUint64(SB), NOSPLIT, $0-17
-	CMPB  ·level+0(SB), $0x01
-	JB    shiftingTestUint64_generic
-	MOVQ  p+0(FP), DX
-	CMPQ  32(DX), $0x00
-	JNE   shiftingTestUint64_generic
-	MOVQ  (DX), AX
-	TESTQ AX, AX
-	JZ    shiftingTestUint64_generic
-	MOVQ  key+8(FP), CX
-	ROLQ  $0x20, CX
-	XORQ  56(DX), CX
-	RORXQ $0x0f, CX, BX
-	RORXQ $0x28, CX, SI
-	XORQ  BX, SI
-	XORQ  SI, CX
-	IMULQ xxh3Mul<>+0(SB), CX
-	MOVQ  CX, BX
-	SHRQ  $0x23, BX
-	ADDQ  $0x08, BX
-	XORQ  BX, CX
-	IMULQ xxh3Mul<>+0(SB), CX
-	MOVQ  CX, BX
-	SHRQ  $0x1c, BX
-	XORQ  BX, CX
-	MOVL  64(DX), BX
-	SHRL  $0x01, BX
-	JZ    shiftingTestUint64_generic
-	MOVQ  24(DX), DX
-	MOVQ  CX, SI
-	ROLQ  $0x20, SI
-	MOVQ  $0xffffffffffffffff, DI
-	MOVQ  $0x9e3779b97f4a7c15, R8
+	MOVBLZX ·level+0(SB), AX
+	CMPL    AX, $0x01
+	JB      shiftingTestUint64_generic
+	MOVQ    p+0(FP), DX
+	CMPQ    32(DX), $0x00
+	JNE     shiftingTestUint64_generic
+	MOVQ    (DX), AX
+	TESTQ   AX, AX
+	JZ      shiftingTestUint64_generic
+	MOVQ    key+8(FP), CX
+	ROLQ    $0x20, CX
+	XORQ    56(DX), CX
+	RORXQ   $0x0f, CX, BX
+	RORXQ   $0x28, CX, SI
+	XORQ    BX, SI
+	XORQ    SI, CX
+	IMULQ   xxh3Mul<>+0(SB), CX
+	MOVQ    CX, BX
+	SHRQ    $0x23, BX
+	ADDQ    $0x08, BX
+	XORQ    BX, CX
+	IMULQ   xxh3Mul<>+0(SB), CX
+	MOVQ    CX, BX
+	SHRQ    $0x1c, BX
+	XORQ    BX, CX
+	MOVL    64(DX), BX
+	SHRL    $0x01, BX
+	JZ      shiftingTestUint64_generic
+	MOVQ    24(DX), DX
+	MOVQ    CX, SI
+	ROLQ    $0x20, SI
+	MOVQ    $0xffffffffffffffff, DI
+	MOVQ    $0x9e3779b97f4a7c15, R8
 
 shiftingTestUint64_pair:
 	MULXQ CX, R9, R10

@@ -165,7 +165,8 @@ done512:
 // func spatialCheckKey(p *uint64, key []byte) uint32
 // Requires: AVX, AVX2, BMI2
 TEXT ·spatialCheckKey(SB), NOSPLIT, $0-36
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           spatialCheckKey_generic
 	MOVQ         p+0(FP), AX
 	MOVQ         72(AX), CX
@@ -241,7 +242,8 @@ GLOBL xxh3Mul<>(SB), RODATA|NOPTR, $8
 // func spatialCheckUint64(p *uint64, key uint64) uint32
 // Requires: AVX, AVX2, BMI2
 TEXT ·spatialCheckUint64(SB), NOSPLIT, $0-20
-	CMPB         ·level+0(SB), $0x01
+	MOVBLZX      ·level+0(SB), AX
+	CMPL         AX, $0x01
 	JB           spatialCheckUint64_generic
 	MOVQ         p+0(FP), AX
 	MOVQ         72(AX), CX

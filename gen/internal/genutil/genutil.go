@@ -79,32 +79,31 @@ func SingleKey(name, sig, doc string) (p reg.GPVirtual, generic string) {
 	return SingleKeyFrom(cpulevel.AVX2, name, sig, doc)
 }
 
+// SingleKeyFrom is SingleKey for a kernel whose body needs level least:
+// below it the kernel jumps to name+"_generic".
+func SingleKeyFrom(least cpulevel.Level, name, sig, doc string) (p reg.GPVirtual, generic string) {
+	p, _, generic = singleKey(least, name, sig, doc)
+	return p, generic
+}
+
 // SingleKeyLevel is SingleKey for a kernel that branches on the level
-// again: it also returns the level, read once into a register, which a
-// compare and a branch then take as one fused instruction where a
-// compare of the variable in memory with a constant is two.
+// again: it also returns the level, read into a register, which a
+// compare and a branch take as one fused instruction where a compare
+// of the variable in memory with a constant is two.
 func SingleKeyLevel(name, sig, doc string) (p, level reg.GPVirtual, generic string) {
+	return singleKey(cpulevel.AVX2, name, sig, doc)
+}
+
+func singleKey(least cpulevel.Level, name, sig, doc string) (p, level reg.GPVirtual, generic string) {
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
 	Doc(doc)
 	generic = name + "_generic"
 	level = GP32()
 	MOVBLZX(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, level)
-	CMPL(level, U8(uint8(cpulevel.AVX2)))
+	CMPL(level, U8(uint8(least)))
 	JB(LabelRef(generic))
 	return Load(Param("p"), GP64()).(reg.GPVirtual), level, generic
-}
-
-// SingleKeyFrom is SingleKey for a kernel whose body needs level least:
-// below it the kernel jumps to name+"_generic".
-func SingleKeyFrom(least cpulevel.Level, name, sig, doc string) (p reg.GPVirtual, generic string) {
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(doc)
-	generic = name + "_generic"
-	CMPB(Mem{Symbol: Symbol{Name: "·level"}, Base: reg.StaticBase}, U8(uint8(least)))
-	JB(LabelRef(generic))
-	return Load(Param("p"), GP64()).(reg.GPVirtual), generic
 }
 
 // Key8 loads the argument key into a new register: a uint64 as it is
