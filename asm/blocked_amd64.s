@@ -14503,50 +14503,48 @@ TEXT ·blockedTestKey(SB), NOSPLIT, $0-33
 	CMPL         AX, $0x01
 	JB           blockedTestKey_generic
 	MOVQ         p+0(FP), CX
-	MOVQ         32(CX), BX
-	TESTQ        BX, BX
-	JZ           blockedTestKey_generic
 	CMPQ         key_len+16(FP), $0x08
 	JNE          blockedTestKey_generic
 	MOVQ         key_base+8(FP), DX
-	MOVQ         (DX), SI
-	ROLQ         $0x20, SI
-	XORQ         48(CX), SI
-	RORXQ        $0x0f, SI, DX
-	RORXQ        $0x28, SI, DI
-	XORQ         DX, DI
-	XORQ         DI, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         56(CX), BX
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	XORQ         DX, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
-	XORQ         SI, DX
-	MULXQ        24(CX), SI, DI
-	SHLQ         $0x06, DI
-	ADDQ         (CX), DI
+	XORQ         BX, DX
+	MULXQ        24(CX), BX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (CX), SI
 	IMULQ        blockedMul<>+0(SB), DX
-	RORXQ        $0x07, DX, SI
-	ANDQ         $0x000001c0, SI
-	CMPL         56(CX), $0x08
-	JA           blockedTestKey_rounds
+	RORXQ        $0x07, DX, BX
+	ANDQ         $0x000001c0, BX
+	MOVQ         32(CX), DI
+	TESTQ        DI, DI
+	JZ           blockedTestKey_rows
 	CMPL         AX, $0x02
 	JAE          blockedTestKey_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX)(SI*1), Y2
+	VMOVDQU      (DI)(BX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX)(SI*1), Y2
+	VMOVDQU      32(DI)(BX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (DI), Y2
-	VMOVDQU      32(DI), Y3
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
 	VPANDN       Y1, Y2, Y1
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
@@ -14560,9 +14558,9 @@ blockedTestKey_one512:
 	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX)(SI*1), Z1
+	VMOVDQU64    (DI)(BX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPANDQ       (DI), Z0, Z1
+	VPANDQ       (SI), Z0, Z1
 	VPCMPEQQ     Z0, Z1, K1
 	KORTESTB     K1, K1
 	SETCS        AL
@@ -14570,8 +14568,11 @@ blockedTestKey_one512:
 	VZEROUPPER
 	RET
 
-blockedTestKey_rounds:
-	MOVL  56(CX), AX
+blockedTestKey_rows:
+	MOVQ  40(CX), DI
+	TESTQ DI, DI
+	JZ    blockedTestKey_generic
+	MOVL  64(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
@@ -14598,16 +14599,16 @@ blockedTestKey_full:
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX)(SI*1), Y4
+	VMOVDQU      (DI)(BX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX)(SI*1), Y4
+	VMOVDQU      32(DI)(BX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (DI), Y0
-	VMOVDQU      32(DI), Y1
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
 	VPANDN       Y3, Y0, Y0
 	VPANDN       Y2, Y1, Y1
 	VPOR         Y0, Y1, Y0
@@ -14630,52 +14631,50 @@ TEXT ·blockedAddKey(SB), NOSPLIT, $0-32
 	CMPL         AX, $0x01
 	JB           blockedAddKey_generic
 	MOVQ         p+0(FP), CX
-	MOVQ         32(CX), BX
-	TESTQ        BX, BX
-	JZ           blockedAddKey_generic
 	CMPQ         key_len+16(FP), $0x08
 	JNE          blockedAddKey_generic
 	MOVQ         key_base+8(FP), DX
-	MOVQ         (DX), SI
-	ROLQ         $0x20, SI
-	XORQ         48(CX), SI
-	RORXQ        $0x0f, SI, DX
-	RORXQ        $0x28, SI, DI
-	XORQ         DX, DI
-	XORQ         DI, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         56(CX), BX
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	XORQ         DX, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
-	XORQ         SI, DX
-	MULXQ        24(CX), SI, DI
-	SHLQ         $0x06, DI
-	ADDQ         (CX), DI
+	XORQ         BX, DX
+	MULXQ        24(CX), BX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (CX), SI
 	IMULQ        blockedMul<>+0(SB), DX
-	RORXQ        $0x07, DX, SI
-	ANDQ         $0x000001c0, SI
-	CMPL         56(CX), $0x08
-	JA           blockedAddKey_rounds
+	RORXQ        $0x07, DX, BX
+	ANDQ         $0x000001c0, BX
+	MOVQ         32(CX), DI
+	TESTQ        DI, DI
+	JZ           blockedAddKey_rows
 	CMPL         AX, $0x02
 	JAE          blockedAddKey_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX)(SI*1), Y2
+	VMOVDQU      (DI)(BX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX)(SI*1), Y2
+	VMOVDQU      32(DI)(BX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VPOR         (DI), Y1, Y1
-	VPOR         32(DI), Y0, Y0
-	VMOVDQU      Y1, (DI)
-	VMOVDQU      Y0, 32(DI)
+	VPOR         (SI), Y1, Y1
+	VPOR         32(SI), Y0, Y0
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
 	VZEROUPPER
 	RET
 
@@ -14683,15 +14682,18 @@ blockedAddKey_one512:
 	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX)(SI*1), Z1
+	VMOVDQU64    (DI)(BX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPORQ        (DI), Z0, Z0
-	VMOVDQU64    Z0, (DI)
+	VPORQ        (SI), Z0, Z0
+	VMOVDQU64    Z0, (SI)
 	VZEROUPPER
 	RET
 
-blockedAddKey_rounds:
-	MOVL  56(CX), AX
+blockedAddKey_rows:
+	MOVQ  40(CX), DI
+	TESTQ DI, DI
+	JZ    blockedAddKey_generic
+	MOVL  64(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
@@ -14718,18 +14720,18 @@ blockedAddKey_full:
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX)(SI*1), Y4
+	VMOVDQU      (DI)(BX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX)(SI*1), Y4
+	VMOVDQU      32(DI)(BX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VPOR         (DI), Y3, Y3
-	VPOR         32(DI), Y2, Y2
-	VMOVDQU      Y3, (DI)
-	VMOVDQU      Y2, 32(DI)
+	VPOR         (SI), Y3, Y3
+	VPOR         32(SI), Y2, Y2
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
 	VZEROUPPER
 	RET
 
@@ -14743,50 +14745,48 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	CMPL         AX, $0x01
 	JB           blockedTestAndAddKey_generic
 	MOVQ         p+0(FP), CX
-	MOVQ         32(CX), BX
-	TESTQ        BX, BX
-	JZ           blockedTestAndAddKey_generic
 	CMPQ         key_len+16(FP), $0x08
 	JNE          blockedTestAndAddKey_generic
 	MOVQ         key_base+8(FP), DX
-	MOVQ         (DX), SI
-	ROLQ         $0x20, SI
-	XORQ         48(CX), SI
-	RORXQ        $0x0f, SI, DX
-	RORXQ        $0x28, SI, DI
-	XORQ         DX, DI
-	XORQ         DI, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	MOVQ         (DX), BX
+	ROLQ         $0x20, BX
+	XORQ         56(CX), BX
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	XORQ         DX, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
-	XORQ         SI, DX
-	MULXQ        24(CX), SI, DI
-	SHLQ         $0x06, DI
-	ADDQ         (CX), DI
+	XORQ         BX, DX
+	MULXQ        24(CX), BX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (CX), SI
 	IMULQ        blockedMul<>+0(SB), DX
-	RORXQ        $0x07, DX, SI
-	ANDQ         $0x000001c0, SI
-	CMPL         56(CX), $0x08
-	JA           blockedTestAndAddKey_rounds
+	RORXQ        $0x07, DX, BX
+	ANDQ         $0x000001c0, BX
+	MOVQ         32(CX), DI
+	TESTQ        DI, DI
+	JZ           blockedTestAndAddKey_rows
 	CMPL         AX, $0x02
 	JAE          blockedTestAndAddKey_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX)(SI*1), Y2
+	VMOVDQU      (DI)(BX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX)(SI*1), Y2
+	VMOVDQU      32(DI)(BX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (DI), Y2
-	VMOVDQU      32(DI), Y3
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
 	VPANDN       Y1, Y2, Y4
 	VPANDN       Y0, Y3, Y5
 	VPOR         Y4, Y5, Y4
@@ -14796,8 +14796,8 @@ TEXT ·blockedTestAndAddKey(SB), NOSPLIT, $0-33
 	JEQ          blockedTestAndAddKey_one_done
 	VPOR         Y2, Y1, Y1
 	VPOR         Y3, Y0, Y0
-	VMOVDQU      Y1, (DI)
-	VMOVDQU      Y0, 32(DI)
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
 
 blockedTestAndAddKey_one_done:
 	VZEROUPPER
@@ -14807,9 +14807,9 @@ blockedTestAndAddKey_one512:
 	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX)(SI*1), Z1
+	VMOVDQU64    (DI)(BX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VMOVDQU64    (DI), Z1
+	VMOVDQU64    (SI), Z1
 	VPANDNQ      Z0, Z1, Z2
 	VPTESTMQ     Z2, Z2, K1
 	KORTESTW     K1, K1
@@ -14817,14 +14817,17 @@ blockedTestAndAddKey_one512:
 	MOVB         AL, ret+32(FP)
 	JEQ          blockedTestAndAddKey_one512_done
 	VPORQ        Z1, Z0, Z0
-	VMOVDQU64    Z0, (DI)
+	VMOVDQU64    Z0, (SI)
 
 blockedTestAndAddKey_one512_done:
 	VZEROUPPER
 	RET
 
-blockedTestAndAddKey_rounds:
-	MOVL  56(CX), AX
+blockedTestAndAddKey_rows:
+	MOVQ  40(CX), DI
+	TESTQ DI, DI
+	JZ    blockedTestAndAddKey_generic
+	MOVL  64(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
@@ -14851,16 +14854,16 @@ blockedTestAndAddKey_full:
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX)(SI*1), Y4
+	VMOVDQU      (DI)(BX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX)(SI*1), Y4
+	VMOVDQU      32(DI)(BX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (DI), Y0
-	VMOVDQU      32(DI), Y1
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
 	VPANDN       Y3, Y0, Y4
 	VPANDN       Y2, Y1, Y5
 	VPOR         Y4, Y5, Y4
@@ -14870,8 +14873,8 @@ blockedTestAndAddKey_full:
 	JEQ          blockedTestAndAddKey_many_done
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      Y3, (DI)
-	VMOVDQU      Y2, 32(DI)
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
 
 blockedTestAndAddKey_many_done:
 	VZEROUPPER
@@ -14887,47 +14890,45 @@ TEXT ·blockedTestUint64(SB), NOSPLIT, $0-17
 	CMPL         AX, $0x01
 	JB           blockedTestUint64_generic
 	MOVQ         p+0(FP), CX
-	MOVQ         32(CX), BX
-	TESTQ        BX, BX
-	JZ           blockedTestUint64_generic
-	MOVQ         key+8(FP), SI
-	ROLQ         $0x20, SI
-	XORQ         48(CX), SI
-	RORXQ        $0x0f, SI, DX
-	RORXQ        $0x28, SI, DI
-	XORQ         DX, DI
-	XORQ         DI, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         56(CX), BX
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	XORQ         DX, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
-	XORQ         SI, DX
-	MULXQ        24(CX), SI, DI
-	SHLQ         $0x06, DI
-	ADDQ         (CX), DI
+	XORQ         BX, DX
+	MULXQ        24(CX), BX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (CX), SI
 	IMULQ        blockedMul<>+0(SB), DX
-	RORXQ        $0x07, DX, SI
-	ANDQ         $0x000001c0, SI
-	CMPL         56(CX), $0x08
-	JA           blockedTestUint64_rounds
+	RORXQ        $0x07, DX, BX
+	ANDQ         $0x000001c0, BX
+	MOVQ         32(CX), DI
+	TESTQ        DI, DI
+	JZ           blockedTestUint64_rows
 	CMPL         AX, $0x02
 	JAE          blockedTestUint64_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX)(SI*1), Y2
+	VMOVDQU      (DI)(BX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX)(SI*1), Y2
+	VMOVDQU      32(DI)(BX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (DI), Y2
-	VMOVDQU      32(DI), Y3
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
 	VPANDN       Y1, Y2, Y1
 	VPANDN       Y0, Y3, Y0
 	VPOR         Y1, Y0, Y1
@@ -14941,9 +14942,9 @@ blockedTestUint64_one512:
 	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX)(SI*1), Z1
+	VMOVDQU64    (DI)(BX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPANDQ       (DI), Z0, Z1
+	VPANDQ       (SI), Z0, Z1
 	VPCMPEQQ     Z0, Z1, K1
 	KORTESTB     K1, K1
 	SETCS        AL
@@ -14951,8 +14952,11 @@ blockedTestUint64_one512:
 	VZEROUPPER
 	RET
 
-blockedTestUint64_rounds:
-	MOVL  56(CX), AX
+blockedTestUint64_rows:
+	MOVQ  40(CX), DI
+	TESTQ DI, DI
+	JZ    blockedTestUint64_generic
+	MOVL  64(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
@@ -14979,16 +14983,16 @@ blockedTestUint64_full:
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX)(SI*1), Y4
+	VMOVDQU      (DI)(BX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX)(SI*1), Y4
+	VMOVDQU      32(DI)(BX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (DI), Y0
-	VMOVDQU      32(DI), Y1
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
 	VPANDN       Y3, Y0, Y0
 	VPANDN       Y2, Y1, Y1
 	VPOR         Y0, Y1, Y0
@@ -15008,49 +15012,47 @@ TEXT ·blockedAddUint64(SB), NOSPLIT, $0-16
 	CMPL         AX, $0x01
 	JB           blockedAddUint64_generic
 	MOVQ         p+0(FP), CX
-	MOVQ         32(CX), BX
-	TESTQ        BX, BX
-	JZ           blockedAddUint64_generic
-	MOVQ         key+8(FP), SI
-	ROLQ         $0x20, SI
-	XORQ         48(CX), SI
-	RORXQ        $0x0f, SI, DX
-	RORXQ        $0x28, SI, DI
-	XORQ         DX, DI
-	XORQ         DI, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         56(CX), BX
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	XORQ         DX, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
-	XORQ         SI, DX
-	MULXQ        24(CX), SI, DI
-	SHLQ         $0x06, DI
-	ADDQ         (CX), DI
+	XORQ         BX, DX
+	MULXQ        24(CX), BX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (CX), SI
 	IMULQ        blockedMul<>+0(SB), DX
-	RORXQ        $0x07, DX, SI
-	ANDQ         $0x000001c0, SI
-	CMPL         56(CX), $0x08
-	JA           blockedAddUint64_rounds
+	RORXQ        $0x07, DX, BX
+	ANDQ         $0x000001c0, BX
+	MOVQ         32(CX), DI
+	TESTQ        DI, DI
+	JZ           blockedAddUint64_rows
 	CMPL         AX, $0x02
 	JAE          blockedAddUint64_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX)(SI*1), Y2
+	VMOVDQU      (DI)(BX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX)(SI*1), Y2
+	VMOVDQU      32(DI)(BX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VPOR         (DI), Y1, Y1
-	VPOR         32(DI), Y0, Y0
-	VMOVDQU      Y1, (DI)
-	VMOVDQU      Y0, 32(DI)
+	VPOR         (SI), Y1, Y1
+	VPOR         32(SI), Y0, Y0
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
 	VZEROUPPER
 	RET
 
@@ -15058,15 +15060,18 @@ blockedAddUint64_one512:
 	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX)(SI*1), Z1
+	VMOVDQU64    (DI)(BX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VPORQ        (DI), Z0, Z0
-	VMOVDQU64    Z0, (DI)
+	VPORQ        (SI), Z0, Z0
+	VMOVDQU64    Z0, (SI)
 	VZEROUPPER
 	RET
 
-blockedAddUint64_rounds:
-	MOVL  56(CX), AX
+blockedAddUint64_rows:
+	MOVQ  40(CX), DI
+	TESTQ DI, DI
+	JZ    blockedAddUint64_generic
+	MOVL  64(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
@@ -15093,18 +15098,18 @@ blockedAddUint64_full:
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX)(SI*1), Y4
+	VMOVDQU      (DI)(BX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX)(SI*1), Y4
+	VMOVDQU      32(DI)(BX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VPOR         (DI), Y3, Y3
-	VPOR         32(DI), Y2, Y2
-	VMOVDQU      Y3, (DI)
-	VMOVDQU      Y2, 32(DI)
+	VPOR         (SI), Y3, Y3
+	VPOR         32(SI), Y2, Y2
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
 	VZEROUPPER
 	RET
 
@@ -15118,47 +15123,45 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	CMPL         AX, $0x01
 	JB           blockedTestAndAddUint64_generic
 	MOVQ         p+0(FP), CX
-	MOVQ         32(CX), BX
-	TESTQ        BX, BX
-	JZ           blockedTestAndAddUint64_generic
-	MOVQ         key+8(FP), SI
-	ROLQ         $0x20, SI
-	XORQ         48(CX), SI
-	RORXQ        $0x0f, SI, DX
-	RORXQ        $0x28, SI, DI
-	XORQ         DX, DI
-	XORQ         DI, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	MOVQ         key+8(FP), BX
+	ROLQ         $0x20, BX
+	XORQ         56(CX), BX
+	RORXQ        $0x0f, BX, DX
+	RORXQ        $0x28, BX, SI
+	XORQ         DX, SI
+	XORQ         SI, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x23, DX
 	ADDQ         $0x08, DX
-	XORQ         DX, SI
-	IMULQ        xxh3Mul<>+0(SB), SI
-	MOVQ         SI, DX
+	XORQ         DX, BX
+	IMULQ        xxh3Mul<>+0(SB), BX
+	MOVQ         BX, DX
 	SHRQ         $0x1c, DX
-	XORQ         SI, DX
-	MULXQ        24(CX), SI, DI
-	SHLQ         $0x06, DI
-	ADDQ         (CX), DI
+	XORQ         BX, DX
+	MULXQ        24(CX), BX, SI
+	SHLQ         $0x06, SI
+	ADDQ         (CX), SI
 	IMULQ        blockedMul<>+0(SB), DX
-	RORXQ        $0x07, DX, SI
-	ANDQ         $0x000001c0, SI
-	CMPL         56(CX), $0x08
-	JA           blockedTestAndAddUint64_rounds
+	RORXQ        $0x07, DX, BX
+	ANDQ         $0x000001c0, BX
+	MOVQ         32(CX), DI
+	TESTQ        DI, DI
+	JZ           blockedTestAndAddUint64_rows
 	CMPL         AX, $0x02
 	JAE          blockedTestAndAddUint64_one512
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
-	VMOVDQU      (BX)(SI*1), Y2
+	VMOVDQU      (DI)(BX*1), Y2
 	VPSLLVQ      Y1, Y2, Y1
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      32(BX)(SI*1), Y2
+	VMOVDQU      32(DI)(BX*1), Y2
 	VPSLLVQ      Y0, Y2, Y0
-	VMOVDQU      (DI), Y2
-	VMOVDQU      32(DI), Y3
+	VMOVDQU      (SI), Y2
+	VMOVDQU      32(SI), Y3
 	VPANDN       Y1, Y2, Y4
 	VPANDN       Y0, Y3, Y5
 	VPOR         Y4, Y5, Y4
@@ -15168,8 +15171,8 @@ TEXT ·blockedTestAndAddUint64(SB), NOSPLIT, $0-17
 	JEQ          blockedTestAndAddUint64_one_done
 	VPOR         Y2, Y1, Y1
 	VPOR         Y3, Y0, Y0
-	VMOVDQU      Y1, (DI)
-	VMOVDQU      Y0, 32(DI)
+	VMOVDQU      Y1, (SI)
+	VMOVDQU      Y0, 32(SI)
 
 blockedTestAndAddUint64_one_done:
 	VZEROUPPER
@@ -15179,9 +15182,9 @@ blockedTestAndAddUint64_one512:
 	VPBROADCASTQ DX, Z0
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Z0, Z0
 	VPSRLQ       $0x3a, Z0, Z0
-	VMOVDQU64    (BX)(SI*1), Z1
+	VMOVDQU64    (DI)(BX*1), Z1
 	VPSLLVQ      Z0, Z1, Z0
-	VMOVDQU64    (DI), Z1
+	VMOVDQU64    (SI), Z1
 	VPANDNQ      Z0, Z1, Z2
 	VPTESTMQ     Z2, Z2, K1
 	KORTESTW     K1, K1
@@ -15189,14 +15192,17 @@ blockedTestAndAddUint64_one512:
 	MOVB         AL, ret+16(FP)
 	JEQ          blockedTestAndAddUint64_one512_done
 	VPORQ        Z1, Z0, Z0
-	VMOVDQU64    Z0, (DI)
+	VMOVDQU64    Z0, (SI)
 
 blockedTestAndAddUint64_one512_done:
 	VZEROUPPER
 	RET
 
-blockedTestAndAddUint64_rounds:
-	MOVL  56(CX), AX
+blockedTestAndAddUint64_rows:
+	MOVQ  40(CX), DI
+	TESTQ DI, DI
+	JZ    blockedTestAndAddUint64_generic
+	MOVL  64(CX), AX
 	DECL  AX
 	SHRL  $0x03, AX
 	VPXOR Y0, Y0, Y0
@@ -15223,16 +15229,16 @@ blockedTestAndAddUint64_full:
 	VPBROADCASTQ X2, Y2
 	VPSLLVQ      blockedKeyShifts<>+0(SB), Y2, Y3
 	VPSRLQ       $0x3a, Y3, Y3
-	VMOVDQU      (BX)(SI*1), Y4
+	VMOVDQU      (DI)(BX*1), Y4
 	VPSLLVQ      Y3, Y4, Y3
 	VPSLLVQ      blockedKeyShifts<>+32(SB), Y2, Y2
 	VPSRLQ       $0x3a, Y2, Y2
-	VMOVDQU      32(BX)(SI*1), Y4
+	VMOVDQU      32(DI)(BX*1), Y4
 	VPSLLVQ      Y2, Y4, Y2
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      (DI), Y0
-	VMOVDQU      32(DI), Y1
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
 	VPANDN       Y3, Y0, Y4
 	VPANDN       Y2, Y1, Y5
 	VPOR         Y4, Y5, Y4
@@ -15242,8 +15248,8 @@ blockedTestAndAddUint64_full:
 	JEQ          blockedTestAndAddUint64_many_done
 	VPOR         Y0, Y3, Y3
 	VPOR         Y1, Y2, Y2
-	VMOVDQU      Y3, (DI)
-	VMOVDQU      Y2, 32(DI)
+	VMOVDQU      Y3, (SI)
+	VMOVDQU      Y2, 32(SI)
 
 blockedTestAndAddUint64_many_done:
 	VZEROUPPER

@@ -23,8 +23,12 @@ type BlockedProbe struct {
 	Words []uint64
 	Lines uint64
 	// Take is BlockedRows(K)'s take table (the last round's window rows)
-	// for a filter with lines, else nil.
+	// for a filter with lines and K <= 8, the one round the single-key
+	// kernels take with one check; else nil.
 	Take *[8][8]uint64
+	// Rows is the same table for a filter with lines at every K (the
+	// kernels' path for K > 8), else nil.
+	Rows *[8][8]uint64
 	// Seed is the hash seed; Key is hashing.Uint64Key(Seed).
 	Seed, Key uint64
 	K         uint32
@@ -35,7 +39,10 @@ type BlockedProbe struct {
 func NewBlockedProbe(words []uint64, lines uint64, k uint32, seed uint64) BlockedProbe {
 	p := BlockedProbe{Words: words, Lines: lines, Seed: seed, Key: hashing.Uint64Key(seed), K: k}
 	if lines > 0 && uint64(len(words)) == lines*8 {
-		_, p.Take = BlockedRows(k)
+		_, p.Rows = BlockedRows(k)
+		if k <= 8 {
+			p.Take = p.Rows
+		}
 	}
 	return p
 }
@@ -75,7 +82,7 @@ func (p *BlockedProbe) line(h uint64) (*[8]uint64, uint64) {
 
 // TestHash is BlockedTestHash on p's filter.
 func (p *BlockedProbe) TestHash(h uint64) bool {
-	if p.Take == nil || p.K > 8 {
+	if p.Take == nil {
 		return BlockedTestHash(p.Words, h, p.K)
 	}
 	line, v := p.line(h)
@@ -84,7 +91,7 @@ func (p *BlockedProbe) TestHash(h uint64) bool {
 
 // AddHash is BlockedAddHash on p's filter.
 func (p *BlockedProbe) AddHash(h uint64) {
-	if p.Take == nil || p.K > 8 {
+	if p.Take == nil {
 		BlockedAddHash(p.Words, h, p.K)
 		return
 	}

@@ -75,11 +75,7 @@ func NewMK(m uint64, k uint32, opts ...engine.Option) (*Filter, error) {
 }
 
 func newFilter(s *store.Storage, lines uint64, k uint32, seed uint64) *Filter {
-	f := &Filter{storage: s, p: asm.NewBlockedProbe(s.Words(), lines, k, seed)}
-	if lines > 0 && uint64(len(f.p.Words)) == lines*8 && k <= 8 {
-		_, f.p.Take = asm.BlockedRows(k)
-	}
-	return f
+	return &Filter{storage: s, p: asm.NewBlockedProbe(s.Words(), lines, k, seed)}
 }
 
 // M returns the number of bits, a multiple of 512.
@@ -104,7 +100,7 @@ func (f *Filter) HugePages() bool { return f.storage != nil && f.storage.HugePag
 // collection. The filter must not be used afterwards; it then answers as
 // a zero Filter.
 func (f *Filter) Close() error {
-	f.p.Words, f.p.Lines, f.p.Take = nil, 0, nil
+	f.p.Words, f.p.Lines, f.p.Take, f.p.Rows = nil, 0, nil, nil
 	if f.storage == nil {
 		return nil
 	}

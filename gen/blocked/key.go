@@ -25,11 +25,11 @@ import (
 // They are called once per key from the family's single-key methods,
 // which inline to that one call, so they dispatch themselves instead of
 // going through a Go switch: for a key of another length than 8, a probe
-// without Take (no lines), or below the avx2 level they jump to
-// their Generic twin; otherwise they run the AVX2 body, or at avx512 and
-// k <= 8 the ZMM body, whose round, test and return are one register
-// wide where the AVX2 body works in two halves, for a compare and a
-// branch on the level in front of both.
+// without Rows (no lines), or below the avx2 level they jump to their
+// Generic twin; otherwise they run the AVX2 body, or at avx512 and
+// k <= 8 (the probe's Take set) the ZMM body, whose round, test and
+// return are one register wide where the AVX2 body works in two halves,
+// for a compare and a branch on the level in front of both.
 //
 // The round's bit for word w, (v >> (58-6w)) & 63, is computed as
 // (v << 6w) >> 58: a variable shift by a constant table and one immediate
@@ -56,10 +56,6 @@ func keyKernel(op, form string, lshifts Mem) {
 		sig = fmt.Sprintf("func(p *uint64, %s)", arg)
 	}
 	p, lv, generic := genutil.SingleKeyLevel(name, sig, fmt.Sprintf("%s is %sGeneric, dispatching itself: the twin for a key it does not take (see keyKernels in gen/blocked), the AVX2 or AVX-512 body otherwise.", name, name))
-	take := GP64()
-	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Take)), take)
-	TESTQ(take, take)
-	JZ(LabelRef(generic))
 	k := genutil.Key8(form, generic)
 	h := reg.RDX // where MULX takes its factor
 	xxh3.ScalarTo(k, genutil.Field(p, unsafe.Offsetof(probe.Key)), h)
@@ -68,19 +64,25 @@ func keyKernel(op, form string, lshifts Mem) {
 	// which the line no longer needs), row = Take + (v>>13&7)*64, which
 	// the rotate finds with no copy of v and the loads address as a base
 	// and an index: the fewer instructions a call takes, the more keys'
-	// calls the core holds in flight while their lines load.
+	// calls the core holds in flight while their lines load. Nothing is
+	// loaded through line or row before the check below, so a probe
+	// without lines (Lines 0, Words nil) is safe to get this far.
 	line := genutil.LineRDX(genutil.Field(p, unsafe.Offsetof(probe.Lines)), genutil.Field(p, unsafe.Offsetof(probe.Words)))
 	v := h
 	IMULQ(mul, v)
 	row := GP64()
 	RORXQ(U8(13-6), v, row)
 	ANDQ(U32(7<<6), row)
+	take := GP64()
 	rowMem := Mem{Base: take, Index: row, Scale: 1}
 
-	// k > 8 has full rounds before the last: a path of its own, so the
-	// common k <= 8 pays one compare for it.
-	CMPL(genutil.Field(p, unsafe.Offsetof(probe.K)), U8(8))
-	JA(LabelRef(name + "_rounds"))
+	// One check takes the common case: Take is set only for a filter with
+	// lines and k <= 8, one round. Otherwise Rows, set at every k for a
+	// filter with lines, takes the path with full rounds before the last;
+	// without it the twin answers.
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Take)), take)
+	TESTQ(take, take)
+	JZ(LabelRef(name + "_rows"))
 	CMPL(lv, U8(uint8(cpulevel.AVX512)))
 	JAE(LabelRef(name + "_one512"))
 	m0, m1 := roundMask(v, rowMem, lshifts)
@@ -89,7 +91,10 @@ func keyKernel(op, form string, lshifts Mem) {
 	Label(name + "_one512")
 	finish512(op, name+"_one512", v, rowMem, line, lshifts)
 
-	Label(name + "_rounds")
+	Label(name + "_rows")
+	MOVQ(genutil.Field(p, unsafe.Offsetof(probe.Rows)), take)
+	TESTQ(take, take)
+	JZ(LabelRef(generic))
 	n := GP32()
 	MOVL(genutil.Field(p, unsafe.Offsetof(probe.K)), n)
 	DECL(n)
