@@ -36,13 +36,14 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	// by key.
 	hits, n := 0, blockedGroupKeys(words, k, len(out))
 	if n > 0 {
+		pf := blockedGroupPrefetch(words)
 		switch {
 		case level == avx512 && blockedVBMI:
-			hits = blockedTestGroupsAVX512VBMI(words, hs, out[:n], k, blockedGroupPrefetch(words))
+			hits = blockedTestGroupsAVX512VBMI(words, hs, out[:n], k, pf)
 		case level == avx512:
-			hits = blockedTestGroupsAVX512(words, hs, out[:n], k, blockedGroupPrefetch(words))
+			hits = blockedTestGroupsAVX512(words, hs, out[:n], k, pf)
 		default:
-			hits = blockedTestGroupsAVX2(words, hs, out[:n], k, blockedGroupPrefetch(words))
+			hits = blockedTestGroupsAVX2(words, hs, out[:n], k, pf)
 		}
 		if n == len(out) {
 			return hits
@@ -60,13 +61,14 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 
 func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
 	if g := blockedGroupKeys(words, k, n); g > 0 {
+		pf := blockedGroupPrefetch(words)
 		switch {
 		case level == avx512 && blockedVBMI:
-			blockedAddGroupsAVX512VBMI(words, hs, g, k, blockedGroupPrefetch(words))
+			blockedAddGroupsAVX512VBMI(words, hs, g, k, pf)
 		case level == avx512:
-			blockedAddGroupsAVX512(words, hs, g, k, blockedGroupPrefetch(words))
+			blockedAddGroupsAVX512(words, hs, g, k, pf)
 		default:
-			blockedAddGroupsAVX2(words, hs, g, k, blockedGroupPrefetch(words))
+			blockedAddGroupsAVX2(words, hs, g, k, pf)
 		}
 		if g == n {
 			return
@@ -149,25 +151,27 @@ func blockedGroupKeys(words []uint64, k uint32, n int) int {
 }
 
 func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
+	pf := blockedGroupPrefetch(words)
 	switch {
 	case level == avx512 && blockedVBMI:
-		return blockedTestUint64sAVX512VBMI(words, ks, out, k, key, blockedGroupPrefetch(words))
+		return blockedTestUint64sAVX512VBMI(words, ks, out, k, key, pf)
 	case level == avx512:
-		return blockedTestUint64sAVX512(words, ks, out, k, key, blockedGroupPrefetch(words))
+		return blockedTestUint64sAVX512(words, ks, out, k, key, pf)
 	case level == avx2:
-		return blockedTestUint64sAVX2(words, ks, out, k, key, blockedGroupPrefetch(words))
+		return blockedTestUint64sAVX2(words, ks, out, k, key, pf)
 	}
 	return blockedTestUint64sGeneric(words, k, key, ks, out)
 }
 
 func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
+	pf := blockedGroupPrefetch(words)
 	switch {
 	case level == avx512 && blockedVBMI:
-		blockedAddUint64sAVX512VBMI(words, ks, k, key, blockedGroupPrefetch(words))
+		blockedAddUint64sAVX512VBMI(words, ks, k, key, pf)
 	case level == avx512:
-		blockedAddUint64sAVX512(words, ks, k, key, blockedGroupPrefetch(words))
+		blockedAddUint64sAVX512(words, ks, k, key, pf)
 	case level == avx2:
-		blockedAddUint64sAVX2(words, ks, k, key, blockedGroupPrefetch(words))
+		blockedAddUint64sAVX2(words, ks, k, key, pf)
 	default:
 		blockedAddUint64sGeneric(words, k, key, ks)
 	}

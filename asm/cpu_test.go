@@ -68,16 +68,18 @@ func eachFarHint(words []uint64, f func()) {
 		f()
 		return
 	}
-	defer func(old bool) { blockedFarL1 = old }(blockedFarL1)
 	for _, l1 := range []bool{false, true} {
-		blockedFarL1 = l1
-		f()
+		withChoice(&blockedFarL1, l1, f)
 	}
 }
 
 // withVBMI runs f with the grouped kernels' VBMI form on or off.
-func withVBMI(vbmi bool, f func()) {
-	defer func(old bool) { blockedVBMI = old }(blockedVBMI)
-	blockedVBMI = vbmi
+func withVBMI(vbmi bool, f func()) { withChoice(&blockedVBMI, vbmi, f) }
+
+// withChoice runs f with one of asm's run-time kernel choices set to v,
+// and restores it.
+func withChoice(choice *bool, v bool, f func()) {
+	defer func(old bool) { *choice = old }(*choice)
+	*choice = v
 	f()
 }

@@ -12,9 +12,10 @@
 // IMUL; g is broadcast to every lane, shifted right by 58-6w in lane w,
 // masked to 6 bits, and used as a variable left shift of 1: one bit per
 // 64-bit word. The whole mask (two YMM or one ZMM) is then ANDed-NOT with
-// the line for a test, or ORed into it for an add. A key needs one round per eight probes; k = 8
-// has its own loop without the round counter, and k < 8 (one partial
-// round) its own loops that take the window from a table row (oneLoops).
+// the line for a test, or ORed into it for an add. A key needs one round
+// per eight probes; k = 8 has its own loop without the round counter,
+// and k < 8 (one partial round) its own loops that take the window from a
+// table row (oneLoops).
 // Over large filters the caller passes a prefetch distance: the kernel
 // issues PREFETCHT0 for the line of the key that many places ahead, and
 // hs may run past the keys (the next chunk's first hashes) so that the
