@@ -61,12 +61,12 @@ type groupParams struct {
 type groupISA interface {
 	name() string
 	setup(p groupParams)
-	// prepare fills the slot at sp from the group of eight keys from
-	// key i.
-	prepare(p groupParams, i, sp reg.Register)
+	// prepare fills slot from the group of eight keys (or hashes) at
+	// keys.
+	prepare(p groupParams, keys, slot Mem)
 	// probe tests (p.test: setting CF when the line holds the key) or
-	// adds key j of the group whose slot is at cur.
-	probe(p groupParams, j int, cur reg.Register)
+	// adds key j of the group whose slot is slot.
+	probe(p groupParams, j int, slot Mem)
 }
 
 // groupKernel emits one grouped kernel: of keys (hashed here) or of
@@ -106,13 +106,9 @@ func groupKernel(v groupISA, test, hashed bool) {
 	n, lim := GP64(), GP64()
 	Load(Param(in).Len(), lim)
 	ANDQ(I8(-8), lim)
-	var outp, hits reg.Register
 	switch {
 	case test:
-		outp = Load(Param("out").Base(), GP64())
 		Load(Param("out").Len(), n)
-		hits = GP64()
-		XORQ(hits, hits)
 	case hashed:
 		Load(Param("n"), n)
 	default:
@@ -124,39 +120,91 @@ func groupKernel(v groupISA, test, hashed bool) {
 	}
 	v.setup(p)
 
+	// The ring's slots are offsets from its start, each advanced a slot
+	// per group and wrapped by a mask.
 	ring := AllocLocal(groupSlots * slotBytes)
-	base := GP64()
-	LEAQ(ring, base)
-	// slot sets r to the slot of the group whose first key is i (a
-	// multiple of 8, so slotBytes/8 times i's bits below the ring's).
-	slot := func(i, r reg.Register) {
-		MOVQ(i, r)
-		ANDQ(U32(8*(groupSlots-1)), r)
-		SHLQ(U8(bits.TrailingZeros(slotBytes/8)), r)
-		ADDQ(base, r)
+	slotAt := func(off reg.Register) Mem { return ring.Idx(off, 1) }
+	next := func(off reg.Register) {
+		SUBQ(I8(-slotBytes), off) // adds 128 with a one-byte immediate
+		ANDQ(U32(groupSlots*slotBytes-1), off)
 	}
-	prepare := func(i reg.Register) {
-		sp := GP64()
-		slot(i, sp)
-		v.prepare(p, i, sp)
+	keysAt := func(i reg.Register, disp int) Mem {
+		return Mem{Base: p.keys, Index: i, Scale: 8, Disp: disp}
 	}
 
-	// Prologue: prepare the first groupAhead groups, as many as there are.
-	i := GP64()
+	// Prologue: prepare the first groupAhead groups, as many as there
+	// are, into the slots from 0.
+	i, prep := GP64(), GP64()
 	XORQ(i, i)
+	XORQ(prep, prep)
 	Label(name + "_first")
 	CMPQ(i, lim)
 	JAE(LabelRef(name + "_loop"))
 	CMPQ(i, U32(8*groupAhead))
 	JAE(LabelRef(name + "_loop"))
-	prepare(i)
+	v.prepare(p, keysAt(i, 0), slotAt(prep))
 	ADDQ(U8(8), i)
+	ADDQ(U32(slotBytes), prep)
 	JMP(LabelRef(name + "_first"))
 
-	// Three loops, as pf chooses: the prefetches into L2, into L1
+	// The main loop runs while the group groupAhead on is whole in the
+	// keys: below end = min(n, lim - 8*groupAhead) (signed: lim may be
+	// smaller), it prepares that group and prefetches the lines of the
+	// one before it, prepared a round ago. The groups from end to n, all
+	// prepared already, are probed by the tail, without a prefetch.
+	Label(name + "_loop")
+	end := GP64()
+	MOVQ(lim, end)
+	SUBQ(U32(8*groupAhead), end)
+	CMPQ(end, n)
+	CMOVQGT(n, end)
+	cur, ahead := GP64(), GP64()
+	XORQ(i, i)
+	XORQ(cur, cur)
+	MOVQ(U32((groupAhead-1)*slotBytes), ahead)
+	MOVQ(U32(groupAhead*slotBytes), prep)
+	var outp, hits reg.Register
+	if test {
+		outp = Load(Param("out").Base(), GP64())
+		hits = GP64()
+		XORQ(hits, hits)
+	}
+	// probeGroup probes the group at cur, prefetching the lines of the
+	// group at ahead (nil: none), and writes a test's answers.
+	probeGroup := func(ahead reg.Register, intoL1 bool) {
+		var acc reg.Register
+		if test {
+			acc = GP64()
+		}
+		for j := range 8 {
+			if ahead != nil {
+				pr := GP64()
+				MOVQ(slotAt(ahead).Offset(8*j), pr)
+				genutil.PrefetchFar(Mem{Base: p.words, Index: pr, Scale: 1}, intoL1)
+			}
+			v.probe(p, j, slotAt(cur))
+			if test {
+				ADCQ(acc, acc) // acc = 2*acc + CF: key 0 ends in bit 7
+			}
+		}
+		if test {
+			// Bit 7-j of acc is key j's answer (the bits above are the
+			// previous group's, which PDEP drops): one byte per bit,
+			// then the bytes reversed, puts key j's in byte j.
+			PDEPQ(byteBits(), acc, acc)
+			cnt := GP64()
+			POPCNTQ(acc, cnt)
+			ADDQ(cnt, hits)
+			BSWAPQ(acc)
+			MOVQ(acc, Mem{Base: outp, Index: i, Scale: 1})
+		}
+		next(cur)
+		ADDQ(U8(8), i)
+	}
+
+	// Three main loops, as pf chooses: the prefetches into L2, into L1
 	// (genutil.PrefetchFar), or none, below the prefetch size (asm's
 	// prefetchBytes), where they only add work.
-	Label(name + "_loop")
 	mode := Load(Param("pf"), GP64())
 	CMPQ(mode, U8(asm.BlockedFarL1))
 	JE(LabelRef(name + "_l1"))
@@ -166,69 +214,33 @@ func groupKernel(v groupISA, test, hashed bool) {
 		suffix           string
 		prefetch, intoL1 bool
 	}{{"", true, false}, {"_l1", true, true}, {"_nopf", false, false}} {
-		prefetch := loop.prefetch
 		l := name + loop.suffix
 		if loop.suffix != "" {
 			Label(l)
 		}
-		XORQ(i, i)
+		CMPQ(i, end)
+		JGE(LabelRef(name + "_tail"))
 		Label(l + "_group")
-		CMPQ(i, n)
-		JAE(LabelRef(name + "_done"))
-		// Prepare the group groupAhead on, and find the slot of the one
-		// before it, prepared a round ago, to prefetch.
-		ahead := GP64()
-		LEAQ(Mem{Base: i, Disp: 8 * groupAhead}, ahead)
-		CMPQ(ahead, lim)
-		JAE(LabelRef(l + "_noprep"))
-		prepare(ahead)
-		Label(l + "_noprep")
-		cur := GP64()
-		slot(i, cur)
-		var pslot reg.Register
-		if prefetch {
-			// Without a group to prefetch, the current group's lines
-			// are prefetched again: harmless, and no branch per key.
-			pf := GP64()
-			LEAQ(Mem{Base: i, Disp: 8 * (groupAhead - 1)}, pf)
-			pslot = GP64()
-			MOVQ(cur, pslot)
-			CMPQ(pf, lim)
-			JAE(LabelRef(l + "_probe"))
-			slot(pf, pslot)
-			Label(l + "_probe")
+		v.prepare(p, keysAt(i, 64*groupAhead), slotAt(prep))
+		next(prep)
+		if loop.prefetch {
+			probeGroup(ahead, loop.intoL1)
+			next(ahead)
+		} else {
+			probeGroup(nil, false)
 		}
-		var acc reg.Register
-		if test {
-			acc = GP64()
-			XORQ(acc, acc)
+		CMPQ(i, end)
+		JL(LabelRef(l + "_group"))
+		if loop.suffix != "_nopf" {
+			JMP(LabelRef(name + "_tail"))
 		}
-		for j := range 8 {
-			if prefetch {
-				pr := GP64()
-				MOVQ(Mem{Base: pslot, Disp: 8 * j}, pr)
-				genutil.PrefetchFar(Mem{Base: p.words, Index: pr, Scale: 1}, loop.intoL1)
-			}
-			v.probe(p, j, cur)
-			if test {
-				ADCQ(acc, acc) // acc = 2*acc + CF: key 0 ends in bit 7
-			}
-		}
-		if test {
-			// Bit 7-j of acc is key j's answer: one byte per bit, then
-			// the bytes reversed, puts key j's in byte j.
-			cnt := GP64()
-			POPCNTQ(acc, cnt)
-			ADDQ(cnt, hits)
-			sp := GP64()
-			MOVQ(U64(0x0101010101010101), sp)
-			PDEPQ(sp, acc, acc)
-			BSWAPQ(acc)
-			MOVQ(acc, Mem{Base: outp, Index: i, Scale: 1})
-		}
-		ADDQ(U8(8), i)
-		JMP(LabelRef(l + "_group"))
 	}
+
+	Label(name + "_tail")
+	CMPQ(i, n)
+	JAE(LabelRef(name + "_done"))
+	probeGroup(nil, false)
+	JMP(LabelRef(name + "_tail"))
 
 	Label(name + "_done")
 	VZEROUPPER()
@@ -236,6 +248,20 @@ func groupKernel(v groupISA, test, hashed bool) {
 		Store(hits, ReturnIndex(0))
 	}
 	RET()
+}
+
+// bytes is blockedByteBits once byteBits has defined it.
+var bytes Mem
+
+// byteBits returns blockedByteBits, the low bit of every byte (PDEP's
+// mask that spreads eight bits to eight bytes), defining it on the first
+// call.
+func byteBits() Mem {
+	if bytes.Symbol.Name == "" {
+		bytes = GLOBL("blockedByteBits", RODATA|NOPTR)
+		DATA(0, U64(0x0101010101010101))
+	}
+	return bytes
 }
 
 // lineOffsets sets o to the byte offsets of the lines of the hashes in
@@ -338,14 +364,14 @@ func (v *groupAVX512) setup(p groupParams) {
 	VMOVDQU64(Mem{Base: wp, Index: row, Scale: 1}, v.zwin)
 }
 
-func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
+func (v *groupAVX512) prepare(p groupParams, keys, slot Mem) {
 	h, o, t, w := ZMM(), ZMM(), ZMM(), ZMM()
-	VMOVDQU64(Mem{Base: p.keys, Index: i, Scale: 8}, h)
+	VMOVDQU64(keys, h)
 	if !p.hashed {
 		v.c.Hash(h, ZMM(), ZMM())
 	}
 	lineOffsets(v.zl, h, o, ZMM)
-	VMOVDQU64(o, Mem{Base: sp})
+	VMOVDQU64(o, slot)
 	// g = h*BlockedMul, in h.
 	VPMULLQ(v.zm, h, h)
 	// The window row, entry (g >> 13) & 7 (VPERMQ reads the low three
@@ -363,15 +389,15 @@ func (v *groupAVX512) prepare(p groupParams, i, sp reg.Register) {
 		// three-way XOR merges them and applies the row.
 		VPTERNLOGQ(U8(0x96), a, t, w)
 	}
-	VMOVDQU64(w, Mem{Base: sp, Disp: 64})
+	VMOVDQU64(w, slot.Offset(64))
 }
 
-func (v *groupAVX512) probe(p groupParams, j int, cur reg.Register) {
+func (v *groupAVX512) probe(p groupParams, j int, slot Mem) {
 	r := GP64()
-	MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
+	MOVQ(slot.Offset(8*j), r)
 	line := Mem{Base: p.words, Index: r, Scale: 1}
 	c := ZMM()
-	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j}, c)
+	VPMOVZXBQ(slot.Offset(64+8*j), c)
 	if p.test {
 		n, held := ZMM(), K()
 		VPXORQ(line, v.zones, n)
@@ -551,16 +577,16 @@ func (v *groupAVX2) setup(p groupParams) {
 	VMOVDQU(v.cut.Offset(cutWindow), v.winc)
 }
 
-func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
+func (v *groupAVX2) prepare(p groupParams, keys, slot Mem) {
 	for half := range 2 {
 		h, t, a := YMM(), YMM(), YMM()
-		VMOVDQU(Mem{Base: p.keys, Index: i, Scale: 8, Disp: 32 * half}, h)
+		VMOVDQU(keys.Offset(32*half), h)
 		if !p.hashed {
 			v.c.Hash(h, YMM(), YMM())
 		}
 		o := YMM()
 		lineOffsets(v.zl, h, o, YMM)
-		VMOVDQU(o, Mem{Base: sp, Disp: 32 * half})
+		VMOVDQU(o, slot.Offset(32*half))
 		// g = h*BlockedMul, in h.
 		genutil.MulLanes(v.mulLo, v.mulSw, h, t, a)
 		cutFields(func(row int) Op { return v.cut.Offset(row) }, func(m, x, d Op) { VPAND(m, x, d) }, h, t, a)
@@ -574,17 +600,17 @@ func (v *groupAVX2) prepare(p groupParams, i, sp reg.Register) {
 		VPSUBB(a, v.winc, a)
 		VPCMPGTB(v.thr, a, a)
 		VPOR(a, t, t)
-		VMOVDQU(t, Mem{Base: sp, Disp: 64 + 32*half})
+		VMOVDQU(t, slot.Offset(64+32*half))
 	}
 }
 
-func (v *groupAVX2) probe(p groupParams, j int, cur reg.Register) {
+func (v *groupAVX2) probe(p groupParams, j int, slot Mem) {
 	r := GP64()
-	MOVQ(Mem{Base: cur, Disp: 8 * j}, r)
+	MOVQ(slot.Offset(8*j), r)
 	line := Mem{Base: p.words, Index: r, Scale: 1}
 	c0, c1 := YMM(), YMM()
-	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j}, c0)
-	VPMOVZXBQ(Mem{Base: cur, Disp: 64 + 8*j + 4}, c1)
+	VPMOVZXBQ(slot.Offset(64+8*j), c0)
+	VPMOVZXBQ(slot.Offset(64+8*j+4), c1)
 	if p.test {
 		n0, n1 := YMM(), YMM()
 		VPXOR(line, v.lit, n0)
