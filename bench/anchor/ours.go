@@ -15,6 +15,10 @@ import (
 	"github.com/filterengine/filterengine/engine"
 )
 
+// workFloorBytes is the size of the filter of the batch's work floor:
+// half of the smallest L1 data cache of the cores the kernels target.
+const workFloorBytes = 16 << 10
+
 // passes is the number of in-process passes per operation; the median is
 // reported, as on the C++ side.
 const passes = 3
@@ -215,6 +219,38 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 		ns = append(ns, min(l1, l2))
 	}
 	emit("floor_bulk_prefetch", ns, int(sum&1))
+
+	// The other side of a batch: its work with no load to wait for. XXH3
+	// of the lookup keys alone, at this level (asm.HashUint64s, a chunk at
+	// a time into a buffer that stays in L1); and the batch test itself on
+	// a filter of 16 KiB, which L1 holds whole, so every line is a hit and
+	// the kernel (the same one, without the prefetches it skips below
+	// 1 MiB) runs at the pace of its instructions.
+	hs := make([]uint64, 1024)
+	ns = ns[:0]
+	for range runs("floor_bulk_hash") {
+		ns = append(ns, timed(func() {
+			for i := 0; i < n; i += len(hs) {
+				c := k.lookup[i:min(i+len(hs), n)]
+				asm.HashUint64s(hs, c, seed)
+				sum += hs[0]
+			}
+		}))
+	}
+	emit("floor_bulk_hash", ns, int(sum&1))
+	if runs("floor_bulk_work") > 0 {
+		small, err := blocked.NewMK(workFloorBytes*8, f.K())
+		if err != nil {
+			return err
+		}
+		small.AddUint64s(k.members[:min(n, workFloorBytes*8/10)])
+		ns, hits := ns[:0], 0
+		for range runs("floor_bulk_work") {
+			ns = append(ns, timed(func() { hits = small.TestUint64s(k.lookup, out) }))
+		}
+		emit("floor_bulk_work", ns, hits)
+		small.Close()
+	}
 	fmt.Fprintf(w, "INFO side=ours cfg=blocked alloc=%s n=%d bits_per_key=%.4f k=%d model_fpr=%.6f fpr=%.6f huge=%v anon_huge_kb=%d\n",
 		level, n, float64(f.M())/float64(n), f.K(), f.ModelFPR(uint64(n)), float64(absentHits)/float64(n), f.HugePages(), anonHugeKB())
 	f.Close()
