@@ -16,7 +16,8 @@ import (
 )
 
 // workFloorBytes is the size of the filter of the batch's work floor:
-// half of the smallest L1 data cache of the cores the kernels target.
+// half of the smallest L1 data cache of the cores the kernels target. The
+// C++ side's kWorkFloorBits is the same size.
 const workFloorBytes = 16 << 10
 
 // passes is the number of in-process passes per operation; the median is

@@ -34,7 +34,7 @@ var rows = []row{
 	{"floor_bulk", "floor: the same loads alone, line indices computed beforehand", "member_bulk", 0, 0, false},
 	{"floor_bulk_prefetch", "floor: the same, each line prefetched as the batch kernels do (assembly, the faster of into L1 and into L2)", "member_bulk", 0, 0, false},
 	{"floor_bulk_hash", "floor: the batch's XXH3 of the keys alone, at this level (`asm.HashUint64s`)", "member_bulk", 0, 0, false},
-	{"floor_bulk_work", "floor: the batch test itself on a 16 KiB filter, every line in L1 (its work, no load waiting)", "member_bulk", 0, 0, false},
+	{"floor_bulk_work", "floor: the batch test itself on a 16 KiB filter, every line in L1 (its work, no load waiting), against Boost's bulk test on the same", "floor_bulk_work", 0, 0, false},
 }
 
 // ratio returns the median over the rounds of num's time over the least
