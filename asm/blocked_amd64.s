@@ -7916,7 +7916,8 @@ blockedTestUint64sAVX2_first:
 	VPOR     Y10, Y9, Y9
 	VMOVDQU  Y9, 96(SP)(DI*1)
 	ADDQ     $0x08, CX
-	ADDQ     $0x00000080, DI
+	SUBQ     $-128, DI
+	ANDQ     $0x000007ff, DI
 	JMP      blockedTestUint64sAVX2_first
 
 blockedTestUint64sAVX2_loop:
@@ -7926,7 +7927,6 @@ blockedTestUint64sAVX2_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R11
-	MOVQ    $0x00000600, DI
 	MOVQ    out_base+48(FP), R12
 	XORQ    R13, R13
 	MOVQ    pf+88(FP), R14
@@ -9232,7 +9232,8 @@ blockedAddUint64sAVX2_first:
 	VPOR     Y10, Y9, Y9
 	VMOVDQU  Y9, 96(SP)(DI*1)
 	ADDQ     $0x08, CX
-	ADDQ     $0x00000080, DI
+	SUBQ     $-128, DI
+	ANDQ     $0x000007ff, DI
 	JMP      blockedAddUint64sAVX2_first
 
 blockedAddUint64sAVX2_loop:
@@ -9242,7 +9243,6 @@ blockedAddUint64sAVX2_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R9
-	MOVQ    $0x00000600, DI
 	MOVQ    pf+64(FP), R10
 	CMPQ    R10, $0x02
 	JE      blockedAddUint64sAVX2_l1
@@ -10012,7 +10012,8 @@ blockedTestGroupsAVX2_first:
 	VPOR     Y6, Y5, Y5
 	VMOVDQU  Y5, 96(SP)(DI*1)
 	ADDQ     $0x08, CX
-	ADDQ     $0x00000080, DI
+	SUBQ     $-128, DI
+	ANDQ     $0x000007ff, DI
 	JMP      blockedTestGroupsAVX2_first
 
 blockedTestGroupsAVX2_loop:
@@ -10022,7 +10023,6 @@ blockedTestGroupsAVX2_loop:
 	XORQ    CX, CX
 	XORQ    R10, R10
 	MOVQ    $0x00000580, R11
-	MOVQ    $0x00000600, DI
 	MOVQ    out_base+48(FP), R12
 	XORQ    R13, R13
 	MOVQ    pf+80(FP), R14
@@ -10767,7 +10767,8 @@ blockedAddGroupsAVX2_first:
 	VPOR     Y6, Y5, Y5
 	VMOVDQU  Y5, 96(SP)(DI*1)
 	ADDQ     $0x08, CX
-	ADDQ     $0x00000080, DI
+	SUBQ     $-128, DI
+	ANDQ     $0x000007ff, DI
 	JMP      blockedAddGroupsAVX2_first
 
 blockedAddGroupsAVX2_loop:
@@ -10777,7 +10778,6 @@ blockedAddGroupsAVX2_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R9
-	MOVQ    $0x00000600, DI
 	MOVQ    pf+64(FP), R10
 	CMPQ    R10, $0x02
 	JE      blockedAddGroupsAVX2_l1
@@ -11387,7 +11387,8 @@ blockedTestUint64sAVX512_first:
 	VPTERNLOGQ $0x96, Z15, Z13, Z14
 	VMOVDQU64  Z14, 64(SP)(DI*1)
 	ADDQ       $0x08, CX
-	ADDQ       $0x00000080, DI
+	SUBQ       $-128, DI
+	ANDQ       $0x000007ff, DI
 	JMP        blockedTestUint64sAVX512_first
 
 blockedTestUint64sAVX512_loop:
@@ -11397,7 +11398,6 @@ blockedTestUint64sAVX512_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R11
-	MOVQ    $0x00000600, DI
 	MOVQ    out_base+48(FP), R12
 	XORQ    R13, R13
 	MOVQ    pf+88(FP), R14
@@ -11968,7 +11968,8 @@ blockedAddUint64sAVX512_first:
 	VPTERNLOGQ $0x96, Z14, Z12, Z13
 	VMOVDQU64  Z13, 64(SP)(DI*1)
 	ADDQ       $0x08, CX
-	ADDQ       $0x00000080, DI
+	SUBQ       $-128, DI
+	ANDQ       $0x000007ff, DI
 	JMP        blockedAddUint64sAVX512_first
 
 blockedAddUint64sAVX512_loop:
@@ -11978,7 +11979,6 @@ blockedAddUint64sAVX512_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R9
-	MOVQ    $0x00000600, DI
 	MOVQ    pf+64(FP), R10
 	CMPQ    R10, $0x02
 	JE      blockedAddUint64sAVX512_l1
@@ -12379,7 +12379,8 @@ blockedTestGroupsAVX512_first:
 	VPTERNLOGQ $0x96, Z12, Z10, Z11
 	VMOVDQU64  Z11, 64(SP)(DI*1)
 	ADDQ       $0x08, CX
-	ADDQ       $0x00000080, DI
+	SUBQ       $-128, DI
+	ANDQ       $0x000007ff, DI
 	JMP        blockedTestGroupsAVX512_first
 
 blockedTestGroupsAVX512_loop:
@@ -12389,7 +12390,6 @@ blockedTestGroupsAVX512_loop:
 	XORQ    CX, CX
 	XORQ    R10, R10
 	MOVQ    $0x00000580, R11
-	MOVQ    $0x00000600, DI
 	MOVQ    out_base+48(FP), R12
 	XORQ    R13, R13
 	MOVQ    pf+80(FP), R14
@@ -12840,7 +12840,8 @@ blockedAddGroupsAVX512_first:
 	VPTERNLOGQ $0x96, Z11, Z9, Z10
 	VMOVDQU64  Z10, 64(SP)(DI*1)
 	ADDQ       $0x08, CX
-	ADDQ       $0x00000080, DI
+	SUBQ       $-128, DI
+	ANDQ       $0x000007ff, DI
 	JMP        blockedAddGroupsAVX512_first
 
 blockedAddGroupsAVX512_loop:
@@ -12850,7 +12851,6 @@ blockedAddGroupsAVX512_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R9
-	MOVQ    $0x00000600, DI
 	MOVQ    pf+64(FP), R10
 	CMPQ    R10, $0x02
 	JE      blockedAddGroupsAVX512_l1
@@ -13226,7 +13226,8 @@ blockedTestUint64sAVX512VBMI_first:
 	VPTERNLOGQ     $0x78, Z9, Z10, Z11
 	VMOVDQU64      Z11, 64(SP)(DI*1)
 	ADDQ           $0x08, CX
-	ADDQ           $0x00000080, DI
+	SUBQ           $-128, DI
+	ANDQ           $0x000007ff, DI
 	JMP            blockedTestUint64sAVX512VBMI_first
 
 blockedTestUint64sAVX512VBMI_loop:
@@ -13236,7 +13237,6 @@ blockedTestUint64sAVX512VBMI_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R11
-	MOVQ    $0x00000600, DI
 	MOVQ    out_base+48(FP), R12
 	XORQ    R13, R13
 	MOVQ    pf+88(FP), R14
@@ -13722,7 +13722,8 @@ blockedAddUint64sAVX512VBMI_first:
 	VPTERNLOGQ     $0x78, Z8, Z9, Z10
 	VMOVDQU64      Z10, 64(SP)(DI*1)
 	ADDQ           $0x08, CX
-	ADDQ           $0x00000080, DI
+	SUBQ           $-128, DI
+	ANDQ           $0x000007ff, DI
 	JMP            blockedAddUint64sAVX512VBMI_first
 
 blockedAddUint64sAVX512VBMI_loop:
@@ -13732,7 +13733,6 @@ blockedAddUint64sAVX512VBMI_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R9
-	MOVQ    $0x00000600, DI
 	MOVQ    pf+64(FP), R10
 	CMPQ    R10, $0x02
 	JE      blockedAddUint64sAVX512VBMI_l1
@@ -14114,7 +14114,8 @@ blockedTestGroupsAVX512VBMI_first:
 	VPTERNLOGQ     $0x78, Z6, Z7, Z8
 	VMOVDQU64      Z8, 64(SP)(DI*1)
 	ADDQ           $0x08, CX
-	ADDQ           $0x00000080, DI
+	SUBQ           $-128, DI
+	ANDQ           $0x000007ff, DI
 	JMP            blockedTestGroupsAVX512VBMI_first
 
 blockedTestGroupsAVX512VBMI_loop:
@@ -14124,7 +14125,6 @@ blockedTestGroupsAVX512VBMI_loop:
 	XORQ    CX, CX
 	XORQ    R10, R10
 	MOVQ    $0x00000580, R11
-	MOVQ    $0x00000600, DI
 	MOVQ    out_base+48(FP), R12
 	XORQ    R13, R13
 	MOVQ    pf+80(FP), R14
@@ -14556,7 +14556,8 @@ blockedAddGroupsAVX512VBMI_first:
 	VPTERNLOGQ     $0x78, Z5, Z6, Z7
 	VMOVDQU64      Z7, 64(SP)(DI*1)
 	ADDQ           $0x08, CX
-	ADDQ           $0x00000080, DI
+	SUBQ           $-128, DI
+	ANDQ           $0x000007ff, DI
 	JMP            blockedAddGroupsAVX512VBMI_first
 
 blockedAddGroupsAVX512VBMI_loop:
@@ -14566,7 +14567,6 @@ blockedAddGroupsAVX512VBMI_loop:
 	XORQ    CX, CX
 	XORQ    R8, R8
 	MOVQ    $0x00000580, R9
-	MOVQ    $0x00000600, DI
 	MOVQ    pf+64(FP), R10
 	CMPQ    R10, $0x02
 	JE      blockedAddGroupsAVX512VBMI_l1

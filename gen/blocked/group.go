@@ -144,7 +144,7 @@ func groupKernel(v groupISA, test, hashed bool) {
 	JAE(LabelRef(name + "_loop"))
 	v.prepare(p, keysAt(i, 0), slotAt(prep))
 	ADDQ(U8(8), i)
-	ADDQ(U32(slotBytes), prep)
+	next(prep)
 	JMP(LabelRef(name + "_first"))
 
 	// The main loop runs while the group groupAhead on is whole in the
@@ -158,11 +158,12 @@ func groupKernel(v groupISA, test, hashed bool) {
 	SUBQ(U32(8*groupAhead), end)
 	CMPQ(end, n)
 	CMOVQGT(n, end)
+	// prep already holds the slot of group groupAhead wherever the main
+	// loop runs: there the prologue prepared all groupAhead groups.
 	cur, ahead := GP64(), GP64()
 	XORQ(i, i)
 	XORQ(cur, cur)
 	MOVQ(U32((groupAhead-1)*slotBytes), ahead)
-	MOVQ(U32(groupAhead*slotBytes), prep)
 	var outp, hits reg.Register
 	if test {
 		outp = Load(Param("out").Base(), GP64())
