@@ -214,6 +214,20 @@ var blockedVBMI = cpulevel.VBMI()
 // key-at-a-time ones prefetch.
 const BlockedAhead = max(8*BlockedGroupAhead, blockedAhead)
 
+// BlockedGroupPrefetch is the grouped kernels' pf for a filter of words:
+// 0 below prefetchBytes, else the far prefetch's level. The bench
+// module's floors of those kernels (built by the same generator) take
+// it from here.
+func BlockedGroupPrefetch(words []uint64) int {
+	switch {
+	case !prefetchBytesOf(words):
+		return 0
+	case blockedFarL1:
+		return BlockedFarL1
+	}
+	return BlockedFarL2
+}
+
 // prefetchBytesOf reports whether a filter of words is large enough
 // (prefetchBytes) for the kernels to prefetch its lines.
 func prefetchBytesOf(words []uint64) bool { return len(words)*8 >= prefetchBytes }

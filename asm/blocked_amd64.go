@@ -10,18 +10,6 @@ func prefetchDist(words []uint64) int {
 	return 0
 }
 
-// blockedGroupPrefetch is the grouped kernels' pf for a filter of words:
-// none below prefetchBytes, else the far prefetch's level.
-func blockedGroupPrefetch(words []uint64) int {
-	switch {
-	case !prefetchBytesOf(words):
-		return 0
-	case blockedFarL1:
-		return BlockedFarL1
-	}
-	return BlockedFarL2
-}
-
 // blockedAheadDist is the dist of the blocked filter's own kernels
 // (blockedAhead for a filter large enough to prefetch).
 func blockedAheadDist(words []uint64) int {
@@ -36,7 +24,7 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 	// by key.
 	hits, n := 0, blockedGroupKeys(words, k, len(out))
 	if n > 0 {
-		pf := blockedGroupPrefetch(words)
+		pf := BlockedGroupPrefetch(words)
 		switch {
 		case level == avx512 && blockedVBMI:
 			hits = blockedTestGroupsAVX512VBMI(words, hs, out[:n], k, pf)
@@ -61,7 +49,7 @@ func blockedTestHashes(words []uint64, k uint32, hs []uint64, out []bool) int {
 
 func blockedAddHashes(words []uint64, k uint32, hs []uint64, n int) {
 	if g := blockedGroupKeys(words, k, n); g > 0 {
-		pf := blockedGroupPrefetch(words)
+		pf := BlockedGroupPrefetch(words)
 		switch {
 		case level == avx512 && blockedVBMI:
 			blockedAddGroupsAVX512VBMI(words, hs, g, k, pf)
@@ -151,7 +139,7 @@ func blockedGroupKeys(words []uint64, k uint32, n int) int {
 }
 
 func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out []bool) int {
-	pf := blockedGroupPrefetch(words)
+	pf := BlockedGroupPrefetch(words)
 	switch {
 	case level == avx512 && blockedVBMI:
 		return blockedTestUint64sAVX512VBMI(words, ks, out, k, key, pf)
@@ -164,7 +152,7 @@ func blockedTestUint64s(words []uint64, k uint32, key uint64, ks []uint64, out [
 }
 
 func blockedAddUint64s(words []uint64, k uint32, key uint64, ks []uint64) {
-	pf := blockedGroupPrefetch(words)
+	pf := BlockedGroupPrefetch(words)
 	switch {
 	case level == avx512 && blockedVBMI:
 		blockedAddUint64sAVX512VBMI(words, ks, k, key, pf)

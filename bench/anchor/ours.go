@@ -249,6 +249,29 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 		bulk(small, "floor_bulk_work", k.lookup)
 		small.Close()
 	}
+
+	// The least work a batch of this layout does at this level, timed
+	// on an array of the filter's size: the grouped kernel's loop with
+	// XXH3, the line (one product), the prefetch and the 512-bit line's
+	// test or OR, and nothing spent on the key's bits (leastWork).
+	key := asm.NewBlockedProbe(nil, 0, f.K(), seed).Key
+	for _, op := range []struct {
+		name string
+		out  []bool
+	}{{"floor_bulk_least", out}, {"floor_bulk_least_add", nil}} {
+		ns, hits := ns[:0], 0
+		for range runs(op.name) {
+			ok := false
+			t := timed(func() { hits, ok = leastWork(words, k.lookup, op.out, f.K(), key) })
+			if !ok {
+				break
+			}
+			ns = append(ns, t)
+		}
+		if len(ns) > 0 {
+			emit(op.name, ns, hits)
+		}
+	}
 	fmt.Fprintf(w, "INFO side=ours cfg=blocked alloc=%s n=%d bits_per_key=%.4f k=%d model_fpr=%.6f fpr=%.6f huge=%v anon_huge_kb=%d\n",
 		level, n, float64(f.M())/float64(n), f.K(), f.ModelFPR(uint64(n)), float64(absentHits)/float64(n), f.HugePages(), anonHugeKB())
 	f.Close()

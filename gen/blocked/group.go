@@ -44,9 +44,26 @@ const slotBytes = 128
 func groupKernels() {
 	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}, &groupAVX512{vbmi: true}} {
 		for _, hashed := range []bool{false, true} {
-			groupKernel(v, true, hashed)
-			groupKernel(v, false, hashed)
+			groupKernel(v, true, hashed, false)
+			groupKernel(v, false, hashed, false)
 		}
+	}
+}
+
+// groupFloorKernels emits blocked{Test,Add}Uint64sFloor{AVX2,AVX512}
+// for the bench module's anchor: the grouped kernels of keys with only
+// the work no batch of this layout can skip at the level. Each key is
+// hashed (XXH3, the library's hash), its line found by the cheaper
+// (hi(h) * lines) >> 32, its 512-bit line loaded and tested or ORed
+// with a variable shift per word, but the counts are the hash's own
+// bytes: g, its fields and the window cost nothing. The answers and
+// bits are not the filter's; the time is a floor under any kernel that
+// hashes, finds and probes a line as these do.
+func groupFloorKernels() {
+	// The VBMI form differs only in the work a floor skips.
+	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
+		groupKernel(v, true, false, true)
+		groupKernel(v, false, false, true)
 	}
 }
 
@@ -54,6 +71,7 @@ func groupKernels() {
 type groupParams struct {
 	words, lines, k, keys reg.Register
 	hashed, test          bool
+	floor                 bool         // see groupFloorKernels
 	seedKey               reg.Register // hashing.Uint64Key(seed), for keys
 }
 
@@ -74,7 +92,7 @@ type groupISA interface {
 // hashes' form takes n = len(out) (test) or n (add) of hs, and prepares
 // and prefetches groups past them as far as hs holds whole groups (the
 // next chunk's first hashes, as the key-at-a-time kernels do).
-func groupKernel(v groupISA, test, hashed bool) {
+func groupKernel(v groupISA, test, hashed, floor bool) {
 	op, form := "Add", "Uint64s"
 	if test {
 		op = "Test"
@@ -94,10 +112,15 @@ func groupKernel(v groupISA, test, hashed bool) {
 		sig = "func(words []uint64, ks []uint64, k uint32, key uint64, pf int)"
 	}
 	name := fmt.Sprintf("blocked%s%s%s", op, form, v.name())
+	doc := fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).", name, op, what)
+	if floor {
+		name = fmt.Sprintf("blocked%s%sFloor%s", op, form, v.name())
+		doc = fmt.Sprintf("%s is the floor of blocked%s%s%s: the same loop with no work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.", name, op, form, v.name())
+	}
 	TEXT(name, 0, sig)
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).", name, op, what))
-	p := groupParams{hashed: hashed, test: test}
+	Doc(doc)
+	p := groupParams{hashed: hashed, test: test, floor: floor}
 	p.words = Load(Param("words").Base(), GP64())
 	p.lines = Load(Param("words").Len(), GP64())
 	SHRQ(U8(3), p.lines)
@@ -273,6 +296,16 @@ func lineOffsets(zl, h, o reg.VecVirtual, new func() reg.VecVirtual) {
 	VPSLLQ(U8(6), o, o)
 }
 
+// floorOffsets sets o to the byte offsets of lines (hi(h) * lines) >> 32
+// of the hashes in h, given lines (< 2^32) in every lane of zl: the
+// line of groupFloorKernels, one product where lineOffsets has two.
+func floorOffsets(zl, h, o reg.VecVirtual) {
+	VPSRLQ(U8(32), h, o)
+	VPMULUDQ(zl, o, o)
+	VPSRLQ(U8(32), o, o)
+	VPSLLQ(U8(6), o, o)
+}
+
 // groupAVX512 probes a key with one ZMM register from eight count bytes
 // its slot holds, one per word, cut from g (eight keys at once) and
 // XORed with the key's window row: 0x3f in the words of the window,
@@ -370,6 +403,12 @@ func (v *groupAVX512) prepare(p groupParams, keys, slot Mem) {
 	VMOVDQU64(keys, h)
 	if !p.hashed {
 		v.c.Hash(h, ZMM(), ZMM())
+	}
+	if p.floor {
+		floorOffsets(v.zl, h, o)
+		VMOVDQU64(o, slot)
+		VMOVDQU64(h, slot.Offset(64))
+		return
 	}
 	lineOffsets(v.zl, h, o, ZMM)
 	VMOVDQU64(o, slot)
@@ -586,6 +625,12 @@ func (v *groupAVX2) prepare(p groupParams, keys, slot Mem) {
 			v.c.Hash(h, YMM(), YMM())
 		}
 		o := YMM()
+		if p.floor {
+			floorOffsets(v.zl, h, o)
+			VMOVDQU(o, slot.Offset(32*half))
+			VMOVDQU(h, slot.Offset(64+32*half))
+			continue
+		}
 		lineOffsets(v.zl, h, o, YMM)
 		VMOVDQU(o, slot.Offset(32*half))
 		// g = h*BlockedMul, in h.

@@ -24,8 +24,12 @@ package main
 
 // purego: asm's Go half builds without the stubs this command rewrites.
 //go:generate go run -tags purego . -out ../../asm/blocked_amd64.s -stubs ../../asm/blocked_stub_amd64.go -pkg asm
+// The bench module's anchor times the grouped kernels' least work
+// (groupFloorKernels) with -floor.
+//go:generate go run -tags purego . -floor -out ../../bench/anchor/floor_group_amd64.s -stubs ../../bench/anchor/floor_group_stub_amd64.go -pkg main
 
 import (
+	"flag"
 	"fmt"
 
 	"github.com/filterengine/filterengine/asm"
@@ -42,9 +46,18 @@ var (
 	lshifts Mem
 )
 
+var floorOnly = flag.Bool("floor", false, "emit only the grouped kernels' floor forms, for the bench module's anchor")
+
 func main() {
+	flag.Parse()
 	// avo v0.5.0 parses the comma form; it writes "amd64 && gc && !purego".
 	ConstraintExpr("amd64,gc,!purego")
+	if *floorOnly {
+		mul = mulData()
+		groupFloorKernels()
+		Generate()
+		return
+	}
 	shifts = GLOBL("blockedShifts", RODATA|NOPTR)
 	for w := range 8 {
 		DATA(8*w, U64(asm.BlockedShift(uint(w))))
@@ -53,8 +66,7 @@ func main() {
 	for w := range 8 {
 		DATA(8*w, U64(1<<w))
 	}
-	mul = GLOBL("blockedMul", RODATA|NOPTR)
-	DATA(0, U64(asm.BlockedMul))
+	mul = mulData()
 	six3 = GLOBL("blockedSixBits", RODATA|NOPTR)
 	DATA(0, U64(63))
 	one = GLOBL("blockedOne", RODATA|NOPTR)
@@ -78,6 +90,13 @@ func main() {
 	groupKernels()
 	keyKernels()
 	Generate()
+}
+
+// mulData defines blockedMul, asm.BlockedMul.
+func mulData() Mem {
+	m := GLOBL("blockedMul", RODATA|NOPTR)
+	DATA(0, U64(asm.BlockedMul))
+	return m
 }
 
 // isa emits the vector half of a kernel for one instruction set.
