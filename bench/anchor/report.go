@@ -34,7 +34,7 @@ var rows = []row{
 	{"floor_bulk", "floor: the same loads alone, line indices computed beforehand", "member_bulk", 0, 0, false},
 	{"floor_bulk_prefetch", "floor: the same, each line prefetched as the batch kernels do (assembly, the faster of into L1 and into L2)", "member_bulk", 0, 0, false},
 	{"floor_bulk_hash", "floor: the batch's XXH3 of the keys alone, at this level (`asm.HashUint64s`)", "member_bulk", 0, 0, false},
-	{"floor_bulk_least", "floor: the batch test's least work at this level, timed in the kernel's own loop: XXH3, the line, its prefetch and the 512-bit line's test, the key's bits not derived (the hash's bytes used as they are)", "member_bulk", 0, 0, false},
+	{"floor_bulk_least", "floor: the batch test's least work at this level, the kernel's own loop with XXH3, the line (one product), its prefetch, the window and the 512-bit line's test, each bit the low six bits of a byte of the hash (no g, no cut)", "member_bulk", 0, 0, false},
 	{"floor_bulk_least_add", "floor: the same for the batch add (the line's OR)", "insert_bulk", 0, 0, false},
 	{"floor_bulk_work", "floor: the batch test itself on a 16 KiB filter, every line in L1 (its work, no load waiting), against Boost's bulk test on the same", "floor_bulk_work", 0, 0, false},
 }

@@ -54,11 +54,14 @@ func groupKernels() {
 // for the bench module's anchor: the grouped kernels of keys with only
 // the work no batch of this layout can skip at the level. Each key is
 // hashed (XXH3, the library's hash), its line found by the cheaper
-// (hi(h) * lines) >> 32, its 512-bit line loaded and tested or ORed
-// with a variable shift per word, but the counts are the hash's own
-// bytes: g, its fields and the window cost nothing. The answers and
-// bits are not the filter's; the time is a floor under any kernel that
-// hashes, finds and probes a line as these do.
+// (hi(h) * lines) >> 32, its window found as the kernels find it, and
+// its 512-bit line loaded and tested or ORed with a variable shift per
+// word; but the fields are the low six bits of the hash's own bytes,
+// with no g = h*BlockedMul and nothing to cut. (A layout that took its
+// fields from h would first have to move them clear of the high bits
+// the line depends on; the floor leaves out even that.) The bits are
+// not the library's, so neither are the answers; the time is a floor
+// under any kernel that hashes, finds and probes a line as these do.
 func groupFloorKernels() {
 	// The VBMI form differs only in the work a floor skips.
 	for _, v := range []groupISA{&groupAVX2{}, &groupAVX512{}} {
@@ -379,7 +382,7 @@ func (v *groupAVX512) setup(p groupParams) {
 		VPTERNLOGQ(U8(0xff), v.zones, v.zones, v.zones)
 	}
 	cut := cutTable()
-	if v.vbmi {
+	if v.vbmi || p.floor {
 		v.zshift, v.zsix = ZMM(), ZMM()
 		VBROADCASTI64X4(cut.Offset(cutShifts), v.zshift)
 		VBROADCASTI64X4(cut.Offset(cutSix), v.zsix)
@@ -406,23 +409,27 @@ func (v *groupAVX512) prepare(p groupParams, keys, slot Mem) {
 	}
 	if p.floor {
 		floorOffsets(v.zl, h, o)
-		VMOVDQU64(o, slot)
-		VMOVDQU64(h, slot.Offset(64))
-		return
+	} else {
+		lineOffsets(v.zl, h, o, ZMM)
 	}
-	lineOffsets(v.zl, h, o, ZMM)
 	VMOVDQU64(o, slot)
-	// g = h*BlockedMul, in h.
-	VPMULLQ(v.zm, h, h)
+	if !p.floor {
+		// g = h*BlockedMul, in h.
+		VPMULLQ(v.zm, h, h)
+	}
 	// The window row, entry (g >> 13) & 7 (VPERMQ reads the low three
 	// bits of each index), joined with the fields.
 	VPSRLQ(U8(13), h, w)
 	VPERMQ(v.zwin, w, w)
-	if v.vbmi {
+	switch {
+	case p.floor:
+		// The fields are h's bytes: w ^ (h & 0x3f).
+		VPTERNLOGQ(U8(0x78), v.zsix, h, w)
+	case v.vbmi:
 		VPMULTISHIFTQB(h, v.zshift, t)
 		// w ^ (t & 0x3f): the fields' low six bits, the row applied.
 		VPTERNLOGQ(U8(0x78), v.zsix, t, w)
-	} else {
+	default:
 		a := ZMM()
 		cutFields(func(row int) Op { return v.zcut[row/32] }, func(m, x, d Op) { VPANDQ(m, x, d) }, h, t, a)
 		// The fields of a and t are in different bytes, so one
@@ -627,18 +634,24 @@ func (v *groupAVX2) prepare(p groupParams, keys, slot Mem) {
 		o := YMM()
 		if p.floor {
 			floorOffsets(v.zl, h, o)
-			VMOVDQU(o, slot.Offset(32*half))
-			VMOVDQU(h, slot.Offset(64+32*half))
-			continue
+		} else {
+			lineOffsets(v.zl, h, o, YMM)
 		}
-		lineOffsets(v.zl, h, o, YMM)
 		VMOVDQU(o, slot.Offset(32*half))
-		// g = h*BlockedMul, in h.
-		genutil.MulLanes(v.mulLo, v.mulSw, h, t, a)
-		cutFields(func(row int) Op { return v.cut.Offset(row) }, func(m, x, d Op) { VPAND(m, x, d) }, h, t, a)
-		VPOR(a, t, t)
-		if p.test {
-			VPXOR(v.cut.Offset(cutSix), t, t)
+		switch {
+		case p.floor && p.test:
+			// The fields are h's bytes: 63 minus their low six bits.
+			VPANDN(v.cut.Offset(cutSix), h, t)
+		case p.floor:
+			VPAND(v.cut.Offset(cutSix), h, t)
+		default:
+			// g = h*BlockedMul, in h.
+			genutil.MulLanes(v.mulLo, v.mulSw, h, t, a)
+			cutFields(func(row int) Op { return v.cut.Offset(row) }, func(m, x, d Op) { VPAND(m, x, d) }, h, t, a)
+			VPOR(a, t, t)
+			if p.test {
+				VPXOR(v.cut.Offset(cutSix), t, t)
+			}
 		}
 		// The window: byte w is 32*((w - s) & 7) + 31 - (g >> 8 & 31)
 		// + 128, above the floor exactly when (w - s) & 7 >= k%8.
