@@ -4,22 +4,22 @@
 
 package main
 
-// blockedTestUint64sFloorAVX2 is the floor of blockedTestUint64sAVX2: the same loop with no work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
+// blockedTestUint64sFloorAVX2 is the floor of blockedTestUint64sAVX2: the same loop with the least work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
 //
 //go:noescape
 func blockedTestUint64sFloorAVX2(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 
-// blockedAddUint64sFloorAVX2 is the floor of blockedAddUint64sAVX2: the same loop with no work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
+// blockedAddUint64sFloorAVX2 is the floor of blockedAddUint64sAVX2: the same loop with the least work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
 //
 //go:noescape
 func blockedAddUint64sFloorAVX2(words []uint64, ks []uint64, k uint32, key uint64, pf int)
 
-// blockedTestUint64sFloorAVX512 is the floor of blockedTestUint64sAVX512: the same loop with no work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
+// blockedTestUint64sFloorAVX512 is the floor of blockedTestUint64sAVX512: the same loop with the least work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
 //
 //go:noescape
 func blockedTestUint64sFloorAVX512(words []uint64, ks []uint64, out []bool, k uint32, key uint64, pf int) int
 
-// blockedAddUint64sFloorAVX512 is the floor of blockedAddUint64sAVX512: the same loop with no work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
+// blockedAddUint64sFloorAVX512 is the floor of blockedAddUint64sAVX512: the same loop with the least work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.
 //
 //go:noescape
 func blockedAddUint64sFloorAVX512(words []uint64, ks []uint64, k uint32, key uint64, pf int)

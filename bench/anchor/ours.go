@@ -252,8 +252,9 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 
 	// The least work a batch of this layout does at this level, timed
 	// on an array of the filter's size: the grouped kernel's loop with
-	// XXH3, the line (one product), the prefetch and the 512-bit line's
-	// test or OR, and nothing spent on the key's bits (leastWork).
+	// XXH3, the line (one product), the prefetch, the window and the
+	// 512-bit line's test or OR, each bit the low six bits of a byte of
+	// the hash (leastWork).
 	key := asm.NewBlockedProbe(nil, 0, f.K(), seed).Key
 	for _, op := range []struct {
 		name string

@@ -118,7 +118,7 @@ func groupKernel(v groupISA, test, hashed, floor bool) {
 	doc := fmt.Sprintf("%s is blocked%sHashesGeneric of %s for k <= 8, fewer than 2^32 lines and a multiple of 8 keys; pf is 0 (no prefetch), BlockedFarL2 or BlockedFarL1 (see groupKernels in gen/blocked).", name, op, what)
 	if floor {
 		name = fmt.Sprintf("blocked%s%sFloor%s", op, form, v.name())
-		doc = fmt.Sprintf("%s is the floor of blocked%s%s%s: the same loop with no work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.", name, op, form, v.name())
+		doc = fmt.Sprintf("%s is the floor of blocked%s%s%s: the same loop with the least work on a key's bits (see groupFloorKernels in gen/blocked); pf as there.", name, op, form, v.name())
 	}
 	TEXT(name, 0, sig)
 	Pragma("noescape")
