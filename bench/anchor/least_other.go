@@ -2,5 +2,8 @@
 
 package main
 
-// leastWork has no grouped kernel to take the floor of here.
-func leastWork(_, _ []uint64, _ []bool, _ uint32, _ uint64) (int, bool) { return 0, false }
+// hasLeastWork is false: there are no grouped kernels here.
+func hasLeastWork() bool { return false }
+
+// leastWork is never called where hasLeastWork is false.
+func leastWork(_, _ []uint64, _ []bool, _ uint32, _ uint64) int { return 0 }

@@ -53,6 +53,17 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 		f()
 		return float64(threadNanos()-t0) / float64(n)
 	}
+	// measure times f as op, runs(op) times, emits the median with what
+	// the last run returned (its hits) and returns that.
+	measure := func(op string, f func() int) int {
+		var ns []float64
+		hits := 0
+		for range runs(op) {
+			ns = append(ns, timed(func() { hits = f() }))
+		}
+		emit(op, ns, hits)
+		return hits
+	}
 	// fresh is a new filter whose array is resident: Boost's constructor
 	// zero-fills its array, so the page faults of first touch fall
 	// outside its timed inserts; Reset writes ours once for the same.
@@ -109,23 +120,12 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	emit("insert_single_bytes", ns, b2i(same))
 
 	single := func(op string, ks []uint64) int {
-		ns, hits := ns[:0], 0
-		for range runs(op) {
-			hits = 0
-			ns = append(ns, timed(func() { hits = testEach(f, ks) }))
-		}
-		emit(op, ns, hits)
-		return hits
+		return measure(op, func() int { return testEach(f, ks) })
 	}
 	out := make([]bool, n)
 	// bulk times g's batch test of ks as op.
 	bulk := func(g *blocked.Filter, op string, ks []uint64) int {
-		ns, hits := ns[:0], 0
-		for range runs(op) {
-			ns = append(ns, timed(func() { hits = g.TestUint64s(ks, out) }))
-		}
-		emit(op, ns, hits)
-		return hits
+		return measure(op, func() int { return g.TestUint64s(ks, out) })
 	}
 	memberHits := single("member_single", k.lookup)
 	absentHits := single("absent_single", k.absent)
@@ -141,12 +141,7 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 		return fmt.Errorf("%s: %d of %d members found", level, memberHits, n)
 	}
 	lb := bytes8(k.lookup)
-	ns, hits := ns[:0], 0
-	for range runs("member_single_bytes") {
-		hits = 0
-		ns = append(ns, timed(func() { hits = testEachBytes(f, lb) }))
-	}
-	emit("member_single_bytes", ns, hits)
+	measure("member_single_bytes", func() int { return testEachBytes(f, lb) })
 
 	// The floor of a single-key test: the same loads alone, one 8-byte
 	// word of each lookup key's line in an array of the filter's size
@@ -158,25 +153,24 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	for i := range words {
 		words[i] = uint64(i)
 	}
-	ns, sum := ns[:0], uint64(0)
-	for range runs("floor_single") {
-		ns = append(ns, timed(func() { sum += loadsHashed(words, k.lookup, seed, lines) }))
-	}
-	emit("floor_single", ns, int(sum&1))
+	// The floors return the low bit of a running sum of what they load,
+	// so that no load is dead.
+	sum := uint64(0)
+	measure("floor_single", func() int {
+		sum += loadsHashed(words, k.lookup, seed, lines)
+		return int(sum & 1)
+	})
 
 	// The same floor with Boost.Bloom's one-multiply mix (the high and low
 	// words of the 128-bit product with the 64-bit golden ratio, XORed) in
 	// place of XXH3: what the library's hash contract (XXH3 of the key's
 	// bytes for every key form) costs a single-key loop.
-	ns = ns[:0]
-	for range runs("floor_single_mulmix") {
-		ns = append(ns, timed(func() {
-			for _, x := range k.lookup {
-				sum += words[asm.BlockedLine(mulMix(x), lines)*8]
-			}
-		}))
-	}
-	emit("floor_single_mulmix", ns, int(sum&1))
+	measure("floor_single_mulmix", func() int {
+		for _, x := range k.lookup {
+			sum += words[asm.BlockedLine(mulMix(x), lines)*8]
+		}
+		return int(sum & 1)
+	})
 
 	// The same loads with that mix behind one assembly call per key
 	// (loadMixed), as blocked's single-key methods call their kernel: Go
@@ -185,11 +179,10 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	// and the call and return; the floor of any single-key method that
 	// probes in vector registers.
 	fp := newFloorProbe(words, lines)
-	ns = ns[:0]
-	for range runs("floor_single_call") {
-		ns = append(ns, timed(func() { sum += loadsCalled(fp, k.lookup) }))
-	}
-	emit("floor_single_call", ns, int(sum&1))
+	measure("floor_single_call", func() int {
+		sum += loadsCalled(fp, k.lookup)
+		return int(sum & 1)
+	})
 
 	// The floor of a batch test: the same loads alone, one word of each
 	// lookup key's line, the line indices computed beforehand, in a loop
@@ -199,15 +192,12 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	for i, x := range k.lookup {
 		idx[i] = asm.BlockedLine(engine.HashUint64Seed(x, seed), lines) * 8
 	}
-	ns = ns[:0]
-	for range runs("floor_bulk") {
-		ns = append(ns, timed(func() {
-			for _, i := range idx {
-				sum += words[i]
-			}
-		}))
-	}
-	emit("floor_bulk", ns, int(sum&1))
+	measure("floor_bulk", func() int {
+		for _, i := range idx {
+			sum += words[i]
+		}
+		return int(sum & 1)
+	})
 
 	// The same loads with the batch kernels' software prefetch, each
 	// line prefetched asm.BlockedAhead keys before it is loaded: the
@@ -229,17 +219,14 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	// the kernel (the same one, without the prefetches it skips below
 	// 1 MiB) runs at the pace of its instructions.
 	hs := make([]uint64, 1024)
-	ns = ns[:0]
-	for range runs("floor_bulk_hash") {
-		ns = append(ns, timed(func() {
-			for i := 0; i < n; i += len(hs) {
-				c := k.lookup[i:min(i+len(hs), n)]
-				asm.HashUint64s(hs, c, seed)
-				sum += hs[0]
-			}
-		}))
-	}
-	emit("floor_bulk_hash", ns, int(sum&1))
+	measure("floor_bulk_hash", func() int {
+		for i := 0; i < n; i += len(hs) {
+			c := k.lookup[i:min(i+len(hs), n)]
+			asm.HashUint64s(hs, c, seed)
+			sum += hs[0]
+		}
+		return int(sum & 1)
+	})
 	if runs("floor_bulk_work") > 0 {
 		small, err := blocked.NewMK(workFloorBytes*8, f.K())
 		if err != nil {
@@ -254,24 +241,11 @@ func runOurs(w io.Writer, n int, ops map[string]bool) error {
 	// on an array of the filter's size: the grouped kernel's loop with
 	// XXH3, the line (one product), the prefetch, the window and the
 	// 512-bit line's test or OR, each bit the low six bits of a byte of
-	// the hash (leastWork).
-	key := asm.NewBlockedProbe(nil, 0, f.K(), seed).Key
-	for _, op := range []struct {
-		name string
-		out  []bool
-	}{{"floor_bulk_least", out}, {"floor_bulk_least_add", nil}} {
-		ns, hits := ns[:0], 0
-		for range runs(op.name) {
-			ok := false
-			t := timed(func() { hits, ok = leastWork(words, k.lookup, op.out, f.K(), key) })
-			if !ok {
-				break
-			}
-			ns = append(ns, t)
-		}
-		if len(ns) > 0 {
-			emit(op.name, ns, hits)
-		}
+	// the hash (leastWork), where the level has grouped kernels.
+	if hasLeastWork() {
+		key := asm.NewBlockedProbe(nil, 0, f.K(), seed).Key
+		measure("floor_bulk_least", func() int { return leastWork(words, k.lookup, out, f.K(), key) })
+		measure("floor_bulk_least_add", func() int { return leastWork(words, k.lookup, nil, f.K(), key) })
 	}
 	fmt.Fprintf(w, "INFO side=ours cfg=blocked alloc=%s n=%d bits_per_key=%.4f k=%d model_fpr=%.6f fpr=%.6f huge=%v anon_huge_kb=%d\n",
 		level, n, float64(f.M())/float64(n), f.K(), f.ModelFPR(uint64(n)), float64(absentHits)/float64(n), f.HugePages(), anonHugeKB())
